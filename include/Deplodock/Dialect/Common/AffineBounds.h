@@ -1,0 +1,50 @@
+//===- AffineBounds.h - Value ranges of affine index maps -------*- C++ -*-===//
+//
+// Interval bounds of affine expressions over a box of coordinates. Verifiers
+// use them to reject index maps that read outside a buffer or tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_DIALECT_COMMON_AFFINEBOUNDS_H
+#define DEPLODOCK_DIALECT_COMMON_AFFINEBOUNDS_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+
+namespace deplodock {
+
+/// A closed integer interval [lo, hi]; empty when lo > hi.
+struct Interval {
+  int64_t lo = 0;
+  int64_t hi = -1;
+  bool empty() const { return lo > hi; }
+  bool contains(const Interval &other) const {
+    return other.empty() || (lo <= other.lo && other.hi <= hi);
+  }
+};
+
+/// Ranges [0, extent - 1] of the dimensions of a box with `extents`.
+llvm::SmallVector<Interval> boxRanges(llvm::ArrayRef<int64_t> extents);
+
+/// Bounds of `expr` when each dimension `d_i` ranges over `dims[i]`; nullopt
+/// when `expr` uses symbols or divides by a non-positive constant. The bound is
+/// conservative: every value the expression takes lies inside it.
+std::optional<Interval> boundAffineExpr(mlir::AffineExpr expr,
+                                        llvm::ArrayRef<Interval> dims);
+
+/// Narrows `dims` with the constraints of `set` that bound one dimension
+/// alone (`d1 - 4 >= 0`, `-d0 + 7 >= 0`, `d2 == 3`). Other constraints are
+/// ignored, so the result still contains every point of the set.
+void narrowRanges(mlir::IntegerSet set, llvm::MutableArrayRef<Interval> dims);
+
+/// Narrows `dims` to the points outside `set` when `set` is one inequality on
+/// one dimension (the predicate of an earlier concat piece); otherwise leaves
+/// `dims` as they are.
+void excludeRanges(mlir::IntegerSet set, llvm::MutableArrayRef<Interval> dims);
+
+} // namespace deplodock
+
+#endif // DEPLODOCK_DIALECT_COMMON_AFFINEBOUNDS_H

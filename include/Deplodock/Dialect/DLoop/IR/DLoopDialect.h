@@ -1,0 +1,10 @@
+//===- DLoopDialect.h - The dloop dialect -----------------------*- C++ -*-===//
+
+#ifndef DEPLODOCK_DIALECT_DLOOP_IR_DLOOPDIALECT_H
+#define DEPLODOCK_DIALECT_DLOOP_IR_DLOOPDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h.inc"
+
+#endif // DEPLODOCK_DIALECT_DLOOP_IR_DLOOPDIALECT_H

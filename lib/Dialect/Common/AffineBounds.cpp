@@ -1,0 +1,156 @@
+//===- AffineBounds.cpp - Value ranges of affine index maps -----*- C++ -*-===//
+
+#include "Deplodock/Dialect/Common/AffineBounds.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace deplodock {
+
+SmallVector<Interval> boxRanges(ArrayRef<int64_t> extents) {
+  SmallVector<Interval> ranges;
+  for (int64_t extent : extents)
+    ranges.push_back({0, extent - 1});
+  return ranges;
+}
+
+std::optional<Interval> boundAffineExpr(AffineExpr expr,
+                                        ArrayRef<Interval> dims) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    if (dim.getPosition() >= dims.size())
+      return std::nullopt;
+    return dims[dim.getPosition()];
+  }
+  if (auto cst = dyn_cast<AffineConstantExpr>(expr))
+    return Interval{cst.getValue(), cst.getValue()};
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return std::nullopt; // A symbol.
+  std::optional<Interval> lhs = boundAffineExpr(bin.getLHS(), dims);
+  std::optional<Interval> rhs = boundAffineExpr(bin.getRHS(), dims);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (lhs->empty() || rhs->empty())
+    return Interval{};
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return Interval{lhs->lo + rhs->lo, lhs->hi + rhs->hi};
+  case AffineExprKind::Mul: {
+    int64_t p[] = {lhs->lo * rhs->lo, lhs->lo * rhs->hi, lhs->hi * rhs->lo,
+                   lhs->hi * rhs->hi};
+    return Interval{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  }
+  default:
+    break;
+  }
+  // Division and modulo: affine expressions divide by constants only.
+  if (rhs->lo != rhs->hi || rhs->lo <= 0)
+    return std::nullopt;
+  int64_t c = rhs->lo;
+  switch (expr.getKind()) {
+  case AffineExprKind::FloorDiv:
+    return Interval{llvm::divideFloorSigned(lhs->lo, c),
+                    llvm::divideFloorSigned(lhs->hi, c)};
+  case AffineExprKind::CeilDiv:
+    return Interval{llvm::divideCeilSigned(lhs->lo, c),
+                    llvm::divideCeilSigned(lhs->hi, c)};
+  case AffineExprKind::Mod:
+    if (llvm::divideFloorSigned(lhs->lo, c) ==
+        llvm::divideFloorSigned(lhs->hi, c))
+      return Interval{llvm::mod(lhs->lo, c), llvm::mod(lhs->hi, c)};
+    return Interval{0, c - 1};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Splits `expr` into `coeff * d_pos + constant` when it has that form.
+static bool matchSingleDim(AffineExpr expr, unsigned &pos, int64_t &coeff,
+                           int64_t &constant) {
+  // Flatten into per-dimension coefficients; give up on anything non-linear.
+  SmallVector<int64_t> coeffs;
+  int64_t cst = 0;
+  std::function<bool(AffineExpr, int64_t)> walk = [&](AffineExpr e,
+                                                      int64_t scale) -> bool {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (coeffs.size() <= d.getPosition())
+        coeffs.resize(d.getPosition() + 1, 0);
+      coeffs[d.getPosition()] += scale;
+      return true;
+    }
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      cst += scale * c.getValue();
+      return true;
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return false;
+    if (e.getKind() == AffineExprKind::Add)
+      return walk(bin.getLHS(), scale) && walk(bin.getRHS(), scale);
+    if (e.getKind() == AffineExprKind::Mul) {
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        return walk(bin.getLHS(), scale * c.getValue());
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+        return walk(bin.getRHS(), scale * c.getValue());
+    }
+    return false;
+  };
+  if (!walk(expr, 1))
+    return false;
+  int nonZero = 0;
+  for (auto [i, c] : llvm::enumerate(coeffs)) {
+    if (c == 0)
+      continue;
+    ++nonZero;
+    pos = i;
+    coeff = c;
+  }
+  constant = cst;
+  return nonZero == 1;
+}
+
+/// Narrows `r` to the points where `coeff * d + constant >= 0`.
+static void narrowGe(Interval &r, int64_t coeff, int64_t constant) {
+  if (coeff > 0)
+    r.lo = std::max(r.lo, llvm::divideCeilSigned(-constant, coeff));
+  else
+    r.hi = std::min(r.hi, llvm::divideFloorSigned(constant, -coeff));
+}
+
+void narrowRanges(IntegerSet set, MutableArrayRef<Interval> dims) {
+  for (unsigned i = 0, e = set.getNumConstraints(); i < e; ++i) {
+    unsigned pos;
+    int64_t coeff, constant;
+    if (!matchSingleDim(set.getConstraint(i), pos, coeff, constant) ||
+        pos >= dims.size())
+      continue;
+    Interval &r = dims[pos];
+    if (!set.isEq(i)) {
+      narrowGe(r, coeff, constant);
+      continue;
+    }
+    if (constant % coeff != 0) {
+      r = Interval{};
+      continue;
+    }
+    int64_t v = -constant / coeff;
+    r = Interval{std::max(r.lo, v), std::min(r.hi, v)};
+  }
+}
+
+void excludeRanges(IntegerSet set, MutableArrayRef<Interval> dims) {
+  unsigned pos;
+  int64_t coeff, constant;
+  if (set.getNumConstraints() != 1 || set.isEq(0) ||
+      !matchSingleDim(set.getConstraint(0), pos, coeff, constant) ||
+      pos >= dims.size())
+    return;
+  // not (coeff * d + constant >= 0)  <=>  -coeff * d - constant - 1 >= 0.
+  narrowGe(dims[pos], -coeff, -constant - 1);
+}
+
+} // namespace deplodock

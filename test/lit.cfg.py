@@ -1,0 +1,28 @@
+# lit configuration for the Deplodock regression tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "DEPLODOCK"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.deplodock_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+# Every FileCheck variable is scoped to its CHECK-LABEL block, and every
+# --check-prefix given must be used.
+config.environment["FILECHECK_OPTS"] = (
+    "-enable-var-scope --allow-unused-prefixes=false")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tools = ["deplodock-opt", "deplodock-translate"]
+llvm_config.add_tool_substitutions(
+    tools, [config.deplodock_tools_dir, config.llvm_tools_dir])
+config.substitutions.append(("%deplodock_src_root", config.deplodock_src_root))
+
+if config.nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))

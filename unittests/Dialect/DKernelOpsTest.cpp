@@ -1,0 +1,1 @@
+//===- DKernelOpsTest.cpp - Tests of the DKernel C++ API ----------------------===//

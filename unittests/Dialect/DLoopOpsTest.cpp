@@ -1,0 +1,1 @@
+//===- DLoopOpsTest.cpp - Tests of the DLoop C++ API ----------------------===//

@@ -1,0 +1,1 @@
+//===- DTileOpsTest.cpp - Tests of the DTile C++ API ----------------------===//
