@@ -10,8 +10,10 @@ function(deplodock_link_mlir target)
   endif()
 endfunction()
 
-# Generates ops, types, attributes, enums and docs of dialect `name`
-# (`DTensor`) with namespace `ns` (`dtensor`) from <name>Ops.td.
+# Generates ops, types, attributes and docs of dialect `name` (`DTensor`) with
+# namespace `ns` (`dtensor`) from <name>Ops.td, and the dialect's own enums
+# from <name>Enums.td when it exists (a separate file, because enum generation
+# would also repeat the shared enums that <name>Ops.td includes).
 function(add_deplodock_dialect name ns)
   set(LLVM_TARGET_DEFINITIONS ${name}Ops.td)
   mlir_tablegen(${name}Ops.h.inc -gen-op-decls)
@@ -22,8 +24,12 @@ function(add_deplodock_dialect name ns)
   mlir_tablegen(${name}Attrs.cpp.inc -gen-attrdef-defs -attrdefs-dialect=${ns})
   mlir_tablegen(${name}Types.h.inc -gen-typedef-decls -typedefs-dialect=${ns})
   mlir_tablegen(${name}Types.cpp.inc -gen-typedef-defs -typedefs-dialect=${ns})
-  mlir_tablegen(${name}Enums.h.inc -gen-enum-decls)
-  mlir_tablegen(${name}Enums.cpp.inc -gen-enum-defs)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${name}Enums.td)
+    set(LLVM_TARGET_DEFINITIONS ${name}Enums.td)
+    mlir_tablegen(${name}Enums.h.inc -gen-enum-decls)
+    mlir_tablegen(${name}Enums.cpp.inc -gen-enum-defs)
+    set(LLVM_TARGET_DEFINITIONS ${name}Ops.td)
+  endif()
   add_public_tablegen_target(Deplodock${name}IncGen)
   add_mlir_doc(${name}Ops ${name} Dialects/ -gen-dialect-doc -dialect=${ns})
 endfunction()

@@ -1,10 +1,677 @@
-//===- DTileOps.cpp - dtile ops ---------------------------------*- C++ -*-===//
+//===- DTileOps.cpp - Deplodock tile dialect ops ----------------*- C++ -*-===//
 
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+
+#include "Deplodock/Dialect/Common/AffineBounds.h"
+#include "Deplodock/Dialect/Common/KernelSyntax.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &b, OperationState &state, StringRef name,
+                     KnobsAttr knobs, ValueRange ins, ValueRange outs) {
+  state.addOperands(ins);
+  state.addOperands(outs);
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.sym_name = b.getStringAttr(name);
+  props.knobs = knobs ? knobs : KnobsAttr::get(b.getContext(), ArrayRef<NamedAttribute>{});
+  props.operandSegmentSizes = {static_cast<int32_t>(ins.size()),
+                               static_cast<int32_t>(outs.size())};
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value v : ins)
+    block->addArgument(v.getType(), state.location);
+  for (Value v : outs)
+    block->addArgument(v.getType(), state.location);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(block);
+  YieldOp::create(b, state.location);
+}
+
+// @name knobs<...> ins(...) outs(...) attributes {...} { body }
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  if (parser.parseSymbolName(name))
+    return failure();
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.sym_name = name;
+  if (succeeded(parser.parseOptionalKeyword("knobs"))) {
+    Attribute knobs = KnobsAttr::parse(parser, Type());
+    if (!knobs)
+      return failure();
+    props.knobs = cast<KnobsAttr>(knobs);
+  } else {
+    props.knobs = KnobsAttr::get(parser.getContext(), ArrayRef<NamedAttribute>{});
+  }
+  SmallVector<OpAsmParser::Argument> args;
+  int32_t segments[2];
+  if (parseKernelBindings(parser, result, args, segments) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  props.operandSegmentSizes = {segments[0], segments[1]};
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  KernelOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  if (!getKnobs().empty()) {
+    p << " knobs";
+    getKnobs().print(p);
+  }
+  printKernelBindings(p, getBody().front(), getIns(), getOuts());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"sym_name", "knobs",
+                                      "operandSegmentSizes"});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+Block::BlockArgListType KernelOp::getInputArgs() {
+  return getBody().front().getArguments().take_front(getIns().size());
+}
+
+Block::BlockArgListType KernelOp::getOutputArgs() {
+  return getBody().front().getArguments().drop_front(getIns().size());
+}
+
+TileOp KernelOp::getTile() {
+  auto tiles = getBody().front().getOps<TileOp>();
+  return tiles.empty() ? TileOp() : *tiles.begin();
+}
+
+LogicalResult KernelOp::verify() {
+  return verifyKernelBindings(*this, getSymName(), getBody().front(),
+                              getIns(), getOuts());
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  auto tiles = getBody().front().getOps<TileOp>();
+  if (std::distance(tiles.begin(), tiles.end()) > 1)
+    return emitOpError("expected at most one dtile.tile in a kernel");
+  return success();
+}
+
+void KernelOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getInsMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &operand);
+  for (OpOperand &operand : getOutsMutable()) {
+    effects.emplace_back(MemoryEffects::Read::get(), &operand);
+    effects.emplace_back(MemoryEffects::Write::get(), &operand);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Axis names
+//===----------------------------------------------------------------------===//
+
+/// Emits an error when `axis` is also the axis of an op enclosing `op`.
+static LogicalResult verifyNotShadowed(Operation *op, StringRef axis) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    bool clash = false;
+    if (auto loop = dyn_cast<StridedForOp>(parent))
+      clash = loop.getAxis() == axis;
+    else if (auto tile = dyn_cast<TileOp>(parent))
+      clash = static_cast<bool>(tile.getCoord(axis));
+    if (clash)
+      return op->emitOpError("axis \"")
+             << axis << "\" shadows an enclosing axis";
+  }
+  return success();
+}
+
+/// Sanitises an axis name into an SSA name hint.
+static std::string axisNameHint(StringRef axis) {
+  return isIdentifier(axis) ? axis.str() : std::string("i");
+}
+
+//===----------------------------------------------------------------------===//
+// TileOp
+//===----------------------------------------------------------------------===//
+
+void TileOp::build(OpBuilder &b, OperationState &state,
+                   ArrayRef<StringRef> blockAxes,
+                   ArrayRef<int64_t> blockExtents,
+                   ArrayRef<StringRef> threadAxes,
+                   ArrayRef<int64_t> threadExtents) {
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.block_axes = b.getStrArrayAttr(blockAxes);
+  props.block_extents = b.getDenseI64ArrayAttr(blockExtents);
+  props.thread_axes = b.getStrArrayAttr(threadAxes);
+  props.thread_extents = b.getDenseI64ArrayAttr(threadExtents);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (size_t i = 0, e = blockAxes.size() + threadAxes.size(); i < e; ++i)
+    block->addArgument(b.getIndexType(), state.location);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(block);
+  YieldOp::create(b, state.location);
+}
+
+/// Parses `keyword(%a : 32 "a", ...)`, or nothing when `keyword` is absent.
+static ParseResult parseAxes(OpAsmParser &parser, StringRef keyword,
+                             SmallVectorImpl<OpAsmParser::Argument> &args,
+                             SmallVectorImpl<Attribute> &names,
+                             SmallVectorImpl<int64_t> &extents) {
+  if (failed(parser.parseOptionalKeyword(keyword)))
+    return success();
+  return parser.parseCommaSeparatedList(
+      OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+        OpAsmParser::Argument arg;
+        std::string name;
+        if (parser.parseArgument(arg) || parser.parseColon() ||
+            parser.parseInteger(extents.emplace_back()) ||
+            parser.parseString(&name))
+          return failure();
+        arg.type = parser.getBuilder().getIndexType();
+        args.push_back(arg);
+        names.push_back(parser.getBuilder().getStringAttr(name));
+        return success();
+      });
+}
+
+// blocks(%r : 32 "r") threads(%t : 256 "t") attributes {...} { body }
+ParseResult TileOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Attribute> blockNames, threadNames;
+  SmallVector<int64_t> blockExtents, threadExtents;
+  if (parseAxes(parser, "blocks", args, blockNames, blockExtents) ||
+      parseAxes(parser, "threads", args, threadNames, threadExtents) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Builder &b = parser.getBuilder();
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.block_axes = b.getArrayAttr(blockNames);
+  props.block_extents = b.getDenseI64ArrayAttr(blockExtents);
+  props.thread_axes = b.getArrayAttr(threadNames);
+  props.thread_extents = b.getDenseI64ArrayAttr(threadExtents);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  TileOp::ensureTerminator(*body, b, result.location);
+  return success();
+}
+
+void TileOp::print(OpAsmPrinter &p) {
+  auto printAxes = [&](StringRef keyword, ArrayAttr names,
+                       ArrayRef<int64_t> extents,
+                       ArrayRef<BlockArgument> coords) {
+    if (names.empty())
+      return;
+    p << ' ' << keyword << '(';
+    for (unsigned i = 0, e = names.size(); i < e; ++i) {
+      if (i)
+        p << ", ";
+      p << coords[i] << " : " << extents[i] << ' ';
+      p.printString(cast<StringAttr>(names[i]).getValue());
+    }
+    p << ')';
+  };
+  ArrayRef<BlockArgument> coords = getBody().front().getArguments();
+  unsigned numBlock = getBlockAxes().size();
+  printAxes("blocks", getBlockAxes(), getBlockExtents(),
+            coords.take_front(numBlock));
+  printAxes("threads", getThreadAxes(), getThreadExtents(),
+            coords.drop_front(numBlock));
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {"block_axes", "block_extents", "thread_axes", "thread_extents"});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+void TileOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setNameFn) {
+  unsigned i = 0;
+  for (ArrayAttr names : {getBlockAxes(), getThreadAxes()})
+    for (Attribute name : names)
+      setNameFn(region.getArgument(i++),
+                axisNameHint(cast<StringAttr>(name).getValue()));
+}
+
+BlockArgument TileOp::getBlockCoord(unsigned i) {
+  return getBody().getArgument(i);
+}
+
+BlockArgument TileOp::getThreadCoord(unsigned i) {
+  return getBody().getArgument(getBlockAxes().size() + i);
+}
+
+BlockArgument TileOp::getCoord(StringRef name) {
+  unsigned i = 0;
+  for (ArrayAttr names : {getBlockAxes(), getThreadAxes()})
+    for (Attribute axis : names) {
+      if (cast<StringAttr>(axis).getValue() == name)
+        return getBody().getArgument(i);
+      ++i;
+    }
+  return {};
+}
+
+int64_t TileOp::getNumThreads() {
+  int64_t n = 1;
+  for (int64_t e : getThreadExtents())
+    n *= e;
+  return n;
+}
+
+int64_t TileOp::getNumBlocks() {
+  int64_t n = 1;
+  for (int64_t e : getBlockExtents())
+    n *= e;
+  return n;
+}
+
+bool TileOp::isThreadAxis(StringRef name) {
+  return llvm::any_of(getThreadAxes(), [&](Attribute axis) {
+    return cast<StringAttr>(axis).getValue() == name;
+  });
+}
+
+LogicalResult TileOp::verify() {
+  if (getBlockAxes().size() != getBlockExtents().size() ||
+      getThreadAxes().size() != getThreadExtents().size())
+    return emitOpError("expected one extent per axis");
+  unsigned numAxes = getBlockAxes().size() + getThreadAxes().size();
+  if (numAxes == 0)
+    return emitOpError("expected at least one block or thread axis");
+  Block &block = getBody().front();
+  if (block.getNumArguments() != numAxes ||
+      !llvm::all_of(block.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError("expected one index block argument per axis");
+  llvm::StringSet<> seen;
+  for (ArrayAttr names : {getBlockAxes(), getThreadAxes()})
+    for (Attribute name : names) {
+      StringRef axis = cast<StringAttr>(name).getValue();
+      if (!isIdentifier(axis))
+        return emitOpError("axis name \"") << axis
+                                           << "\" is not an identifier";
+      if (!seen.insert(axis).second)
+        return emitOpError("axis \"") << axis << "\" is bound twice";
+    }
+  for (ArrayRef<int64_t> extents : {getBlockExtents(), getThreadExtents()})
+    for (int64_t e : extents)
+      if (e < 1)
+        return emitOpError("axis extents must be positive, got ") << e;
+  if (getNumThreads() > 1024)
+    return emitOpError("binds ")
+           << getNumThreads() << " threads per block; the limit is 1024";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StridedForOp
+//===----------------------------------------------------------------------===//
+
+void StridedForOp::build(OpBuilder &b, OperationState &state, Value start,
+                         int64_t extent, int64_t step, LoopKind kind,
+                         StringRef axis, ValueRange inits) {
+  state.addOperands(start);
+  state.addOperands(inits);
+  state.addTypes(inits.getTypes());
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.extent = extent;
+  props.step = step;
+  props.kind = kind;
+  props.axis = b.getStringAttr(axis);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  block->addArgument(b.getIndexType(), state.location);
+  for (Value init : inits)
+    block->addArgument(init.getType(), state.location);
+  if (inits.empty()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(block);
+    YieldOp::create(b, state.location);
+  }
+}
+
+// %i = %start to 2048 step 256 reduce "k" unroll 4 iter(...) attrs { body }
+ParseResult StridedForOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iv;
+  OpAsmParser::UnresolvedOperand start;
+  int64_t extent, step;
+  std::string kindName, axis;
+  Builder &b = parser.getBuilder();
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parser.parseOperand(start) || parser.parseKeyword("to") ||
+      parser.parseInteger(extent) || parser.parseKeyword("step") ||
+      parser.parseInteger(step) ||
+      parser.resolveOperand(start, b.getIndexType(), result.operands))
+    return failure();
+  SMLoc kindLoc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&kindName) || parser.parseString(&axis))
+    return failure();
+  std::optional<LoopKind> kind = symbolizeLoopKind(kindName);
+  if (!kind)
+    return parser.emitError(kindLoc, "expected 'free' or 'reduce'");
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.extent = extent;
+  props.step = step;
+  props.kind = *kind;
+  props.axis = b.getStringAttr(axis);
+  if (succeeded(parser.parseOptionalKeyword("unroll"))) {
+    int64_t unroll;
+    if (parser.parseInteger(unroll))
+      return failure();
+    props.unroll = b.getI64IntegerAttr(unroll);
+  }
+  iv.type = b.getIndexType();
+  SmallVector<OpAsmParser::Argument> args{iv};
+  if (parseIterArgs(parser, result, args) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  StridedForOp::ensureTerminator(*body, b, result.location);
+  return success();
+}
+
+void StridedForOp::print(OpAsmPrinter &p) {
+  p << ' ' << getInductionVar() << " = " << getStart() << " to "
+    << getExtent() << " step " << getStep() << ' '
+    << stringifyLoopKind(getKind()) << ' ';
+  p.printString(getAxis());
+  if (std::optional<uint64_t> unroll = getUnroll())
+    p << " unroll " << *unroll;
+  printIterArgs(p, getIterArgs(), getInitArgs());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"extent", "step", "kind", "axis", "unroll"});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/!getInitArgs().empty());
+}
+
+void StridedForOp::getAsmBlockArgumentNames(Region &region,
+                                            OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getInductionVar(), axisNameHint(getAxis()));
+}
+
+LogicalResult StridedForOp::verify() {
+  if (getExtent() < 1)
+    return emitOpError("extent must be positive, got ") << getExtent();
+  if (getStep() < 1)
+    return emitOpError("step must be positive, got ") << getStep();
+  if (getUnrollAttr() && getUnrollAttr().getInt() < 1)
+    return emitOpError("unroll factor must be positive");
+  if (!isIdentifier(getAxis()))
+    return emitOpError("axis name \"") << getAxis()
+                                       << "\" is not an identifier";
+  if (!isReduction() && !getInitArgs().empty())
+    return emitOpError("a free loop cannot carry values; use a reduce loop");
+  return verifyNotShadowed(*this, getAxis());
+}
+
+LogicalResult StridedForOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != 1 + getInitArgs().size() ||
+      !block.getArgument(0).getType().isIndex())
+    return emitOpError("expected an index induction variable and one "
+                       "argument per carried value");
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getIterArgs(), getInitArgs())))
+    if (std::get<0>(pair).getType() != std::get<1>(pair).getType())
+      return emitOpError("carried value #") << i << " changes type";
+  auto yield = cast<YieldOp>(block.getTerminator());
+  if (yield.getValues().getTypes() != getInitArgs().getTypes())
+    return emitOpError("body yields ")
+           << yield.getValues().size()
+           << " values that do not match the carried values";
+  return success();
+}
+
+SmallVector<Region *> StridedForOp::getLoopRegions() { return {&getBody()}; }
+
+std::optional<SmallVector<Value>> StridedForOp::getLoopInductionVars() {
+  return SmallVector<Value>{getInductionVar()};
+}
+
+std::optional<SmallVector<OpFoldResult>> StridedForOp::getLoopLowerBounds() {
+  return SmallVector<OpFoldResult>{getStart()};
+}
+
+std::optional<SmallVector<OpFoldResult>> StridedForOp::getLoopUpperBounds() {
+  return SmallVector<OpFoldResult>{
+      Builder(getContext()).getIndexAttr(getExtent())};
+}
+
+std::optional<SmallVector<OpFoldResult>> StridedForOp::getLoopSteps() {
+  return SmallVector<OpFoldResult>{
+      Builder(getContext()).getIndexAttr(getStep())};
+}
+
+std::optional<ResultRange> StridedForOp::getLoopResults() {
+  return getResults();
+}
+
+Block::BlockArgListType StridedForOp::getRegionIterArgs() {
+  return getIterArgs();
+}
+
+MutableArrayRef<OpOperand> StridedForOp::getInitsMutable() {
+  return getInitArgsMutable();
+}
+
+std::optional<MutableArrayRef<OpOperand>>
+StridedForOp::getYieldedValuesMutable() {
+  return cast<YieldOp>(getBody().front().getTerminator())
+      .getValuesMutable();
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> StageOp::getPadding() {
+  if (std::optional<ArrayRef<int64_t>> pad = getPad())
+    return SmallVector<int64_t>(*pad);
+  return SmallVector<int64_t>(getBox().size(), 0);
+}
+
+// %src[map] box [..] pad [..] buffers N slot %s transport T swizzle S
+//     attributes {...} : memref<..> -> memref<..>
+ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  OpAsmParser::UnresolvedOperand source, slot;
+  SmallVector<OpAsmParser::UnresolvedOperand> origin;
+  Properties &props = result.getOrAddProperties<Properties>();
+  NamedAttrList mapAttrs;
+  SmallVector<int64_t> box, pad;
+  bool hasSlot = false;
+  if (parser.parseOperand(source) ||
+      parser.parseAffineMapOfSSAIds(origin, props.map, "map", mapAttrs) ||
+      parser.parseKeyword("box") ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square,
+          [&]() { return parser.parseInteger(box.emplace_back()); }))
+    return failure();
+  props.map = cast<AffineMapAttr>(mapAttrs.get("map"));
+  props.box = b.getDenseI64ArrayAttr(box);
+  if (succeeded(parser.parseOptionalKeyword("pad"))) {
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Square,
+            [&]() { return parser.parseInteger(pad.emplace_back()); }))
+      return failure();
+    props.pad = b.getDenseI64ArrayAttr(pad);
+  }
+  if (succeeded(parser.parseOptionalKeyword("buffers"))) {
+    if (parser.parseInteger(props.buffers) || parser.parseKeyword("slot") ||
+        parser.parseOperand(slot))
+      return failure();
+    hasSlot = true;
+  }
+  if (succeeded(parser.parseOptionalKeyword("transport"))) {
+    std::string name;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&name))
+      return failure();
+    std::optional<Transport> transport = symbolizeTransport(name);
+    if (!transport)
+      return parser.emitError(loc, "expected 'sync', 'cp_async' or 'tma'");
+    props.transport = *transport;
+  }
+  if (succeeded(parser.parseOptionalKeyword("swizzle")) &&
+      parser.parseInteger(props.swizzle))
+    return failure();
+  Type sourceType, resultType;
+  Type index = b.getIndexType();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(sourceType) || parser.parseArrow() ||
+      parser.parseType(resultType) ||
+      parser.resolveOperand(source, sourceType, result.operands) ||
+      parser.resolveOperands(origin, index, result.operands) ||
+      (hasSlot && parser.resolveOperand(slot, index, result.operands)))
+    return failure();
+  props.operandSegmentSizes = {1, static_cast<int32_t>(origin.size()),
+                               hasSlot ? 1 : 0};
+  result.addTypes(resultType);
+  return success();
+}
+
+void StageOp::print(OpAsmPrinter &p) {
+  p << ' ' << getSource() << '[';
+  p.printAffineMapOfSSAIds(getMapAttr(), getOrigin());
+  p << "] box [" << getBox() << ']';
+  if (getPad())
+    p << " pad [" << *getPad() << ']';
+  if (getSlot())
+    p << " buffers " << getBuffers() << " slot " << getSlot();
+  if (getTransport() != Transport::sync)
+    p << " transport " << stringifyTransport(getTransport());
+  if (getSwizzle() != 0)
+    p << " swizzle " << getSwizzle();
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {"map", "box", "pad", "buffers", "transport",
+                           "swizzle", "operandSegmentSizes"});
+  p << " : " << getSource().getType() << " -> " << getType();
+}
+
+LogicalResult StageOp::verify() {
+  auto sourceType = cast<MemRefType>(getSource().getType());
+  auto resultType = cast<MemRefType>(getType());
+  int64_t rank = sourceType.getRank();
+  AffineMap map = getMap();
+  if (map.getNumResults() != rank)
+    return emitOpError("origin map has ")
+           << map.getNumResults() << " results for a rank-" << rank
+           << " source";
+  if (map.getNumInputs() != getOrigin().size())
+    return emitOpError("origin map takes ")
+           << map.getNumInputs() << " indices but " << getOrigin().size()
+           << " are given";
+  ArrayRef<int64_t> box = getBox();
+  if (static_cast<int64_t>(box.size()) != rank)
+    return emitOpError("box has rank ")
+           << box.size() << " but the source has rank " << rank;
+  for (auto [d, extent] : llvm::enumerate(box))
+    if (extent < 1 || extent > sourceType.getDimSize(d))
+      return emitOpError("box extent ")
+             << extent << " of dimension " << d << " is outside [1, "
+             << sourceType.getDimSize(d) << "]";
+  if (std::optional<ArrayRef<int64_t>> pad = getPad()) {
+    if (pad->size() != box.size())
+      return emitOpError("expected one padding per box dimension");
+    if (llvm::any_of(*pad, [](int64_t v) { return v < 0; }))
+      return emitOpError("padding must not be negative");
+  }
+  if (getBuffers() < 1)
+    return emitOpError("expected at least one buffer");
+  if ((getBuffers() > 1) != static_cast<bool>(getSlot()))
+    return emitOpError("a slot operand is needed exactly when there are "
+                       "several buffers");
+  int64_t swizzle = getSwizzle();
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError("swizzle must be 0, 32, 64 or 128 bytes, got ")
+           << swizzle;
+  if (swizzle != 0 && getTransport() != Transport::tma)
+    return emitOpError("only a tma stage can be swizzled");
+  if (resultType.getShape() != box ||
+      resultType.getElementType() != sourceType.getElementType())
+    return emitOpError("result must be the box of the source, ")
+           << MemRefType::get(box, sourceType.getElementType());
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(resultType.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError("result must live in workgroup memory");
+  if (!(*this)->getParentOfType<TileOp>())
+    return emitOpError("must be inside a dtile.tile");
+  return success();
+}
+
+void StageOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSourceMutable());
+  effects.emplace_back(MemoryEffects::Allocate::get(),
+                       llvm::cast<OpResult>(getResult()));
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       llvm::cast<OpResult>(getResult()));
+}
+
+//===----------------------------------------------------------------------===//
+// CombineOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CombineOp::verify() {
+  if (!getValue().getType().isIntOrFloat())
+    return emitOpError("expected an integer or float value");
+  auto tile = (*this)->getParentOfType<TileOp>();
+  if (!tile)
+    return emitOpError("must be inside a dtile.tile");
+  if (getOver().empty())
+    return emitOpError("expected at least one thread axis to combine over");
+  llvm::StringSet<> seen;
+  for (Attribute name : getOver()) {
+    StringRef axis = cast<StringAttr>(name).getValue();
+    if (!tile.isThreadAxis(axis))
+      return emitOpError("\"") << axis << "\" is not a thread axis of the tile";
+    if (!seen.insert(axis).second)
+      return emitOpError("axis \"") << axis << "\" is listed twice";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AsyncWaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncWaitOp::verify() {
+  if (getKeep() < 0)
+    return emitOpError("keep must not be negative");
+  if (!(*this)->getParentOfType<TileOp>())
+    return emitOpError("must be inside a dtile.tile");
+  return success();
+}
+
+void AsyncWaitOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // Orders the block's shared-memory traffic: model as read + write.
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
 
 #define GET_OP_CLASSES
 #include "Deplodock/Dialect/DTile/IR/DTileOps.cpp.inc"

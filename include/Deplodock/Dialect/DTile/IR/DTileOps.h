@@ -1,4 +1,4 @@
-//===- DTileOps.h - dtile ops -----------------------------------*- C++ -*-===//
+//===- DTileOps.h - Deplodock tile dialect ops ------------------*- C++ -*-===//
 
 #ifndef DEPLODOCK_DIALECT_DTILE_IR_DTILEOPS_H
 #define DEPLODOCK_DIALECT_DTILE_IR_DTILEOPS_H
@@ -8,6 +8,16 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "Deplodock/Dialect/DTile/IR/DTileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Deplodock/Dialect/DTile/IR/DTileAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h.inc"

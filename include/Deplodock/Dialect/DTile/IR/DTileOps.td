@@ -1,9 +1,271 @@
-//===- DTileOps.td - dtile ops -*- tablegen -*-===//
+//===- DTileOps.td - Deplodock tile dialect ops ------------*- tablegen -*-===//
 
 #ifndef DEPLODOCK_DIALECT_DTILE_OPS
 #define DEPLODOCK_DIALECT_DTILE_OPS
 
 include "Deplodock/Dialect/DTile/IR/DTileDialect.td"
+include "Deplodock/Dialect/DTile/IR/DTileAttrs.td"
+include "Deplodock/Dialect/DTile/IR/DTileEnums.td"
+include "Deplodock/Dialect/Common/DeplodockEnums.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/LoopLikeInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class DTile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<DTile_Dialect, mnemonic, traits>;
+
+def DTile_TransportProp : EnumProp<DTile_Transport>;
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+def DTile_KernelOp : DTile_Op<"kernel", [
+    IsolatedFromAbove, AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a kernel whose loop nest carries its GPU mapping";
+  let description = [{
+    The Tile-level form of a `dloop.kernel`: the same buffers, bound to block
+    arguments, and a body whose outermost op is a `dtile.tile`. `knobs` records
+    the decisions of the Tile rules that produced it.
+
+    ```mlir
+    dtile.kernel @rmsnorm knobs<threads = 256>
+        ins(%x = %arg0 : memref<1x32x2048xf32>, %w = %arg1 : memref<2048xf32>)
+        outs(%y = %arg2 : memref<1x32x2048xf32>) {
+      dtile.tile blocks(%r : 32 "r") threads(%t : 256 "t") { ... }
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$sym_name,
+                       DTile_KnobsAttr:$knobs,
+                       Variadic<AnyStaticShapeMemRef>:$ins,
+                       Variadic<AnyStaticShapeMemRef>:$outs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "KnobsAttr":$knobs,
+                   "::mlir::ValueRange":$ins, "::mlir::ValueRange":$outs)>
+  ];
+  let extraClassDeclaration = [{
+    /// The block arguments bound to the inputs, then to the outputs.
+    ::mlir::Block::BlockArgListType getInputArgs();
+    ::mlir::Block::BlockArgListType getOutputArgs();
+    /// The tile op of the body, if there is one.
+    TileOp getTile();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// TileOp
+//===----------------------------------------------------------------------===//
+
+def DTile_TileOp : DTile_Op<"tile", [
+    HasParent<"KernelOp">, SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
+    RecursiveMemoryEffects]> {
+  let summary = "binds axes to the blocks and threads of a launch";
+  let description = [{
+    Runs the body once per point of the block axes times the thread axes.
+    Block axes become the grid, thread axes the threads of a block; within
+    each group the last axis varies fastest. Block arguments are the block
+    coordinates, then the thread coordinates.
+
+    ```mlir
+    dtile.tile blocks(%mo : 8 "m_o", %no : 16 "n_o") threads(%mi : 16 "m_i", %ni : 16 "n_i") {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrArrayAttr:$block_axes,
+                       DenseI64ArrayAttr:$block_extents,
+                       StrArrayAttr:$thread_axes,
+                       DenseI64ArrayAttr:$thread_extents);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::ArrayRef<::llvm::StringRef>":$blockAxes,
+                   "::llvm::ArrayRef<int64_t>":$blockExtents,
+                   "::llvm::ArrayRef<::llvm::StringRef>":$threadAxes,
+                   "::llvm::ArrayRef<int64_t>":$threadExtents)>
+  ];
+  let extraClassDeclaration = [{
+    /// The coordinate of block axis `i` / thread axis `i`.
+    ::mlir::BlockArgument getBlockCoord(unsigned i);
+    ::mlir::BlockArgument getThreadCoord(unsigned i);
+    /// The coordinate bound to axis `name`, if any.
+    ::mlir::BlockArgument getCoord(::llvm::StringRef name);
+    /// Threads per block and blocks per launch.
+    int64_t getNumThreads();
+    int64_t getNumBlocks();
+    /// Whether `name` is one of the thread axes.
+    bool isThreadAxis(::llvm::StringRef name);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// StridedForOp
+//===----------------------------------------------------------------------===//
+
+def DTile_StridedForOp : DTile_Op<"strided_for", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
+    DeclareOpInterfaceMethods<LoopLikeOpInterface, [
+      "getLoopInductionVars", "getLoopLowerBounds", "getLoopUpperBounds",
+      "getLoopSteps", "getLoopResults", "getRegionIterArgs",
+      "getInitsMutable", "getYieldedValuesMutable"]>]> {
+  let summary = "a loop whose iterations are dealt out across threads";
+  let description = [{
+    Iterates `%i = start, start + step, ...` while `%i < extent`: with `start`
+    a thread coordinate and `step` the thread count, the threads share the
+    axis round-robin. Like `dloop.for` it names its axis, has a kind, and
+    carries reductions as iteration arguments.
+
+    ```mlir
+    %p = dtile.strided_for %k = %t to 2048 step 256 reduce "k" iter(%acc = %zero : f32) {
+      ...
+      dtile.yield %next : f32
+    }
+    ```
+  }];
+  let arguments = (ins Index:$start,
+                       Variadic<AnyType>:$init_args,
+                       I64Prop:$extent,
+                       I64Prop:$step,
+                       Deplodock_LoopKindProp:$kind,
+                       StrAttr:$axis,
+                       OptionalAttr<I64Attr>:$unroll);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$start, "int64_t":$extent, "int64_t":$step,
+                   "::deplodock::LoopKind":$kind, "::llvm::StringRef":$axis,
+                   "::mlir::ValueRange":$initArgs)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getInductionVar() {
+      return getBody().front().getArgument(0);
+    }
+    ::mlir::Block::BlockArgListType getIterArgs() {
+      return getBody().front().getArguments().drop_front();
+    }
+    bool isReduction() { return getKind() == ::deplodock::LoopKind::reduce; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+def DTile_StageOp : DTile_Op<"stage", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "copies a slab of a buffer into shared memory";
+  let description = [{
+    All threads of a block together copy the box of `source` that starts at
+    `origin` into shared memory; the result is the slab, indexed from zero.
+    `pad` adds elements to each slab row to dodge bank conflicts (the slab's
+    logical shape stays the box). With `buffers N` the stage rotates through
+    N copies and `slot` picks the one to fill, so the next slab can arrive
+    while the current one is read. `transport` says how the slab travels; with
+    `cp_async` or `tma` it is visible after the `dtile.async_wait` that covers
+    it, with `sync` at once. `swizzle` is the TMA swizzle width in bytes.
+
+    ```mlir
+    %as = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] pad [0, 1]
+        buffers 2 slot %s transport cp_async
+        : memref<512x2048xf32> -> memref<64x32xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$source,
+                       Variadic<Index>:$origin,
+                       Optional<Index>:$slot,
+                       AffineMapAttr:$map,
+                       DenseI64ArrayAttr:$box,
+                       OptionalAttr<DenseI64ArrayAttr>:$pad,
+                       DefaultValuedProp<I64Prop, "1">:$buffers,
+                       DefaultValuedProp<DTile_TransportProp,
+                                         "::deplodock::dtile::Transport::sync">:$transport,
+                       DefaultValuedProp<I64Prop, "0">:$swizzle);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The padding of each slab dimension (zeros when none is set).
+    ::llvm::SmallVector<int64_t> getPadding();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// CombineOp
+//===----------------------------------------------------------------------===//
+
+def DTile_CombineOp : DTile_Op<"combine", [Pure, SameOperandsAndResultType]> {
+  let summary = "reduces a value across the threads of some thread axes";
+  let description = [{
+    Folds the per-thread `value` over every coordinate of the thread axes
+    named in `over` (keeping the other coordinates apart) and gives the result
+    to every thread. It ends a reduction that `dtile.strided_for` spread over
+    threads.
+
+    ```mlir
+    %s = dtile.combine add %p over ["t"] : f32
+    ```
+  }];
+  let arguments = (ins AnyType:$value,
+                       Deplodock_ReduceKindProp:$kind,
+                       StrArrayAttr:$over);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$kind $value `over` $over attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// AsyncWaitOp
+//===----------------------------------------------------------------------===//
+
+def DTile_AsyncWaitOp : DTile_Op<"async_wait", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "waits until asynchronous stages have landed";
+  let description = [{
+    Waits until at most `keep` of the asynchronous stages issued before it are
+    still in flight (0: all have landed), then synchronises the block so every
+    thread sees the landed slabs.
+
+    ```mlir
+    dtile.async_wait keep 1
+    ```
+  }];
+  let arguments = (ins I64Prop:$keep);
+  let assemblyFormat = "`keep` $keep attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+def DTile_YieldOp : DTile_Op<"yield", [
+    Pure, Terminator, ReturnLike,
+    ParentOneOf<["KernelOp", "TileOp", "StridedForOp"]>]> {
+  let summary = "ends a tile body or yields the next values of a strided loop";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
 
 #endif // DEPLODOCK_DIALECT_DTILE_OPS
