@@ -1,0 +1,41 @@
+//===- CudaEmitter.h - Print Kernel IR as CUDA C++ --------------*- C++ -*-===//
+//
+// The last step of the pipeline: every dkernel.func of a module printed as an
+// `extern "C" __global__` CUDA kernel, one op at a time. The emitter only
+// prints; every change to the IR happens in passes before it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TARGET_CUDA_CUDAEMITTER_H
+#define DEPLODOCK_TARGET_CUDA_CUDAEMITTER_H
+
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class Operation;
+} // namespace mlir
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace deplodock {
+
+/// How Kernel IR becomes CUDA text.
+struct CudaEmitterOptions {
+  /// Width of `index` values in the emitted code: 32 (`int`) or 64.
+  unsigned indexBitwidth = 32;
+};
+
+/// Prints every dkernel.func in `op` (a module or a single kernel) as CUDA
+/// C++ to `os`. Fails with a located error on the first op it cannot print;
+/// nothing is written then.
+mlir::LogicalResult translateToCuda(mlir::Operation *op, llvm::raw_ostream &os,
+                                    const CudaEmitterOptions &options = {});
+
+/// Registers `--emit-cuda` with the translation registry.
+void registerToCudaTranslation();
+
+} // namespace deplodock
+
+#endif // DEPLODOCK_TARGET_CUDA_CUDAEMITTER_H

@@ -1,0 +1,29 @@
+//===- TranslateRegistration.cpp - Register --emit-cuda ---------*- C++ -*-===//
+
+#include "Deplodock/InitAllDialects.h"
+#include "Deplodock/Target/Cuda/CudaEmitter.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+
+void deplodock::registerToCudaTranslation() {
+  static llvm::cl::opt<unsigned> indexBitwidth(
+      "cuda-index-bitwidth",
+      llvm::cl::desc("Width of index values in emitted CUDA (32 or 64)"),
+      llvm::cl::init(32));
+  static TranslateFromMLIRRegistration registration(
+      "emit-cuda", "Print Kernel IR (dkernel.func) as CUDA C++",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        if (indexBitwidth != 32 && indexBitwidth != 64)
+          return op->emitError("--cuda-index-bitwidth must be 32 or 64");
+        CudaEmitterOptions options;
+        options.indexBitwidth = indexBitwidth;
+        return translateToCuda(op, os, options);
+      },
+      [](DialectRegistry &registry) {
+        registerDeplodockDialects(registry);
+        registerDeplodockInputDialects(registry);
+      });
+}
