@@ -3,6 +3,7 @@
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
 
+#include "Deplodock/Conversion/Passes.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorDialect.h"
@@ -33,4 +34,4 @@ void deplodock::registerDeplodockInputDialects(
                   mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
 }
 
-void deplodock::registerDeplodockPasses() {}
+void deplodock::registerDeplodockPasses() { registerDeplodockConversionPasses(); }

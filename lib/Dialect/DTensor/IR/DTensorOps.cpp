@@ -62,6 +62,23 @@ void ElementwiseOp::print(OpAsmPrinter &p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
+void ElementwiseOp::build(
+    OpBuilder &b, OperationState &state, Type resultType, ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> bodyBuilder) {
+  state.addOperands(inputs);
+  state.addTypes(resultType);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(cast<ShapedType>(input.getType()).getElementType(),
+                       state.location);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  Value result = bodyBuilder(b, state.location, block->getArguments());
+  YieldOp::create(b, state.location, result);
+}
+
 YieldOp ElementwiseOp::getYield() {
   return cast<YieldOp>(getBody().front().getTerminator());
 }
@@ -158,6 +175,12 @@ LogicalResult ReduceOp::verify() {
 //===----------------------------------------------------------------------===//
 // IndexMapOp
 //===----------------------------------------------------------------------===//
+
+void IndexMapOp::build(OpBuilder &b, OperationState &state, Type resultType,
+                       Value source, AffineMap map) {
+  build(b, state, resultType, ValueRange{source},
+        b.getArrayAttr({AffineMapAttr::get(map)}), ArrayAttr(), TypedAttr());
+}
 
 AffineMap IndexMapOp::getMap(unsigned i) {
   return cast<AffineMapAttr>(getMaps()[i]).getValue();

@@ -40,6 +40,13 @@ def DTensor_ElementwiseOp : DTensor_Op<"elementwise", [
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let builders = [
+    /// Builds the op with a body made by `bodyBuilder`, which receives one
+    /// scalar block argument per input and returns the value to yield.
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::ValueRange":$inputs,
+      "::llvm::function_ref<::mlir::Value(::mlir::OpBuilder &, "
+      "::mlir::Location, ::mlir::ValueRange)>":$bodyBuilder)>
+  ];
   let extraClassDeclaration = [{
     /// The yield that ends the body.
     YieldOp getYield();
@@ -115,6 +122,11 @@ def DTensor_IndexMapOp : DTensor_Op<"index_map", [Pure]> {
   let results = (outs AnyStaticShapeTensor:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let builders = [
+    /// One unpredicated source read at `map`.
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$source,
+                   "::mlir::AffineMap":$map)>
+  ];
   let extraClassDeclaration = [{
     /// The affine map of source `i`.
     ::mlir::AffineMap getMap(unsigned i);

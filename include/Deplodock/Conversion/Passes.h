@@ -1,0 +1,24 @@
+//===- Passes.h - Lowerings between Deplodock levels ------------*- C++ -*-===//
+
+#ifndef DEPLODOCK_CONVERSION_PASSES_H
+#define DEPLODOCK_CONVERSION_PASSES_H
+
+#include "Deplodock/Dialect/DTensor/IR/DTensorDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace deplodock {
+
+#define GEN_PASS_DECL
+#include "Deplodock/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Deplodock/Conversion/Passes.h.inc"
+
+} // namespace deplodock
+
+#endif // DEPLODOCK_CONVERSION_PASSES_H

@@ -1,0 +1,411 @@
+//===- ImportLinalg.cpp - linalg.generic to dtensor -------------*- C++ -*-===//
+//
+// A generic op is an iteration domain, one affine map per operand and a
+// scalar body. Each operand the body reads is laid out over the domain with
+// an index map, the body becomes an elementwise op over the domain, and a
+// reduction body is split into the reduce it performs and the combine with
+// the initial value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importers.h"
+
+#include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/IntegerSet.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::importer;
+
+Value importer::readOver(OpBuilder &b, Location loc, Value source,
+                         AffineMap map, ArrayRef<int64_t> domain) {
+  auto type = cast<RankedTensorType>(source.getType());
+  if (map.isIdentity() && type.getShape() == domain)
+    return source;
+  auto resultType = RankedTensorType::get(domain, type.getElementType());
+  return dtensor::IndexMapOp::create(b, loc, resultType, source, map);
+}
+
+/// The affine form of an index computed from linalg.index values and
+/// constants, if it has one.
+static std::optional<AffineExpr> indexExpr(Value v) {
+  MLIRContext *ctx = v.getContext();
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto index = dyn_cast<linalg::IndexOp>(def))
+    return getAffineDimExpr(index.getDim(), ctx);
+  if (auto cst = dyn_cast<arith::ConstantOp>(def))
+    if (auto value = dyn_cast<IntegerAttr>(cst.getValue()))
+      return getAffineConstantExpr(value.getInt(), ctx);
+  if (auto cast = dyn_cast<arith::IndexCastOp>(def))
+    return indexExpr(cast.getIn());
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  std::optional<AffineExpr> lhs = indexExpr(def->getOperand(0));
+  std::optional<AffineExpr> rhs = indexExpr(def->getOperand(1));
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return *lhs + *rhs;
+  if (isa<arith::SubIOp>(def))
+    return *lhs - *rhs;
+  if (!isa<AffineConstantExpr>(*lhs) && !isa<AffineConstantExpr>(*rhs))
+    return std::nullopt; // Not affine.
+  return *lhs * *rhs;
+}
+
+/// The predicate of a comparison between two affine indices over `numDims`
+/// dimensions, when it is one conjunction of affine constraints.
+static std::optional<IntegerSet> indexPredicate(arith::CmpIOp cmp,
+                                                unsigned numDims) {
+  std::optional<AffineExpr> a = indexExpr(cmp.getLhs());
+  std::optional<AffineExpr> b = indexExpr(cmp.getRhs());
+  if (!a || !b)
+    return std::nullopt;
+  AffineExpr constraint;
+  bool isEq = false;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+    constraint = *b - *a - 1;
+    break;
+  case arith::CmpIPredicate::sle:
+    constraint = *b - *a;
+    break;
+  case arith::CmpIPredicate::sgt:
+    constraint = *a - *b - 1;
+    break;
+  case arith::CmpIPredicate::sge:
+    constraint = *a - *b;
+    break;
+  case arith::CmpIPredicate::eq:
+    constraint = *a - *b;
+    isEq = true;
+    break;
+  default:
+    return std::nullopt; // `ne` is a disjunction; unsigned orders differ.
+  }
+  return IntegerSet::get(numDims, 0, {constraint}, {isEq});
+}
+
+namespace {
+
+/// Builds the elementwise op computing one value of a generic body over the
+/// whole iteration domain.
+class BodyImporter {
+public:
+  BodyImporter(RewriterBase &rewriter, linalg::GenericOp op,
+               ArrayRef<int64_t> domain)
+      : rewriter(rewriter), op(op), domain(domain), loc(op.getLoc()) {}
+
+  /// The tensor of `root` at every point of the domain. `forbidden`, when
+  /// set, is a block argument the computation must not read.
+  FailureOr<Value> build(Value root, BlockArgument forbidden = {});
+
+private:
+  LogicalResult collect(Value root, BlockArgument forbidden);
+
+  RewriterBase &rewriter;
+  linalg::GenericOp op;
+  ArrayRef<int64_t> domain;
+  Location loc;
+  /// Body ops to clone, in block order.
+  llvm::SetVector<Operation *> slice;
+  /// Values the elementwise body receives as arguments, and the tensors that
+  /// feed them (null for generic operands, laid out later).
+  llvm::SmallVector<std::pair<Value, Value>> leaves;
+  /// Scalar constants (operands of the generic or defined above it) that are
+  /// cloned into the body.
+  llvm::SmallVector<std::pair<Value, arith::ConstantOp>> constants;
+};
+
+} // namespace
+
+LogicalResult BodyImporter::collect(Value root, BlockArgument forbidden) {
+  Block *body = op.getBlock();
+  MLIRContext *ctx = op.getContext();
+  Type i1 = IntegerType::get(ctx, 1);
+  SmallVector<Value> worklist{root};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    bool inBody = def ? def->getBlock() == body
+                      : cast<BlockArgument>(v).getOwner() == body;
+    if (!inBody) {
+      // Scalars from above the generic: constants are cloned into the body.
+      auto cst = dyn_cast_or_null<arith::ConstantOp>(def);
+      if (!cst)
+        return op.emitOpError("reads a value defined outside its body, which ")
+               << kPassName << " cannot import";
+      constants.push_back({v, cst});
+      continue;
+    }
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg == forbidden)
+        return op.emitOpError("reads its output inside a reduction, which ")
+               << kPassName << " cannot import";
+      OpOperand *operand = op.getMatchingOpOperand(arg);
+      Value source = operand->get();
+      if (!isa<RankedTensorType>(source.getType())) {
+        auto cst = source.getDefiningOp<arith::ConstantOp>();
+        if (!cst)
+          return op.emitOpError("has a scalar operand that is not a "
+                                "constant, which ")
+                 << kPassName << " cannot import";
+        constants.push_back({arg, cst});
+        continue;
+      }
+      // Laid out once the leaves are sorted, so index maps come in order.
+      leaves.push_back({arg, Value()});
+      continue;
+    }
+    if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+      // A comparison of coordinates: a predicated index map of constants.
+      if (std::optional<IntegerSet> set =
+              indexPredicate(cmp, domain.size())) {
+        auto scalar = RankedTensorType::get({}, i1);
+        Value yes = arith::ConstantOp::create(
+            rewriter, loc, DenseElementsAttr::get(scalar, true));
+        AffineMap map = AffineMap::get(domain.size(), 0, ctx);
+        Value mask = dtensor::IndexMapOp::create(
+            rewriter, loc, RankedTensorType::get(domain, i1), ValueRange{yes},
+            rewriter.getArrayAttr({AffineMapAttr::get(map)}),
+            rewriter.getArrayAttr({IntegerSetAttr::get(*set)}),
+            cast<TypedAttr>(rewriter.getBoolAttr(false)));
+        leaves.push_back({v, mask});
+        continue;
+      }
+    }
+    if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+      // Any other use of a coordinate reads it from an iota constant.
+      int64_t dim = index.getDim();
+      auto iotaType = RankedTensorType::get({domain[dim]},
+                                            IndexType::get(ctx));
+      SmallVector<APInt> values;
+      for (int64_t i = 0; i < domain[dim]; ++i)
+        values.push_back(APInt(64, i));
+      Value iota = arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(iotaType, values));
+      AffineMap map = AffineMap::get(domain.size(), 0,
+                                     getAffineDimExpr(dim, ctx), ctx);
+      leaves.push_back({v, readOver(rewriter, loc, iota, map, domain)});
+      continue;
+    }
+    if (!isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
+      return def->emitOpError("in a linalg.generic body is not supported by ")
+             << kPassName;
+    slice.insert(def);
+    for (Value operand : def->getOperands())
+      worklist.push_back(operand);
+  }
+  return success();
+}
+
+FailureOr<Value> BodyImporter::build(Value root, BlockArgument forbidden) {
+  if (failed(collect(root, forbidden)))
+    return failure();
+  // Clone in block order so every operand is defined before its use.
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // Operands of the generic keep their order; coordinates come after.
+  auto rank = [](Value leaf) -> unsigned {
+    auto arg = dyn_cast<BlockArgument>(leaf);
+    return arg ? arg.getArgNumber() : ~0u;
+  };
+  std::stable_sort(leaves.begin(), leaves.end(),
+                   [&](const auto &a, const auto &b) {
+                     return rank(a.first) < rank(b.first);
+                   });
+  SmallVector<Value> inputs;
+  for (auto &[leaf, tensor] : leaves) {
+    if (!tensor) {
+      OpOperand *operand = op.getMatchingOpOperand(cast<BlockArgument>(leaf));
+      tensor = readOver(rewriter, loc, operand->get(),
+                        op.getMatchingIndexingMap(operand), domain);
+    }
+    inputs.push_back(tensor);
+  }
+  auto resultType = RankedTensorType::get(domain, root.getType());
+  auto elementwise = dtensor::ElementwiseOp::create(
+      rewriter, loc, resultType, inputs,
+      [&](OpBuilder &b, Location, ValueRange args) {
+        IRMapping mapping;
+        for (auto [leaf, arg] : llvm::zip(leaves, args))
+          mapping.map(leaf.first, arg);
+        for (auto [value, cst] : constants)
+          mapping.map(value, b.clone(*cst)->getResult(0));
+        for (Operation *bodyOp : ordered)
+          b.clone(*bodyOp, mapping);
+        return mapping.lookupOrDefault(root);
+      });
+  return elementwise.getResult();
+}
+
+/// The reduction kind of a combining op, if it is one.
+static std::optional<ReduceKind> combinerKind(Operation *op) {
+  if (isa<arith::AddFOp, arith::AddIOp>(op))
+    return ReduceKind::add;
+  if (isa<arith::MulFOp, arith::MulIOp>(op))
+    return ReduceKind::mul;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op))
+    return ReduceKind::max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op))
+    return ReduceKind::min;
+  return std::nullopt;
+}
+
+/// Whether `init` is, everywhere, the identity of `kind`: folding it in then
+/// changes nothing and the combine can be dropped.
+static bool isIdentityInit(Value init, ReduceKind kind) {
+  auto fill = init.getDefiningOp<dtensor::ElementwiseOp>();
+  if (!fill || !fill.getInputs().empty())
+    return false;
+  auto cst = fill.getYield().getValue().getDefiningOp<arith::ConstantOp>();
+  if (!cst)
+    return false;
+  if (auto fp = dyn_cast<FloatAttr>(cst.getValue())) {
+    APFloat v = fp.getValue();
+    switch (kind) {
+    case ReduceKind::add:
+      return v.isZero();
+    case ReduceKind::mul:
+      return v.isExactlyValue(1.0);
+    case ReduceKind::max:
+      return v.isInfinity() && v.isNegative();
+    case ReduceKind::min:
+      return v.isInfinity() && !v.isNegative();
+    }
+  }
+  if (auto integer = dyn_cast<IntegerAttr>(cst.getValue())) {
+    APInt v = integer.getValue();
+    switch (kind) {
+    case ReduceKind::add:
+      return v.isZero();
+    case ReduceKind::mul:
+      return v.isOne();
+    case ReduceKind::max:
+      return v.isMinSignedValue();
+    case ReduceKind::min:
+      return v.isMaxSignedValue();
+    }
+  }
+  return false;
+}
+
+/// Lays a tensor over the domain's dimensions `dims` (in domain order) out
+/// as an output whose coordinate j is domain dimension `outMap(j)`.
+static FailureOr<Value> layoutResult(RewriterBase &rewriter,
+                                     linalg::GenericOp op, Value value,
+                                     ArrayRef<unsigned> dims,
+                                     AffineMap outMap, Type resultType) {
+  if (outMap.getNumResults() != dims.size())
+    return op.emitOpError("has an output map that is not a permutation of "
+                          "its parallel dimensions, which ")
+           << kPassName << " cannot import";
+  // value coordinate k (domain dim dims[k]) = output coordinate j where
+  // outMap result j is that dimension.
+  SmallVector<AffineExpr> exprs;
+  MLIRContext *ctx = op.getContext();
+  for (unsigned dim : dims) {
+    std::optional<unsigned> pos =
+        outMap.getResultPosition(getAffineDimExpr(dim, ctx));
+    if (!pos)
+      return op.emitOpError("has an output map that is not a permutation of "
+                            "its parallel dimensions, which ")
+             << kPassName << " cannot import";
+    exprs.push_back(getAffineDimExpr(*pos, ctx));
+  }
+  auto map = AffineMap::get(outMap.getNumResults(), 0, exprs, ctx);
+  auto shape = cast<RankedTensorType>(resultType).getShape();
+  return readOver(rewriter, op.getLoc(), value, map, shape);
+}
+
+FailureOr<SmallVector<Value>>
+importer::importGeneric(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics())
+    return op.emitOpError("works on buffers; ")
+           << kPassName << " imports ops on tensors";
+  SmallVector<int64_t> domain = op.getStaticLoopRanges();
+  if (llvm::any_of(domain, ShapedType::isDynamic))
+    return op.emitOpError("has a dynamic iteration domain; dynamic shapes "
+                          "are not supported by ")
+           << kPassName;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  SmallVector<unsigned> parallel, reduction;
+  op.getParallelDims(parallel);
+  op.getReductionDims(reduction);
+
+  if (reduction.empty()) {
+    SmallVector<Value> results;
+    for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+      FailureOr<Value> full = BodyImporter(rewriter, op, domain).build(value);
+      if (failed(full))
+        return failure();
+      FailureOr<Value> result = layoutResult(
+          rewriter, op, *full, parallel,
+          op.getIndexingMapMatchingResult(op->getResult(i)),
+          op->getResult(i).getType());
+      if (failed(result))
+        return failure();
+      results.push_back(*result);
+    }
+    return results;
+  }
+
+  if (op.getNumDpsInits() != 1)
+    return op.emitOpError("reduces into several outputs, which ")
+           << kPassName << " cannot import";
+  BlockArgument acc = op.getRegionOutputArgs()[0];
+  Operation *combiner = yield.getValues()[0].getDefiningOp();
+  std::optional<ReduceKind> kind =
+      combiner ? combinerKind(combiner) : std::nullopt;
+  if (!kind || combiner->getBlock() != op.getBlock() ||
+      !llvm::is_contained(combiner->getOperands(), acc))
+    return op.emitOpError("has a reduction body that is not an add, mul, max "
+                          "or min into the output, which ")
+           << kPassName << " cannot import";
+  Value partial = combiner->getOperand(0) == acc ? combiner->getOperand(1)
+                                                 : combiner->getOperand(0);
+  FailureOr<Value> full =
+      BodyImporter(rewriter, op, domain).build(partial, acc);
+  if (failed(full))
+    return failure();
+
+  SmallVector<int64_t> keptShape;
+  for (unsigned d : parallel)
+    keptShape.push_back(domain[d]);
+  SmallVector<int64_t> axes(reduction.begin(), reduction.end());
+  llvm::sort(axes);
+  Location loc = op.getLoc();
+  Type element = partial.getType();
+  Value reduced = dtensor::ReduceOp::create(
+      rewriter, loc, RankedTensorType::get(keptShape, element), *full, *kind,
+      rewriter.getDenseI64ArrayAttr(axes), /*keepdim=*/false);
+  Value init = op.getDpsInits()[0];
+  FailureOr<Value> laidOut =
+      layoutResult(rewriter, op, reduced, parallel,
+                   op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                   init.getType());
+  if (failed(laidOut))
+    return failure();
+  if (isIdentityInit(init, *kind))
+    return SmallVector<Value>{*laidOut};
+  // Fold the initial value in with the body's own combining op.
+  Value combined = dtensor::ElementwiseOp::create(
+      rewriter, loc, init.getType(), ValueRange{init, *laidOut},
+      [&](OpBuilder &b, Location, ValueRange args) {
+        IRMapping mapping;
+        mapping.map(acc, args[0]);
+        mapping.map(partial, args[1]);
+        return b.clone(*combiner, mapping)->getResult(0);
+      });
+  return SmallVector<Value>{combined};
+}
