@@ -1,0 +1,286 @@
+//===- Compile.cpp - Compile a function for interpretation ------*- C++ -*-===//
+
+#include "Program.h"
+
+#include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::interp;
+
+namespace {
+
+class Compiler {
+public:
+  FailureOr<std::unique_ptr<Program>> run(func::FuncOp func);
+
+private:
+  LogicalResult compileBlock(mlir::Block &block, interp::Block &out);
+  LogicalResult compileOp(Operation *op, Instr &instr);
+  unsigned slotOf(Value v) {
+    auto [it, inserted] = slots.try_emplace(v, numSlots);
+    if (inserted)
+      ++numSlots;
+    return it->second;
+  }
+
+  llvm::DenseMap<Value, unsigned> slots;
+  unsigned numSlots = 0;
+};
+
+} // namespace
+
+/// The scalar opcode of `op`, if it is a scalar op the interpreter runs.
+static std::optional<Opcode> scalarOpcode(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<Opcode>>(op)
+      .Case([](arith::AddFOp) { return Opcode::AddF; })
+      .Case([](arith::SubFOp) { return Opcode::SubF; })
+      .Case([](arith::MulFOp) { return Opcode::MulF; })
+      .Case([](arith::DivFOp) { return Opcode::DivF; })
+      .Case([](arith::RemFOp) { return Opcode::RemF; })
+      .Case([](arith::NegFOp) { return Opcode::NegF; })
+      .Case([](arith::MaximumFOp) { return Opcode::MaximumF; })
+      .Case([](arith::MinimumFOp) { return Opcode::MinimumF; })
+      .Case([](arith::MaxNumFOp) { return Opcode::MaxNumF; })
+      .Case([](arith::MinNumFOp) { return Opcode::MinNumF; })
+      .Case([](arith::AddIOp) { return Opcode::AddI; })
+      .Case([](arith::SubIOp) { return Opcode::SubI; })
+      .Case([](arith::MulIOp) { return Opcode::MulI; })
+      .Case([](arith::DivSIOp) { return Opcode::DivSI; })
+      .Case([](arith::DivUIOp) { return Opcode::DivUI; })
+      .Case([](arith::RemSIOp) { return Opcode::RemSI; })
+      .Case([](arith::RemUIOp) { return Opcode::RemUI; })
+      .Case([](arith::AndIOp) { return Opcode::AndI; })
+      .Case([](arith::OrIOp) { return Opcode::OrI; })
+      .Case([](arith::XOrIOp) { return Opcode::XOrI; })
+      .Case([](arith::ShLIOp) { return Opcode::ShLI; })
+      .Case([](arith::ShRSIOp) { return Opcode::ShRSI; })
+      .Case([](arith::ShRUIOp) { return Opcode::ShRUI; })
+      .Case([](arith::MaxSIOp) { return Opcode::MaxSI; })
+      .Case([](arith::MinSIOp) { return Opcode::MinSI; })
+      .Case([](arith::MaxUIOp) { return Opcode::MaxUI; })
+      .Case([](arith::MinUIOp) { return Opcode::MinUI; })
+      .Case([](arith::CmpFOp) { return Opcode::CmpF; })
+      .Case([](arith::CmpIOp) { return Opcode::CmpI; })
+      .Case([](arith::SelectOp) { return Opcode::Select; })
+      .Case([](arith::SIToFPOp) { return Opcode::SIToFP; })
+      .Case([](arith::UIToFPOp) { return Opcode::UIToFP; })
+      .Case([](arith::FPToSIOp) { return Opcode::FPToSI; })
+      .Case([](arith::FPToUIOp) { return Opcode::FPToUI; })
+      .Case([](arith::ExtFOp) { return Opcode::ExtF; })
+      .Case([](arith::TruncFOp) { return Opcode::TruncF; })
+      .Case([](arith::ExtSIOp) { return Opcode::ExtSI; })
+      .Case([](arith::ExtUIOp) { return Opcode::ExtUI; })
+      .Case([](arith::TruncIOp) { return Opcode::TruncI; })
+      .Case([](arith::IndexCastOp) { return Opcode::IndexCast; })
+      .Case([](arith::IndexCastUIOp) { return Opcode::IndexCastUI; })
+      .Case([](arith::BitcastOp) { return Opcode::Bitcast; })
+      .Case([](math::ExpOp) { return Opcode::Exp; })
+      .Case([](math::Exp2Op) { return Opcode::Exp2; })
+      .Case([](math::LogOp) { return Opcode::Log; })
+      .Case([](math::Log2Op) { return Opcode::Log2; })
+      .Case([](math::Log1pOp) { return Opcode::Log1p; })
+      .Case([](math::SqrtOp) { return Opcode::Sqrt; })
+      .Case([](math::RsqrtOp) { return Opcode::Rsqrt; })
+      .Case([](math::TanhOp) { return Opcode::Tanh; })
+      .Case([](math::ErfOp) { return Opcode::Erf; })
+      .Case([](math::SinOp) { return Opcode::Sin; })
+      .Case([](math::CosOp) { return Opcode::Cos; })
+      .Case([](math::AbsFOp) { return Opcode::AbsF; })
+      .Case([](math::AbsIOp) { return Opcode::AbsI; })
+      .Case([](math::FmaOp) { return Opcode::Fma; })
+      .Case([](math::PowFOp) { return Opcode::PowF; })
+      .Case([](math::FloorOp) { return Opcode::Floor; })
+      .Case([](math::CeilOp) { return Opcode::Ceil; })
+      .Case([](affine::AffineApplyOp) { return Opcode::AffineApply; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The elements of a dense constant as a buffer.
+static std::shared_ptr<Buffer> denseBuffer(DenseElementsAttr dense) {
+  auto type = cast<ShapedType>(dense.getType());
+  auto buffer =
+      std::make_shared<Buffer>(type.getShape(), type.getElementType());
+  int64_t i = 0;
+  if (isa<FloatType>(type.getElementType())) {
+    for (APFloat v : dense.getValues<APFloat>())
+      buffer->data[i++] = roundTo(type.getElementType(),
+                                  v.convertToDouble());
+  } else {
+    for (APInt v : dense.getValues<APInt>())
+      buffer->data[i++] = roundTo(type.getElementType(),
+                                  static_cast<double>(v.getSExtValue()));
+  }
+  return buffer;
+}
+
+LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
+  instr.op = op;
+  for (Value operand : op->getOperands())
+    instr.in.push_back(slotOf(operand));
+  for (Value result : op->getResults())
+    instr.out.push_back(slotOf(result));
+  if (op->getNumResults() == 1)
+    instr.type = op->getResult(0).getType();
+
+  if (std::optional<Opcode> code = scalarOpcode(op)) {
+    instr.code = *code;
+    if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+      instr.predicate = static_cast<int64_t>(cmp.getPredicate());
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+      instr.predicate = static_cast<int64_t>(cmp.getPredicate());
+    if (isa<arith::CmpFOp, arith::CmpIOp>(op))
+      instr.type = op->getOperand(0).getType();
+    if (isa<VectorType, TensorType, MemRefType>(instr.type))
+      return op->emitOpError("on shaped values cannot be interpreted; "
+                             "import it into dtensor first");
+    return success();
+  }
+
+  LogicalResult result =
+      llvm::TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](arith::ConstantOp cst) -> LogicalResult {
+            if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {
+              instr.code = Opcode::DenseConstant;
+              instr.data = denseBuffer(dense);
+              return success();
+            }
+            instr.code = Opcode::Constant;
+            if (auto fp = dyn_cast<FloatAttr>(cst.getValue()))
+              instr.constant = fp.getValueAsDouble();
+            else if (auto integer = dyn_cast<IntegerAttr>(cst.getValue()))
+              instr.constant = roundTo(
+                  instr.type, static_cast<double>(integer.getInt()));
+            else
+              return cst.emitOpError("cannot be interpreted");
+            return success();
+          })
+          .Case([&](tensor::EmptyOp) {
+            instr.code = Opcode::TensorEmpty;
+            return success();
+          })
+          .Case([&](dtensor::ElementwiseOp) {
+            instr.code = Opcode::Elementwise;
+            return success();
+          })
+          .Case([&](dtensor::ReduceOp) {
+            instr.code = Opcode::Reduce;
+            return success();
+          })
+          .Case([&](dtensor::IndexMapOp) {
+            instr.code = Opcode::IndexMap;
+            return success();
+          })
+          .Case([&](memref::AllocOp) {
+            instr.code = Opcode::Alloc;
+            return success();
+          })
+          .Case([&](memref::AllocaOp) {
+            instr.code = Opcode::Alloc;
+            return success();
+          })
+          .Case([&](memref::DeallocOp) {
+            instr.code = Opcode::Nop;
+            return success();
+          })
+          .Case([&](memref::GetGlobalOp get) -> LogicalResult {
+            auto global = SymbolTable::lookupNearestSymbolFrom<
+                memref::GlobalOp>(get, get.getNameAttr());
+            auto init = global ? dyn_cast_or_null<DenseElementsAttr>(
+                                     global.getInitialValueAttr())
+                               : DenseElementsAttr();
+            if (!init)
+              return get.emitOpError("reads a global without a dense "
+                                     "initial value, which cannot be "
+                                     "interpreted");
+            instr.code = Opcode::GetGlobal;
+            instr.data = denseBuffer(init.reshape(
+                cast<ShapedType>(init.getType())
+                    .clone(global.getType().getShape())));
+            return success();
+          })
+          .Case([&](memref::LoadOp) {
+            instr.code = Opcode::MemLoad;
+            return success();
+          })
+          .Case([&](memref::StoreOp) {
+            instr.code = Opcode::MemStore;
+            return success();
+          })
+          .Case([&](scf::ForOp) {
+            instr.code = Opcode::ScfFor;
+            return success();
+          })
+          .Case([&](scf::IfOp) {
+            instr.code = Opcode::ScfIf;
+            return success();
+          })
+          .Case([&](func::ReturnOp) {
+            instr.code = Opcode::Return;
+            return success();
+          })
+          .Default([&](Operation *op) {
+            return op->emitOpError("cannot be interpreted");
+          });
+  if (failed(result))
+    return failure();
+
+  for (Region &region : op->getRegions()) {
+    if (region.empty()) {
+      instr.regions.push_back(std::make_unique<interp::Block>());
+      continue;
+    }
+    if (!region.hasOneBlock())
+      return op->emitOpError("has a region with several blocks, which "
+                             "cannot be interpreted");
+    auto block = std::make_unique<interp::Block>();
+    if (failed(compileBlock(region.front(), *block)))
+      return failure();
+    instr.regions.push_back(std::move(block));
+  }
+  return success();
+}
+
+LogicalResult Compiler::compileBlock(mlir::Block &block, interp::Block &out) {
+  for (BlockArgument arg : block.getArguments())
+    out.args.push_back(slotOf(arg));
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)) {
+      for (Value v : op.getOperands())
+        out.yields.push_back(slotOf(v));
+      continue;
+    }
+    Instr instr;
+    if (failed(compileOp(&op, instr)))
+      return failure();
+    out.instrs.push_back(std::move(instr));
+  }
+  return success();
+}
+
+FailureOr<std::unique_ptr<Program>> Compiler::run(func::FuncOp func) {
+  auto program = std::make_unique<Program>();
+  if (func.isExternal())
+    return func.emitOpError("has no body to interpret");
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("has several blocks, which cannot be "
+                            "interpreted");
+  if (failed(compileBlock(func.getBody().front(), program->body)))
+    return failure();
+  program->numSlots = numSlots;
+  return program;
+}
+
+FailureOr<std::unique_ptr<Program>> interp::compile(Operation *func) {
+  return Compiler().run(cast<func::FuncOp>(func));
+}

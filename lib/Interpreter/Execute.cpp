@@ -1,0 +1,368 @@
+//===- Execute.cpp - Run a compiled function --------------------*- C++ -*-===//
+
+#include "Deplodock/Interpreter/Interpreter.h"
+#include "Program.h"
+
+#include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::interp;
+
+namespace {
+
+/// Executes compiled blocks over one frame of slots.
+class Machine {
+public:
+  explicit Machine(unsigned numSlots) : frame(numSlots) {}
+
+  /// Runs the function body bound to `inputs`; fills `results`.
+  LogicalResult runFunction(const interp::Block &body,
+                            ArrayRef<Buffer> inputs,
+                            SmallVectorImpl<Buffer> &results);
+
+private:
+  LogicalResult runBlock(const interp::Block &block);
+  LogicalResult exec(const Instr &instr);
+  LogicalResult execElementwise(const Instr &instr);
+  LogicalResult execReduce(const Instr &instr);
+  LogicalResult execIndexMap(const Instr &instr);
+  LogicalResult execScfFor(const Instr &instr);
+  LogicalResult execScfIf(const Instr &instr);
+  /// The linear element of `buffer` at the index operands `in[from, ...)`.
+  FailureOr<int64_t> element(const Instr &instr, const Buffer &buffer,
+                             unsigned from);
+
+  double &scalar(unsigned slot) { return frame[slot].s; }
+  Buffer &buffer(unsigned slot) { return *frame[slot].buffer; }
+
+  std::vector<Slot> frame;
+  SmallVectorImpl<Buffer> *results = nullptr;
+};
+
+} // namespace
+
+/// A buffer of `type`'s shape whose elements are NaN (floats) or a poison
+/// integer: reading memory nobody wrote shows up in the results.
+static std::shared_ptr<Buffer> poisoned(Type type) {
+  auto shaped = cast<ShapedType>(type);
+  auto buffer =
+      std::make_shared<Buffer>(shaped.getShape(), shaped.getElementType());
+  double poison = isa<FloatType>(shaped.getElementType())
+                      ? std::numeric_limits<double>::quiet_NaN()
+                      : roundTo(shaped.getElementType(), -559038737.0);
+  std::fill(buffer->data.begin(), buffer->data.end(), poison);
+  return buffer;
+}
+
+/// The identity of a reduction of `kind` on elements of `type`.
+static double identity(ReduceKind kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case ReduceKind::add:
+    return 0;
+  case ReduceKind::mul:
+    return 1;
+  case ReduceKind::max:
+    return isFloat ? -std::numeric_limits<double>::infinity()
+                   : static_cast<double>(
+                         APInt::getSignedMinValue(type.getIntOrFloatBitWidth())
+                             .getSExtValue());
+  case ReduceKind::min:
+    return isFloat ? std::numeric_limits<double>::infinity()
+                   : static_cast<double>(
+                         APInt::getSignedMaxValue(type.getIntOrFloatBitWidth())
+                             .getSExtValue());
+  }
+  return 0;
+}
+
+/// `a` combined with `b` by `kind`, rounded to `type`. Float max and min
+/// propagate NaNs.
+static double combine(ReduceKind kind, Type type, double a, double b) {
+  double r = 0;
+  switch (kind) {
+  case ReduceKind::add:
+    r = a + b;
+    break;
+  case ReduceKind::mul:
+    r = a * b;
+    break;
+  case ReduceKind::max:
+    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::max(a, b);
+    break;
+  case ReduceKind::min:
+    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::min(a, b);
+    break;
+  }
+  return roundTo(type, r);
+}
+
+LogicalResult Machine::runFunction(const interp::Block &body,
+                                   ArrayRef<Buffer> inputs,
+                                   SmallVectorImpl<Buffer> &out) {
+  for (auto [slot, input] : llvm::zip(body.args, inputs))
+    frame[slot].buffer = std::make_shared<Buffer>(input);
+  results = &out;
+  return runBlock(body);
+}
+
+LogicalResult Machine::runBlock(const interp::Block &block) {
+  for (const Instr &instr : block.instrs)
+    if (failed(exec(instr)))
+      return failure();
+  return success();
+}
+
+FailureOr<int64_t> Machine::element(const Instr &instr, const Buffer &buf,
+                                    unsigned from) {
+  int64_t linear = 0;
+  for (auto [d, size] : llvm::enumerate(buf.shape)) {
+    auto i = static_cast<int64_t>(scalar(instr.in[from + d]));
+    if (i < 0 || i >= size)
+      return instr.op->emitOpError("accesses index ")
+             << i << " of dimension " << d << " of size " << size;
+    linear = linear * size + i;
+  }
+  return linear;
+}
+
+LogicalResult Machine::exec(const Instr &instr) {
+  if (instr.code <= Opcode::AffineApply) {
+    double args[8];
+    unsigned n = instr.in.size();
+    SmallVector<double, 8> many;
+    double *x = args;
+    if (n > 8) {
+      many.resize(n);
+      x = many.data();
+    }
+    for (unsigned i = 0; i < n; ++i)
+      x[i] = scalar(instr.in[i]);
+    scalar(instr.out[0]) = evalScalar(instr, x);
+    return success();
+  }
+  switch (instr.code) {
+  case Opcode::DenseConstant:
+  case Opcode::GetGlobal:
+    frame[instr.out[0]].buffer = instr.data;
+    return success();
+  case Opcode::TensorEmpty:
+  case Opcode::Alloc:
+    frame[instr.out[0]].buffer = poisoned(instr.type);
+    return success();
+  case Opcode::Elementwise:
+    return execElementwise(instr);
+  case Opcode::Reduce:
+    return execReduce(instr);
+  case Opcode::IndexMap:
+    return execIndexMap(instr);
+  case Opcode::MemLoad: {
+    Buffer &buf = buffer(instr.in[0]);
+    FailureOr<int64_t> e = element(instr, buf, 1);
+    if (failed(e))
+      return failure();
+    scalar(instr.out[0]) = buf.data[*e];
+    return success();
+  }
+  case Opcode::MemStore: {
+    Buffer &buf = buffer(instr.in[1]);
+    FailureOr<int64_t> e = element(instr, buf, 2);
+    if (failed(e))
+      return failure();
+    buf.data[*e] = scalar(instr.in[0]);
+    return success();
+  }
+  case Opcode::ScfFor:
+    return execScfFor(instr);
+  case Opcode::ScfIf:
+    return execScfIf(instr);
+  case Opcode::Return:
+    for (unsigned slot : instr.in)
+      results->push_back(*frame[slot].buffer);
+    return success();
+  case Opcode::Nop:
+    return success();
+  default:
+    return instr.op->emitOpError("cannot be interpreted");
+  }
+}
+
+LogicalResult Machine::execElementwise(const Instr &instr) {
+  const interp::Block &body = *instr.regions[0];
+  auto result = std::make_shared<Buffer>(
+      cast<ShapedType>(instr.type).getShape(),
+      cast<ShapedType>(instr.type).getElementType());
+  SmallVector<const Buffer *, 4> inputs;
+  for (unsigned slot : instr.in)
+    inputs.push_back(&buffer(slot));
+  for (int64_t e = 0, n = result->size(); e < n; ++e) {
+    for (auto [arg, input] : llvm::zip(body.args, inputs))
+      scalar(arg) = input->data[e];
+    if (failed(runBlock(body)))
+      return failure();
+    result->data[e] = scalar(body.yields[0]);
+  }
+  frame[instr.out[0]].buffer = std::move(result);
+  return success();
+}
+
+LogicalResult Machine::execReduce(const Instr &instr) {
+  auto op = cast<dtensor::ReduceOp>(instr.op);
+  const Buffer &input = buffer(instr.in[0]);
+  auto type = cast<ShapedType>(instr.type);
+  Type element = type.getElementType();
+  auto result = std::make_shared<Buffer>(type.getShape(), element);
+  std::fill(result->data.begin(), result->data.end(),
+            identity(op.getKind(), element));
+  // Output strides over the input dimensions (0 along reduced axes).
+  ArrayRef<int64_t> axes = op.getAxes();
+  SmallVector<int64_t> strides(input.shape.size(), 0);
+  int64_t stride = 1;
+  for (int d = input.shape.size() - 1; d >= 0; --d) {
+    if (llvm::is_contained(axes, d))
+      continue;
+    strides[d] = stride;
+    stride *= input.shape[d];
+  }
+  SmallVector<int64_t> index(input.shape.size(), 0);
+  for (int64_t e = 0, n = input.size(); e < n; ++e) {
+    int64_t out = 0;
+    for (auto [i, s] : llvm::zip(index, strides))
+      out += i * s;
+    result->data[out] =
+        combine(op.getKind(), element, result->data[out], input.data[e]);
+    for (int d = index.size() - 1; d >= 0; --d) {
+      if (++index[d] < input.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  frame[instr.out[0]].buffer = std::move(result);
+  return success();
+}
+
+LogicalResult Machine::execIndexMap(const Instr &instr) {
+  auto op = cast<dtensor::IndexMapOp>(instr.op);
+  auto type = cast<ShapedType>(instr.type);
+  auto result =
+      std::make_shared<Buffer>(type.getShape(), type.getElementType());
+  double padding = 0;
+  if (std::optional<TypedAttr> pad = op.getPadding()) {
+    if (auto fp = dyn_cast<FloatAttr>(*pad))
+      padding = fp.getValueAsDouble();
+    else
+      padding = static_cast<double>(cast<IntegerAttr>(*pad).getInt());
+  }
+  unsigned rank = type.getRank(), numSources = instr.in.size();
+  SmallVector<AffineMap> maps;
+  SmallVector<IntegerSet> predicates;
+  for (unsigned i = 0; i < numSources; ++i) {
+    maps.push_back(op.getMap(i));
+    predicates.push_back(op.getPredicate(i));
+  }
+  SmallVector<int64_t> coords(rank, 0), at;
+  for (int64_t e = 0, n = result->size(); e < n; ++e) {
+    double value = padding;
+    for (unsigned i = 0; i < numSources; ++i) {
+      if (IntegerSet set = predicates[i]) {
+        bool holds = true;
+        for (unsigned c = 0, m = set.getNumConstraints(); c < m && holds;
+             ++c) {
+          int64_t v = evalAffine(set.getConstraint(c), coords, rank);
+          holds = set.isEq(c) ? v == 0 : v >= 0;
+        }
+        if (!holds)
+          continue;
+      }
+      const Buffer &source = buffer(instr.in[i]);
+      int64_t linear = 0;
+      for (auto [d, expr] : llvm::enumerate(maps[i].getResults())) {
+        int64_t idx = evalAffine(expr, coords, rank);
+        if (idx < 0 || idx >= source.shape[d])
+          return op.emitOpError("reads source #")
+                 << i << " out of bounds at index " << idx << " of dimension "
+                 << d;
+        linear = linear * source.shape[d] + idx;
+      }
+      value = source.data[linear];
+      break;
+    }
+    result->data[e] = value;
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++coords[d] < type.getDimSize(d))
+        break;
+      coords[d] = 0;
+    }
+  }
+  frame[instr.out[0]].buffer = std::move(result);
+  return success();
+}
+
+LogicalResult Machine::execScfFor(const Instr &instr) {
+  auto lb = static_cast<int64_t>(scalar(instr.in[0]));
+  auto ub = static_cast<int64_t>(scalar(instr.in[1]));
+  auto step = static_cast<int64_t>(scalar(instr.in[2]));
+  if (step <= 0)
+    return instr.op->emitOpError("has a non-positive step");
+  const interp::Block &body = *instr.regions[0];
+  unsigned numIters = instr.out.size();
+  SmallVector<Slot, 4> carried;
+  for (unsigned i = 0; i < numIters; ++i)
+    carried.push_back(frame[instr.in[3 + i]]);
+  for (int64_t iv = lb; iv < ub; iv += step) {
+    scalar(body.args[0]) = static_cast<double>(iv);
+    for (unsigned i = 0; i < numIters; ++i)
+      frame[body.args[1 + i]] = carried[i];
+    if (failed(runBlock(body)))
+      return failure();
+    for (unsigned i = 0; i < numIters; ++i)
+      carried[i] = frame[body.yields[i]];
+  }
+  for (unsigned i = 0; i < numIters; ++i)
+    frame[instr.out[i]] = carried[i];
+  return success();
+}
+
+LogicalResult Machine::execScfIf(const Instr &instr) {
+  bool cond = scalar(instr.in[0]) != 0;
+  const interp::Block &branch = *instr.regions[cond ? 0 : 1];
+  if (failed(runBlock(branch)))
+    return failure();
+  for (auto [out, yield] : llvm::zip(instr.out, branch.yields))
+    frame[out] = frame[yield];
+  return success();
+}
+
+FailureOr<SmallVector<Buffer>> interp::runFunction(func::FuncOp func,
+                                                   ArrayRef<Buffer> inputs) {
+  if (inputs.size() != func.getNumArguments())
+    return func.emitOpError("takes ")
+           << func.getNumArguments() << " arguments but " << inputs.size()
+           << " inputs were given";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(func.getArgumentTypes(), inputs))) {
+    auto [type, input] = pair;
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasStaticShape())
+      return func.emitOpError("argument #")
+             << i << " is not a statically shaped tensor or memref";
+    if (shaped.getShape() != ArrayRef<int64_t>(input.shape) ||
+        shaped.getElementType() != input.elementType)
+      return func.emitOpError("argument #")
+             << i << " has type " << type
+             << ", which the given input does not match";
+  }
+  FailureOr<std::unique_ptr<Program>> program = compile(func);
+  if (failed(program))
+    return failure();
+  Machine machine((*program)->numSlots);
+  SmallVector<Buffer> results;
+  if (failed(machine.runFunction((*program)->body, inputs, results)))
+    return failure();
+  return results;
+}

@@ -1,0 +1,93 @@
+//===- Program.h - A function compiled for interpretation -------*- C++ -*-===//
+//
+// The interpreter does not walk MLIR ops directly: each function is compiled
+// once into instructions whose operands are indices into a frame of slots,
+// so running a body costs no hashing per op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
+#define DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
+
+#include "Deplodock/Interpreter/Buffer.h"
+#include "mlir/IR/Operation.h"
+
+#include <memory>
+
+namespace deplodock::interp {
+
+enum class Opcode : uint8_t {
+  // Scalars.
+  Constant,
+  AddF, SubF, MulF, DivF, RemF, NegF, MaximumF, MinimumF, MaxNumF, MinNumF,
+  AddI, SubI, MulI, DivSI, DivUI, RemSI, RemUI, AndI, OrI, XOrI, ShLI, ShRSI,
+  ShRUI, MaxSI, MinSI, MaxUI, MinUI,
+  CmpF, CmpI, Select,
+  SIToFP, UIToFP, FPToSI, FPToUI, ExtF, TruncF, ExtSI, ExtUI, TruncI,
+  IndexCast, IndexCastUI, Bitcast,
+  Exp, Exp2, Log, Log2, Log1p, Sqrt, Rsqrt, Tanh, Erf, Sin, Cos, AbsF, AbsI,
+  Fma, PowF, Floor, Ceil,
+  AffineApply,
+  // Tensors and buffers.
+  DenseConstant, TensorEmpty, Elementwise, Reduce, IndexMap,
+  Alloc, GetGlobal, MemLoad, MemStore,
+  // Control flow.
+  ScfFor, ScfIf, Return, Nop,
+  // Loop IR.
+  LoopKernel, LoopFor, LoopLoad, LoopStore,
+};
+
+/// A value of the frame: a scalar, or a buffer (tensor or memref).
+struct Slot {
+  double s = 0;
+  std::shared_ptr<Buffer> buffer;
+};
+
+struct Block;
+
+/// One op, with its operands and results as slot indices.
+struct Instr {
+  mlir::Operation *op = nullptr;
+  Opcode code = Opcode::Nop;
+  llvm::SmallVector<unsigned, 4> in;
+  llvm::SmallVector<unsigned, 2> out;
+  /// Bodies of region ops, in region order.
+  llvm::SmallVector<std::unique_ptr<Block>, 1> regions;
+  /// The result type (rounding), or the compared type for comparisons.
+  mlir::Type type;
+  /// The value of a scalar constant; the predicate of a comparison.
+  double constant = 0;
+  int64_t predicate = 0;
+  /// The elements of a dense tensor constant or global.
+  std::shared_ptr<Buffer> data;
+};
+
+/// A compiled block: its arguments' slots, instructions, and the slots its
+/// terminator yields.
+struct Block {
+  llvm::SmallVector<unsigned, 4> args;
+  llvm::SmallVector<Instr, 0> instrs;
+  llvm::SmallVector<unsigned, 2> yields;
+};
+
+/// A compiled function.
+struct Program {
+  Block body;
+  unsigned numSlots = 0;
+};
+
+/// Compiles `func`; fails with a located error on an op the interpreter
+/// cannot run.
+mlir::FailureOr<std::unique_ptr<Program>> compile(mlir::Operation *func);
+
+/// Evaluates a scalar instruction on operand values.
+double evalScalar(const Instr &instr, const double *args);
+
+/// Evaluates `expr` with dimension d_i = operands[i] and symbol
+/// s_i = operands[numDims + i].
+int64_t evalAffine(mlir::AffineExpr expr, llvm::ArrayRef<int64_t> operands,
+                   unsigned numDims);
+
+} // namespace deplodock::interp
+
+#endif // DEPLODOCK_LIB_INTERPRETER_PROGRAM_H

@@ -1,0 +1,387 @@
+//===- ScalarOps.cpp - Semantics of scalar arith and math ops ---*- C++ -*-===//
+
+#include "Program.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace deplodock::interp;
+
+/// Bit width of an integer-like type (index is 64 bits).
+static unsigned widthOf(Type type) {
+  return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+}
+
+/// `v` as a signed integer of `type`'s width (i1 as 0 or 1).
+static int64_t toInt(Type type, double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v >= 9.2e18)
+    v = 9.2e18;
+  if (v <= -9.2e18)
+    v = -9.2e18;
+  int64_t x = static_cast<int64_t>(v);
+  unsigned w = widthOf(type);
+  if (w == 1)
+    return x & 1;
+  if (w < 64)
+    x = static_cast<int64_t>(static_cast<uint64_t>(x) << (64 - w)) >> (64 - w);
+  return x;
+}
+
+/// `v` as an unsigned integer of `type`'s width.
+static uint64_t toUnsigned(Type type, double v) {
+  unsigned w = widthOf(type);
+  uint64_t x = static_cast<uint64_t>(toInt(type, v));
+  return w == 64 ? x : x & ((uint64_t(1) << w) - 1);
+}
+
+double deplodock::interp::roundTo(Type type, double v) {
+  if (type.isF32())
+    return static_cast<double>(static_cast<float>(v));
+  if (type.isF64())
+    return v;
+  if (auto fp = dyn_cast<FloatType>(type)) {
+    APFloat value(v);
+    bool lost;
+    value.convert(fp.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+    value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    return value.convertToDouble();
+  }
+  return static_cast<double>(toInt(type, v));
+}
+
+int64_t deplodock::interp::evalAffine(AffineExpr expr,
+                                      ArrayRef<int64_t> operands,
+                                      unsigned numDims) {
+  switch (expr.getKind()) {
+  case AffineExprKind::DimId:
+    return operands[cast<AffineDimExpr>(expr).getPosition()];
+  case AffineExprKind::SymbolId:
+    return operands[numDims + cast<AffineSymbolExpr>(expr).getPosition()];
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(expr).getValue();
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  int64_t a = evalAffine(bin.getLHS(), operands, numDims);
+  int64_t b = evalAffine(bin.getRHS(), operands, numDims);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return a + b;
+  case AffineExprKind::Mul:
+    return a * b;
+  case AffineExprKind::FloorDiv:
+    return llvm::divideFloorSigned(a, b);
+  case AffineExprKind::CeilDiv:
+    return llvm::divideCeilSigned(a, b);
+  case AffineExprKind::Mod:
+    return llvm::mod(a, b);
+  default:
+    return 0;
+  }
+}
+
+/// Compares two floats under an arith.cmpf predicate.
+static bool compareFloats(arith::CmpFPredicate p, double a, double b) {
+  using P = arith::CmpFPredicate;
+  bool unordered = std::isnan(a) || std::isnan(b);
+  switch (p) {
+  case P::AlwaysFalse:
+    return false;
+  case P::OEQ:
+    return !unordered && a == b;
+  case P::OGT:
+    return !unordered && a > b;
+  case P::OGE:
+    return !unordered && a >= b;
+  case P::OLT:
+    return !unordered && a < b;
+  case P::OLE:
+    return !unordered && a <= b;
+  case P::ONE:
+    return !unordered && a != b;
+  case P::ORD:
+    return !unordered;
+  case P::UEQ:
+    return unordered || a == b;
+  case P::UGT:
+    return unordered || a > b;
+  case P::UGE:
+    return unordered || a >= b;
+  case P::ULT:
+    return unordered || a < b;
+  case P::ULE:
+    return unordered || a <= b;
+  case P::UNE:
+    return unordered || a != b;
+  case P::UNO:
+    return unordered;
+  case P::AlwaysTrue:
+    return true;
+  }
+  return false;
+}
+
+/// Compares two integers of `type` under an arith.cmpi predicate.
+static bool compareInts(arith::CmpIPredicate p, Type type, double a,
+                        double b) {
+  using P = arith::CmpIPredicate;
+  int64_t x = toInt(type, a), y = toInt(type, b);
+  uint64_t ux = toUnsigned(type, a), uy = toUnsigned(type, b);
+  switch (p) {
+  case P::eq:
+    return x == y;
+  case P::ne:
+    return x != y;
+  case P::slt:
+    return x < y;
+  case P::sle:
+    return x <= y;
+  case P::sgt:
+    return x > y;
+  case P::sge:
+    return x >= y;
+  case P::ult:
+    return ux < uy;
+  case P::ule:
+    return ux <= uy;
+  case P::ugt:
+    return ux > uy;
+  case P::uge:
+    return ux >= uy;
+  }
+  return false;
+}
+
+/// NaN-propagating maximum and minimum (arith.maximumf / minimumf).
+static double maximumF(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static double minimumF(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+
+double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
+  Type t = instr.type;
+  auto in = [&](unsigned i) { return instr.op->getOperand(i).getType(); };
+  auto i64 = [&](unsigned k) { return toInt(t, x[k]); };
+  auto u64 = [&](unsigned k) { return toUnsigned(t, x[k]); };
+  double r = 0;
+  switch (instr.code) {
+  case Opcode::Constant:
+    return instr.constant;
+  case Opcode::AddF:
+    r = x[0] + x[1];
+    break;
+  case Opcode::SubF:
+    r = x[0] - x[1];
+    break;
+  case Opcode::MulF:
+    r = x[0] * x[1];
+    break;
+  case Opcode::DivF:
+    r = x[0] / x[1];
+    break;
+  case Opcode::RemF:
+    r = std::fmod(x[0], x[1]);
+    break;
+  case Opcode::NegF:
+    r = -x[0];
+    break;
+  case Opcode::MaximumF:
+    r = maximumF(x[0], x[1]);
+    break;
+  case Opcode::MinimumF:
+    r = minimumF(x[0], x[1]);
+    break;
+  case Opcode::MaxNumF:
+    r = std::fmax(x[0], x[1]);
+    break;
+  case Opcode::MinNumF:
+    r = std::fmin(x[0], x[1]);
+    break;
+  case Opcode::AddI:
+    r = static_cast<double>(static_cast<int64_t>(u64(0) + u64(1)));
+    break;
+  case Opcode::SubI:
+    r = static_cast<double>(static_cast<int64_t>(u64(0) - u64(1)));
+    break;
+  case Opcode::MulI:
+    r = static_cast<double>(static_cast<int64_t>(u64(0) * u64(1)));
+    break;
+  case Opcode::DivSI:
+    r = i64(1) == 0 ? 0 : static_cast<double>(i64(0) / i64(1));
+    break;
+  case Opcode::DivUI:
+    r = u64(1) == 0 ? 0 : static_cast<double>(u64(0) / u64(1));
+    break;
+  case Opcode::RemSI:
+    r = i64(1) == 0 ? 0 : static_cast<double>(i64(0) % i64(1));
+    break;
+  case Opcode::RemUI:
+    r = u64(1) == 0 ? 0 : static_cast<double>(u64(0) % u64(1));
+    break;
+  case Opcode::AndI:
+    r = static_cast<double>(i64(0) & i64(1));
+    break;
+  case Opcode::OrI:
+    r = static_cast<double>(i64(0) | i64(1));
+    break;
+  case Opcode::XOrI:
+    r = static_cast<double>(i64(0) ^ i64(1));
+    break;
+  case Opcode::ShLI:
+    r = static_cast<double>(static_cast<int64_t>(u64(0) << (u64(1) & 63)));
+    break;
+  case Opcode::ShRSI:
+    r = static_cast<double>(i64(0) >> (u64(1) & 63));
+    break;
+  case Opcode::ShRUI:
+    r = static_cast<double>(u64(0) >> (u64(1) & 63));
+    break;
+  case Opcode::MaxSI:
+    r = static_cast<double>(std::max(i64(0), i64(1)));
+    break;
+  case Opcode::MinSI:
+    r = static_cast<double>(std::min(i64(0), i64(1)));
+    break;
+  case Opcode::MaxUI:
+    r = static_cast<double>(std::max(u64(0), u64(1)));
+    break;
+  case Opcode::MinUI:
+    r = static_cast<double>(std::min(u64(0), u64(1)));
+    break;
+  case Opcode::CmpF:
+    return compareFloats(static_cast<arith::CmpFPredicate>(instr.predicate),
+                         x[0], x[1]);
+  case Opcode::CmpI:
+    return compareInts(static_cast<arith::CmpIPredicate>(instr.predicate),
+                       in(0), x[0], x[1]);
+  case Opcode::Select:
+    return x[0] != 0 ? x[1] : x[2];
+  case Opcode::SIToFP:
+    r = in(0).isInteger(1) ? -static_cast<double>(toInt(in(0), x[0]))
+                           : static_cast<double>(toInt(in(0), x[0]));
+    break;
+  case Opcode::UIToFP:
+    r = static_cast<double>(toUnsigned(in(0), x[0]));
+    break;
+  case Opcode::FPToSI:
+    r = std::trunc(x[0]);
+    break;
+  case Opcode::FPToUI:
+    r = std::trunc(x[0]);
+    break;
+  case Opcode::ExtF:
+  case Opcode::TruncF:
+    r = x[0];
+    break;
+  case Opcode::ExtSI:
+  case Opcode::IndexCast:
+  case Opcode::TruncI:
+    r = in(0).isInteger(1) ? -static_cast<double>(toInt(in(0), x[0]))
+                           : static_cast<double>(toInt(in(0), x[0]));
+    break;
+  case Opcode::ExtUI:
+  case Opcode::IndexCastUI:
+    r = static_cast<double>(toUnsigned(in(0), x[0]));
+    break;
+  case Opcode::Bitcast: {
+    if (in(0).isF32()) {
+      float f = static_cast<float>(x[0]);
+      int32_t bits;
+      std::memcpy(&bits, &f, sizeof(bits));
+      r = bits;
+    } else {
+      int32_t bits = static_cast<int32_t>(toInt(in(0), x[0]));
+      float f;
+      std::memcpy(&f, &bits, sizeof(f));
+      r = f;
+    }
+    break;
+  }
+  case Opcode::Exp:
+    r = std::exp(x[0]);
+    break;
+  case Opcode::Exp2:
+    r = std::exp2(x[0]);
+    break;
+  case Opcode::Log:
+    r = std::log(x[0]);
+    break;
+  case Opcode::Log2:
+    r = std::log2(x[0]);
+    break;
+  case Opcode::Log1p:
+    r = std::log1p(x[0]);
+    break;
+  case Opcode::Sqrt:
+    r = std::sqrt(x[0]);
+    break;
+  case Opcode::Rsqrt:
+    r = 1.0 / std::sqrt(x[0]);
+    break;
+  case Opcode::Tanh:
+    r = std::tanh(x[0]);
+    break;
+  case Opcode::Erf:
+    r = std::erf(x[0]);
+    break;
+  case Opcode::Sin:
+    r = std::sin(x[0]);
+    break;
+  case Opcode::Cos:
+    r = std::cos(x[0]);
+    break;
+  case Opcode::AbsF:
+    r = std::fabs(x[0]);
+    break;
+  case Opcode::AbsI:
+    r = static_cast<double>(std::llabs(i64(0)));
+    break;
+  case Opcode::Fma:
+    r = std::fma(x[0], x[1], x[2]);
+    break;
+  case Opcode::PowF:
+    r = std::pow(x[0], x[1]);
+    break;
+  case Opcode::Floor:
+    r = std::floor(x[0]);
+    break;
+  case Opcode::Ceil:
+    r = std::ceil(x[0]);
+    break;
+  case Opcode::AffineApply: {
+    auto apply = cast<affine::AffineApplyOp>(instr.op);
+    SmallVector<int64_t, 4> dims;
+    for (unsigned i = 0, e = apply->getNumOperands(); i < e; ++i)
+      dims.push_back(static_cast<int64_t>(x[i]));
+    AffineMap map = apply.getAffineMap();
+    return static_cast<double>(
+        evalAffine(map.getResult(0), dims, map.getNumDims()));
+  }
+  default:
+    return 0;
+  }
+  return roundTo(t, r);
+}
