@@ -452,9 +452,10 @@ LogicalResult ForOp::promoteIfSingleIteration(RewriterBase &rewriter) {
 // LoadOp and StoreOp
 //===----------------------------------------------------------------------===//
 
-/// Parses `%memref[map of SSA ids] attr-dict : memref-type` and adds the
-/// memref and index operands to `result`.
-static ParseResult parseAccess(OpAsmParser &parser, OperationState &result,
+/// Parses `%memref[map of SSA ids] attr-dict : memref-type`; the memref and
+/// its indices go to `operands`, the attribute dictionary to `attrs`.
+static ParseResult parseAccess(OpAsmParser &parser, NamedAttrList &attrs,
+                               SmallVectorImpl<Value> &operands,
                                AffineMapAttr &map, MemRefType &type) {
   OpAsmParser::UnresolvedOperand memref;
   SmallVector<OpAsmParser::UnresolvedOperand> indices;
@@ -462,11 +463,10 @@ static ParseResult parseAccess(OpAsmParser &parser, OperationState &result,
   NamedAttrList mapHolder;
   if (parser.parseOperand(memref) ||
       parser.parseAffineMapOfSSAIds(indices, mapAttr, "map", mapHolder) ||
-      parser.parseOptionalAttrDict(result.attributes) ||
-      parser.parseColonType(type) ||
-      parser.resolveOperand(memref, type, result.operands) ||
+      parser.parseOptionalAttrDict(attrs) || parser.parseColonType(type) ||
+      parser.resolveOperand(memref, type, operands) ||
       parser.resolveOperands(indices, parser.getBuilder().getIndexType(),
-                             result.operands))
+                             operands))
     return failure();
   map = cast<AffineMapAttr>(mapAttr);
   return success();
@@ -551,7 +551,7 @@ void LoadOp::build(OpBuilder &builder, OperationState &state, Value memref,
 ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
   AffineMapAttr map;
   MemRefType type;
-  if (parseAccess(parser, result, map, type))
+  if (parseAccess(parser, result.attributes, result.operands, map, type))
     return failure();
   result.getOrAddProperties<Properties>().setMap(map);
   result.addTypes(type.getElementType());
@@ -599,12 +599,11 @@ ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   // The value comes first among the operands, but its type is only known
   // from the memref type at the end.
-  OperationState access(result.location, result.name);
-  if (parseAccess(parser, access, map, type) ||
+  SmallVector<Value> access;
+  if (parseAccess(parser, result.attributes, access, map, type) ||
       parser.resolveOperand(value, type.getElementType(), result.operands))
     return failure();
-  result.addOperands(access.operands);
-  result.addAttributes(access.attributes.getAttrs());
+  result.addOperands(access);
   props.setMap(map);
   return success();
 }
