@@ -1,4 +1,4 @@
-//===- DLoopDialect.h - The dloop dialect -----------------------*- C++ -*-===//
+//===- DLoopDialect.h - The Deplodock loop dialect --------------*- C++ -*-===//
 
 #ifndef DEPLODOCK_DIALECT_DLOOP_IR_DLOOPDIALECT_H
 #define DEPLODOCK_DIALECT_DLOOP_IR_DLOOPDIALECT_H

@@ -1,0 +1,185 @@
+//===- IndexRange.cpp - Ranges of index values in loop nests ----*- C++ -*-===//
+//
+// The values an index can take inside a dloop nest, used to check that loads
+// and stores stay inside their buffers. Other levels reuse it for the same
+// check on their own accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dloop;
+
+namespace {
+/// Loop variables whose range is narrower than their loop at some use site.
+using Narrowed = llvm::SmallDenseMap<Value, Interval, 4>;
+} // namespace
+
+/// How deep chains of `affine.apply`s (or of `and`/`or` conditions) are
+/// followed; deeper ones are unknown, which only skips a check.
+static constexpr unsigned kMaxDepth = 16;
+
+/// The loop whose induction variable `value` is, if any.
+static ForOp getInductionVarLoop(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getArgNumber() != 0)
+    return {};
+  return dyn_cast_or_null<ForOp>(arg.getOwner()->getParentOp());
+}
+
+static std::optional<Interval>
+getIndexRange(Value value, const Narrowed &narrowed, unsigned depth) {
+  if (!value.getType().isIndex())
+    return std::nullopt;
+  if (ForOp loop = getInductionVarLoop(value)) {
+    auto it = narrowed.find(value);
+    if (it != narrowed.end())
+      return it->second;
+    return Interval{0, loop.getExtent() - 1};
+  }
+  IntegerAttr constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return Interval{constant.getInt(), constant.getInt()};
+  auto apply = value.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply || depth >= kMaxDepth)
+    return std::nullopt;
+  // The apply may not be verified yet; only trust a well-formed one.
+  AffineMap map = apply.getAffineMap();
+  if (map.getNumResults() != 1 ||
+      map.getNumInputs() != apply.getMapOperands().size())
+    return std::nullopt;
+  SmallVector<Interval> ranges;
+  for (Value operand : apply.getMapOperands()) {
+    std::optional<Interval> range = getIndexRange(operand, narrowed, depth + 1);
+    if (!range)
+      return std::nullopt;
+    ranges.push_back(*range);
+  }
+  SmallVector<AffineExpr> symbolsAsDims;
+  for (unsigned s = 0; s < map.getNumSymbols(); ++s)
+    symbolsAsDims.push_back(
+        getAffineDimExpr(map.getNumDims() + s, value.getContext()));
+  return boundAffineExpr(map.getResult(0).replaceSymbols(symbolsAsDims),
+                         ranges);
+}
+
+/// `lhs pred rhs` becomes `rhs pred' lhs`.
+static arith::CmpIPredicate swapOperands(arith::CmpIPredicate pred) {
+  using P = arith::CmpIPredicate;
+  switch (pred) {
+  case P::slt:
+    return P::sgt;
+  case P::sle:
+    return P::sge;
+  case P::sgt:
+    return P::slt;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ule:
+    return P::uge;
+  case P::ugt:
+    return P::ult;
+  case P::uge:
+    return P::ule;
+  default:
+    return pred; // eq and ne are symmetric.
+  }
+}
+
+/// Narrows the loop variables that `condition` compares with a constant,
+/// knowing that the condition is `holds`.
+static void narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
+                              unsigned depth = 0) {
+  if (depth >= kMaxDepth)
+    return;
+  // Both sides of a true `and` (or of a false `or`) hold the same way.
+  Operation *def = condition.getDefiningOp();
+  if ((holds && isa_and_nonnull<arith::AndIOp>(def)) ||
+      (!holds && isa_and_nonnull<arith::OrIOp>(def))) {
+    narrowByCondition(def->getOperand(0), holds, narrowed, depth + 1);
+    narrowByCondition(def->getOperand(1), holds, narrowed, depth + 1);
+    return;
+  }
+  auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
+  if (!cmp)
+    return;
+  arith::CmpIPredicate pred =
+      holds ? cmp.getPredicate() : arith::invertPredicate(cmp.getPredicate());
+  Value var = cmp.getLhs();
+  IntegerAttr constant;
+  if (!matchPattern(cmp.getRhs(), m_Constant(&constant))) {
+    var = cmp.getRhs();
+    pred = swapOperands(pred);
+    if (!matchPattern(cmp.getLhs(), m_Constant(&constant)))
+      return;
+  }
+  ForOp loop = getInductionVarLoop(var);
+  if (!loop)
+    return;
+  int64_t c = constant.getInt();
+  using P = arith::CmpIPredicate;
+  bool isUnsigned =
+      pred == P::ult || pred == P::ule || pred == P::ugt || pred == P::uge;
+  // A loop variable is never negative, so only a negative constant makes an
+  // unsigned comparison differ from the signed one.
+  if (isUnsigned && c < 0)
+    return;
+  auto it = narrowed.find(var);
+  Interval r =
+      it != narrowed.end() ? it->second : Interval{0, loop.getExtent() - 1};
+  switch (pred) {
+  case P::slt:
+  case P::ult:
+    r.hi = std::min(r.hi, c - 1);
+    break;
+  case P::sle:
+  case P::ule:
+    r.hi = std::min(r.hi, c);
+    break;
+  case P::sgt:
+  case P::ugt:
+    r.lo = std::max(r.lo, c + 1);
+    break;
+  case P::sge:
+  case P::uge:
+    r.lo = std::max(r.lo, c);
+    break;
+  case P::eq:
+    r = Interval{std::max(r.lo, c), std::min(r.hi, c)};
+    break;
+  case P::ne:
+    return;
+  }
+  narrowed[var] = r;
+}
+
+std::optional<Interval> deplodock::dloop::getIndexRange(Value value) {
+  return ::getIndexRange(value, Narrowed(), /*depth=*/0);
+}
+
+std::optional<Interval> deplodock::dloop::getIndexRange(Value value,
+                                                        Operation *user) {
+  Narrowed narrowed;
+  for (Operation *op = user; op; op = op->getParentOp()) {
+    Operation *parent = op->getParentOp();
+    if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      break;
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+      narrowByCondition(ifOp.getCondition(),
+                        op->getParentRegion() == &ifOp.getThenRegion(),
+                        narrowed);
+  }
+  return ::getIndexRange(value, narrowed, /*depth=*/0);
+}
