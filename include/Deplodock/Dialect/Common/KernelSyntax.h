@@ -1,8 +1,8 @@
 //===- KernelSyntax.h - Syntax shared by kernel and loop ops ----*- C++ -*-===//
 //
-// Parsing, printing and verifying of the pieces of syntax that dloop and
-// dtile share: the `ins(...) outs(...)` buffer bindings of a kernel, the
-// `iter(...)` arguments of a loop, and axis names.
+// Parsing, printing and verifying of what dloop and dtile share: the
+// `ins(...) outs(...)` buffer bindings of a kernel, `iter(...)` bindings of a
+// loop, and names that must be C identifiers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,40 +13,38 @@
 
 namespace deplodock {
 
-/// Parses `ins(%a = %x : T, ...) outs(%b = %y : U, ...)` into the block
-/// arguments `args` (inputs then outputs) and resolves the operands into
-/// `result`, recording the operand segment sizes {ins, outs} in `segments`.
-mlir::ParseResult
-parseKernelBindings(mlir::OpAsmParser &parser, mlir::OperationState &result,
-                    llvm::SmallVectorImpl<mlir::OpAsmParser::Argument> &args,
-                    int32_t segments[2]);
-
-/// Prints the bindings of `body`'s arguments to `ins` then `outs`.
-void printKernelBindings(mlir::OpAsmPrinter &p, mlir::Block &body,
-                         mlir::ValueRange ins, mlir::ValueRange outs);
-
-/// Checks the bindings of a kernel named `name`: at least one output, block
-/// arguments matching the operands, no buffer passed twice, a name usable as
-/// a C identifier.
-mlir::LogicalResult verifyKernelBindings(mlir::Operation *op,
-                                         llvm::StringRef name,
-                                         mlir::Block &body,
-                                         mlir::ValueRange ins,
-                                         mlir::ValueRange outs);
-
-/// Parses an optional `iter(%acc = %init : T, ...)` into block arguments
-/// appended to `args` and resolved init operands appended to `result`; the
-/// op's results get the same types.
-mlir::ParseResult
-parseIterArgs(mlir::OpAsmParser &parser, mlir::OperationState &result,
-              llvm::SmallVectorImpl<mlir::OpAsmParser::Argument> &args);
-
-/// Prints ` iter(...)` for `iterArgs` bound to `inits`, or nothing.
-void printIterArgs(mlir::OpAsmPrinter &p, mlir::ValueRange iterArgs,
-                   mlir::ValueRange inits);
-
-/// Whether `name` is a C identifier: it may become a CUDA name.
+/// True when `name` is a C identifier (`[A-Za-z_][A-Za-z0-9_]*`), as kernel
+/// and axis names must be: they may become CUDA names.
 bool isIdentifier(llvm::StringRef name);
+
+/// Parses an optional `keyword(%arg = %operand : type, ...)`, appending to
+/// the three lists; each argument takes its operand's type.
+mlir::ParseResult
+parseBindings(mlir::OpAsmParser &parser, llvm::StringRef keyword,
+              llvm::SmallVectorImpl<mlir::OpAsmParser::Argument> &args,
+              llvm::SmallVectorImpl<mlir::OpAsmParser::UnresolvedOperand>
+                  &operands,
+              llvm::SmallVectorImpl<mlir::Type> &types);
+
+/// Prints ` keyword(%arg = %operand : type, ...)`, or nothing when there are
+/// no operands; the inverse of parseBindings.
+void printBindings(mlir::OpAsmPrinter &p, llvm::StringRef keyword,
+                   mlir::ValueRange args, mlir::ValueRange operands);
+
+/// Checks the name and buffers of a kernel: a C identifier, at least one
+/// output, statically shaped identity-layout memrefs, none passed twice.
+mlir::LogicalResult verifyKernelBuffers(mlir::Operation *op,
+                                        llvm::StringRef name,
+                                        mlir::OperandRange buffers,
+                                        unsigned numOutputs);
+
+/// Checks that the kernel body's arguments match its buffers.
+mlir::LogicalResult verifyKernelBody(mlir::Operation *op, mlir::Block &body,
+                                     mlir::OperandRange buffers);
+
+/// Names a kernel's buffer arguments `%in0, %in1, ..., %out0, ...`.
+void nameKernelArgs(mlir::Region &region, unsigned numInputs,
+                    mlir::OpAsmSetValueNameFn setNameFn);
 
 } // namespace deplodock
 

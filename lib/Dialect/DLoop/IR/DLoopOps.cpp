@@ -2,6 +2,9 @@
 
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 
+#include "Deplodock/Dialect/Common/AxisInterface.h"
+#include "Deplodock/Dialect/Common/KernelSyntax.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -13,39 +16,6 @@
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dloop;
-
-bool deplodock::dloop::isIdentifier(StringRef name) {
-  if (name.empty() || llvm::isDigit(name.front()))
-    return false;
-  return llvm::all_of(name,
-                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
-}
-
-/// Parses `%arg = %operand : type` into the three lists; the argument takes
-/// the operand's type.
-static ParseResult
-parseBinding(OpAsmParser &parser, SmallVectorImpl<OpAsmParser::Argument> &args,
-             SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
-             SmallVectorImpl<Type> &types) {
-  OpAsmParser::Argument arg;
-  OpAsmParser::UnresolvedOperand operand;
-  if (parser.parseArgument(arg) || parser.parseEqual() ||
-      parser.parseOperand(operand) || parser.parseColonType(arg.type))
-    return failure();
-  args.push_back(arg);
-  operands.push_back(operand);
-  types.push_back(arg.type);
-  return success();
-}
-
-/// Prints `%arg = %operand : type, ...`, the inverse of parseBinding.
-static void printBindings(OpAsmPrinter &p, ValueRange args,
-                          ValueRange operands) {
-  llvm::interleaveComma(llvm::zip(args, operands), p, [&](auto pair) {
-    auto [arg, operand] = pair;
-    p << arg << " = " << operand << " : " << operand.getType();
-  });
-}
 
 //===----------------------------------------------------------------------===//
 // KernelOp
@@ -92,23 +62,15 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument> args;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   SmallVector<Type> types;
-  // Parses `keyword(bindings)` when present and returns how many it bound.
-  auto parseGroup = [&](StringRef keyword, int32_t &count) -> ParseResult {
-    size_t before = args.size();
-    if (succeeded(parser.parseOptionalKeyword(keyword)) &&
-        parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, [&] {
-          return parseBinding(parser, args, operands, types);
-        }))
-      return failure();
-    count = static_cast<int32_t>(args.size() - before);
-    return success();
-  };
-  int32_t numInputs = 0, numOutputs = 0;
   SMLoc loc = parser.getCurrentLocation();
-  if (parseGroup("ins", numInputs) || parseGroup("outs", numOutputs) ||
+  if (parseBindings(parser, "ins", args, operands, types))
+    return failure();
+  auto numInputs = static_cast<int32_t>(args.size());
+  if (parseBindings(parser, "outs", args, operands, types) ||
       parser.resolveOperands(operands, types, loc, result.operands) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
+  auto numOutputs = static_cast<int32_t>(args.size()) - numInputs;
   Properties &props = result.getOrAddProperties<Properties>();
   props.setSymName(name);
   props.setOperandSegmentSizes({numInputs, numOutputs});
@@ -122,16 +84,8 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
 void KernelOp::print(OpAsmPrinter &p) {
   p << ' ';
   p.printSymbolName(getSymName());
-  if (!getInputs().empty()) {
-    p << " ins(";
-    printBindings(p, getInputArgs(), getInputs());
-    p << ')';
-  }
-  if (!getOutputs().empty()) {
-    p << " outs(";
-    printBindings(p, getOutputArgs(), getOutputs());
-    p << ')';
-  }
+  printBindings(p, "ins", getInputArgs(), getInputs());
+  printBindings(p, "outs", getOutputArgs(), getOutputs());
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {"sym_name", "operandSegmentSizes"});
   p << ' ';
@@ -141,57 +95,16 @@ void KernelOp::print(OpAsmPrinter &p) {
 
 void KernelOp::getAsmBlockArgumentNames(Region &region,
                                         OpAsmSetValueNameFn setNameFn) {
-  if (region.empty())
-    return;
-  // Number the buffers per group, so `%in1` is the second input.
-  unsigned numInputs = getInputs().size();
-  for (auto [i, arg] : llvm::enumerate(region.front().getArguments())) {
-    std::string name = i < numInputs ? "in" + std::to_string(i)
-                                     : "out" + std::to_string(i - numInputs);
-    setNameFn(arg, name);
-  }
+  nameKernelArgs(region, getInputs().size(), setNameFn);
 }
 
 LogicalResult KernelOp::verify() {
-  if (!isIdentifier(getSymName()))
-    return emitOpError("name \"")
-           << getSymName()
-           << "\" is not a C identifier; it becomes the CUDA function name";
-  if (getOutputs().empty())
-    return emitOpError("expected at least one output buffer");
-  OperandRange buffers = getBuffers();
-  for (auto [i, buffer] : llvm::enumerate(buffers)) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (!type.hasStaticShape())
-      return emitOpError("buffer #")
-             << i << " has type " << type << "; buffers need a static shape";
-    if (!type.getLayout().isIdentity())
-      return emitOpError("buffer #") << i << " has type " << type
-                                     << "; buffers need an identity layout";
-    for (unsigned j = 0; j < i; ++j)
-      if (buffers[j] == buffer)
-        return emitOpError("buffer #")
-               << i << " is passed twice (also as buffer #" << j << ")";
-  }
-  return success();
+  return verifyKernelBuffers(*this, getSymName(), getBuffers(),
+                             getOutputs().size());
 }
 
 LogicalResult KernelOp::verifyRegions() {
-  Block *body = getBody();
-  OperandRange buffers = getBuffers();
-  if (body->getNumArguments() != buffers.size())
-    return emitOpError("body takes ")
-           << body->getNumArguments() << " arguments but the kernel has "
-           << buffers.size() << " buffers";
-  for (auto [i, pair] :
-       llvm::enumerate(llvm::zip(body->getArguments(), buffers))) {
-    auto [arg, buffer] = pair;
-    if (arg.getType() != buffer.getType())
-      return emitOpError("body argument #")
-             << i << " has type " << arg.getType() << ", expected "
-             << buffer.getType();
-  }
-  return success();
+  return verifyKernelBody(*this, *getBody(), getBuffers());
 }
 
 //===----------------------------------------------------------------------===//
@@ -259,12 +172,8 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> inits;
   SmallVector<Type> types;
   SMLoc initsLoc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalKeyword("iter")) &&
-      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, [&] {
-        return parseBinding(parser, args, inits, types);
-      }))
-    return failure();
-  if (parser.resolveOperands(inits, types, initsLoc, result.operands))
+  if (parseBindings(parser, "iter", args, inits, types) ||
+      parser.resolveOperands(inits, types, initsLoc, result.operands))
     return failure();
   result.addTypes(types);
 
@@ -290,11 +199,7 @@ void ForOp::print(OpAsmPrinter &p) {
   p << ' ' << getInductionVar() << " = 0 to " << getExtent() << ' '
     << stringifyLoopKind(getKind()) << ' ';
   p.printString(getAxis());
-  if (!getInitArgs().empty()) {
-    p << " iter(";
-    printBindings(p, getIterArgs(), getInitArgs());
-    p << ')';
-  }
+  printBindings(p, "iter", getIterArgs(), getInitArgs());
   if (std::optional<int64_t> unroll = getUnroll())
     p << " unroll " << *unroll;
   p << ' ';
@@ -384,14 +289,15 @@ LogicalResult ForOp::verify() {
   }
   // Axis names identify loops to later rules; an inner loop may not reuse
   // the name of a loop it is in (siblings may).
-  for (Operation *parent = (*this)->getParentOp();
-       parent && !parent->hasTrait<OpTrait::IsIsolatedFromAbove>();
-       parent = parent->getParentOp())
-    if (auto loop = dyn_cast<ForOp>(parent);
-        loop && loop.getAxis() == getAxis())
-      return emitOpError("axis \"")
-             << getAxis() << "\" shadows an enclosing loop axis";
-  return success();
+  return verifyAxisNotShadowed(*this, getAxis());
+}
+
+SmallVector<StringRef> ForOp::getAxisNames() { return {getAxis()}; }
+
+std::optional<Interval> ForOp::getCoordRange(BlockArgument arg) {
+  if (arg != getInductionVar())
+    return std::nullopt;
+  return Interval{0, getExtent() - 1};
 }
 
 SmallVector<Region *> ForOp::getLoopRegions() { return {&getRegion()}; }

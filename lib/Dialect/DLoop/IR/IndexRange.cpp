@@ -8,6 +8,8 @@
 
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 
+#include "Deplodock/Dialect/Common/AxisInterface.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -29,23 +31,13 @@ using Narrowed = llvm::SmallDenseMap<Value, Interval, 4>;
 /// followed; deeper ones are unknown, which only skips a check.
 static constexpr unsigned kMaxDepth = 16;
 
-/// The loop whose induction variable `value` is, if any.
-static ForOp getInductionVarLoop(Value value) {
-  auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg || arg.getArgNumber() != 0)
-    return {};
-  return dyn_cast_or_null<ForOp>(arg.getOwner()->getParentOp());
-}
-
 static std::optional<Interval>
 getIndexRange(Value value, const Narrowed &narrowed, unsigned depth) {
   if (!value.getType().isIndex())
     return std::nullopt;
-  if (ForOp loop = getInductionVarLoop(value)) {
+  if (std::optional<Interval> coord = getCoordRange(value)) {
     auto it = narrowed.find(value);
-    if (it != narrowed.end())
-      return it->second;
-    return Interval{0, loop.getExtent() - 1};
+    return it != narrowed.end() ? it->second : *coord;
   }
   IntegerAttr constant;
   if (matchPattern(value, m_Constant(&constant)))
@@ -125,8 +117,8 @@ static void narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
     if (!matchPattern(cmp.getLhs(), m_Constant(&constant)))
       return;
   }
-  ForOp loop = getInductionVarLoop(var);
-  if (!loop)
+  std::optional<Interval> coord = getCoordRange(var);
+  if (!coord)
     return;
   int64_t c = constant.getInt();
   using P = arith::CmpIPredicate;
@@ -137,8 +129,7 @@ static void narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
   if (isUnsigned && c < 0)
     return;
   auto it = narrowed.find(var);
-  Interval r =
-      it != narrowed.end() ? it->second : Interval{0, loop.getExtent() - 1};
+  Interval r = it != narrowed.end() ? it->second : *coord;
   switch (pred) {
   case P::slt:
   case P::ult:

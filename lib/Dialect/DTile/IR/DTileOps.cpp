@@ -3,6 +3,7 @@
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 
 #include "Deplodock/Dialect/Common/AffineBounds.h"
+#include "Deplodock/Dialect/Common/AxisInterface.h"
 #include "Deplodock/Dialect/Common/KernelSyntax.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -54,11 +55,18 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     props.knobs = KnobsAttr::get(parser.getContext(), ArrayRef<NamedAttribute>{});
   }
   SmallVector<OpAsmParser::Argument> args;
-  int32_t segments[2];
-  if (parseKernelBindings(parser, result, args, segments) ||
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> types;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parseBindings(parser, "ins", args, operands, types))
+    return failure();
+  auto numInputs = static_cast<int32_t>(args.size());
+  if (parseBindings(parser, "outs", args, operands, types) ||
+      parser.resolveOperands(operands, types, loc, result.operands) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  props.operandSegmentSizes = {segments[0], segments[1]};
+  props.operandSegmentSizes = {numInputs,
+                               static_cast<int32_t>(args.size()) - numInputs};
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, args))
     return failure();
@@ -73,7 +81,8 @@ void KernelOp::print(OpAsmPrinter &p) {
     p << " knobs";
     getKnobs().print(p);
   }
-  printKernelBindings(p, getBody().front(), getIns(), getOuts());
+  printBindings(p, "ins", getInputArgs(), getInputs());
+  printBindings(p, "outs", getOutputArgs(), getOutputs());
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {"sym_name", "knobs",
                                       "operandSegmentSizes"});
@@ -83,11 +92,16 @@ void KernelOp::print(OpAsmPrinter &p) {
 }
 
 Block::BlockArgListType KernelOp::getInputArgs() {
-  return getBody().front().getArguments().take_front(getIns().size());
+  return getBody().front().getArguments().take_front(getInputs().size());
 }
 
 Block::BlockArgListType KernelOp::getOutputArgs() {
-  return getBody().front().getArguments().drop_front(getIns().size());
+  return getBody().front().getArguments().drop_front(getInputs().size());
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  nameKernelArgs(region, getInputs().size(), setNameFn);
 }
 
 TileOp KernelOp::getTile() {
@@ -96,47 +110,22 @@ TileOp KernelOp::getTile() {
 }
 
 LogicalResult KernelOp::verify() {
-  return verifyKernelBindings(*this, getSymName(), getBody().front(),
-                              getIns(), getOuts());
+  return verifyKernelBuffers(*this, getSymName(), getBuffers(),
+                             getOutputs().size());
 }
 
 LogicalResult KernelOp::verifyRegions() {
+  if (failed(verifyKernelBody(*this, getBody().front(), getBuffers())))
+    return failure();
   auto tiles = getBody().front().getOps<TileOp>();
   if (std::distance(tiles.begin(), tiles.end()) > 1)
     return emitOpError("expected at most one dtile.tile in a kernel");
   return success();
 }
 
-void KernelOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  for (OpOperand &operand : getInsMutable())
-    effects.emplace_back(MemoryEffects::Read::get(), &operand);
-  for (OpOperand &operand : getOutsMutable()) {
-    effects.emplace_back(MemoryEffects::Read::get(), &operand);
-    effects.emplace_back(MemoryEffects::Write::get(), &operand);
-  }
-}
-
 //===----------------------------------------------------------------------===//
 // Axis names
 //===----------------------------------------------------------------------===//
-
-/// Emits an error when `axis` is also the axis of an op enclosing `op`.
-static LogicalResult verifyNotShadowed(Operation *op, StringRef axis) {
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    bool clash = false;
-    if (auto loop = dyn_cast<StridedForOp>(parent))
-      clash = loop.getAxis() == axis;
-    else if (auto tile = dyn_cast<TileOp>(parent))
-      clash = static_cast<bool>(tile.getCoord(axis));
-    if (clash)
-      return op->emitOpError("axis \"")
-             << axis << "\" shadows an enclosing axis";
-  }
-  return success();
-}
 
 /// Sanitises an axis name into an SSA name hint.
 static std::string axisNameHint(StringRef axis) {
@@ -247,6 +236,23 @@ void TileOp::getAsmBlockArgumentNames(Region &region,
     for (Attribute name : names)
       setNameFn(region.getArgument(i++),
                 axisNameHint(cast<StringAttr>(name).getValue()));
+}
+
+SmallVector<StringRef> TileOp::getAxisNames() {
+  SmallVector<StringRef> names;
+  for (ArrayAttr group : {getBlockAxes(), getThreadAxes()})
+    for (Attribute name : group)
+      names.push_back(cast<StringAttr>(name).getValue());
+  return names;
+}
+
+std::optional<Interval> TileOp::getCoordRange(BlockArgument arg) {
+  if (arg.getOwner()->getParentOp() != getOperation())
+    return std::nullopt;
+  unsigned i = arg.getArgNumber(), numBlock = getBlockExtents().size();
+  int64_t extent = i < numBlock ? getBlockExtents()[i]
+                                : getThreadExtents()[i - numBlock];
+  return Interval{0, extent - 1};
 }
 
 BlockArgument TileOp::getBlockCoord(unsigned i) {
@@ -372,22 +378,26 @@ ParseResult StridedForOp::parse(OpAsmParser &parser, OperationState &result) {
   props.step = step;
   props.kind = *kind;
   props.axis = b.getStringAttr(axis);
+  iv.type = b.getIndexType();
+  SmallVector<OpAsmParser::Argument> args{iv};
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> types;
+  SMLoc initsLoc = parser.getCurrentLocation();
+  if (parseBindings(parser, "iter", args, inits, types) ||
+      parser.resolveOperands(inits, types, initsLoc, result.operands))
+    return failure();
+  result.addTypes(types);
   if (succeeded(parser.parseOptionalKeyword("unroll"))) {
     int64_t unroll;
     if (parser.parseInteger(unroll))
       return failure();
     props.unroll = b.getI64IntegerAttr(unroll);
   }
-  iv.type = b.getIndexType();
-  SmallVector<OpAsmParser::Argument> args{iv};
-  if (parseIterArgs(parser, result, args) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, args))
     return failure();
   StridedForOp::ensureTerminator(*body, b, result.location);
-  return success();
+  return parser.parseOptionalAttrDict(result.attributes);
 }
 
 void StridedForOp::print(OpAsmPrinter &p) {
@@ -395,19 +405,30 @@ void StridedForOp::print(OpAsmPrinter &p) {
     << getExtent() << " step " << getStep() << ' '
     << stringifyLoopKind(getKind()) << ' ';
   p.printString(getAxis());
+  printBindings(p, "iter", getIterArgs(), getInitArgs());
   if (std::optional<uint64_t> unroll = getUnroll())
     p << " unroll " << *unroll;
-  printIterArgs(p, getIterArgs(), getInitArgs());
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {"extent", "step", "kind", "axis", "unroll"});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/!getInitArgs().empty());
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {"extent", "step", "kind", "axis", "unroll"});
 }
 
 void StridedForOp::getAsmBlockArgumentNames(Region &region,
                                             OpAsmSetValueNameFn setNameFn) {
   setNameFn(getInductionVar(), axisNameHint(getAxis()));
+  for (BlockArgument arg : getIterArgs())
+    setNameFn(arg, "acc");
+}
+
+SmallVector<StringRef> StridedForOp::getAxisNames() { return {getAxis()}; }
+
+std::optional<Interval> StridedForOp::getCoordRange(BlockArgument arg) {
+  if (arg != getInductionVar())
+    return std::nullopt;
+  // Starts at a coordinate of at least 0 and stays below the extent.
+  return Interval{0, getExtent() - 1};
 }
 
 LogicalResult StridedForOp::verify() {
@@ -422,7 +443,7 @@ LogicalResult StridedForOp::verify() {
                                        << "\" is not an identifier";
   if (!isReduction() && !getInitArgs().empty())
     return emitOpError("a free loop cannot carry values; use a reduce loop");
-  return verifyNotShadowed(*this, getAxis());
+  return verifyAxisNotShadowed(*this, getAxis());
 }
 
 LogicalResult StridedForOp::verifyRegions() {

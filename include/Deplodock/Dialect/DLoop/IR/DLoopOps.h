@@ -4,6 +4,7 @@
 #define DEPLODOCK_DIALECT_DLOOP_IR_DLOOPOPS_H
 
 #include "Deplodock/Dialect/Common/AffineBounds.h"
+#include "Deplodock/Dialect/Common/AxisInterface.h"
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -33,10 +34,6 @@ std::optional<Interval> getIndexRange(mlir::Value value);
 /// conditions in a then-region, `arith.ori` in an else-region). This is what
 /// lets `scf.if %j < 4 { load %a[%j] } else { load %b[%j - 4] }` verify.
 std::optional<Interval> getIndexRange(mlir::Value value, mlir::Operation *user);
-
-/// True when `name` is a C identifier (`[A-Za-z_][A-Za-z0-9_]*`), as kernel
-/// names and axis names must be.
-bool isIdentifier(llvm::StringRef name);
 
 } // namespace deplodock::dloop
 

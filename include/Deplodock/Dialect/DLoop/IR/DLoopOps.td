@@ -5,6 +5,7 @@
 
 include "Deplodock/Dialect/DLoop/IR/DLoopDialect.td"
 include "Deplodock/Dialect/Common/DeplodockEnums.td"
+include "Deplodock/Dialect/Common/AxisInterface.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -86,6 +87,7 @@ def DLoop_ForOp : DLoop_Op<"for", [
         "getYieldedValuesMutable", "getLoopResults", "getStaticTripCount",
         "promoteIfSingleIteration"]>,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
+    DeclareOpInterfaceMethods<Deplodock_AxisOpInterface>,
     RecursiveMemoryEffects, RecursivelySpeculatable,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "a named loop from 0 to a static extent, free or reducing";

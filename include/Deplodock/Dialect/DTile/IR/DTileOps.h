@@ -3,6 +3,7 @@
 #ifndef DEPLODOCK_DIALECT_DTILE_IR_DTILEOPS_H
 #define DEPLODOCK_DIALECT_DTILE_IR_DTILEOPS_H
 
+#include "Deplodock/Dialect/Common/AxisInterface.h"
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
 #include "Deplodock/Dialect/DTile/IR/DTileDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"

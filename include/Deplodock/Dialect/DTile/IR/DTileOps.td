@@ -7,6 +7,7 @@ include "Deplodock/Dialect/DTile/IR/DTileDialect.td"
 include "Deplodock/Dialect/DTile/IR/DTileAttrs.td"
 include "Deplodock/Dialect/DTile/IR/DTileEnums.td"
 include "Deplodock/Dialect/Common/DeplodockEnums.td"
+include "Deplodock/Dialect/Common/AxisInterface.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/OpAsmInterface.td"
@@ -27,7 +28,7 @@ def DTile_TransportProp : EnumProp<DTile_Transport>;
 def DTile_KernelOp : DTile_Op<"kernel", [
     IsolatedFromAbove, AttrSizedOperandSegments,
     SingleBlockImplicitTerminator<"YieldOp">,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a kernel whose loop nest carries its GPU mapping";
   let description = [{
     The Tile-level form of a `dloop.kernel`: the same buffers, bound to block
@@ -42,10 +43,12 @@ def DTile_KernelOp : DTile_Op<"kernel", [
     }
     ```
   }];
-  let arguments = (ins StrAttr:$sym_name,
-                       DTile_KnobsAttr:$knobs,
-                       Variadic<AnyStaticShapeMemRef>:$ins,
-                       Variadic<AnyStaticShapeMemRef>:$outs);
+  let arguments = (ins
+      StrAttr:$sym_name,
+      DTile_KnobsAttr:$knobs,
+      Arg<Variadic<AnyMemRef>, "buffers the kernel reads", [MemRead]>:$inputs,
+      Arg<Variadic<AnyMemRef>, "buffers the kernel writes",
+          [MemRead, MemWrite]>:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -53,7 +56,7 @@ def DTile_KernelOp : DTile_Op<"kernel", [
   let skipDefaultBuilders = 1;
   let builders = [
     OpBuilder<(ins "::llvm::StringRef":$name, "KnobsAttr":$knobs,
-                   "::mlir::ValueRange":$ins, "::mlir::ValueRange":$outs)>
+                   "::mlir::ValueRange":$inputs, "::mlir::ValueRange":$outputs)>
   ];
   let extraClassDeclaration = [{
     /// The block arguments bound to the inputs, then to the outputs.
@@ -61,6 +64,8 @@ def DTile_KernelOp : DTile_Op<"kernel", [
     ::mlir::Block::BlockArgListType getOutputArgs();
     /// The tile op of the body, if there is one.
     TileOp getTile();
+    /// The inputs, then the outputs.
+    ::mlir::OperandRange getBuffers() { return getOperands(); }
   }];
 }
 
@@ -71,6 +76,7 @@ def DTile_KernelOp : DTile_Op<"kernel", [
 def DTile_TileOp : DTile_Op<"tile", [
     HasParent<"KernelOp">, SingleBlockImplicitTerminator<"YieldOp">,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
+    DeclareOpInterfaceMethods<Deplodock_AxisOpInterface>,
     RecursiveMemoryEffects]> {
   let summary = "binds axes to the blocks and threads of a launch";
   let description = [{
@@ -120,6 +126,7 @@ def DTile_TileOp : DTile_Op<"tile", [
 def DTile_StridedForOp : DTile_Op<"strided_for", [
     SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
+    DeclareOpInterfaceMethods<Deplodock_AxisOpInterface>,
     DeclareOpInterfaceMethods<LoopLikeOpInterface, [
       "getLoopInductionVars", "getLoopLowerBounds", "getLoopUpperBounds",
       "getLoopSteps", "getLoopResults", "getRegionIterArgs",
@@ -132,7 +139,7 @@ def DTile_StridedForOp : DTile_Op<"strided_for", [
     carries reductions as iteration arguments.
 
     ```mlir
-    %p = dtile.strided_for %k = %t to 2048 step 256 reduce "k" iter(%acc = %zero : f32) {
+    %p = dtile.strided_for %k = %t to 2048 step 256 reduce "k" iter(%acc = %zero : f32) unroll 4 {
       ...
       dtile.yield %next : f32
     }
