@@ -1,13 +1,48 @@
-//===- DKernelOps.h - dkernel ops -----------------------------------*- C++ -*-===//
+//===- DKernelOps.h - dkernel ops -------------------------------*- C++ -*-===//
 
 #ifndef DEPLODOCK_DIALECT_DKERNEL_IR_DKERNELOPS_H
 #define DEPLODOCK_DIALECT_DKERNEL_IR_DKERNELOPS_H
 
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
+#include "Deplodock/Dialect/DKernel/IR/DKernelTypes.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace deplodock::dkernel {
+
+/// Whether `type` is a scalar the emitter prints as a CUDA type: i1, i8, i16,
+/// i32, i64, f16, bf16, f32 or f64.
+bool isKernelScalar(mlir::Type type);
+
+/// Bytes of one element of type `type`, a kernel scalar (i1 takes a byte).
+int64_t getScalarBytes(mlir::Type type);
+
+/// Whether `type` lives in shared memory (`#gpu.address_space<workgroup>`).
+bool isSharedMemory(mlir::MemRefType type);
+
+/// Whether `type` lives in global memory: it has no memory space.
+bool isGlobalMemory(mlir::MemRefType type);
+
+/// Verifies that `op` is nested, at any depth, in a dkernel.func.
+mlir::LogicalResult verifyInKernel(mlir::Operation *op);
+
+/// Ops that only make sense inside a kernel.
+template <typename ConcreteType>
+class InKernel : public mlir::OpTrait::TraitBase<ConcreteType, InKernel> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyInKernel(op);
+  }
+};
+
+} // namespace deplodock::dkernel
 
 #define GET_OP_CLASSES
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h.inc"

@@ -1,9 +1,495 @@
-//===- DKernelOps.td - dkernel ops -*- tablegen -*-===//
+//===- DKernelOps.td - dkernel ops -------------------------*- tablegen -*-===//
 
 #ifndef DEPLODOCK_DIALECT_DKERNEL_OPS
 #define DEPLODOCK_DIALECT_DKERNEL_OPS
 
 include "Deplodock/Dialect/DKernel/IR/DKernelDialect.td"
+include "Deplodock/Dialect/DKernel/IR/DKernelTypes.td"
+include "Deplodock/Dialect/Common/DeplodockEnums.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class DKernel_Op<string mnemonic, list<Trait> traits = []>
+    : Op<DKernel_Dialect, mnemonic, traits>;
+
+/// Nested, at any depth, in a dkernel.func.
+def DKernel_InKernel : NativeOpTrait<"InKernel"> {
+  let cppNamespace = "::deplodock::dkernel";
+}
+
+/// A scalar the emitter can print as a CUDA type.
+def DKernel_Scalar : Type<CPred<"::deplodock::dkernel::isKernelScalar($_self)">,
+    "i1, i8, i16, i32, i64, f16, bf16, f32 or f64">;
+
+/// A statically shaped buffer of such scalars, in any memory space.
+def DKernel_Buffer : StaticShapeMemRefOf<[DKernel_Scalar]>;
+
+/// A scalar that __shfl_xor_sync exchanges in one call.
+def DKernel_ShuffleScalar : AnyTypeOf<[I32, I64, F16, BF16, F32, F64]>;
+
+//===----------------------------------------------------------------------===//
+// FuncOp
+//===----------------------------------------------------------------------===//
+
+def DKernel_FuncOp : DKernel_Op<"func", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove,
+    SingleBlock]> {
+  let summary = "a GPU kernel with its launch geometry and shared memory";
+  let description = [{
+    One CUDA kernel. The parameters, in order, are the kernel's arguments:
+    statically shaped global buffers (memrefs without memory space, identity
+    layout) or `!dkernel.tma_descriptor` values. `outputs` lists the indices
+    of the buffers the kernel writes; the others are read-only inputs (printed
+    `const T* __restrict__`). `zero_init` lists the outputs the runtime zeroes
+    before the launch (split-K atomics accumulate into them).
+
+    `grid` and `block` are the launch dimensions (x, y, z); `smem` is the
+    size in bytes of the dynamic shared-memory pool that `dkernel.alloc_shared`
+    slices. The body is one block ending with `dkernel.return`; every TMA
+    descriptor parameter is described by exactly one `dkernel.tma_descriptor`
+    in it. A kernel is an automatic allocation scope: `memref.alloca` in it
+    is a per-thread local array.
+
+    ```mlir
+    dkernel.func @scale(%x: memref<4096xf32>, %y: memref<4096xf32>) outputs [1] grid [16, 1, 1] block [256, 1, 1] smem 0 {
+      ...
+      dkernel.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       DenseI64ArrayAttr:$grid,
+                       DenseI64ArrayAttr:$block,
+                       I64Prop:$smem,
+                       DenseI64ArrayAttr:$outputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$zero_init);
+  let regions = (region AnyRegion:$body);
+  let builders = [OpBuilder<(ins
+    "::llvm::StringRef":$name, "::mlir::FunctionType":$type,
+    "::llvm::ArrayRef<int64_t>":$grid, "::llvm::ArrayRef<int64_t>":$block,
+    "int64_t":$smem, "::llvm::ArrayRef<int64_t>":$outputs,
+    CArg<"::llvm::ArrayRef<int64_t>", "{}">:$zeroInit)>];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The most threads a block may have.
+    static constexpr int64_t kMaxThreadsPerBlock = 1024;
+    /// The most dynamic shared memory a block may use on sm_90, in bytes.
+    static constexpr int64_t kMaxSmemBytes = 232448;
+
+    //===------------------------------------------------------------------===//
+    // Kernel queries
+    //===------------------------------------------------------------------===//
+
+    /// Threads per block: the product of `block`.
+    int64_t getNumThreads();
+    /// Whether parameter `i` is written by the kernel.
+    bool isOutput(unsigned i);
+    /// Whether the runtime zeroes parameter `i` before the launch.
+    bool isZeroInit(unsigned i);
+    /// Whether parameter `i` is a TMA descriptor.
+    bool isTmaDescriptor(unsigned i);
+    /// The op naming the buffer that descriptor parameter `i` describes, or
+    /// null when there is none.
+    TmaDescriptorOp getTmaDescriptorOp(unsigned i);
+    /// The buffer parameters, in order: what dkernel.launch passes.
+    ::llvm::SmallVector<::mlir::BlockArgument> getBufferArguments();
+    /// The types of the buffer parameters, in order.
+    ::llvm::SmallVector<::mlir::Type> getBufferTypes();
+    /// The dkernel.return that ends the body.
+    ReturnOp getReturn();
+
+    //===------------------------------------------------------------------===//
+    // FunctionOpInterface
+    //===------------------------------------------------------------------===//
+
+    /// The body; kernels are never external.
+    ::mlir::Region *getCallableRegion() {
+      return isExternal() ? nullptr : &getBody();
+    }
+    /// The parameter types.
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    /// The result types: none once verified.
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def DKernel_ReturnOp : DKernel_Op<"return", [
+    Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
+  let summary = "ends a kernel body";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+def DKernel_LaunchOp : DKernel_Op<"launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "launches a dkernel.func from host code";
+  let description = [{
+    Launches `callee` with its own grid, block and shared memory. The
+    arguments are the kernel's buffer parameters, in order; TMA descriptor
+    parameters are not passed: the runtime encodes each one from the buffer
+    its `dkernel.tma_descriptor` names. Outputs listed in the kernel's
+    `zero_init` are zeroed by the runtime first. Launches run in program
+    order.
+
+    ```mlir
+    dkernel.launch @rmsnorm(%x, %w, %y) : memref<1x32x2048xf32>, memref<2048xf32>, memref<1x32x2048xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Arg<Variadic<AnyStaticShapeMemRef>, "the buffers",
+                           [MemRead, MemWrite]>:$args);
+  let assemblyFormat = [{
+    $callee `(` $args `)` attr-dict `:` type($args)
+  }];
+  let builders = [OpBuilder<(ins "FuncOp":$kernel, "::mlir::ValueRange":$args),
+    [{ build($_builder, $_state, kernel.getSymName(), args); }]>];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// AllocSharedOp
+//===----------------------------------------------------------------------===//
+
+def DKernel_AllocSharedOp : DKernel_Op<"alloc_shared", [
+    Pure, HasParent<"FuncOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a buffer at a byte offset of the shared-memory pool";
+  let description = [{
+    A buffer starting `offset` bytes into the kernel's dynamic shared-memory
+    pool (the `extern __shared__` array of `smem` bytes, aligned to 128
+    bytes). The offset is a multiple of 16 bytes, hence of every element size,
+    and the buffer ends inside the pool. Buffers may overlap: the lowering
+    reuses the pool as it likes. The op is a view, not an allocation, so it
+    is pure and sits directly in the kernel body.
+
+    ```mlir
+    %s = dkernel.alloc_shared offset 0 : memref<2x64x33xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins I64Prop:$offset);
+  let results = (outs DKernel_Buffer:$result);
+  let assemblyFormat = "`offset` $offset attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of the buffer.
+    int64_t getSizeInBytes();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async
+//===----------------------------------------------------------------------===//
+
+def DKernel_CpAsyncOp : DKernel_Op<"cp_async", [
+    DKernel_InKernel, AttrSizedOperandSegments]> {
+  let summary = "starts an asynchronous global-to-shared copy (sm_80+)";
+  let description = [{
+    `cp.async`: copies `bytes` (4, 8 or 16) contiguous bytes from `src`,
+    starting at element `src[srcIndices]`, to `dst[dstIndices]`. The copy
+    completes asynchronously; it belongs to the group that the next
+    `dkernel.cp_async_commit` closes and is visible to the issuing thread
+    after a `dkernel.cp_async_wait` that retires its group.
+
+    ```mlir
+    dkernel.cp_async %a[%i, %j], %s[%r, %c], 16 : memref<128x2048xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Arg<DKernel_Buffer, "global source", [MemRead]>:$src,
+                       Variadic<Index>:$srcIndices,
+                       Arg<DKernel_Buffer, "shared destination",
+                           [MemWrite]>:$dst,
+                       Variadic<Index>:$dstIndices,
+                       I64Prop:$bytes);
+  let assemblyFormat = [{
+    $src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $bytes attr-dict
+    `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def DKernel_CpAsyncCommitOp : DKernel_Op<"cp_async_commit", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "closes the current cp.async group";
+  let description = [{
+    `cp.async.commit_group`: the copies this thread issued since the last
+    commit form one group.
+
+    ```mlir
+    dkernel.cp_async_commit
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def DKernel_CpAsyncWaitOp : DKernel_Op<"cp_async_wait", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until at most N cp.async groups are pending";
+  let description = [{
+    `cp.async.wait_group N`: blocks the thread until at most `pending` of its
+    committed groups are still in flight. It waits for this thread's copies
+    only: a `gpu.barrier` follows when other threads' copies are read.
+
+    ```mlir
+    dkernel.cp_async_wait 1
+    ```
+  }];
+  let arguments = (ins I64Prop:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// mbarrier
+//===----------------------------------------------------------------------===//
+
+def DKernel_MbarrierInitOp : DKernel_Op<"mbarrier_init", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "initialises an mbarrier with an arrival count";
+  let description = [{
+    `mbarrier.init`: mbarriers are the i64 elements of a rank-1 shared
+    buffer; this initialises `mbarriers[slot]` to expect `count` arrivals per
+    phase (1 to 2^20 - 1). One thread initialises; a `gpu.barrier` publishes
+    the result.
+
+    ```mlir
+    dkernel.mbarrier_init %mb[%slot], 1 : memref<2xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins DKernel_Buffer:$mbarriers, Index:$slot,
+                       I64Prop:$count);
+  let assemblyFormat = [{
+    $mbarriers `[` $slot `]` `,` $count attr-dict `:` type($mbarriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def DKernel_MbarrierArriveExpectTxOp
+    : DKernel_Op<"mbarrier_arrive_expect_tx", [
+        DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrives on an mbarrier and expects transaction bytes";
+  let description = [{
+    `mbarrier.arrive.expect_tx`: adds `bytes` (1 to 2^20 - 1) to the bytes
+    the current phase of `mbarriers[slot]` waits for, then arrives. The TMA
+    loads that signal this mbarrier complete the transaction.
+
+    ```mlir
+    dkernel.mbarrier_arrive_expect_tx %mb[%slot], 8192 : memref<2xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins DKernel_Buffer:$mbarriers, Index:$slot,
+                       I64Prop:$bytes);
+  let assemblyFormat = [{
+    $mbarriers `[` $slot `]` `,` $bytes attr-dict `:` type($mbarriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def DKernel_MbarrierWaitOp : DKernel_Op<"mbarrier_wait", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits for an mbarrier phase to complete";
+  let description = [{
+    `mbarrier.try_wait.parity` in a loop: blocks until the phase of
+    `mbarriers[slot]` with parity `phase` (0 or 1) has completed, which makes
+    the data of its transactions visible. The phase is an index, or an i32
+    whose type then follows the buffer's.
+
+    ```mlir
+    dkernel.mbarrier_wait %mb[%slot], %phase : memref<2xi64, #gpu.address_space<workgroup>>
+    dkernel.mbarrier_wait %mb[%slot], %parity : memref<2xi64, #gpu.address_space<workgroup>>, i32
+    ```
+  }];
+  let arguments = (ins DKernel_Buffer:$mbarriers, Index:$slot,
+                       AnyTypeOf<[Index, I32]>:$phase);
+  let assemblyFormat = [{
+    $mbarriers `[` $slot `]` `,` $phase attr-dict `:` type($mbarriers)
+    `` custom<PhaseType>(type($phase))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+def DKernel_TmaDescriptorOp : DKernel_Op<"tma_descriptor", [
+    HasParent<"FuncOp">]> {
+  let summary = "names the buffer a TMA descriptor parameter describes";
+  let description = [{
+    Ties descriptor parameter `descriptor` to buffer parameter `buffer` of the
+    same kernel: the runtime encodes the descriptor from that buffer before
+    each launch. Both must be parameters; the box fits in the buffer, has its
+    element type, and the buffer's rows span a multiple of 16 bytes.
+
+    The op has no memory-effect interface, so it counts as having unknown
+    effects and no cleanup erases it.
+
+    ```mlir
+    dkernel.tma_descriptor %desc describes %x : !dkernel.tma_descriptor<64x32xf32, swizzle = 128>, memref<128x2048xf32>
+    ```
+  }];
+  let arguments = (ins DKernel_TmaDescriptorType:$descriptor,
+                       DKernel_Buffer:$buffer);
+  let assemblyFormat = [{
+    $descriptor `describes` $buffer attr-dict `:` qualified(type($descriptor)) `,`
+    type($buffer)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The parameter index of the descriptor.
+    unsigned getDescriptorIndex();
+    /// The parameter index of the described buffer.
+    unsigned getBufferIndex();
+    /// The descriptor's type.
+    TmaDescriptorType getDescriptorType() {
+      return ::llvm::cast<TmaDescriptorType>(getDescriptor().getType());
+    }
+  }];
+}
+
+def DKernel_TmaLoadOp : DKernel_Op<"tma_load", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copies one TMA box from global to shared memory (sm_90)";
+  let description = [{
+    `cp.async.bulk.tensor`: copies the box of `descriptor` whose first element
+    sits at `coords` (in elements, outermost dimension first; the emitter
+    reverses them for PTX) into `dst`, and completes the transaction on
+    `mbarriers[slot]`. One thread issues it, after an
+    `mbarrier_arrive_expect_tx` of the box's bytes.
+
+    ```mlir
+    dkernel.tma_load %desc[%r, %c] -> %s, %mb[%slot] : !dkernel.tma_descriptor<64x32xf32, swizzle = 128>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins DKernel_TmaDescriptorType:$descriptor,
+                       Variadic<Index>:$coords,
+                       DKernel_Buffer:$dst,
+                       DKernel_Buffer:$mbarriers,
+                       Index:$slot);
+  let assemblyFormat = [{
+    $descriptor `[` $coords `]` `->` $dst `,` $mbarriers `[` $slot `]`
+    attr-dict `:` qualified(type($descriptor)) `,` type($dst) `,` type($mbarriers)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The descriptor's type.
+    TmaDescriptorType getDescriptorType() {
+      return ::llvm::cast<TmaDescriptorType>(getDescriptor().getType());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def DKernel_WarpReduceOp : DKernel_Op<"warp_reduce", [
+    DKernel_InKernel, NoMemoryEffect, AllTypesMatch<["value", "result"]>]> {
+  let summary = "reduces a value across lanes with xor shuffles";
+  let description = [{
+    A butterfly of `log2(width)` `__shfl_xor_sync` steps over groups of
+    `width` consecutive lanes (a power of two, 2 to 32); every lane of a group
+    gets the group's result. All lanes of the warp execute it together.
+
+    It reads no memory, but it is not speculatable: moving it into or out of
+    divergent control flow would change which lanes take part.
+
+    ```mlir
+    %r = dkernel.warp_reduce add %v width 32 : f32
+    ```
+  }];
+  let arguments = (ins Deplodock_ReduceKindProp:$kind,
+                       DKernel_ShuffleScalar:$value,
+                       I64Prop:$width);
+  let results = (outs DKernel_ShuffleScalar:$result);
+  let assemblyFormat = [{
+    $kind $value `width` $width attr-dict `:` type($value)
+  }];
+  let builders = [OpBuilder<(ins "::deplodock::ReduceKind":$kind,
+                                 "::mlir::Value":$value, "int64_t":$width),
+    [{ build($_builder, $_state, value.getType(), kind, value, width); }]>];
+  let hasVerifier = 1;
+}
+
+def DKernel_TreeReduceOp : DKernel_Op<"tree_reduce", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "folds a shared buffer by tree halving across the block";
+  let description = [{
+    All threads of the block fold `buffer[0 .. length)` in place: for
+    `s = length / 2, ..., 1`, threads `t < s` set
+    `buffer[t] = buffer[t] <kind> buffer[t + s]`, with a barrier after each
+    step; then every thread reads `buffer[0]`. `length` is a power of two,
+    at least 2, at most the buffer size and at most twice the block's
+    threads. Because of its barriers the whole block must reach it.
+
+    ```mlir
+    %r = dkernel.tree_reduce max %buf length 8 : memref<8xf32, #gpu.address_space<workgroup>> -> f32
+    ```
+  }];
+  let arguments = (ins Deplodock_ReduceKindProp:$kind,
+                       DKernel_Buffer:$buffer,
+                       I64Prop:$length);
+  let results = (outs DKernel_Scalar:$result);
+  let assemblyFormat = [{
+    $kind $buffer `length` $length attr-dict `:` type($buffer) `->`
+    type($result)
+  }];
+  let builders = [OpBuilder<(ins "::deplodock::ReduceKind":$kind,
+                                 "::mlir::Value":$buffer, "int64_t":$length),
+    [{
+      Type element = ::llvm::cast<::mlir::MemRefType>(buffer.getType())
+                         .getElementType();
+      build($_builder, $_state, element, kind, buffer, length);
+    }]>];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// AtomicStoreOp
+//===----------------------------------------------------------------------===//
+
+def DKernel_AtomicStoreOp : DKernel_Op<"atomic_store", [
+    DKernel_InKernel,
+    TypesMatchWith<"value type matches the element type of memref", "memref",
+                   "value",
+                   "::llvm::cast<::mlir::MemRefType>($_self).getElementType()">]> {
+  let summary = "atomically combines a value into a global buffer";
+  let description = [{
+    `memref[indices] = memref[indices] <kind> value`, atomically: `atomicAdd`,
+    `atomicMax`, `atomicMin`, or a compare-and-swap loop where CUDA has no
+    native atomic (mul, float max/min). Only global buffers: our lowering
+    never combines into shared memory atomically.
+
+    ```mlir
+    dkernel.atomic_store add %v, %y[%i, %j] : memref<32x2048xf32>
+    ```
+  }];
+  let arguments = (ins Deplodock_ReduceKindProp:$kind,
+                       DKernel_Scalar:$value,
+                       Arg<DKernel_Buffer, "global buffer",
+                           [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $kind $value `,` $memref `[` $indices `]` attr-dict `:` type($memref)
+  }];
+  let hasVerifier = 1;
+}
 
 #endif // DEPLODOCK_DIALECT_DKERNEL_OPS

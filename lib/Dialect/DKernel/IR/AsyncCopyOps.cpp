@@ -1,0 +1,191 @@
+//===- AsyncCopyOps.cpp - cp.async, mbarrier and TMA ops --------*- C++ -*-===//
+//
+// The ops that move data from global to shared memory asynchronously:
+// cp.async (sm_80) and TMA with its mbarriers (sm_90).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dkernel;
+
+/// `64x32`.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  return llvm::join(
+      llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }), "x");
+}
+
+/// Verifies the operand holding mbarriers: a rank-1 shared buffer of i64.
+static LogicalResult verifyMbarriers(Operation *op, Value mbarriers) {
+  auto type = cast<MemRefType>(mbarriers.getType());
+  if (type.getRank() != 1 || !type.getElementType().isInteger(64) ||
+      !isSharedMemory(type))
+    return op->emitOpError("mbarriers must be a rank-1 memref of i64 in "
+                           "workgroup memory, got ")
+           << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CpAsyncOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CpAsyncOp::verify() {
+  auto srcType = cast<MemRefType>(getSrc().getType());
+  auto dstType = cast<MemRefType>(getDst().getType());
+  if (!isGlobalMemory(srcType))
+    return emitOpError("source must be in global memory (no memory space), "
+                       "got ")
+           << srcType;
+  if (!isSharedMemory(dstType))
+    return emitOpError("destination must be in workgroup memory, got ")
+           << dstType;
+  if (getSrcIndices().size() != static_cast<size_t>(srcType.getRank()))
+    return emitOpError("expected ")
+           << srcType.getRank() << " source indices, one per dimension, got "
+           << getSrcIndices().size();
+  if (getDstIndices().size() != static_cast<size_t>(dstType.getRank()))
+    return emitOpError("expected ")
+           << dstType.getRank()
+           << " destination indices, one per dimension, got "
+           << getDstIndices().size();
+  Type element = srcType.getElementType();
+  if (dstType.getElementType() != element)
+    return emitOpError("source element type ")
+           << element << " differs from the destination's "
+           << dstType.getElementType();
+  int64_t bytes = getBytes();
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError("bytes must be 4, 8 or 16, got ") << bytes;
+  int64_t elementBytes = getScalarBytes(element);
+  if (bytes % elementBytes != 0)
+    return emitOpError("bytes ")
+           << bytes << " is not a multiple of the element size "
+           << elementBytes;
+  // The copied run is contiguous, so it stays inside one innermost row.
+  int64_t count = bytes / elementBytes;
+  for (MemRefType type : {srcType, dstType})
+    if (type.getRank() > 0 && type.getShape().back() < count)
+      return emitOpError("copies ")
+             << count << " elements, more than the innermost dimension of "
+             << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CpAsyncWaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CpAsyncWaitOp::verify() {
+  if (getPending() < 0)
+    return emitOpError("pending group count must be non-negative, got ")
+           << getPending();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// mbarrier ops
+//===----------------------------------------------------------------------===//
+
+/// The PTX limit on arrival counts and transaction bytes: 2^20 - 1.
+static constexpr int64_t kMbarrierCountLimit = (1 << 20) - 1;
+
+LogicalResult MbarrierInitOp::verify() {
+  if (getCount() < 1 || getCount() > kMbarrierCountLimit)
+    return emitOpError("arrival count must be in [1, ")
+           << kMbarrierCountLimit << "], got " << getCount();
+  return verifyMbarriers(*this, getMbarriers());
+}
+
+LogicalResult MbarrierArriveExpectTxOp::verify() {
+  if (getBytes() < 1 || getBytes() > kMbarrierCountLimit)
+    return emitOpError("transaction bytes must be in [1, ")
+           << kMbarrierCountLimit << "], got " << getBytes();
+  return verifyMbarriers(*this, getMbarriers());
+}
+
+LogicalResult MbarrierWaitOp::verify() {
+  return verifyMbarriers(*this, getMbarriers());
+}
+
+//===----------------------------------------------------------------------===//
+// TmaDescriptorOp
+//===----------------------------------------------------------------------===//
+
+unsigned TmaDescriptorOp::getDescriptorIndex() {
+  return cast<BlockArgument>(getDescriptor()).getArgNumber();
+}
+
+unsigned TmaDescriptorOp::getBufferIndex() {
+  return cast<BlockArgument>(getBuffer()).getArgNumber();
+}
+
+/// Whether `value` is a parameter of the kernel `op` sits in.
+static bool isKernelParameter(Operation *op, Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && arg.getOwner()->getParentOp() == op->getParentOp();
+}
+
+LogicalResult TmaDescriptorOp::verify() {
+  if (!isKernelParameter(*this, getDescriptor()))
+    return emitOpError("descriptor must be a parameter of the kernel");
+  if (!isKernelParameter(*this, getBuffer()))
+    return emitOpError("buffer must be a parameter of the kernel");
+  TmaDescriptorType desc = getDescriptorType();
+  auto buffer = cast<MemRefType>(getBuffer().getType());
+  if (desc.getRank() != buffer.getRank())
+    return emitOpError("descriptor rank ")
+           << desc.getRank() << " differs from the buffer's rank "
+           << buffer.getRank();
+  if (desc.getElementType() != buffer.getElementType())
+    return emitOpError("descriptor element type ")
+           << desc.getElementType() << " differs from the buffer's "
+           << buffer.getElementType();
+  for (auto [d, pair] :
+       llvm::enumerate(llvm::zip(desc.getBoxShape(), buffer.getShape()))) {
+    auto [box, size] = pair;
+    if (box > size)
+      return emitOpError("box extent ") << box << " in dimension " << d
+                                        << " exceeds the buffer's " << size;
+  }
+  // cuTensorMapEncodeTiled takes row strides in multiples of 16 bytes.
+  int64_t rowBytes = buffer.getShape().back() * desc.getElementBytes();
+  if (buffer.getRank() > 1 && rowBytes % 16 != 0)
+    return emitOpError("buffer rows span ")
+           << rowBytes << " bytes; TMA needs a multiple of 16";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmaLoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaLoadOp::verify() {
+  TmaDescriptorType desc = getDescriptorType();
+  if (getCoords().size() != desc.getRank())
+    return emitOpError("expected ")
+           << desc.getRank()
+           << " coordinates, one per descriptor dimension, got "
+           << getCoords().size();
+  auto dst = cast<MemRefType>(getDst().getType());
+  if (!isSharedMemory(dst))
+    return emitOpError("destination must be in workgroup memory, got ") << dst;
+  if (dst.getShape() != desc.getBoxShape())
+    return emitOpError("destination shape ")
+           << formatShape(dst.getShape()) << " differs from the box shape "
+           << formatShape(desc.getBoxShape());
+  if (dst.getElementType() != desc.getElementType())
+    return emitOpError("destination element type ")
+           << dst.getElementType() << " differs from the descriptor's "
+           << desc.getElementType();
+  // The bulk copy writes shared memory in 128-byte aligned boxes.
+  if (auto alloc = getDst().getDefiningOp<AllocSharedOp>())
+    if (alloc.getOffset() % 128 != 0)
+      return emitOpError("destination offset ")
+             << alloc.getOffset() << " is not a multiple of 128 bytes";
+  return verifyMbarriers(*this, getMbarriers());
+}
