@@ -363,7 +363,7 @@ TEST_F(DLoopOpsTest, RejectsShadowedAxis) {
             });
       });
   EXPECT_EQ(verifyMessage(module),
-            "'dloop.for' op axis \"i\" shadows an enclosing loop axis");
+            "'dloop.for' op axis \"i\" shadows an enclosing axis");
 }
 
 TEST_F(DLoopOpsTest, RejectsOutOfBoundsStore) {

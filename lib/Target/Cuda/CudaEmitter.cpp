@@ -682,12 +682,12 @@ LogicalResult CudaEmitter::printOperation(scf::IfOp op) {
 LogicalResult CudaEmitter::printOperation(memref::LoadOp op) {
   if (failed(declare(op.getResult())))
     return failure();
-  os << element(op.getMemRef(), op.getIndices()) << ";\n";
+  os << element(op.getMemref(), op.getIndices()) << ";\n";
   return success();
 }
 
 LogicalResult CudaEmitter::printOperation(memref::StoreOp op) {
-  os << element(op.getMemRef(), op.getIndices()) << " = "
+  os << element(op.getMemref(), op.getIndices()) << " = "
      << expr(op.getValueToStore()) << ";\n";
   return success();
 }
@@ -751,7 +751,7 @@ LogicalResult CudaEmitter::printOperation(dkernel::CpAsyncWaitOp op) {
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierInitOp op) {
   os << "asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" :: "
         "\"r\"((unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarrier(), op.getIndex()) << ")), \"r\"("
+     << element(op.getMbarriers(), op.getSlot()) << ")), \"r\"("
      << op.getCount() << "));\n";
   return success();
 }
@@ -759,7 +759,7 @@ LogicalResult CudaEmitter::printOperation(dkernel::MbarrierInitOp op) {
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveExpectTxOp op) {
   os << "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], "
         "%1;\\n\" :: \"r\"((unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarrier(), op.getIndex()) << ")), \"r\"("
+     << element(op.getMbarriers(), op.getSlot()) << ")), \"r\"("
      << op.getBytes() << ") : \"memory\");\n";
   return success();
 }
@@ -769,7 +769,7 @@ LogicalResult CudaEmitter::printOperation(dkernel::MbarrierWaitOp op) {
   os << "{\n";
   os.indent();
   os << "const unsigned bar = (unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarrier(), op.getIndex()) << ");\n"
+     << element(op.getMbarriers(), op.getSlot()) << ");\n"
      << "unsigned done = 0;\n"
      << "while (!done) {\n";
   os.indent();
@@ -800,7 +800,7 @@ LogicalResult CudaEmitter::printOperation(dkernel::TmaLoadOp op) {
      << "\"r\"((unsigned)__cvta_generic_to_shared(" << expr(op.getDst())
      << ")), \"l\"(&" << expr(op.getDescriptor()) << "), "
      << "\"r\"((unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarrier(), op.getIndex()) << ")), "
+     << element(op.getMbarriers(), op.getSlot()) << ")), "
      << llvm::join(coords, ", ") << " : \"memory\");\n";
   return success();
 }
@@ -870,7 +870,7 @@ LogicalResult CudaEmitter::printOperation(dkernel::TreeReduceOp op) {
 }
 
 LogicalResult CudaEmitter::printOperation(dkernel::AtomicStoreOp op) {
-  std::string address = "&" + element(op.getMemRef(), op.getIndices());
+  std::string address = "&" + element(op.getMemref(), op.getIndices());
   std::string value = expr(op.getValue());
   Type type = op.getValue().getType();
   bool isFloat = isa<FloatType>(type);

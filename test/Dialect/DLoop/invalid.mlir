@@ -201,7 +201,7 @@ func.func @for_shadow(%arg0: memref<4x4xf32>) {
   dloop.kernel @k outs(%y = %arg0 : memref<4x4xf32>) {
     %zero = arith.constant 0.0 : f32
     dloop.for %i = 0 to 4 free "k" {
-      // expected-error @+1 {{axis "k" shadows an enclosing loop axis}}
+      // expected-error @+1 {{axis "k" shadows an enclosing axis}}
       dloop.for %j = 0 to 4 free "k" {
         dloop.store %zero, %y[%i, %j] : memref<4x4xf32>
       }
