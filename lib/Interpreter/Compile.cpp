@@ -2,6 +2,7 @@
 
 #include "Program.h"
 
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -227,6 +228,23 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
           })
           .Case([&](func::ReturnOp) {
             instr.code = Opcode::Return;
+            return success();
+          })
+          .Case([&](dloop::KernelOp) {
+            instr.code = Opcode::LoopKernel;
+            return success();
+          })
+          .Case([&](dloop::ForOp) {
+            instr.code = Opcode::LoopFor;
+            return success();
+          })
+          .Case([&](dloop::LoadOp) {
+            instr.code = Opcode::LoopLoad;
+            return success();
+          })
+          .Case([&](dloop::StoreOp store) {
+            instr.code = Opcode::LoopStore;
+            instr.type = store.getValue().getType();
             return success();
           })
           .Default([&](Operation *op) {

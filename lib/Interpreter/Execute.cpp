@@ -3,6 +3,7 @@
 #include "Deplodock/Interpreter/Interpreter.h"
 #include "Program.h"
 
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -33,6 +34,11 @@ private:
   LogicalResult execIndexMap(const Instr &instr);
   LogicalResult execScfFor(const Instr &instr);
   LogicalResult execScfIf(const Instr &instr);
+  LogicalResult execLoopFor(const Instr &instr);
+  /// The linear element of `buffer` at the affine access `map` applied to
+  /// the index operands `in[from, ...)`.
+  FailureOr<int64_t> access(const Instr &instr, AffineMap map,
+                            const Buffer &buffer, unsigned from);
   /// The linear element of `buffer` at the index operands `in[from, ...)`.
   FailureOr<int64_t> element(const Instr &instr, const Buffer &buffer,
                              unsigned from);
@@ -177,6 +183,36 @@ LogicalResult Machine::exec(const Instr &instr) {
     buf.data[*e] = scalar(instr.in[0]);
     return success();
   }
+  case Opcode::LoopKernel: {
+    // The body sees the kernel's buffers; kernels run one after another.
+    const interp::Block &body = *instr.regions[0];
+    for (auto [arg, in] : llvm::zip(body.args, instr.in))
+      frame[arg] = frame[in];
+    return runBlock(body);
+  }
+  case Opcode::LoopFor:
+    return execLoopFor(instr);
+  case Opcode::LoopLoad: {
+    auto load = cast<dloop::LoadOp>(instr.op);
+    Buffer &buf = buffer(instr.in[0]);
+    FailureOr<int64_t> e = access(instr, load.getMap(), buf, 1);
+    if (failed(e))
+      return failure();
+    scalar(instr.out[0]) = buf.data[*e];
+    return success();
+  }
+  case Opcode::LoopStore: {
+    auto store = cast<dloop::StoreOp>(instr.op);
+    Buffer &buf = buffer(instr.in[1]);
+    FailureOr<int64_t> e = access(instr, store.getMap(), buf, 2);
+    if (failed(e))
+      return failure();
+    double v = scalar(instr.in[0]);
+    if (std::optional<ReduceKind> kind = store.getReduceKind())
+      v = combine(*kind, instr.type, buf.data[*e], v);
+    buf.data[*e] = v;
+    return success();
+  }
   case Opcode::ScfFor:
     return execScfFor(instr);
   case Opcode::ScfIf:
@@ -315,6 +351,43 @@ LogicalResult Machine::execScfFor(const Instr &instr) {
   for (unsigned i = 0; i < numIters; ++i)
     carried.push_back(frame[instr.in[3 + i]]);
   for (int64_t iv = lb; iv < ub; iv += step) {
+    scalar(body.args[0]) = static_cast<double>(iv);
+    for (unsigned i = 0; i < numIters; ++i)
+      frame[body.args[1 + i]] = carried[i];
+    if (failed(runBlock(body)))
+      return failure();
+    for (unsigned i = 0; i < numIters; ++i)
+      carried[i] = frame[body.yields[i]];
+  }
+  for (unsigned i = 0; i < numIters; ++i)
+    frame[instr.out[i]] = carried[i];
+  return success();
+}
+
+FailureOr<int64_t> Machine::access(const Instr &instr, AffineMap map,
+                                   const Buffer &buf, unsigned from) {
+  SmallVector<int64_t, 4> operands;
+  for (unsigned i = from, e = instr.in.size(); i < e; ++i)
+    operands.push_back(static_cast<int64_t>(scalar(instr.in[i])));
+  int64_t linear = 0;
+  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    int64_t i = evalAffine(expr, operands, map.getNumDims());
+    if (i < 0 || i >= buf.shape[d])
+      return instr.op->emitOpError("accesses index ")
+             << i << " of dimension " << d << " of size " << buf.shape[d];
+    linear = linear * buf.shape[d] + i;
+  }
+  return linear;
+}
+
+LogicalResult Machine::execLoopFor(const Instr &instr) {
+  auto loop = cast<dloop::ForOp>(instr.op);
+  const interp::Block &body = *instr.regions[0];
+  unsigned numIters = instr.out.size();
+  SmallVector<Slot, 4> carried;
+  for (unsigned i = 0; i < numIters; ++i)
+    carried.push_back(frame[instr.in[i]]);
+  for (int64_t iv = 0, e = loop.getExtent(); iv < e; ++iv) {
     scalar(body.args[0]) = static_cast<double>(iv);
     for (unsigned i = 0; i < numIters; ++i)
       frame[body.args[1 + i]] = carried[i];

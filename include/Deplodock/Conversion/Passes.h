@@ -3,10 +3,14 @@
 #ifndef DEPLODOCK_CONVERSION_PASSES_H
 #define DEPLODOCK_CONVERSION_PASSES_H
 
+#include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

@@ -32,4 +32,27 @@ def ConvertToDTensor : Pass<"convert-to-dtensor", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertDTensorToDLoop
+    : Pass<"convert-dtensor-to-dloop", "::mlir::ModuleOp"> {
+  let summary = "Lift each dtensor op into a one-op dloop.kernel over buffers";
+  let description = [{
+    Gives every tensor a buffer and every dtensor op a kernel of its own:
+    function arguments and results become memrefs, intermediate tensors
+    `memref.alloc`s, dense constants `memref.global`s. An elementwise op
+    becomes a nest of free loops that loads its operands, runs the body and
+    stores; a reduce op free loops over the kept axes around reduce loops
+    carrying the accumulator; an index map free loops whose loads use the
+    op's affine maps, with `scf.if` on the predicates. Size-1 axes get no
+    loop. Splat constants and iota constants read by a kernel become scalar
+    code. `dloop-fuse` then merges the kernels.
+  }];
+  let dependentDialects = [
+    "::deplodock::dloop::DLoopDialect",
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // DEPLODOCK_CONVERSION_PASSES

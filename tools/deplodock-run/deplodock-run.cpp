@@ -1,0 +1,223 @@
+//===- deplodock-run.cpp - Run a layer on the reference interpreter -*- C++ -*-//
+//
+//   deplodock-run --interp layer.mlir                 # seeded inputs, print
+//   deplodock-run --interp layer.mlir --compare=lower-to-loop
+//   deplodock-run --interp layer.mlir --input=x.npy --output-dir=out
+//
+// Runs a function on the CPU reference interpreter. With --compare it also
+// lowers a copy of the module with a pass pipeline and checks that both give
+// the same results on the same inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/InitAllDialects.h"
+#include "Deplodock/InitAllPasses.h"
+#include "Deplodock/Interpreter/BufferIO.h"
+#include "Deplodock/Interpreter/Interpreter.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace deplodock;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"));
+static cl::opt<bool> interpMode("interp",
+                                cl::desc("Run on the CPU reference "
+                                         "interpreter"));
+static cl::opt<std::string> funcName("func",
+                                     cl::desc("Function to run (default: the "
+                                              "first one with a body)"));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                              cl::init(0));
+static cl::list<std::string>
+    inputs("input", cl::desc("A .npy file per argument, in order (default: "
+                             "seeded random inputs)"));
+static cl::opt<std::string>
+    pipeline("pipeline", cl::desc("Pass pipeline to apply before running"));
+static cl::opt<std::string>
+    comparePipeline("compare",
+                    cl::desc("Also run the module lowered by this pass "
+                             "pipeline and compare the results"));
+static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
+                            cl::init(1e-4));
+static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
+                            cl::init(1e-5));
+static cl::opt<std::string>
+    outputDir("output-dir", cl::desc("Write result #i to DIR/result<i>.npy"));
+enum class PrintMode { Values, Summary, None };
+static cl::opt<PrintMode> printMode(
+    "print", cl::desc("What to print of the results"),
+    cl::values(clEnumValN(PrintMode::Values, "values", "every element"),
+               clEnumValN(PrintMode::Summary, "summary",
+                          "shape, min, max, mean"),
+               clEnumValN(PrintMode::None, "none", "nothing")),
+    cl::init(PrintMode::Values));
+
+/// Applies a textual pass pipeline to `module`.
+static LogicalResult applyPipeline(ModuleOp module, StringRef text) {
+  PassManager pm(module.getContext());
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  if (failed(parsePassPipeline(text, pm, os))) {
+    llvm::errs() << "error: bad pass pipeline '" << text << "': " << error
+                 << "\n";
+    return failure();
+  }
+  return pm.run(module);
+}
+
+/// The function to run.
+static func::FuncOp findFunc(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (funcName.empty() || func.getSymName() == funcName)
+      return func;
+  }
+  return {};
+}
+
+static void printSummary(const interp::Buffer &buffer, StringRef title) {
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  for (double v : buffer.data) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  llvm::outs() << title << ": "
+               << RankedTensorType::get(buffer.shape, buffer.elementType)
+               << llvm::format(" min %.6g max %.6g mean %.6g\n", lo, hi,
+                               buffer.data.empty() ? 0.0
+                                                   : sum / buffer.size());
+}
+
+static int run(MLIRContext &context) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return 1;
+  if (!pipeline.empty() && failed(applyPipeline(*module, pipeline)))
+    return 1;
+  func::FuncOp func = findFunc(*module);
+  if (!func) {
+    llvm::errs() << "error: no function "
+                 << (funcName.empty() ? "with a body" : "@" + funcName)
+                 << " in " << inputFile << "\n";
+    return 1;
+  }
+
+  SmallVector<interp::Buffer> args;
+  if (inputs.empty()) {
+    args = interp::randomInputs(func, seed);
+  } else {
+    for (const std::string &path : inputs) {
+      std::string error;
+      FailureOr<interp::Buffer> buffer =
+          interp::readNpy(path, &context, error);
+      if (failed(buffer)) {
+        llvm::errs() << "error: cannot read " << path << ": " << error
+                     << "\n";
+        return 1;
+      }
+      args.push_back(std::move(*buffer));
+    }
+  }
+  FailureOr<SmallVector<interp::Buffer>> results =
+      interp::runFunction(func, args);
+  if (failed(results))
+    return 1;
+
+  for (auto [i, result] : llvm::enumerate(*results)) {
+    std::string title = "result #" + std::to_string(i);
+    if (printMode == PrintMode::Values)
+      interp::printBuffer(result, title, llvm::outs());
+    else if (printMode == PrintMode::Summary)
+      printSummary(result, title);
+    if (!outputDir.empty()) {
+      llvm::sys::fs::create_directories(outputDir);
+      SmallString<128> path(outputDir);
+      llvm::sys::path::append(path, "result" + std::to_string(i) + ".npy");
+      std::string error;
+      if (failed(interp::writeNpy(result, path, error))) {
+        llvm::errs() << "error: cannot write " << path << ": " << error
+                     << "\n";
+        return 1;
+      }
+    }
+  }
+
+  if (comparePipeline.empty())
+    return 0;
+  OwningOpRef<ModuleOp> lowered = module->clone();
+  if (failed(applyPipeline(*lowered, comparePipeline)))
+    return 1;
+  func::FuncOp loweredFunc = findFunc(*lowered);
+  if (!loweredFunc) {
+    llvm::errs() << "error: the lowered module lost @" << func.getSymName()
+                 << "\n";
+    return 1;
+  }
+  FailureOr<SmallVector<interp::Buffer>> actual =
+      interp::runFunction(loweredFunc, args);
+  if (failed(actual))
+    return 1;
+  if (actual->size() != results->size()) {
+    llvm::errs() << "error: the lowered function returns " << actual->size()
+                 << " results instead of " << results->size() << "\n";
+    return 1;
+  }
+  bool ok = true;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(*results, *actual))) {
+    auto &[expected, got] = pair;
+    interp::Comparison c = interp::compare(expected, got, relTol, absTol);
+    llvm::outs() << "compare result #" << i << " after '" << comparePipeline
+                 << "': "
+                 << llvm::format("max abs error %.3g, max rel error %.3g",
+                                 c.maxAbsError, c.maxRelError);
+    if (!c.ok && c.worst >= 0 && c.worst < expected.size())
+      llvm::outs() << llvm::format(", worst element %lld: expected %.9g "
+                                   "got %.9g",
+                                   static_cast<long long>(c.worst),
+                                   expected.data[c.worst],
+                                   got.data[c.worst]);
+    llvm::outs() << (c.ok ? ": PASS\n" : ": FAIL\n");
+    ok &= c.ok;
+  }
+  return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerDeplodockPasses();
+  registerTransformsPasses();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Deplodock reference interpreter\n");
+  if (!interpMode) {
+    llvm::errs() << "error: choose a mode: --interp runs the CPU reference "
+                    "interpreter\n";
+    return 2;
+  }
+  DialectRegistry registry;
+  registerDeplodockDialects(registry);
+  registerDeplodockInputDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  return run(context);
+}
