@@ -5,9 +5,11 @@
 
 #include "Deplodock/Conversion/Passes.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
+#include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorDialect.h"
 #include "Deplodock/Dialect/DTile/IR/DTileDialect.h"
+#include "Deplodock/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,4 +36,8 @@ void deplodock::registerDeplodockInputDialects(
                   mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
 }
 
-void deplodock::registerDeplodockPasses() { registerDeplodockConversionPasses(); }
+void deplodock::registerDeplodockPasses() {
+  registerDeplodockConversionPasses();
+  dloop::registerDLoopPasses();
+  registerDeplodockPipelines();
+}

@@ -153,4 +153,56 @@ void excludeRanges(IntegerSet set, MutableArrayRef<Interval> dims) {
   narrowGe(dims[pos], -coeff, -constant - 1);
 }
 
+/// Bounds of `expr` over `dims` when every dimension it uses is known.
+static std::optional<Interval>
+boundPartial(AffineExpr expr, ArrayRef<std::optional<Interval>> dims) {
+  SmallVector<Interval> known;
+  bool missing = false;
+  expr.walk([&](AffineExpr e) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      missing |= d.getPosition() >= dims.size() || !dims[d.getPosition()];
+  });
+  if (missing)
+    return std::nullopt;
+  for (const std::optional<Interval> &r : dims)
+    known.push_back(r ? *r : Interval{0, 0});
+  return boundAffineExpr(expr, known);
+}
+
+AffineExpr simplifyWithRanges(AffineExpr expr,
+                              ArrayRef<std::optional<Interval>> dims) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return expr;
+  AffineExpr lhs = simplifyWithRanges(bin.getLHS(), dims);
+  AffineExpr rhs = simplifyWithRanges(bin.getRHS(), dims);
+  auto divisor = dyn_cast<AffineConstantExpr>(rhs);
+  if (divisor && divisor.getValue() > 0 &&
+      (expr.getKind() == AffineExprKind::FloorDiv ||
+       expr.getKind() == AffineExprKind::Mod)) {
+    int64_t c = divisor.getValue();
+    if (std::optional<Interval> r = boundPartial(lhs, dims)) {
+      int64_t q = llvm::divideFloorSigned(r->lo, c);
+      if (!r->empty() && q == llvm::divideFloorSigned(r->hi, c))
+        return expr.getKind() == AffineExprKind::FloorDiv
+                   ? getAffineConstantExpr(q, expr.getContext())
+                   : lhs - q * c;
+    }
+  }
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return lhs + rhs;
+  case AffineExprKind::Mul:
+    return lhs * rhs;
+  case AffineExprKind::FloorDiv:
+    return lhs.floorDiv(rhs);
+  case AffineExprKind::CeilDiv:
+    return lhs.ceilDiv(rhs);
+  case AffineExprKind::Mod:
+    return lhs % rhs;
+  default:
+    return expr;
+  }
+}
+
 } // namespace deplodock

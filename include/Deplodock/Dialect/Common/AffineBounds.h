@@ -45,6 +45,13 @@ void narrowRanges(mlir::IntegerSet set, llvm::MutableArrayRef<Interval> dims);
 /// `dims` as they are.
 void excludeRanges(mlir::IntegerSet set, llvm::MutableArrayRef<Interval> dims);
 
+/// Simplifies `expr` knowing dimension d_i ranges over `dims[i]` (nullopt:
+/// unknown): a floordiv or mod whose dividend stays inside one multiple of
+/// the divisor folds away.
+mlir::AffineExpr
+simplifyWithRanges(mlir::AffineExpr expr,
+                   llvm::ArrayRef<std::optional<Interval>> dims);
+
 } // namespace deplodock
 
 #endif // DEPLODOCK_DIALECT_COMMON_AFFINEBOUNDS_H

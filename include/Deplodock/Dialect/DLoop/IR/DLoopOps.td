@@ -183,6 +183,7 @@ def DLoop_LoadOp : DLoop_Op<"load", [
   let results = (outs AnyType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let builders = [
     // Reads `memref[map(indices)]`; the result type is the element type.
     OpBuilder<(ins "::mlir::Value":$memref, "::mlir::AffineMap":$map,
@@ -231,6 +232,7 @@ def DLoop_StoreOp : DLoop_Op<"store", [
                        OptionalProp<Deplodock_ReduceKindProp>:$reduce_kind);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let builders = [
     // Writes (or, with `reduceKind`, folds) `value` into
     // `memref[map(indices)]`.

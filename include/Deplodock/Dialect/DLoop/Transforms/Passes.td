@@ -1,0 +1,50 @@
+//===- Passes.td - Loop IR passes --------------------------*- tablegen -*-===//
+
+#ifndef DEPLODOCK_DIALECT_DLOOP_TRANSFORMS_PASSES
+#define DEPLODOCK_DIALECT_DLOOP_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
+  let summary = "Fuse producer kernels into the kernels that read them";
+  let description = [{
+    Repeatedly picks an intermediate buffer written by one kernel and read by
+    others, and replaces every read of it by the computation that produced
+    the element: the producer's store index is solved for its loop variables
+    (each store index is a distinct free loop variable, or 0 on a size-1
+    axis), the computation is cloned at the read with those variables
+    substituted, and loop invariants are hoisted so a cloned reduction runs
+    once per element it produces. The producer and its buffer go away.
+
+    A fusion is refused when it would recompute a reduction (a producer
+    doing more than `reduce-heavy` times as much work as it writes, read
+    at several places) or blow up work or reads beyond `max-blowup` times
+    what producer and consumers did apart.
+  }];
+  let options = [
+    Option<"maxBlowup", "max-blowup", "double", "8.0",
+           "Largest allowed ratio of fused to unfused work and reads">,
+    Option<"reduceHeavy", "reduce-heavy", "double", "4.0",
+           "Work per written element above which a producer counts as a "
+           "reduction that must not be recomputed">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def DLoopHoistInvariants : Pass<"dloop-hoist-invariants",
+                                "::mlir::func::FuncOp"> {
+  let summary = "Hoist loop-invariant code out of dloop.for loops";
+  let description = [{
+    Moves scalar code, loads of buffers the kernel only reads, and whole
+    loops built of those out of every `dloop.for` that does not change their
+    operands. Every dloop.for runs at least once, so hoisting never executes
+    code that would not have run.
+  }];
+}
+
+def DLoopDropUnitLoops : Pass<"dloop-drop-unit-loops", "::mlir::func::FuncOp"> {
+  let summary = "Replace dloop.for loops of extent 1 by their body";
+}
+
+#endif // DEPLODOCK_DIALECT_DLOOP_TRANSFORMS_PASSES

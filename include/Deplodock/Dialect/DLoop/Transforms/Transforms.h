@@ -1,0 +1,50 @@
+//===- Transforms.h - Loop IR rewrites as functions -------------*- C++ -*-===//
+//
+// The mechanisms behind the dloop passes, callable on one kernel, so the
+// passes, the tuner and tests share them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_DIALECT_DLOOP_TRANSFORMS_TRANSFORMS_H
+#define DEPLODOCK_DIALECT_DLOOP_TRANSFORMS_TRANSFORMS_H
+
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace deplodock::dloop {
+
+/// How much a kernel computes and reads: arith/math ops and loads, each
+/// counted once per iteration of the loops around it.
+struct KernelCost {
+  double work = 0;
+  double reads = 0;
+};
+
+/// Measures `kernel`.
+KernelCost measureKernel(KernelOp kernel);
+
+/// Hoists loop invariants out of every dloop.for of `kernel`, innermost
+/// loops first; returns how many ops moved.
+size_t hoistLoopInvariants(KernelOp kernel);
+
+/// Replaces the loads of input buffer `buffer` in `consumer` by the
+/// computation `producer` stores into it, then hoists invariants. Fails
+/// (changing nothing) when the producer's store is not a plain store of one
+/// element per iteration of its free loops.
+mlir::LogicalResult fuseProducerInto(KernelOp producer, mlir::Value buffer,
+                                     KernelOp consumer);
+
+/// Renames the loops of `kernel` `d0, d1, ...` (free) and `r0, r1, ...`
+/// (reduce) in pre-order, so names stay unique after fusion.
+void renameAxes(KernelOp kernel);
+
+/// Adds `buffer` as an input of `kernel` (if it is not one) and returns the
+/// body argument bound to it.
+mlir::BlockArgument addInput(KernelOp kernel, mlir::Value buffer);
+
+/// Removes input buffers whose body arguments are unused.
+void dropUnusedInputs(KernelOp kernel);
+
+} // namespace deplodock::dloop
+
+#endif // DEPLODOCK_DIALECT_DLOOP_TRANSFORMS_TRANSFORMS_H

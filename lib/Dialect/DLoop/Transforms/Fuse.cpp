@@ -1,0 +1,278 @@
+//===- Fuse.cpp - Fuse producer kernels into their consumers ----*- C++ -*-===//
+//
+// A producer stores element `B[f(i)]` at each point `i` of its free loops,
+// with `f` a permutation of the loop variables (and zeros on size-1 axes).
+// A consumer's load `B[g(j)]` therefore reads the value the producer
+// computed at `i = f^-1(g(j))`: fusion clones that computation at the load
+// with the loop variables replaced by the matching entries of `g(j)`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
+#include "Deplodock/Dialect/DLoop/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "dloop-fuse"
+
+namespace deplodock::dloop {
+#define GEN_PASS_DEF_DLOOPFUSE
+#include "Deplodock/Dialect/DLoop/Transforms/Passes.h.inc"
+} // namespace deplodock::dloop
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dloop;
+
+namespace {
+
+/// How a producer defines a buffer: one plain store inside free loops.
+struct StoreInfo {
+  StoreOp store;
+  /// The free loops around the store, innermost first.
+  SmallVector<ForOp> loops;
+  /// For each loop, the position of the store index that is its variable.
+  SmallVector<unsigned> position;
+};
+
+} // namespace
+
+/// Analyses how `producer` writes its output argument `out`.
+static FailureOr<StoreInfo> analyzeStore(KernelOp producer, Value out) {
+  StoreInfo info;
+  for (Operation *user : out.getUsers()) {
+    auto store = dyn_cast<StoreOp>(user);
+    if (!store || store.getValue() == out || info.store)
+      return failure(); // Read back, passed on, or stored twice.
+    info.store = store;
+  }
+  if (!info.store || info.store.isReducing())
+    return failure();
+  for (Operation *op = info.store->getParentOp(); op != producer;
+       op = op->getParentOp()) {
+    auto loop = dyn_cast<ForOp>(op);
+    if (!loop || loop.isReduction())
+      return failure(); // Guarded or accumulated stores are not plain.
+    info.loops.push_back(loop);
+  }
+  AffineMap map = info.store.getMap();
+  if (map.getNumSymbols() != 0)
+    return failure();
+  ArrayRef<int64_t> shape = info.store.getMemRefType().getShape();
+  info.position.assign(info.loops.size(), ~0u);
+  for (auto [k, expr] : llvm::enumerate(map.getResults())) {
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      if (cst.getValue() != 0 || shape[k] != 1)
+        return failure();
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return failure();
+    Value index = info.store.getIndices()[dim.getPosition()];
+    auto it = llvm::find_if(info.loops, [&](ForOp loop) {
+      return loop.getInductionVar() == index;
+    });
+    if (it == info.loops.end() || info.position[it - info.loops.begin()] != ~0u)
+      return failure();
+    info.position[it - info.loops.begin()] = k;
+  }
+  // Every loop must pick a distinct element, or the store overwrites.
+  if (llvm::is_contained(info.position, ~0u))
+    return failure();
+  return info;
+}
+
+/// The ops of `producer` that compute the value `info.store` stores: its
+/// backward slice, with region ops (reduce loops, ifs) taken whole.
+static llvm::SetVector<Operation *> storedSlice(StoreOp store) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist{store.getValue()};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || slice.contains(def))
+      continue; // Loop variables and buffers are substituted.
+    slice.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(def->getRegions(), above);
+    llvm::append_range(worklist, above.getArrayRef());
+  }
+  return slice;
+}
+
+LogicalResult deplodock::dloop::fuseProducerInto(KernelOp producer,
+                                                 Value buffer,
+                                                 KernelOp consumer) {
+  auto outIt = llvm::find(producer.getOutputs(), buffer);
+  auto inIt = llvm::find(consumer.getInputs(), buffer);
+  if (outIt == producer.getOutputs().end() ||
+      inIt == consumer.getInputs().end())
+    return failure();
+  BlockArgument out =
+      producer.getOutputArgs()[outIt - producer.getOutputs().begin()];
+  BlockArgument in = consumer.getInputArgs()[inIt - consumer.getInputs().begin()];
+  FailureOr<StoreInfo> info = analyzeStore(producer, out);
+  if (failed(info))
+    return failure();
+  SmallVector<LoadOp> loads;
+  for (Operation *user : in.getUsers()) {
+    auto load = dyn_cast<LoadOp>(user);
+    if (!load)
+      return failure();
+    loads.push_back(load);
+  }
+  llvm::SetVector<Operation *> slice = storedSlice(info->store);
+  // The slice may only read the producer's inputs.
+  for (Operation *op : slice) {
+    bool readsOutput = false;
+    op->walk([&](LoadOp load) {
+      readsOutput |= llvm::is_contained(producer.getOutputArgs(),
+                                        load.getMemRef());
+    });
+    if (readsOutput)
+      return failure();
+  }
+
+  OpBuilder b(consumer.getContext());
+  for (LoadOp load : loads) {
+    b.setInsertionPoint(load);
+    IRMapping mapping;
+    for (auto [loop, k] : llvm::zip(info->loops, info->position)) {
+      Value index = affine::AffineApplyOp::create(
+          b, load.getLoc(), load.getMap().getSubMap({k}), load.getIndices());
+      mapping.map(loop.getInductionVar(), index);
+    }
+    for (auto [arg, buffer] :
+         llvm::zip(producer.getInputArgs(), producer.getInputs()))
+      mapping.map(arg, addInput(consumer, buffer));
+    // Pre-order keeps definitions before uses across nesting levels.
+    producer.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!slice.contains(op))
+        return WalkResult::advance();
+      b.clone(*op, mapping);
+      return WalkResult::skip();
+    });
+    load.getResult().replaceAllUsesWith(
+        mapping.lookupOrDefault(info->store.getValue()));
+    load.erase();
+  }
+  dropUnusedInputs(consumer);
+
+  // Fold the substituted indices into the cloned accesses, then hoist what
+  // no longer depends on the consumer's inner loops.
+  RewritePatternSet patterns(consumer.getContext());
+  LoadOp::getCanonicalizationPatterns(patterns, consumer.getContext());
+  StoreOp::getCanonicalizationPatterns(patterns, consumer.getContext());
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
+                                                     consumer.getContext());
+  (void)applyPatternsGreedily(consumer, std::move(patterns));
+  hoistLoopInvariants(consumer);
+  renameAxes(consumer);
+  return success();
+}
+
+namespace {
+
+struct DLoopFusePass final
+    : deplodock::dloop::impl::DLoopFuseBase<DLoopFusePass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  /// Tries to fuse the producer of `buffer` into every kernel reading it.
+  bool tryFuse(memref::AllocOp alloc);
+};
+
+} // namespace
+
+bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
+  Value buffer = alloc.getResult();
+  SmallVector<KernelOp> producers, readers;
+  for (Operation *user : buffer.getUsers()) {
+    auto kernel = dyn_cast<KernelOp>(user);
+    if (!kernel)
+      return false; // Returned, or used by something we do not know.
+    if (llvm::is_contained(kernel.getOutputs(), buffer))
+      producers.push_back(kernel);
+    else
+      readers.push_back(kernel);
+  }
+  if (producers.size() != 1 || producers[0].getOutputs().size() != 1)
+    return false;
+  KernelOp producer = producers[0];
+  if (readers.empty()) {
+    // Nobody reads what it writes.
+    producer.erase();
+    alloc.erase();
+    return true;
+  }
+
+  // Fuse into copies first; keep them only if the result is worth it.
+  SmallVector<KernelOp> fused;
+  auto discard = [&] {
+    for (KernelOp kernel : fused)
+      kernel.erase();
+    return false;
+  };
+  unsigned numLoads = 0;
+  for (KernelOp reader : readers) {
+    BlockArgument in =
+        reader.getInputArgs()[llvm::find(reader.getInputs(), buffer) -
+                              reader.getInputs().begin()];
+    numLoads += std::distance(in.getUsers().begin(), in.getUsers().end());
+    OpBuilder b(reader);
+    auto copy = cast<KernelOp>(b.clone(*reader));
+    fused.push_back(copy);
+    if (failed(fuseProducerInto(producer, buffer, copy)))
+      return discard();
+  }
+  KernelCost producerCost = measureKernel(producer);
+  KernelCost before = producerCost, after;
+  for (auto [reader, copy] : llvm::zip(readers, fused)) {
+    KernelCost c = measureKernel(reader), f = measureKernel(copy);
+    before.work += c.work;
+    before.reads += c.reads;
+    after.work += f.work;
+    after.reads += f.reads;
+  }
+  double elements = static_cast<double>(alloc.getType().getNumElements());
+  if (producerCost.work > reduceHeavy * elements && numLoads > 1) {
+    LLVM_DEBUG(llvm::dbgs() << "refuse " << producer.getSymName()
+                            << ": reduction read at " << numLoads
+                            << " places\n");
+    return discard();
+  }
+  if (after.work > maxBlowup * std::max(before.work, 1.0) ||
+      after.reads > maxBlowup * std::max(before.reads, 1.0)) {
+    LLVM_DEBUG(llvm::dbgs() << "refuse " << producer.getSymName()
+                            << ": work " << before.work << " -> "
+                            << after.work << "\n");
+    return discard();
+  }
+  for (KernelOp reader : readers)
+    reader.erase();
+  producer.erase();
+  alloc.erase();
+  return true;
+}
+
+void DLoopFusePass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<memref::AllocOp> allocs(func.getOps<memref::AllocOp>());
+    for (memref::AllocOp alloc : allocs)
+      if (tryFuse(alloc)) {
+        changed = true;
+        break; // Kernels changed: look again from the start.
+      }
+  }
+}

@@ -1,0 +1,66 @@
+//===- KernelEdits.cpp - Small edits of dloop kernels -----------*- C++ -*-===//
+
+#include "Deplodock/Dialect/DLoop/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dloop;
+
+BlockArgument deplodock::dloop::addInput(KernelOp kernel, Value buffer) {
+  for (auto [arg, input] :
+       llvm::zip(kernel.getInputArgs(), kernel.getInputs()))
+    if (input == buffer)
+      return arg;
+  auto numInputs = static_cast<int32_t>(kernel.getInputs().size());
+  auto numOutputs = static_cast<int32_t>(kernel.getOutputs().size());
+  kernel->insertOperands(numInputs, buffer);
+  kernel.getProperties().setOperandSegmentSizes({numInputs + 1, numOutputs});
+  return kernel.getBody()->insertArgument(numInputs, buffer.getType(),
+                                          buffer.getLoc());
+}
+
+void deplodock::dloop::dropUnusedInputs(KernelOp kernel) {
+  auto numInputs = static_cast<int32_t>(kernel.getInputs().size());
+  auto numOutputs = static_cast<int32_t>(kernel.getOutputs().size());
+  for (int32_t i = numInputs - 1; i >= 0; --i) {
+    if (!kernel.getBody()->getArgument(i).use_empty())
+      continue;
+    kernel.getBody()->eraseArgument(i);
+    kernel->eraseOperand(i);
+    --numInputs;
+  }
+  kernel.getProperties().setOperandSegmentSizes({numInputs, numOutputs});
+}
+
+void deplodock::dloop::renameAxes(KernelOp kernel) {
+  unsigned numFree = 0, numReduce = 0;
+  Builder b(kernel.getContext());
+  kernel.walk<WalkOrder::PreOrder>([&](ForOp loop) {
+    std::string name = loop.isReduction() ? "r" + std::to_string(numReduce++)
+                                          : "d" + std::to_string(numFree++);
+    loop.setAxis(name);
+  });
+}
+
+KernelCost deplodock::dloop::measureKernel(KernelOp kernel) {
+  KernelCost cost;
+  kernel.walk([&](Operation *op) {
+    bool isLoad = isa<LoadOp>(op);
+    bool isScalarMath =
+        isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+            op->getDialect()) &&
+        op->getNumResults() == 1 && !op->getResult(0).getType().isIndex() &&
+        !isa<arith::ConstantOp>(op);
+    if (!isLoad && !isScalarMath)
+      return;
+    double trips = 1;
+    for (auto loop = op->getParentOfType<ForOp>(); loop;
+         loop = loop->getParentOfType<ForOp>())
+      trips *= static_cast<double>(loop.getExtent());
+    (isLoad ? cost.reads : cost.work) += trips;
+  });
+  return cost;
+}

@@ -1,0 +1,49 @@
+//===- Pipelines.cpp - The Deplodock lowering pipelines ---------*- C++ -*-===//
+
+#include "Deplodock/Pipelines/Pipelines.h"
+
+#include "Deplodock/Conversion/Passes.h"
+#include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void deplodock::buildLowerToTensorPipeline(OpPassManager &pm) {
+  // Upstream TOSA lowering; a no-op on input without TOSA.
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addPass(createConvertToDTensor());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
+  buildLowerToTensorPipeline(pm);
+  pm.addPass(createConvertDTensorToDLoop());
+  pm.addPass(createCanonicalizerPass());
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(dloop::createDLoopFuse());
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
+  func.addPass(dloop::createDLoopHoistInvariants());
+  func.addPass(dloop::createDLoopDropUnitLoops());
+  func.addPass(createCanonicalizerPass());
+}
+
+void deplodock::registerDeplodockPipelines() {
+  PassPipelineRegistration<>(
+      "lower-to-tensor",
+      "Import a layer (linalg, tensor, arith, math, tosa) into dtensor",
+      buildLowerToTensorPipeline);
+  PassPipelineRegistration<>(
+      "lower-to-loop",
+      "Lower a layer to fused dloop kernels (import, lift, fuse)",
+      buildLowerToLoopPipeline);
+}
