@@ -215,15 +215,17 @@ FailureOr<Value> BodyImporter::build(Value root, BlockArgument forbidden) {
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  // Operands of the generic keep their order; coordinates come after.
-  auto rank = [](Value leaf) -> unsigned {
-    auto arg = dyn_cast<BlockArgument>(leaf);
-    return arg ? arg.getArgNumber() : ~0u;
-  };
-  std::stable_sort(leaves.begin(), leaves.end(),
-                   [&](const auto &a, const auto &b) {
-                     return rank(a.first) < rank(b.first);
-                   });
+  // Operands of the generic keep their order; coordinates come after, in
+  // the order they were found.
+  SmallVector<std::pair<Value, Value>> args, coords;
+  for (auto &leaf : leaves)
+    (isa<BlockArgument>(leaf.first) ? args : coords).push_back(leaf);
+  llvm::sort(args, [](const auto &a, const auto &b) {
+    return cast<BlockArgument>(a.first).getArgNumber() <
+           cast<BlockArgument>(b.first).getArgNumber();
+  });
+  leaves = std::move(args);
+  llvm::append_range(leaves, coords);
   SmallVector<Value> inputs;
   for (auto &[leaf, tensor] : leaves) {
     if (!tensor) {
@@ -301,30 +303,38 @@ static bool isIdentityInit(Value init, ReduceKind kind) {
 }
 
 /// Lays a tensor over the domain's dimensions `dims` (in domain order) out
-/// as an output whose coordinate j is domain dimension `outMap(j)`.
+/// as an output whose coordinate j is domain dimension `outMap(j)`, or the
+/// constant 0 on a size-1 output axis (keepdim reductions).
 static FailureOr<Value> layoutResult(RewriterBase &rewriter,
                                      linalg::GenericOp op, Value value,
                                      ArrayRef<unsigned> dims,
                                      AffineMap outMap, Type resultType) {
-  if (outMap.getNumResults() != dims.size())
+  auto shape = cast<RankedTensorType>(resultType).getShape();
+  auto refuse = [&] {
     return op.emitOpError("has an output map that is not a permutation of "
                           "its parallel dimensions, which ")
            << kPassName << " cannot import";
-  // value coordinate k (domain dim dims[k]) = output coordinate j where
-  // outMap result j is that dimension.
+  };
+  for (auto [j, expr] : llvm::enumerate(outMap.getResults())) {
+    auto cst = dyn_cast<AffineConstantExpr>(expr);
+    if (cst && (cst.getValue() != 0 || shape[j] != 1))
+      return refuse();
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!cst && (!dim || !llvm::is_contained(dims, dim.getPosition())))
+      return refuse();
+  }
+  // Value coordinate k (domain dim dims[k]) is the output coordinate that
+  // the output map sends that dimension to.
   SmallVector<AffineExpr> exprs;
   MLIRContext *ctx = op.getContext();
   for (unsigned dim : dims) {
     std::optional<unsigned> pos =
         outMap.getResultPosition(getAffineDimExpr(dim, ctx));
     if (!pos)
-      return op.emitOpError("has an output map that is not a permutation of "
-                            "its parallel dimensions, which ")
-             << kPassName << " cannot import";
+      return refuse();
     exprs.push_back(getAffineDimExpr(*pos, ctx));
   }
   auto map = AffineMap::get(outMap.getNumResults(), 0, exprs, ctx);
-  auto shape = cast<RankedTensorType>(resultType).getShape();
   return readOver(rewriter, op.getLoc(), value, map, shape);
 }
 

@@ -76,9 +76,11 @@ func.func @elementwise_foreign_op(%x: tensor<4xf32>) {
 
 // -----
 
+/// The body is isolated: a scalar from outside is not visible in it.
 func.func @elementwise_capture(%x: tensor<4xf32>, %s: f32) {
-  // expected-error @+1 {{body uses a value defined outside it}}
+  // expected-note @+1 {{required by region isolation constraints}}
   %y = dtensor.elementwise (%a = %x : tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{using value defined outside the region}}
     %b = arith.addf %a, %s : f32
     dtensor.yield %b : f32
   }

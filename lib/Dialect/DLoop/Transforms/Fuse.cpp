@@ -174,6 +174,7 @@ LogicalResult deplodock::dloop::fuseProducerInto(KernelOp producer,
                                                      consumer.getContext());
   (void)applyPatternsGreedily(consumer, std::move(patterns));
   hoistLoopInvariants(consumer);
+  dedupeComputations(consumer);
   renameAxes(consumer);
   return success();
 }
@@ -221,12 +222,7 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
       kernel.erase();
     return false;
   };
-  unsigned numLoads = 0;
   for (KernelOp reader : readers) {
-    BlockArgument in =
-        reader.getInputArgs()[llvm::find(reader.getInputs(), buffer) -
-                              reader.getInputs().begin()];
-    numLoads += std::distance(in.getUsers().begin(), in.getUsers().end());
     OpBuilder b(reader);
     auto copy = cast<KernelOp>(b.clone(*reader));
     fused.push_back(copy);
@@ -242,11 +238,13 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
     after.work += f.work;
     after.reads += f.reads;
   }
+  // A reduction is worth materialising rather than computing twice.
   double elements = static_cast<double>(alloc.getType().getNumElements());
-  if (producerCost.work > reduceHeavy * elements && numLoads > 1) {
+  bool heavy = producerCost.work > reduceHeavy * elements;
+  if (heavy && after.work > before.work * (1 + 1e-9)) {
     LLVM_DEBUG(llvm::dbgs() << "refuse " << producer.getSymName()
-                            << ": reduction read at " << numLoads
-                            << " places\n");
+                            << ": would recompute a reduction, work "
+                            << before.work << " -> " << after.work << "\n");
     return discard();
   }
   if (after.work > maxBlowup * std::max(before.work, 1.0) ||
@@ -274,5 +272,19 @@ void DLoopFusePass::runOnOperation() {
         changed = true;
         break; // Kernels changed: look again from the start.
       }
+  }
+  // Name the surviving kernels by position and by what they do.
+  unsigned index = 0;
+  Builder b(func.getContext());
+  for (KernelOp kernel : func.getOps<KernelOp>()) {
+    bool reduces = kernel
+                       .walk([](ForOp loop) {
+                         return loop.isReduction() ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    kernel.setSymName((func.getSymName() + "_" + Twine(index++) +
+                       (reduces ? "_reduce" : "_pointwise"))
+                          .str());
   }
 }

@@ -17,22 +17,26 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dloop;
 
+bool deplodock::dloop::isReadOnlyComputation(Operation *op, KernelOp kernel) {
+  // Loads of buffers the kernel never writes may move or merge: no store in
+  // between changes what they read.
+  auto inputs = kernel.getInputArgs();
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (auto load = dyn_cast<LoadOp>(nested))
+      return llvm::is_contained(inputs, load.getMemRef())
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    if (isa<ForOp, YieldOp, scf::IfOp, scf::YieldOp>(nested) ||
+        isMemoryEffectFree(nested))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
 size_t deplodock::dloop::hoistLoopInvariants(KernelOp kernel) {
-  // Loads of buffers the kernel never writes may move: nothing between the
-  // old and the new position changes what they read.
-  llvm::DenseSet<Value> readOnly(kernel.getInputArgs().begin(),
-                                 kernel.getInputArgs().end());
   auto isHoistable = [&](Operation *op) {
-    WalkResult result = op->walk([&](Operation *nested) {
-      if (auto load = dyn_cast<LoadOp>(nested))
-        return readOnly.contains(load.getMemRef()) ? WalkResult::advance()
-                                                   : WalkResult::interrupt();
-      if (isa<ForOp, YieldOp, scf::IfOp, scf::YieldOp>(nested) ||
-          isMemoryEffectFree(nested))
-        return WalkResult::advance();
-      return WalkResult::interrupt();
-    });
-    return !result.wasInterrupted();
+    return isReadOnlyComputation(op, kernel);
   };
   SmallVector<ForOp> loops;
   kernel.walk<WalkOrder::PostOrder>([&](ForOp loop) { loops.push_back(loop); });

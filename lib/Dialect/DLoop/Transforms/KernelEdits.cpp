@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/OperationSupport.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -33,6 +34,34 @@ void deplodock::dloop::dropUnusedInputs(KernelOp kernel) {
     --numInputs;
   }
   kernel.getProperties().setOperandSegmentSizes({numInputs, numOutputs});
+}
+
+size_t deplodock::dloop::dedupeComputations(KernelOp kernel) {
+  size_t erased = 0;
+  SmallVector<Block *> blocks;
+  kernel.walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks) {
+    SmallVector<Operation *> seen;
+    for (Operation &op : llvm::make_early_inc_range(*block)) {
+      if (op.getNumResults() == 0 || !isReadOnlyComputation(&op, kernel))
+        continue;
+      Operation *same = nullptr;
+      for (Operation *earlier : seen)
+        if (OperationEquivalence::isEquivalentTo(
+                earlier, &op, OperationEquivalence::IgnoreLocations)) {
+          same = earlier;
+          break;
+        }
+      if (!same) {
+        seen.push_back(&op);
+        continue;
+      }
+      op.replaceAllUsesWith(same);
+      op.erase();
+      ++erased;
+    }
+  }
+  return erased;
 }
 
 void deplodock::dloop::renameAxes(KernelOp kernel) {

@@ -123,15 +123,6 @@ LogicalResult ElementwiseOp::verifyRegions() {
       return op.emitOpError("is not allowed in a dtensor.elementwise body; "
                             "only arith and math ops are");
   }
-  // The body is a pure scalar function: it may only use its own values.
-  WalkResult captured = getBody().walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (!getBody().isAncestor(operand.getParentRegion()))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (captured.wasInterrupted())
-    return emitOpError("body uses a value defined outside it");
   return success();
 }
 

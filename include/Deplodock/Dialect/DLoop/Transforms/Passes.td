@@ -17,9 +17,10 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
     once per element it produces. The producer and its buffer go away.
 
     A fusion is refused when it would recompute a reduction (a producer
-    doing more than `reduce-heavy` times as much work as it writes, read
-    at several places) or blow up work or reads beyond `max-blowup` times
-    what producer and consumers did apart.
+    doing more than `reduce-heavy` operations per element it writes, whose
+    work would grow at all) or blow up work or reads beyond `max-blowup`
+    times what producer and consumers did apart. Identical read-only
+    computations (the same reduction reached twice) are merged.
   }];
   let options = [
     Option<"maxBlowup", "max-blowup", "double", "8.0",

@@ -34,6 +34,14 @@ size_t hoistLoopInvariants(KernelOp kernel);
 mlir::LogicalResult fuseProducerInto(KernelOp producer, mlir::Value buffer,
                                      KernelOp consumer);
 
+/// Whether `op` (with everything nested in it) only computes: scalar code,
+/// loops and ifs, and loads of the kernel's inputs, which it never writes.
+bool isReadOnlyComputation(mlir::Operation *op, KernelOp kernel);
+
+/// Replaces read-only computations (isReadOnlyComputation) that repeat an
+/// equal one earlier in the same block, loops included; returns how many.
+size_t dedupeComputations(KernelOp kernel);
+
 /// Renames the loops of `kernel` `d0, d1, ...` (free) and `r0, r1, ...`
 /// (reduce) in pre-order, so names stay unique after fusion.
 void renameAxes(KernelOp kernel);

@@ -19,7 +19,7 @@ class DTensor_Op<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 def DTensor_ElementwiseOp : DTensor_Op<"elementwise", [
-    Pure, SingleBlock, RecursiveMemoryEffects]> {
+    Pure, SingleBlock, IsolatedFromAbove, RecursiveMemoryEffects]> {
   let summary = "applies a scalar body to every element";
   let description = [{
     Applies the body to each coordinate of the result. Every operand already
