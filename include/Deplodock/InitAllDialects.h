@@ -18,7 +18,8 @@ namespace deplodock {
 void registerDeplodockDialects(mlir::DialectRegistry &registry);
 
 /// Adds the upstream dialects Deplodock's tools read and write besides our
-/// own: func, arith, math, scf, memref, tensor, linalg, tosa, gpu, affine.
+/// own: func, arith, math, scf, cf, memref, tensor, linalg, tosa, gpu,
+/// affine.
 void registerDeplodockInputDialects(mlir::DialectRegistry &registry);
 
 } // namespace deplodock

@@ -17,27 +17,31 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::importer;
 
-/// Emits an error at `op` for its first dynamically shaped tensor.
+/// Whether `type` is a tensor or memref without a static shape.
+static bool isDynamic(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && isa<TensorType, MemRefType>(type) &&
+         !(shaped.hasRank() && shaped.hasStaticShape());
+}
+
+/// Emits an error at `op` for its first dynamically shaped value.
 static LogicalResult checkStaticShapes(Operation *op) {
-  auto check = [&](Type type) -> LogicalResult {
-    auto shaped = dyn_cast<ShapedType>(type);
-    if (shaped && shaped.hasRank() && shaped.hasStaticShape())
-      return success();
-    if (!shaped)
-      return success();
-    return op->emitOpError("uses ")
-           << type << "; dynamic shapes are not supported by " << kPassName;
+  auto refuse = [&](StringRef what, unsigned i, Type type) {
+    return op->emitOpError() << what << " #" << i << " has type " << type
+                             << "; dynamic shapes are not supported by "
+                             << kPassName;
   };
-  for (Type t : op->getOperandTypes())
-    if (failed(check(t)))
-      return failure();
-  for (Type t : op->getResultTypes())
-    if (failed(check(t)))
-      return failure();
-  if (auto func = dyn_cast<func::FuncOp>(op))
-    for (Type t : func.getArgumentTypes())
-      if (failed(check(t)))
-        return failure();
+  if (auto func = dyn_cast<func::FuncOp>(op)) {
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isDynamic(type))
+        return refuse("argument", i, type);
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+      if (isDynamic(type))
+        return refuse("result", i, type);
+  }
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (isDynamic(type))
+      return refuse("result", i, type);
   return success();
 }
 
@@ -93,7 +97,7 @@ void ConvertToDTensorPass::runOnOperation() {
   ModuleOp module = getOperation();
   IRRewriter rewriter(&getContext());
 
-  WalkResult shapes = module.walk([](Operation *op) {
+  WalkResult shapes = module.walk<WalkOrder::PreOrder>([](Operation *op) {
     return failed(checkStaticShapes(op)) ? WalkResult::interrupt()
                                          : WalkResult::advance();
   });

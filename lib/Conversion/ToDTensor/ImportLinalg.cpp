@@ -264,9 +264,10 @@ static std::optional<ReduceKind> combinerKind(Operation *op) {
   return std::nullopt;
 }
 
-/// Whether `init` is, everywhere, the identity of `kind`: folding it in then
-/// changes nothing and the combine can be dropped.
-static bool isIdentityInit(Value init, ReduceKind kind) {
+/// Whether `init` is, everywhere, the identity of `kind` as `combiner`
+/// computes it: folding it in then changes nothing and the combine can be
+/// dropped.
+static bool isIdentityInit(Value init, ReduceKind kind, Operation *combiner) {
   auto fill = init.getDefiningOp<dtensor::ElementwiseOp>();
   if (!fill || !fill.getInputs().empty())
     return false;
@@ -275,6 +276,9 @@ static bool isIdentityInit(Value init, ReduceKind kind) {
     return false;
   if (auto fp = dyn_cast<FloatAttr>(cst.getValue())) {
     APFloat v = fp.getValue();
+    // maxnumf and minnumf ignore a NaN operand (upstream softmax starts so).
+    if (v.isNaN() && isa<arith::MaxNumFOp, arith::MinNumFOp>(combiner))
+      return true;
     switch (kind) {
     case ReduceKind::add:
       return v.isZero();
@@ -406,7 +410,7 @@ importer::importGeneric(RewriterBase &rewriter, linalg::GenericOp op) {
                    init.getType());
   if (failed(laidOut))
     return failure();
-  if (isIdentityInit(init, *kind))
+  if (isIdentityInit(init, *kind, combiner))
     return SmallVector<Value>{*laidOut};
   // Fold the initial value in with the body's own combining op.
   Value combined = dtensor::ElementwiseOp::create(

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -81,6 +82,15 @@ void ElementwiseOp::build(
 
 YieldOp ElementwiseOp::getYield() {
   return cast<YieldOp>(getBody().front().getTerminator());
+}
+
+OpFoldResult ElementwiseOp::fold(FoldAdaptor) {
+  // A body that yields one of its operands unchanged is a copy.
+  auto arg = dyn_cast<BlockArgument>(getYield().getValue());
+  if (!arg || arg.getOwner() != &getBody().front())
+    return {};
+  Value input = getInputs()[arg.getArgNumber()];
+  return input.getType() == getType() ? input : Value();
 }
 
 LogicalResult ElementwiseOp::verify() {
@@ -183,6 +193,39 @@ IntegerSet IndexMapOp::getPredicate(unsigned i) {
     return {};
   auto set = dyn_cast<IntegerSetAttr>(predicates[i]);
   return set ? set.getValue() : IntegerSet();
+}
+
+OpFoldResult IndexMapOp::fold(FoldAdaptor) {
+  // Reading every element where it already is.
+  if (getSources().size() == 1 && !getPredicate(0) && getMap(0).isIdentity() &&
+      getSources()[0].getType() == getType())
+    return getSources()[0];
+  return {};
+}
+
+namespace {
+/// index_map(index_map(x)) reads x at the composed map, when neither has
+/// predicates: the intermediate layout is never needed.
+struct ComposeIndexMaps final : OpRewritePattern<IndexMapOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IndexMapOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getSources().size() != 1 || op.getPredicate(0))
+      return failure();
+    auto inner = op.getSources()[0].getDefiningOp<IndexMapOp>();
+    if (!inner || inner.getSources().size() != 1 || inner.getPredicate(0))
+      return failure();
+    AffineMap composed = inner.getMap(0).compose(op.getMap(0));
+    rewriter.replaceOpWithNewOp<IndexMapOp>(op, op.getType(),
+                                            inner.getSources()[0], composed);
+    return success();
+  }
+};
+} // namespace
+
+void IndexMapOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                             MLIRContext *context) {
+  patterns.add<ComposeIndexMaps>(context);
 }
 
 // %a[map] if [set], %b[map] attributes {...}

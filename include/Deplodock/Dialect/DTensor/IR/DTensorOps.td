@@ -40,6 +40,7 @@ def DTensor_ElementwiseOp : DTensor_Op<"elementwise", [
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let hasFolder = 1;
   let builders = [
     /// Builds the op with a body made by `bodyBuilder`, which receives one
     /// scalar block argument per input and returns the value to yield.
@@ -122,6 +123,8 @@ def DTensor_IndexMapOp : DTensor_Op<"index_map", [Pure]> {
   let results = (outs AnyStaticShapeTensor:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let builders = [
     /// One unpredicated source read at `map`.
     OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$source,

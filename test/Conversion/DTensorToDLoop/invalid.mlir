@@ -1,0 +1,24 @@
+// RUN: deplodock-opt %s --convert-dtensor-to-dloop -split-input-file -verify-diagnostics
+
+func.func @return_splat() -> tensor<4xf32> {
+  %c = arith.constant dense<1.0> : tensor<4xf32>
+  // expected-error @+1 {{'func.return' op returns a constant or computed value that convert-dtensor-to-dloop cannot turn into a buffer}}
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+func.func @not_imported(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.addf' op is not supported by convert-dtensor-to-dloop; import it into dtensor first}}
+  %y = arith.addf %x, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has several blocks, which convert-dtensor-to-dloop cannot lift}}
+func.func @blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<4xf32>
+}

@@ -1,0 +1,177 @@
+// RUN: deplodock-opt %s --convert-to-dtensor -split-input-file -verify-diagnostics
+
+func.func @unsupported_op(%x: tensor<4x8xf32>, %i: tensor<2x1xindex>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tensor.gather' op is not supported by convert-to-dtensor}}
+  %g = tensor.gather %x[%i] gather_dims([0]) : (tensor<4x8xf32>, tensor<2x1xindex>) -> tensor<2x8xf32>
+  return %g : tensor<2x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0 has type 'tensor<?x8xf32>'; dynamic shapes are not supported by convert-to-dtensor}}
+func.func @dynamic_argument(%x: tensor<?x8xf32>) -> tensor<8xf32> {
+  %c = arith.constant dense<0.0> : tensor<8xf32>
+  return %c : tensor<8xf32>
+}
+
+// -----
+
+func.func @dynamic_result(%x: tensor<4x8xf32>, %n: index) {
+  // expected-error @+1 {{'tensor.empty' op result #0 has type 'tensor<?xf32>'; dynamic shapes are not supported by convert-to-dtensor}}
+  %e = tensor.empty(%n) : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @tosa_direct(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tosa.tanh' op is not supported by convert-to-dtensor; lower TOSA with the tosa-to-linalg pipelines first (lower-to-tensor does)}}
+  %r = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @op_in_body(%x: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tensor.extract' op in a linalg.generic body is not supported by convert-to-dtensor}}
+    %v = tensor.extract %t[%c0] : tensor<4xf32>
+    %s = arith.addf %a, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @read_output_in_reduction(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'linalg.generic' op reads its output inside a reduction, which convert-to-dtensor cannot import}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.mulf %a, %acc : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @not_a_reduction(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'linalg.generic' op has a reduction body that is not an add, mul, max or min into the output, which convert-to-dtensor cannot import}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.subf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @several_reduced_outputs(%x: tensor<4x8xf32>, %i0: tensor<4xf32>, %i1: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'linalg.generic' op reduces into several outputs, which convert-to-dtensor cannot import}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%i0, %i1 : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: f32, %s: f32, %m: f32):
+    %s2 = arith.addf %a, %s : f32
+    %m2 = arith.maximumf %a, %m : f32
+    linalg.yield %s2, %m2 : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scalar_not_constant(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{'linalg.generic' op has a scalar operand that is not a constant, which convert-to-dtensor cannot import}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %s : tensor<4xf32>, f32) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @value_from_outside(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{'linalg.generic' op reads a value defined outside its body, which convert-to-dtensor cannot import}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @buffers(%x: memref<4xf32>, %y: memref<4xf32>) {
+  // expected-error @+1 {{'linalg.generic' op works on buffers; convert-to-dtensor imports ops on tensors}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @output_map_not_permutation(%x: tensor<4x4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{'linalg.generic' op has an output map that is not a permutation of its parallel dimensions, which convert-to-dtensor cannot import}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @mixed_scalar(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.select' op mixes tensors of different shapes or scalars, which convert-to-dtensor cannot import}}
+  %r = arith.select %c, %x, %x : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @dynamic_pad_value(%x: tensor<3xf32>, %v: f32) -> tensor<5xf32> {
+  // expected-error @+1 {{'tensor.pad' op pads with a value that is not a constant, which convert-to-dtensor cannot import}}
+  %r = tensor.pad %x low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %v : f32
+  } : tensor<3xf32> to tensor<5xf32>
+  return %r : tensor<5xf32>
+}
+
+// -----
+
+func.func @strided_insert(%s: tensor<2xf32>, %d: tensor<6xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{'tensor.insert_slice' op has strides other than 1, which convert-to-dtensor cannot import}}
+  %r = tensor.insert_slice %s into %d[0] [2] [2] : tensor<2xf32> into tensor<6xf32>
+  return %r : tensor<6xf32>
+}
+
+// -----
+
+func.func @call_on_tensors(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'func.call' op is not supported by convert-to-dtensor}}
+  %r = func.call @callee(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func private @callee(tensor<4xf32>) -> tensor<4xf32>
+
+// -----
+
+func.func @dynamic_offset(%x: tensor<8xf32>, %o: index) -> tensor<4xf32> {
+  // expected-error @+1 {{'tensor.extract_slice' op has dynamic offsets, sizes or strides; dynamic shapes are not supported by convert-to-dtensor}}
+  %r = tensor.extract_slice %x[%o] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
