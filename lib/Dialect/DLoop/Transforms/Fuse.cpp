@@ -193,6 +193,24 @@ private:
 
 } // namespace
 
+/// Whether some output of `kernel` is an intermediate buffer other kernels
+/// read (so `kernel` may itself be fused away).
+static bool feedsOtherKernels(KernelOp kernel) {
+  for (Value output : kernel.getOutputs()) {
+    if (!output.getDefiningOp<memref::AllocOp>())
+      continue;
+    bool onlyKernels = llvm::all_of(output.getUsers(), [](Operation *user) {
+      return isa<KernelOp>(user);
+    });
+    bool read = llvm::any_of(output.getUsers(), [&](Operation *user) {
+      return user != kernel.getOperation();
+    });
+    if (onlyKernels && read)
+      return true;
+  }
+  return false;
+}
+
 bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
   Value buffer = alloc.getResult();
   SmallVector<KernelOp> producers, readers;
@@ -229,8 +247,7 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
     if (failed(fuseProducerInto(producer, buffer, copy)))
       return discard();
   }
-  KernelCost producerCost = measureKernel(producer);
-  KernelCost before = producerCost, after;
+  KernelCost before = measureKernel(producer), after;
   for (auto [reader, copy] : llvm::zip(readers, fused)) {
     KernelCost c = measureKernel(reader), f = measureKernel(copy);
     before.work += c.work;
@@ -238,12 +255,29 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
     after.work += f.work;
     after.reads += f.reads;
   }
-  // A reduction is worth materialising rather than computing twice.
+  // A reduction waits for a copy that reads it (a broadcast) to move into
+  // the copy's consumers first, where it may run once per element it makes.
+  bool reduces = producer
+                     .walk([](ForOp loop) {
+                       return loop.isReduction() ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+  if (reduces)
+    for (KernelOp reader : readers)
+      if (measureKernel(reader).work == 0 && feedsOtherKernels(reader)) {
+        LLVM_DEBUG(llvm::dbgs() << "defer " << producer.getSymName()
+                                << ": read by copy " << reader.getSymName()
+                                << "\n");
+        return discard();
+      }
+  // An expensive producer (a matmul) is materialised, not computed twice.
   double elements = static_cast<double>(alloc.getType().getNumElements());
-  bool heavy = producerCost.work > reduceHeavy * elements;
-  if (heavy && after.work > before.work * (1 + 1e-9)) {
+  KernelCost producerCost = measureKernel(producer);
+  if (producerCost.work > reduceHeavy * elements &&
+      after.work > before.work * (1 + 1e-9)) {
     LLVM_DEBUG(llvm::dbgs() << "refuse " << producer.getSymName()
-                            << ": would recompute a reduction, work "
+                            << ": would recompute heavy work, "
                             << before.work << " -> " << after.work << "\n");
     return discard();
   }

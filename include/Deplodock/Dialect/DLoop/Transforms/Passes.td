@@ -16,18 +16,22 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
     substituted, and loop invariants are hoisted so a cloned reduction runs
     once per element it produces. The producer and its buffer go away.
 
-    A fusion is refused when it would recompute a reduction (a producer
-    doing more than `reduce-heavy` operations per element it writes, whose
-    work would grow at all) or blow up work or reads beyond `max-blowup`
-    times what producer and consumers did apart. Identical read-only
-    computations (the same reduction reached twice) are merged.
+    A producer containing a reduction is not fused into a kernel that only
+    copies (a broadcast) while that copy feeds other kernels: the copy fuses
+    into its consumers first, and the reduction follows it there. A producer
+    doing more than `reduce-heavy` operations per element it writes (a
+    matmul) is never fused where that would grow the total work, that is,
+    compute it twice. Any other fusion is refused when it blows up work or
+    reads beyond `max-blowup` times what producer and consumers did apart.
+    Identical read-only computations (the same reduction reached twice) are
+    merged.
   }];
   let options = [
     Option<"maxBlowup", "max-blowup", "double", "8.0",
            "Largest allowed ratio of fused to unfused work and reads">,
     Option<"reduceHeavy", "reduce-heavy", "double", "4.0",
-           "Work per written element above which a producer counts as a "
-           "reduction that must not be recomputed">
+           "Operations per written element above which a producer is never "
+           "recomputed">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
