@@ -15,7 +15,9 @@ KnobsAttr KnobsAttr::get(MLIRContext *context,
 }
 
 std::optional<int64_t> KnobsAttr::getInt(StringRef name) const {
-  if (auto value = getEntries().getAs<IntegerAttr>(name))
+  // A BoolAttr is an IntegerAttr too; a boolean knob is not an integer one.
+  if (auto value = getEntries().getAs<IntegerAttr>(name);
+      value && !isa<BoolAttr>(value))
     return value.getInt();
   return std::nullopt;
 }
@@ -78,14 +80,14 @@ Attribute KnobsAttr::parse(AsmParser &parser, Type) {
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
                                      parseEntry))
     return {};
-  return parser.getChecked<KnobsAttr>(context,
-                                      entries.getDictionary(context));
+  return parser.getChecked<KnobsAttr>(context, entries.getDictionary(context));
 }
 
 void KnobsAttr::print(AsmPrinter &printer) const {
   printer << '<';
   llvm::interleaveComma(getEntries(), printer, [&](NamedAttribute entry) {
-    printer << entry.getName().getValue() << " = ";
+    printer.printKeywordOrString(entry.getName().getValue());
+    printer << " = ";
     Attribute value = entry.getValue();
     if (auto flag = dyn_cast<BoolAttr>(value))
       printer << (flag.getValue() ? "true" : "false");
@@ -123,8 +125,15 @@ KnobsAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
     if (!ok)
       return emitError() << "knob '" << name << "' expects "
                          << describeKnobKind(knob->kind);
+    // Sizes, factors and input positions: none is negative.
+    bool negative = false;
     if (auto number = dyn_cast<IntegerAttr>(value);
-        number && !isa<BoolAttr>(value) && number.getInt() < 0)
+        number && !isa<BoolAttr>(value))
+      negative = number.getValue().isNegative();
+    else if (auto list = dyn_cast<DenseI64ArrayAttr>(value))
+      negative =
+          llvm::any_of(list.asArrayRef(), [](int64_t v) { return v < 0; });
+    if (negative)
       return emitError() << "knob '" << name << "' must not be negative";
   }
   return success();

@@ -5,10 +5,15 @@
 #include "Deplodock/Dialect/Common/AffineBounds.h"
 #include "Deplodock/Dialect/Common/AxisInterface.h"
 #include "Deplodock/Dialect/Common/KernelSyntax.h"
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace deplodock;
@@ -24,7 +29,9 @@ void KernelOp::build(OpBuilder &b, OperationState &state, StringRef name,
   state.addOperands(outs);
   Properties &props = state.getOrAddProperties<Properties>();
   props.sym_name = b.getStringAttr(name);
-  props.knobs = knobs ? knobs : KnobsAttr::get(b.getContext(), ArrayRef<NamedAttribute>{});
+  props.knobs =
+      knobs ? knobs
+            : KnobsAttr::get(b.getContext(), ArrayRef<NamedAttribute>{});
   props.operandSegmentSizes = {static_cast<int32_t>(ins.size()),
                                static_cast<int32_t>(outs.size())};
   Region *body = state.addRegion();
@@ -52,7 +59,8 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     props.knobs = cast<KnobsAttr>(knobs);
   } else {
-    props.knobs = KnobsAttr::get(parser.getContext(), ArrayRef<NamedAttribute>{});
+    props.knobs =
+        KnobsAttr::get(parser.getContext(), ArrayRef<NamedAttribute>{});
   }
   SmallVector<OpAsmParser::Argument> args;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
@@ -83,9 +91,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   }
   printBindings(p, "ins", getInputArgs(), getInputs());
   printBindings(p, "outs", getOutputArgs(), getOutputs());
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {"sym_name", "knobs",
-                                      "operandSegmentSizes"});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"sym_name", "knobs", "operandSegmentSizes"});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -250,8 +257,8 @@ std::optional<Interval> TileOp::getCoordRange(BlockArgument arg) {
   if (arg.getOwner()->getParentOp() != getOperation())
     return std::nullopt;
   unsigned i = arg.getArgNumber(), numBlock = getBlockExtents().size();
-  int64_t extent = i < numBlock ? getBlockExtents()[i]
-                                : getThreadExtents()[i - numBlock];
+  int64_t extent =
+      i < numBlock ? getBlockExtents()[i] : getThreadExtents()[i - numBlock];
   return Interval{0, extent - 1};
 }
 
@@ -274,19 +281,21 @@ BlockArgument TileOp::getCoord(StringRef name) {
   return {};
 }
 
-int64_t TileOp::getNumThreads() {
+/// The product of `extents`, saturating at INT64_MAX: huge extents must
+/// fail the thread limit, not wrap around below it.
+static int64_t saturatingProduct(ArrayRef<int64_t> extents) {
   int64_t n = 1;
-  for (int64_t e : getThreadExtents())
-    n *= e;
+  for (int64_t e : extents)
+    if (llvm::MulOverflow(n, e, n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 
-int64_t TileOp::getNumBlocks() {
-  int64_t n = 1;
-  for (int64_t e : getBlockExtents())
-    n *= e;
-  return n;
+int64_t TileOp::getNumThreads() {
+  return saturatingProduct(getThreadExtents());
 }
+
+int64_t TileOp::getNumBlocks() { return saturatingProduct(getBlockExtents()); }
 
 bool TileOp::isThreadAxis(StringRef name) {
   return llvm::any_of(getThreadAxes(), [&](Attribute axis) {
@@ -311,18 +320,22 @@ LogicalResult TileOp::verify() {
     for (Attribute name : names) {
       StringRef axis = cast<StringAttr>(name).getValue();
       if (!isIdentifier(axis))
-        return emitOpError("axis name \"") << axis
-                                           << "\" is not an identifier";
+        return emitOpError("axis name \"") << axis << "\" is not an identifier";
       if (!seen.insert(axis).second)
         return emitOpError("axis \"") << axis << "\" is bound twice";
     }
   for (ArrayRef<int64_t> extents : {getBlockExtents(), getThreadExtents()})
     for (int64_t e : extents)
       if (e < 1)
-        return emitOpError("axis extents must be positive, got ") << e;
-  if (getNumThreads() > 1024)
-    return emitOpError("binds ")
-           << getNumThreads() << " threads per block; the limit is 1024";
+        return emitOpError("axis extents must be at least 1, got ") << e;
+  if (int64_t threads = getNumThreads(); threads > 1024) {
+    InFlightDiagnostic diag = emitOpError("binds ");
+    if (threads == std::numeric_limits<int64_t>::max())
+      diag << "more than " << threads;
+    else
+      diag << threads;
+    return diag << " threads per block; the limit is 1024";
+  }
   return success();
 }
 
@@ -354,7 +367,7 @@ void StridedForOp::build(OpBuilder &b, OperationState &state, Value start,
   }
 }
 
-// %i = %start to 2048 step 256 reduce "k" unroll 4 iter(...) attrs { body }
+// %i = %start to 2048 step 256 reduce "k" iter(...) unroll 4 { body } attrs
 ParseResult StridedForOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::Argument iv;
   OpAsmParser::UnresolvedOperand start;
@@ -401,9 +414,8 @@ ParseResult StridedForOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void StridedForOp::print(OpAsmPrinter &p) {
-  p << ' ' << getInductionVar() << " = " << getStart() << " to "
-    << getExtent() << " step " << getStep() << ' '
-    << stringifyLoopKind(getKind()) << ' ';
+  p << ' ' << getInductionVar() << " = " << getStart() << " to " << getExtent()
+    << " step " << getStep() << ' ' << stringifyLoopKind(getKind()) << ' ';
   p.printString(getAxis());
   printBindings(p, "iter", getIterArgs(), getInitArgs());
   if (std::optional<uint64_t> unroll = getUnroll())
@@ -431,36 +443,78 @@ std::optional<Interval> StridedForOp::getCoordRange(BlockArgument arg) {
   return Interval{0, getExtent() - 1};
 }
 
+// Everything is checked here rather than in verifyRegions: the
+// LoopLikeOpInterface verifier runs with the regions, before verifyRegions,
+// and would report the same mistakes less clearly (or read past the body
+// arguments when the induction variable is missing).
 LogicalResult StridedForOp::verify() {
   if (getExtent() < 1)
-    return emitOpError("extent must be positive, got ") << getExtent();
+    return emitOpError("extent must be at least 1, got ") << getExtent();
   if (getStep() < 1)
-    return emitOpError("step must be positive, got ") << getStep();
-  if (getUnrollAttr() && getUnrollAttr().getInt() < 1)
-    return emitOpError("unroll factor must be positive");
+    return emitOpError("step must be at least 1, got ") << getStep();
+  if (std::optional<uint64_t> unroll = getUnroll();
+      unroll && static_cast<int64_t>(*unroll) < 1)
+    return emitOpError("unroll factor must be at least 1, got ")
+           << static_cast<int64_t>(*unroll);
   if (!isIdentifier(getAxis()))
-    return emitOpError("axis name \"") << getAxis()
-                                       << "\" is not an identifier";
-  if (!isReduction() && !getInitArgs().empty())
+    return emitOpError("axis name \"")
+           << getAxis() << "\" is not an identifier";
+  OperandRange inits = getInitArgs();
+  if (!isReduction() && !inits.empty())
     return emitOpError("a free loop cannot carry values; use a reduce loop");
-  return verifyAxisNotShadowed(*this, getAxis());
-}
 
-LogicalResult StridedForOp::verifyRegions() {
-  Block &block = getBody().front();
-  if (block.getNumArguments() != 1 + getInitArgs().size() ||
-      !block.getArgument(0).getType().isIndex())
-    return emitOpError("expected an index induction variable and one "
-                       "argument per carried value");
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getIterArgs(), getInitArgs())))
-    if (std::get<0>(pair).getType() != std::get<1>(pair).getType())
-      return emitOpError("carried value #") << i << " changes type";
-  auto yield = cast<YieldOp>(block.getTerminator());
-  if (yield.getValues().getTypes() != getInitArgs().getTypes())
-    return emitOpError("body yields ")
-           << yield.getValues().size()
-           << " values that do not match the carried values";
-  return success();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != inits.size() + 1)
+    return emitOpError("body takes ")
+           << body.getNumArguments() << " arguments but the loop needs "
+           << inits.size() + 1 << " (the induction variable and one per init)";
+  if (!getInductionVar().getType().isIndex())
+    return emitOpError("induction variable has type ")
+           << getInductionVar().getType() << ", expected 'index'";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getIterArgs(), inits))) {
+    auto [arg, init] = pair;
+    if (arg.getType() != init.getType())
+      return emitOpError("iter arg #")
+             << i << " has type " << arg.getType() << " but its init has type "
+             << init.getType();
+  }
+  if (getNumResults() != inits.size())
+    return emitOpError("expected ")
+           << inits.size() << " results, one per init, got " << getNumResults();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getResultTypes(), inits))) {
+    auto [type, init] = pair;
+    if (type != init.getType())
+      return emitOpError("result #")
+             << i << " has type " << type << " but its init has type "
+             << init.getType();
+  }
+  // A missing or foreign terminator is reported by
+  // SingleBlockImplicitTerminator.
+  if (auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back())) {
+    OperandRange yielded = yield.getValues();
+    if (yielded.size() != inits.size())
+      return emitOpError("body yields ")
+             << yielded.size() << " values but the loop carries "
+             << inits.size();
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(yielded.getTypes(), getIterArgs()))) {
+      auto [type, arg] = pair;
+      if (type != arg.getType())
+        return emitOpError("yielded value #")
+               << i << " has type " << type << " but iter arg #" << i
+               << " has type " << arg.getType();
+    }
+  }
+  if (isReduction() && inits.empty()) {
+    WalkResult found = getBody().walk([](dloop::StoreOp store) {
+      return store.isReducing() ? WalkResult::interrupt()
+                                : WalkResult::advance();
+    });
+    if (!found.wasInterrupted())
+      return emitOpError("a reduce loop must carry an accumulator or contain "
+                         "a reducing store");
+  }
+  return verifyAxisNotShadowed(*this, getAxis());
 }
 
 SmallVector<Region *> StridedForOp::getLoopRegions() { return {&getBody()}; }
@@ -497,8 +551,7 @@ MutableArrayRef<OpOperand> StridedForOp::getInitsMutable() {
 
 std::optional<MutableArrayRef<OpOperand>>
 StridedForOp::getYieldedValuesMutable() {
-  return cast<YieldOp>(getBody().front().getTerminator())
-      .getValuesMutable();
+  return cast<YieldOp>(getBody().front().getTerminator()).getValuesMutable();
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,16 +577,16 @@ ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOperand(source) ||
       parser.parseAffineMapOfSSAIds(origin, props.map, "map", mapAttrs) ||
       parser.parseKeyword("box") ||
-      parser.parseCommaSeparatedList(
-          OpAsmParser::Delimiter::Square,
-          [&]() { return parser.parseInteger(box.emplace_back()); }))
+      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+        return parser.parseInteger(box.emplace_back());
+      }))
     return failure();
   props.map = cast<AffineMapAttr>(mapAttrs.get("map"));
   props.box = b.getDenseI64ArrayAttr(box);
   if (succeeded(parser.parseOptionalKeyword("pad"))) {
-    if (parser.parseCommaSeparatedList(
-            OpAsmParser::Delimiter::Square,
-            [&]() { return parser.parseInteger(pad.emplace_back()); }))
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(pad.emplace_back());
+        }))
       return failure();
     props.pad = b.getDenseI64ArrayAttr(pad);
   }
@@ -589,6 +642,93 @@ void StageOp::print(OpAsmPrinter &p) {
   p << " : " << getSource().getType() << " -> " << getType();
 }
 
+/// The values `index` takes where `user` runs, when they are known exactly:
+/// a constant, or an axis coordinate (narrowed by the `scf.if`s around
+/// `user`). Ranges derived through `affine.apply` are over-approximations
+/// (canonicalization turns `(d0 + 1) mod 2` into
+/// `d0 - ((d0 + 1) floordiv 2) * 2 + 1`, bounded by [-5, 7] for d0 in
+/// [0, 6]), so a verifier must not reject IR on them.
+static std::optional<Interval> getExactRange(Value index, Operation *user) {
+  if (!getCoordRange(index) && !matchPattern(index, m_Constant()))
+    return std::nullopt;
+  return dloop::getIndexRange(index, user);
+}
+
+/// True when interval arithmetic bounds `expr` exactly over independent
+/// `operands`: a sum of constants and of distinct operands times constants.
+/// Divisions, modulos and an operand used twice lose precision.
+static bool isBoundedExactly(AffineExpr expr, ValueRange operands) {
+  SmallVector<Value> seen;
+  bool exact = true;
+  expr.walk([&](AffineExpr e) {
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+    case AffineExprKind::Mul:
+    case AffineExprKind::Constant:
+      return;
+    case AffineExprKind::DimId: {
+      Value operand = operands[cast<AffineDimExpr>(e).getPosition()];
+      exact &= !llvm::is_contained(seen, operand);
+      seen.push_back(operand);
+      return;
+    }
+    default:
+      exact = false;
+    }
+  });
+  return exact;
+}
+
+/// Checks, where the values of its indices are known exactly, that the box
+/// of `op` lies inside its source and its slot inside its buffers.
+static LogicalResult verifyStageBounds(StageOp op) {
+  auto sourceType = cast<MemRefType>(op.getSource().getType());
+  AffineMap map = op.getMap();
+  ArrayRef<int64_t> box = op.getBox();
+  // Bound the map with symbols turned into dimensions after the real ones.
+  unsigned numDims = map.getNumDims();
+  SmallVector<AffineExpr> symbolsAsDims;
+  for (unsigned s = 0; s < map.getNumSymbols(); ++s)
+    symbolsAsDims.push_back(getAffineDimExpr(numDims + s, op.getContext()));
+  SmallVector<Interval> ranges;
+  SmallVector<bool> known;
+  for (Value index : op.getOrigin()) {
+    std::optional<Interval> range = getExactRange(index, op);
+    known.push_back(range.has_value());
+    ranges.push_back(range.value_or(Interval{}));
+  }
+  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    AffineExpr dimsOnly = expr.replaceSymbols(symbolsAsDims);
+    bool allKnown = true;
+    dimsOnly.walk([&](AffineExpr e) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        allKnown &= known[dim.getPosition()];
+    });
+    if (!allKnown || !isBoundedExactly(dimsOnly, op.getOrigin()))
+      continue;
+    std::optional<Interval> range = boundAffineExpr(dimsOnly, ranges);
+    int64_t size = sourceType.getDimSize(d);
+    Interval origins{0, size - box[d]};
+    if (!range || origins.contains(*range))
+      continue;
+    std::string text;
+    llvm::raw_string_ostream(text) << expr;
+    return op.emitOpError("origin ")
+           << d << " (" << text << ") ranges over [" << range->lo << ", "
+           << range->hi << "], but a box of extent " << box[d]
+           << " in a dimension of size " << size << " must start in [0, "
+           << origins.hi << "]";
+  }
+  if (Value slot = op.getSlot()) {
+    std::optional<Interval> range = getExactRange(slot, op);
+    if (range && !Interval{0, op.getBuffers() - 1}.contains(*range))
+      return op.emitOpError("slot ranges over [")
+             << range->lo << ", " << range->hi << "] but the stage has "
+             << op.getBuffers() << " buffers";
+  }
+  return success();
+}
+
 LogicalResult StageOp::verify() {
   auto sourceType = cast<MemRefType>(getSource().getType());
   auto resultType = cast<MemRefType>(getType());
@@ -628,17 +768,21 @@ LogicalResult StageOp::verify() {
            << swizzle;
   if (swizzle != 0 && getTransport() != Transport::tma)
     return emitOpError("only a tma stage can be swizzled");
-  if (resultType.getShape() != box ||
-      resultType.getElementType() != sourceType.getElementType())
-    return emitOpError("result must be the box of the source, ")
-           << MemRefType::get(box, sourceType.getElementType());
+  if (getTransport() == Transport::tma &&
+      llvm::any_of(getPadding(), [](int64_t v) { return v != 0; }))
+    return emitOpError("a tma stage cannot be padded: TMA writes the box "
+                       "densely; swizzle it instead");
   auto space =
       dyn_cast_or_null<gpu::AddressSpaceAttr>(resultType.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
     return emitOpError("result must live in workgroup memory");
+  auto expected = MemRefType::get(box, sourceType.getElementType(),
+                                  MemRefLayoutAttrInterface(), space);
+  if (resultType != expected)
+    return emitOpError("result must be the box of the source, ") << expected;
   if (!(*this)->getParentOfType<TileOp>())
     return emitOpError("must be inside a dtile.tile");
-  return success();
+  return verifyStageBounds(*this);
 }
 
 void StageOp::getEffects(
@@ -674,6 +818,16 @@ LogicalResult CombineOp::verify() {
   return success();
 }
 
+void CombineOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // A block-wide exchange through shared memory with barriers: model it as
+  // reading and writing unknown memory, so that no cleanup sinks it into a
+  // branch some threads skip, hoists it out of a loop or merges two of them.
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
 //===----------------------------------------------------------------------===//
 // AsyncWaitOp
 //===----------------------------------------------------------------------===//
@@ -692,6 +846,18 @@ void AsyncWaitOp::getEffects(
   // Orders the block's shared-memory traffic: model as read + write.
   effects.emplace_back(MemoryEffects::Read::get());
   effects.emplace_back(MemoryEffects::Write::get());
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  // The printer elides these terminators, so values on them would be lost.
+  Operation *parent = (*this)->getParentOp();
+  if (isa<KernelOp, TileOp>(parent) && !getValues().empty())
+    return emitOpError() << parent->getName() << " body yields no values";
+  return success();
 }
 
 #define GET_OP_CLASSES

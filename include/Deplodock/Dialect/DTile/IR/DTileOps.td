@@ -111,7 +111,8 @@ def DTile_TileOp : DTile_Op<"tile", [
     ::mlir::BlockArgument getThreadCoord(unsigned i);
     /// The coordinate bound to axis `name`, if any.
     ::mlir::BlockArgument getCoord(::llvm::StringRef name);
-    /// Threads per block and blocks per launch.
+    /// Threads per block and blocks per launch (saturating at INT64_MAX
+    /// rather than overflowing).
     int64_t getNumThreads();
     int64_t getNumBlocks();
     /// Whether `name` is one of the thread axes.
@@ -156,7 +157,6 @@ def DTile_StridedForOp : DTile_Op<"strided_for", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
-  let hasRegionVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
     OpBuilder<(ins "::mlir::Value":$start, "int64_t":$extent, "int64_t":$step,
@@ -164,12 +164,17 @@ def DTile_StridedForOp : DTile_Op<"strided_for", [
                    "::mlir::ValueRange":$initArgs)>
   ];
   let extraClassDeclaration = [{
+    /// The induction variable, starting at `start`.
     ::mlir::BlockArgument getInductionVar() {
       return getBody().front().getArgument(0);
     }
+    /// The body arguments that carry values between iterations (none when
+    /// the body, not yet verified, lacks even the induction variable).
     ::mlir::Block::BlockArgListType getIterArgs() {
-      return getBody().front().getArguments().drop_front();
+      ::mlir::Block::BlockArgListType args = getBody().front().getArguments();
+      return args.empty() ? args : args.drop_front();
     }
+    /// True for a `reduce` loop.
     bool isReduction() { return getKind() == ::deplodock::LoopKind::reduce; }
   }];
 }
@@ -190,7 +195,12 @@ def DTile_StageOp : DTile_Op<"stage", [
     N copies and `slot` picks the one to fill, so the next slab can arrive
     while the current one is read. `transport` says how the slab travels; with
     `cp_async` or `tma` it is visible after the `dtile.async_wait` that covers
-    it, with `sync` at once. `swizzle` is the TMA swizzle width in bytes.
+    it, with `sync` at once. `swizzle` is the TMA swizzle width in bytes; a
+    TMA copy writes the box densely, so a `tma` stage takes a swizzle rather
+    than padding. Where the values of the origin and slot indices are known
+    exactly (constants and axis coordinates, combined linearly), the verifier
+    checks that the box lies inside the source and the slot inside
+    `[0, buffers - 1]`.
 
     ```mlir
     %as = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] pad [0, 1]
@@ -221,13 +231,20 @@ def DTile_StageOp : DTile_Op<"stage", [
 // CombineOp
 //===----------------------------------------------------------------------===//
 
-def DTile_CombineOp : DTile_Op<"combine", [Pure, SameOperandsAndResultType]> {
+def DTile_CombineOp : DTile_Op<"combine", [
+    SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "reduces a value across the threads of some thread axes";
   let description = [{
     Folds the per-thread `value` over every coordinate of the thread axes
     named in `over` (keeping the other coordinates apart) and gives the result
     to every thread. It ends a reduction that `dtile.strided_for` spread over
     threads.
+
+    Every thread of the block must reach it, like a barrier: it exchanges
+    partial results through shared memory and synchronises. It therefore
+    reports reading and writing memory, which keeps cleanups (control-flow
+    sinking, LICM, CSE) from moving it into a branch or out of a loop.
 
     ```mlir
     %s = dtile.combine add %p over ["t"] : f32
@@ -273,6 +290,7 @@ def DTile_YieldOp : DTile_Op<"yield", [
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let hasVerifier = 1;
 }
 
 #endif // DEPLODOCK_DIALECT_DTILE_OPS
