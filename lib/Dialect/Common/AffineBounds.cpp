@@ -3,6 +3,7 @@
 #include "Deplodock/Dialect/Common/AffineBounds.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -66,6 +67,66 @@ std::optional<Interval> boundAffineExpr(AffineExpr expr,
   default:
     return std::nullopt;
   }
+}
+
+/// Exact range of `expr` (see boundAffineExprExactly); `seen` collects the
+/// dimensions used so far, which must not repeat.
+static std::optional<Interval> exactRange(AffineExpr expr,
+                                          ArrayRef<Interval> dims,
+                                          llvm::SmallBitVector &seen) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    unsigned pos = dim.getPosition();
+    if (pos >= dims.size() || seen.test(pos))
+      return std::nullopt;
+    seen.set(pos);
+    return dims[pos];
+  }
+  if (auto cst = dyn_cast<AffineConstantExpr>(expr))
+    return Interval{cst.getValue(), cst.getValue()};
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return std::nullopt;
+  std::optional<Interval> lhs = exactRange(bin.getLHS(), dims, seen);
+  std::optional<Interval> rhs = exactRange(bin.getRHS(), dims, seen);
+  if (!lhs || !rhs || lhs->empty() || rhs->empty())
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::Add)
+    return Interval{lhs->lo + rhs->lo, lhs->hi + rhs->hi};
+  if (rhs->lo != rhs->hi)
+    return std::nullopt; // Affine maps multiply and divide by constants.
+  int64_t c = rhs->lo;
+  switch (expr.getKind()) {
+  case AffineExprKind::Mul:
+    // Every multiple of c in between is taken only when c is 1 or -1, but
+    // the extremes are exact, which is all a bounds check needs.
+    return c >= 0 ? Interval{lhs->lo * c, lhs->hi * c}
+                  : Interval{lhs->hi * c, lhs->lo * c};
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv:
+  case AffineExprKind::Mod:
+    if (c <= 0)
+      return std::nullopt;
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (expr.getKind() == AffineExprKind::FloorDiv)
+    return Interval{llvm::divideFloorSigned(lhs->lo, c),
+                    llvm::divideFloorSigned(lhs->hi, c)};
+  if (expr.getKind() == AffineExprKind::CeilDiv)
+    return Interval{llvm::divideCeilSigned(lhs->lo, c),
+                    llvm::divideCeilSigned(lhs->hi, c)};
+  if (llvm::divideFloorSigned(lhs->lo, c) == llvm::divideFloorSigned(lhs->hi, c))
+    return Interval{llvm::mod(lhs->lo, c), llvm::mod(lhs->hi, c)};
+  if (lhs->hi - lhs->lo + 1 >= c)
+    return Interval{0, c - 1};
+  return std::nullopt; // A wrap-around range inside [0, c - 1].
+}
+
+std::optional<Interval> boundAffineExprExactly(AffineExpr expr,
+                                               ArrayRef<Interval> dims) {
+  llvm::SmallBitVector seen(dims.size());
+  return exactRange(expr, dims, seen);
 }
 
 /// Splits `expr` into `coeff * d_pos + constant` when it has that form.

@@ -35,6 +35,15 @@ llvm::SmallVector<Interval> boxRanges(llvm::ArrayRef<int64_t> extents);
 std::optional<Interval> boundAffineExpr(mlir::AffineExpr expr,
                                         llvm::ArrayRef<Interval> dims);
 
+/// The tight range of `expr` when each dimension d_i ranges over `dims[i]`
+/// independently: nullopt unless both ends are attained. That holds for sums
+/// of constants and of distinct dimensions times constants, and for floordivs
+/// and mods of those (a mod only within one period or over whole periods).
+/// Verifiers reject IR only on tight ranges: an over-approximation must never
+/// turn valid IR into an error.
+std::optional<Interval> boundAffineExprExactly(mlir::AffineExpr expr,
+                                               llvm::ArrayRef<Interval> dims);
+
 /// Narrows `dims` with the constraints of `set` that bound one dimension
 /// alone (`d1 - 4 >= 0`, `-d0 + 7 >= 0`, `d2 == 3`). Other constraints are
 /// ignored, so the result still contains every point of the set.

@@ -403,30 +403,11 @@ static LogicalResult verifyAccess(Operation *op, MemRefType type, AffineMap map,
            << map.getNumInputs() << " operands but " << indices.size()
            << " indices are given";
 
-  // Bound the map with symbols turned into dimensions after the real ones.
-  unsigned numDims = map.getNumDims();
-  SmallVector<AffineExpr> symbolsAsDims;
-  for (unsigned s = 0; s < map.getNumSymbols(); ++s)
-    symbolsAsDims.push_back(getAffineDimExpr(numDims + s, op->getContext()));
-  SmallVector<Interval> ranges;
-  SmallVector<bool> known;
-  for (Value index : indices) {
-    std::optional<Interval> range = getIndexRange(index, op);
-    known.push_back(range.has_value());
-    ranges.push_back(range.value_or(Interval{}));
-  }
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
     if (type.isDynamicDim(d))
       continue;
-    AffineExpr dimsOnly = expr.replaceSymbols(symbolsAsDims);
-    bool allKnown = true;
-    dimsOnly.walk([&](AffineExpr e) {
-      if (auto dim = dyn_cast<AffineDimExpr>(e))
-        allKnown &= known[dim.getPosition()];
-    });
-    if (!allKnown)
-      continue;
-    std::optional<Interval> range = boundAffineExpr(dimsOnly, ranges);
+    std::optional<Interval> range =
+        getAccessRange(expr, map.getNumDims(), indices, op);
     int64_t size = type.getDimSize(d);
     if (!range || Interval{0, size - 1}.contains(*range))
       continue;

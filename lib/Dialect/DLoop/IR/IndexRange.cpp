@@ -32,6 +32,41 @@ using Narrowed = llvm::SmallDenseMap<Value, Interval, 4>;
 static constexpr unsigned kMaxDepth = 16;
 
 static std::optional<Interval>
+getIndexRange(Value value, const Narrowed &narrowed, unsigned depth);
+
+/// The exact range of `expr` over `operands` (dimensions, then symbols):
+/// repeated operands become one dimension, so interval arithmetic sees
+/// independent variables and its ends are attained.
+static std::optional<Interval> boundExpr(AffineExpr expr, unsigned numDims,
+                                         ValueRange operands,
+                                         const Narrowed &narrowed,
+                                         unsigned depth) {
+  MLIRContext *ctx = expr.getContext();
+  SmallVector<Value> unique;
+  SmallVector<AffineExpr> dimReplacements, symReplacements;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    auto it = llvm::find(unique, operand);
+    unsigned pos = it - unique.begin();
+    if (it == unique.end())
+      unique.push_back(operand);
+    (i < numDims ? dimReplacements : symReplacements)
+        .push_back(getAffineDimExpr(pos, ctx));
+  }
+  expr = expr.replaceDimsAndSymbols(dimReplacements, symReplacements);
+  SmallVector<Interval> ranges;
+  bool missing = false;
+  for (auto [pos, operand] : llvm::enumerate(unique)) {
+    std::optional<Interval> range = getIndexRange(operand, narrowed, depth + 1);
+    ranges.push_back(range.value_or(Interval{}));
+    if (!range && expr.isFunctionOfDim(pos))
+      missing = true;
+  }
+  if (missing)
+    return std::nullopt;
+  return boundAffineExprExactly(expr, ranges);
+}
+
+static std::optional<Interval>
 getIndexRange(Value value, const Narrowed &narrowed, unsigned depth) {
   if (!value.getType().isIndex())
     return std::nullopt;
@@ -50,19 +85,8 @@ getIndexRange(Value value, const Narrowed &narrowed, unsigned depth) {
   if (map.getNumResults() != 1 ||
       map.getNumInputs() != apply.getMapOperands().size())
     return std::nullopt;
-  SmallVector<Interval> ranges;
-  for (Value operand : apply.getMapOperands()) {
-    std::optional<Interval> range = getIndexRange(operand, narrowed, depth + 1);
-    if (!range)
-      return std::nullopt;
-    ranges.push_back(*range);
-  }
-  SmallVector<AffineExpr> symbolsAsDims;
-  for (unsigned s = 0; s < map.getNumSymbols(); ++s)
-    symbolsAsDims.push_back(
-        getAffineDimExpr(map.getNumDims() + s, value.getContext()));
-  return boundAffineExpr(map.getResult(0).replaceSymbols(symbolsAsDims),
-                         ranges);
+  return boundExpr(map.getResult(0), map.getNumDims(), apply.getMapOperands(),
+                   narrowed, depth);
 }
 
 /// `lhs pred rhs` becomes `rhs pred' lhs`.
@@ -91,22 +115,23 @@ static arith::CmpIPredicate swapOperands(arith::CmpIPredicate pred) {
 }
 
 /// Narrows the loop variables that `condition` compares with a constant,
-/// knowing that the condition is `holds`.
-static void narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
+/// knowing that the condition is `holds`. Returns false when part of the
+/// condition was not understood: the ranges are then wider than the truth.
+static bool narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
                               unsigned depth = 0) {
   if (depth >= kMaxDepth)
-    return;
+    return false;
   // Both sides of a true `and` (or of a false `or`) hold the same way.
   Operation *def = condition.getDefiningOp();
   if ((holds && isa_and_nonnull<arith::AndIOp>(def)) ||
       (!holds && isa_and_nonnull<arith::OrIOp>(def))) {
-    narrowByCondition(def->getOperand(0), holds, narrowed, depth + 1);
-    narrowByCondition(def->getOperand(1), holds, narrowed, depth + 1);
-    return;
+    bool lhs = narrowByCondition(def->getOperand(0), holds, narrowed, depth + 1);
+    bool rhs = narrowByCondition(def->getOperand(1), holds, narrowed, depth + 1);
+    return lhs && rhs;
   }
   auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
   if (!cmp)
-    return;
+    return false;
   arith::CmpIPredicate pred =
       holds ? cmp.getPredicate() : arith::invertPredicate(cmp.getPredicate());
   Value var = cmp.getLhs();
@@ -115,11 +140,11 @@ static void narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
     var = cmp.getRhs();
     pred = swapOperands(pred);
     if (!matchPattern(cmp.getLhs(), m_Constant(&constant)))
-      return;
+      return false;
   }
   std::optional<Interval> coord = getCoordRange(var);
   if (!coord)
-    return;
+    return false;
   int64_t c = constant.getInt();
   using P = arith::CmpIPredicate;
   bool isUnsigned =
@@ -127,7 +152,7 @@ static void narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
   // A loop variable is never negative, so only a negative constant makes an
   // unsigned comparison differ from the signed one.
   if (isUnsigned && c < 0)
-    return;
+    return false;
   auto it = narrowed.find(var);
   Interval r = it != narrowed.end() ? it->second : *coord;
   switch (pred) {
@@ -151,9 +176,10 @@ static void narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
     r = Interval{std::max(r.lo, c), std::min(r.hi, c)};
     break;
   case P::ne:
-    return;
+    return false;
   }
   narrowed[var] = r;
+  return true;
 }
 
 std::optional<Interval> deplodock::dloop::getIndexRange(Value value) {
@@ -167,10 +193,30 @@ std::optional<Interval> deplodock::dloop::getIndexRange(Value value,
     Operation *parent = op->getParentOp();
     if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
       break;
+    // Under a condition we do not understand, ranges may be too wide.
     if (auto ifOp = dyn_cast<scf::IfOp>(parent))
-      narrowByCondition(ifOp.getCondition(),
-                        op->getParentRegion() == &ifOp.getThenRegion(),
-                        narrowed);
+      if (!narrowByCondition(ifOp.getCondition(),
+                             op->getParentRegion() == &ifOp.getThenRegion(),
+                             narrowed))
+        return std::nullopt;
   }
   return ::getIndexRange(value, narrowed, /*depth=*/0);
+}
+
+std::optional<Interval> deplodock::dloop::getAccessRange(AffineExpr expr,
+                                                         unsigned numDims,
+                                                         ValueRange operands,
+                                                         Operation *user) {
+  Narrowed narrowed;
+  for (Operation *op = user; op; op = op->getParentOp()) {
+    Operation *parent = op->getParentOp();
+    if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      break;
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+      if (!narrowByCondition(ifOp.getCondition(),
+                             op->getParentRegion() == &ifOp.getThenRegion(),
+                             narrowed))
+        return std::nullopt;
+  }
+  return boundExpr(expr, numDims, operands, narrowed, /*depth=*/0);
 }

@@ -642,71 +642,15 @@ void StageOp::print(OpAsmPrinter &p) {
   p << " : " << getSource().getType() << " -> " << getType();
 }
 
-/// The values `index` takes where `user` runs, when they are known exactly:
-/// a constant, or an axis coordinate (narrowed by the `scf.if`s around
-/// `user`). Ranges derived through `affine.apply` are over-approximations
-/// (canonicalization turns `(d0 + 1) mod 2` into
-/// `d0 - ((d0 + 1) floordiv 2) * 2 + 1`, bounded by [-5, 7] for d0 in
-/// [0, 6]), so a verifier must not reject IR on them.
-static std::optional<Interval> getExactRange(Value index, Operation *user) {
-  if (!getCoordRange(index) && !matchPattern(index, m_Constant()))
-    return std::nullopt;
-  return dloop::getIndexRange(index, user);
-}
-
-/// True when interval arithmetic bounds `expr` exactly over independent
-/// `operands`: a sum of constants and of distinct operands times constants.
-/// Divisions, modulos and an operand used twice lose precision.
-static bool isBoundedExactly(AffineExpr expr, ValueRange operands) {
-  SmallVector<Value> seen;
-  bool exact = true;
-  expr.walk([&](AffineExpr e) {
-    switch (e.getKind()) {
-    case AffineExprKind::Add:
-    case AffineExprKind::Mul:
-    case AffineExprKind::Constant:
-      return;
-    case AffineExprKind::DimId: {
-      Value operand = operands[cast<AffineDimExpr>(e).getPosition()];
-      exact &= !llvm::is_contained(seen, operand);
-      seen.push_back(operand);
-      return;
-    }
-    default:
-      exact = false;
-    }
-  });
-  return exact;
-}
-
 /// Checks, where the values of its indices are known exactly, that the box
 /// of `op` lies inside its source and its slot inside its buffers.
 static LogicalResult verifyStageBounds(StageOp op) {
   auto sourceType = cast<MemRefType>(op.getSource().getType());
   AffineMap map = op.getMap();
   ArrayRef<int64_t> box = op.getBox();
-  // Bound the map with symbols turned into dimensions after the real ones.
-  unsigned numDims = map.getNumDims();
-  SmallVector<AffineExpr> symbolsAsDims;
-  for (unsigned s = 0; s < map.getNumSymbols(); ++s)
-    symbolsAsDims.push_back(getAffineDimExpr(numDims + s, op.getContext()));
-  SmallVector<Interval> ranges;
-  SmallVector<bool> known;
-  for (Value index : op.getOrigin()) {
-    std::optional<Interval> range = getExactRange(index, op);
-    known.push_back(range.has_value());
-    ranges.push_back(range.value_or(Interval{}));
-  }
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-    AffineExpr dimsOnly = expr.replaceSymbols(symbolsAsDims);
-    bool allKnown = true;
-    dimsOnly.walk([&](AffineExpr e) {
-      if (auto dim = dyn_cast<AffineDimExpr>(e))
-        allKnown &= known[dim.getPosition()];
-    });
-    if (!allKnown || !isBoundedExactly(dimsOnly, op.getOrigin()))
-      continue;
-    std::optional<Interval> range = boundAffineExpr(dimsOnly, ranges);
+    std::optional<Interval> range =
+        dloop::getAccessRange(expr, map.getNumDims(), op.getOrigin(), op);
     int64_t size = sourceType.getDimSize(d);
     Interval origins{0, size - box[d]};
     if (!range || origins.contains(*range))
@@ -720,7 +664,7 @@ static LogicalResult verifyStageBounds(StageOp op) {
            << origins.hi << "]";
   }
   if (Value slot = op.getSlot()) {
-    std::optional<Interval> range = getExactRange(slot, op);
+    std::optional<Interval> range = dloop::getIndexRange(slot, op);
     if (range && !Interval{0, op.getBuffers() - 1}.contains(*range))
       return op.emitOpError("slot ranges over [")
              << range->lo << ", " << range->hi << "] but the stage has "

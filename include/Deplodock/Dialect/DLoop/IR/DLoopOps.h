@@ -35,6 +35,13 @@ std::optional<Interval> getIndexRange(mlir::Value value);
 /// lets `scf.if %j < 4 { load %a[%j] } else { load %b[%j - 4] }` verify.
 std::optional<Interval> getIndexRange(mlir::Value value, mlir::Operation *user);
 
+/// The exact range of the access index `expr` (over `operands`: dimensions
+/// then symbols) where `user` runs, or nullopt when it is not known exactly.
+/// Verifiers reject out-of-bounds accesses only on such ranges.
+std::optional<Interval> getAccessRange(mlir::AffineExpr expr, unsigned numDims,
+                                       mlir::ValueRange operands,
+                                       mlir::Operation *user);
+
 } // namespace deplodock::dloop
 
 #endif // DEPLODOCK_DIALECT_DLOOP_IR_DLOOPOPS_H
