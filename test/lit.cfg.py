@@ -26,3 +26,18 @@ config.substitutions.append(("%deplodock_src_root", config.deplodock_src_root))
 if config.nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
+
+    # NVRTC from the same toolkit, as the runtime compiles: `%nvrtc OPTIONS
+    # FILE.cu`, with the toolkit headers (cuda_fp16.h) on the include path.
+    import glob
+    import sys
+
+    cuda_root = os.path.dirname(os.path.dirname(os.path.realpath(config.nvcc)))
+    nvrtc_libs = sorted(glob.glob(os.path.join(cuda_root, "lib64", "libnvrtc.so*")))
+    if nvrtc_libs:
+        config.available_features.add("nvrtc")
+        script = os.path.join(config.test_source_root, "Target", "Cuda", "Inputs",
+                              "nvrtc-compile.py")
+        config.substitutions.append(
+            ("%nvrtc", "%s %s %s -I%s" % (sys.executable, script, nvrtc_libs[0],
+                                          os.path.join(cuda_root, "include"))))

@@ -3,15 +3,16 @@
 // One printOperation per op kind through a TypeSwitch, as in MLIR's C++
 // emitter. SSA values become `const` locals named in definition order, loop
 // variables `i<N>`, carried values mutable locals; constants are printed
-// inline where they are used.
+// inline where they are used. The output is a function of the IR alone: names
+// come from per-kernel counters and helpers are printed in first-use order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,33 +22,46 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
+#include <map>
 
 using namespace mlir;
 using namespace deplodock;
 
 namespace {
 
-/// Device helpers the kernels may call; printed once, before the kernels,
-/// in this order, only when used.
-enum class Helper { MaximumF, MinimumF, AtomicMaxF, AtomicMinF, AtomicMulF };
+/// Device helper sources by name, in insertion order.
+using HelperMap =
+    llvm::MapVector<std::string, std::string, std::map<std::string, unsigned>>;
 
+/// Prints kernels one at a time into one stream and remembers what the file
+/// needs around them: headers and device helpers.
 class CudaEmitter {
 public:
   CudaEmitter(raw_ostream &os, const CudaEmitterOptions &options)
       : os(os), options(options) {}
 
+  /// Prints `func` as an extern "C" __global__ function.
   LogicalResult emitKernel(dkernel::FuncOp func);
 
-  /// The helpers the printed kernels used.
-  const llvm::SmallSetVector<Helper, 8> &getHelpers() const {
-    return helpers;
-  }
-  bool usesHalf() const { return half; }
+  /// The device helpers the printed kernels call, name to source, each after
+  /// the helpers it calls.
+  const HelperMap &getHelpers() const { return helpers; }
+  /// Whether a printed kernel uses __half (cuda_fp16.h).
+  bool usesFp16() const { return fp16; }
+  /// Whether a printed kernel uses __nv_bfloat16 (cuda_bf16.h).
+  bool usesBf16() const { return bf16; }
+  /// Whether a printed kernel takes a CUtensorMap.
   bool usesTma() const { return tma; }
 
 private:
+  /// Prints the ops of `block`. Terminators print nothing: the parent op
+  /// assigns what they yield.
   LogicalResult emitBlock(Block &block);
+  /// Dispatches `op` to its printOperation.
   LogicalResult emitOperation(Operation *op);
 
   // Scalar ops.
@@ -62,14 +76,17 @@ private:
   LogicalResult printOperation(scf::ForOp op);
   LogicalResult printOperation(scf::IfOp op);
   // Memory and GPU.
+  LogicalResult printOperation(memref::AllocaOp op);
   LogicalResult printOperation(memref::LoadOp op);
   LogicalResult printOperation(memref::StoreOp op);
   LogicalResult printGpuIndex(Operation *op, StringRef base,
                               gpu::Dimension dim);
   LogicalResult printOperation(gpu::ShuffleOp op);
+  LogicalResult printOperation(gpu::BarrierOp op);
   // Kernel IR.
   LogicalResult printOperation(dkernel::AllocSharedOp op);
   LogicalResult printOperation(dkernel::CpAsyncOp op);
+  LogicalResult printOperation(dkernel::CpAsyncCommitOp op);
   LogicalResult printOperation(dkernel::CpAsyncWaitOp op);
   LogicalResult printOperation(dkernel::MbarrierInitOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveExpectTxOp op);
@@ -81,6 +98,12 @@ private:
 
   /// The CUDA spelling of a scalar type, or a located error at `loc`.
   FailureOr<std::string> typeName(Type type, Location loc);
+  /// The CUDA spelling of `index`.
+  StringRef indexTypeName() const {
+    return options.indexBitwidth == 64 ? "long long" : "int";
+  }
+  /// A CUDA literal for `attr`, exact for every value, or a located error.
+  FailureOr<std::string> literal(TypedAttr attr, Location loc);
   /// The expression for `value`: its name, or a literal for a constant.
   std::string expr(Value value);
   /// Declares `value` as a new const local: `const T v3 = `.
@@ -89,19 +112,62 @@ private:
   std::string bind(Value value, StringRef prefix);
   /// `buf[linear index]` for an access of `memref` at `indices`.
   std::string element(Value memref, ValueRange indices);
-  /// `(unsigned)x`, for unsigned integer semantics.
+  /// The 32-bit shared-window address of `memref[indices]`, for PTX.
+  std::string sharedAddress(Value memref, ValueRange indices);
+  /// `value` read as an unsigned integer of its width.
   std::string asUnsigned(Value value);
+  /// `value` read as a signed integer: i1 `true` is -1.
+  std::string asSigned(Value value);
+  /// The expression combining `a` and `b` of `type` with `kind`; max and min
+  /// propagate NaN, as the reference interpreter does.
+  FailureOr<std::string> combine(ReduceKind kind, Type type, StringRef a,
+                                 StringRef b, Location loc);
+  /// The NaN-propagating max (or min) of two values of float `type`.
+  std::string maximum(Type type, bool isMax, StringRef a, StringRef b);
+  /// The name of a compare-and-swap helper doing `*p = *p <kind> v`.
+  FailureOr<std::string> casAtomicHelper(ReduceKind kind, Type type,
+                                         Location loc);
+  /// Fails with a located error when `op` writes a kernel input parameter.
+  LogicalResult checkWritable(Operation *op, Value memref);
+  /// Records a device helper, printed once before the kernels.
+  void addHelper(StringRef name, std::string source) {
+    helpers.try_emplace(name.str(), std::move(source));
+  }
 
   raw_indented_ostream os;
   const CudaEmitterOptions &options;
+  /// The kernel being printed.
+  dkernel::FuncOp kernel;
+  /// The C name of every value printed so far in this kernel.
   llvm::DenseMap<Value, std::string> names;
+  /// The next number for each name prefix in this kernel.
   llvm::StringMap<unsigned> counters;
-  llvm::SmallSetVector<Helper, 8> helpers;
-  bool half = false;
+  HelperMap helpers;
+  bool fp16 = false;
+  bool bf16 = false;
   bool tma = false;
 };
 
 } // namespace
+
+/// Whether `type` is f16 or bf16: arithmetic works through the cuda_fp16.h and
+/// cuda_bf16.h operators, math functions go through f32.
+static bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
+
+/// The width of integer or index `type` in the emitted code.
+static unsigned intWidth(Type type, const CudaEmitterOptions &options) {
+  return type.isIndex() ? options.indexBitwidth : type.getIntOrFloatBitWidth();
+}
+
+/// The suffix naming helpers specialised for `type`.
+static std::string typeSuffix(Type type) {
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF16())
+    return "f16";
+  return (type.isInteger() ? "i" : "f") +
+         std::to_string(type.getIntOrFloatBitWidth());
+}
 
 //===----------------------------------------------------------------------===//
 // Names, types and literals
@@ -115,20 +181,21 @@ std::string CudaEmitter::bind(Value value, StringRef prefix) {
 
 FailureOr<std::string> CudaEmitter::typeName(Type type, Location loc) {
   if (type.isIndex())
-    return std::string(options.indexBitwidth == 64 ? "long long" : "int");
+    return indexTypeName().str();
   if (type.isF32())
     return std::string("float");
   if (type.isF64())
     return std::string("double");
   if (type.isF16()) {
-    half = true;
+    fp16 = true;
     return std::string("__half");
   }
   if (type.isBF16()) {
-    half = true;
+    bf16 = true;
     return std::string("__nv_bfloat16");
   }
-  if (auto integer = dyn_cast<IntegerType>(type)) {
+  if (auto integer = dyn_cast<IntegerType>(type);
+      integer && integer.isSignless()) {
     switch (integer.getWidth()) {
     case 1:
       return std::string("bool");
@@ -147,51 +214,90 @@ FailureOr<std::string> CudaEmitter::typeName(Type type, Location loc) {
   return emitError(loc, "cannot print type ") << type << " as CUDA";
 }
 
-/// A CUDA literal for `attr`, exact for every finite value.
-static FailureOr<std::string> literal(TypedAttr attr, Location loc) {
+/// `0x` and `digits` hex digits of `bits`.
+static std::string hex(uint64_t bits, unsigned digits) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format_hex(bits, digits + 2);
+  return text;
+}
+
+/// The unsigned C type of an integer `width` bits wide.
+static StringRef unsignedName(unsigned width) {
+  switch (width) {
+  case 8:
+    return "unsigned char";
+  case 16:
+    return "unsigned short";
+  case 64:
+    return "unsigned long long";
+  default:
+    return "unsigned";
+  }
+}
+
+FailureOr<std::string> CudaEmitter::literal(TypedAttr attr, Location loc) {
   if (auto integer = dyn_cast<IntegerAttr>(attr)) {
-    if (integer.getType().isInteger(1))
+    Type type = integer.getType();
+    if (type.isInteger(1))
       return std::string(integer.getValue().isZero() ? "false" : "true");
-    int64_t v = integer.getValue().getSExtValue();
-    if (integer.getType().isInteger(64))
-      return llvm::formatv("{0}LL", v).str();
-    return std::to_string(v);
+    unsigned width = intWidth(type, options);
+    APInt value = integer.getValue();
+    if (type.isIndex() && !value.isSignedIntN(width))
+      return emitError(loc, "index constant ")
+             << value.getSExtValue() << " does not fit in " << width
+             << " bits; emit with index bitwidth 64";
+    int64_t v = value.getSExtValue();
+    // The most negative value has no literal: `-2147483648` is a long.
+    if (width == 32 && v == std::numeric_limits<int32_t>::min())
+      return std::string("(-2147483647 - 1)");
+    if (width == 64 && v == std::numeric_limits<int64_t>::min())
+      return std::string("(-9223372036854775807LL - 1)");
+    return std::to_string(v) + (type.isInteger(64) ? "LL" : "");
   }
   auto fp = dyn_cast<FloatAttr>(attr);
-  if (!fp)
+  if (!fp ||
+      !(fp.getType().isF32() || fp.getType().isF64() || isHalf(fp.getType())))
     return emitError(loc, "cannot print constant ") << attr << " as CUDA";
+  Type type = fp.getType();
   APFloat value = fp.getValue();
-  bool isFloat = fp.getType().isF32();
-  if (!fp.getType().isF32() && !fp.getType().isF64())
-    return emitError(loc, "cannot print constant ")
-           << attr << " as CUDA; convert it from f32 in the IR";
-  if (value.isNaN())
-    return std::string(isFloat ? "__int_as_float(0x7fc00000)"
-                               : "__longlong_as_double(0x7ff8000000000000LL)");
-  if (value.isInfinity()) {
-    bool neg = value.isNegative();
-    if (isFloat)
-      return std::string(neg ? "__int_as_float(0xff800000)"
-                             : "__int_as_float(0x7f800000)");
-    return std::string(neg ? "__longlong_as_double(0xfff0000000000000LL)"
-                           : "__longlong_as_double(0x7ff0000000000000LL)");
+  if (type.isF64()) {
+    if (!value.isFinite())
+      return "__longlong_as_double(" +
+             hex(value.bitcastToAPInt().getZExtValue(), 16) + "LL)";
+    // 17 significant digits round-trip every double.
+    return llvm::formatv("{0:e16}", value.convertToDouble()).str();
   }
-  // 9 (float) or 17 (double) significant digits round-trip exactly.
-  double d = value.convertToDouble();
+  // Every f16 and bf16 value is exactly an f32, so the f32 literal converted
+  // with round-to-nearest is exact.
+  bool losesInfo = false;
+  value.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
   std::string text =
-      llvm::formatv(isFloat ? "{0:e8}" : "{0:e16}", d).str();
-  return isFloat ? text + "f" : text;
+      value.isFinite()
+          ? llvm::formatv("{0:e8}f", value.convertToDouble()).str()
+          : "__uint_as_float(" + hex(value.bitcastToAPInt().getZExtValue(), 8) +
+                "u)";
+  if (type.isF16()) {
+    fp16 = true;
+    return "__float2half_rn(" + text + ")";
+  }
+  if (type.isBF16()) {
+    bf16 = true;
+    return "__float2bfloat16_rn(" + text + ")";
+  }
+  return text;
 }
 
 std::string CudaEmitter::expr(Value value) {
-  if (auto cst = value.getDefiningOp<arith::ConstantOp>()) {
-    FailureOr<std::string> text =
-        literal(cast<TypedAttr>(cst.getValue()), cst.getLoc());
-    if (succeeded(text))
+  // A constant's own printOperation checked that it has a literal.
+  if (auto cst = value.getDefiningOp<arith::ConstantOp>())
+    if (FailureOr<std::string> text =
+            literal(cast<TypedAttr>(cst.getValue()), cst.getLoc());
+        succeeded(text))
       return *text;
-  }
   auto it = names.find(value);
-  return it == names.end() ? std::string("<unnamed>") : it->second;
+  assert(it != names.end() && "value used before it was printed");
+  return it->second;
 }
 
 LogicalResult CudaEmitter::declare(Value value, StringRef prefix) {
@@ -203,40 +309,75 @@ LogicalResult CudaEmitter::declare(Value value, StringRef prefix) {
 }
 
 std::string CudaEmitter::asUnsigned(Value value) {
-  unsigned width = value.getType().isIndex()
-                       ? options.indexBitwidth
-                       : value.getType().getIntOrFloatBitWidth();
-  return (width == 64 ? "(unsigned long long)" : "(unsigned)") + expr(value);
+  if (value.getType().isInteger(1))
+    return "(unsigned)" + expr(value);
+  return "(" + unsignedName(intWidth(value.getType(), options)).str() + ")" +
+         expr(value);
+}
+
+std::string CudaEmitter::asSigned(Value value) {
+  if (value.getType().isInteger(1))
+    return "(" + expr(value) + " ? -1 : 0)";
+  return expr(value);
 }
 
 std::string CudaEmitter::element(Value memref, ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
-  // Row-major linear index with the static strides folded in.
-  std::string index;
-  int64_t stride = 1;
+  // Row-major linear index with the static strides and constant indices
+  // folded in; every buffer has the identity layout (parameters,
+  // alloc_shared and alloca check it).
   SmallVector<std::string> terms;
+  int64_t offset = 0;
+  int64_t stride = 1;
   for (int d = type.getRank() - 1; d >= 0; --d) {
-    std::string term = expr(indices[d]);
-    if (stride != 1)
-      term = "(" + term + ") * " + std::to_string(stride);
-    terms.push_back(term);
+    if (auto cst = indices[d].getDefiningOp<arith::ConstantIndexOp>())
+      offset += cst.value() * stride;
+    else
+      terms.push_back(expr(indices[d]) +
+                      (stride == 1 ? "" : " * " + std::to_string(stride)));
     stride *= type.getDimSize(d);
   }
   std::reverse(terms.begin(), terms.end());
-  index = terms.empty() ? "0" : llvm::join(terms, " + ");
-  return expr(memref) + "[" + index + "]";
+  if (offset != 0 || terms.empty())
+    terms.push_back(std::to_string(offset));
+  return expr(memref) + "[" + llvm::join(terms, " + ") + "]";
+}
+
+std::string CudaEmitter::sharedAddress(Value memref, ValueRange indices) {
+  return "(unsigned)__cvta_generic_to_shared(&" + element(memref, indices) +
+         ")";
+}
+
+LogicalResult CudaEmitter::checkWritable(Operation *op, Value memref) {
+  auto arg = dyn_cast<BlockArgument>(memref);
+  if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation() ||
+      kernel.isOutput(arg.getArgNumber()))
+    return success();
+  return op->emitOpError("writes parameter #")
+         << arg.getArgNumber()
+         << ", which is not in the kernel's outputs (printed const)";
 }
 
 //===----------------------------------------------------------------------===//
 // Kernels and blocks
 //===----------------------------------------------------------------------===//
 
+/// Whether `name` can be the name of an `extern "C"` function.
+static bool isIdentifier(StringRef name) {
+  return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
+  kernel = func;
   names.clear();
   counters.clear();
-  ArrayRef<int64_t> block = func.getBlock();
-  int64_t threads = block[0] * block[1] * block[2];
-  os << "extern \"C\" __global__ void __launch_bounds__(" << threads << ")\n"
+  if (!isIdentifier(func.getSymName()))
+    return func.emitOpError("name '")
+           << func.getSymName() << "' is not a C identifier";
+  os << "extern \"C\" __global__ void __launch_bounds__("
+     << func.getNumThreads() << ")\n"
      << func.getSymName() << "(";
   SmallVector<std::string> params;
   for (BlockArgument arg : func.getArguments()) {
@@ -254,10 +395,17 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
         typeName(type.getElementType(), func.getLoc());
     if (failed(element))
       return failure();
+    // A 32-bit linear index would wrap around in a larger buffer.
+    if (options.indexBitwidth == 32 &&
+        type.getNumElements() > std::numeric_limits<int32_t>::max())
+      return func.emitOpError("parameter #")
+             << arg.getArgNumber() << " has " << type.getNumElements()
+             << " elements, too many for 32-bit indices; emit with index "
+                "bitwidth 64";
     bool output = func.isOutput(arg.getArgNumber());
     std::string name = bind(arg, output ? "out" : "in");
-    params.push_back((output ? "" : "const ") + *element +
-                     "* __restrict__ " + name);
+    params.push_back((output ? "" : "const ") + *element + "* __restrict__ " +
+                     name);
   }
   os << llvm::join(params, ", ") << ") {\n";
   os.indent();
@@ -280,50 +428,41 @@ LogicalResult CudaEmitter::emitBlock(Block &block) {
 LogicalResult CudaEmitter::emitOperation(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, arith::CmpFOp, arith::CmpIOp, arith::SelectOp,
-            scf::ForOp, scf::IfOp, memref::LoadOp, memref::StoreOp,
-            gpu::ShuffleOp, dkernel::AllocSharedOp, dkernel::CpAsyncOp,
-            dkernel::CpAsyncWaitOp, dkernel::MbarrierInitOp,
-            dkernel::MbarrierArriveExpectTxOp, dkernel::MbarrierWaitOp,
-            dkernel::TmaLoadOp, dkernel::WarpReduceOp, dkernel::TreeReduceOp,
-            dkernel::AtomicStoreOp>(
+            scf::ForOp, scf::IfOp, memref::AllocaOp, memref::LoadOp,
+            memref::StoreOp, gpu::ShuffleOp, gpu::BarrierOp,
+            dkernel::AllocSharedOp, dkernel::CpAsyncOp,
+            dkernel::CpAsyncCommitOp, dkernel::CpAsyncWaitOp,
+            dkernel::MbarrierInitOp, dkernel::MbarrierArriveExpectTxOp,
+            dkernel::MbarrierWaitOp, dkernel::TmaLoadOp, dkernel::WarpReduceOp,
+            dkernel::TreeReduceOp, dkernel::AtomicStoreOp>(
           [&](auto op) { return printOperation(op); })
       .Case<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-            arith::RemFOp, arith::NegFOp, arith::MaximumFOp,
-            arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
-            arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
-            arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::AndIOp,
-            arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRSIOp,
-            arith::ShRUIOp, arith::MaxSIOp, arith::MinSIOp>(
+            arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
+            arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp, arith::SubIOp,
+            arith::MulIOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+            arith::RemUIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
+            arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp, arith::MaxSIOp,
+            arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(
           [&](Operation *op) { return printArith(op); })
-      .Case<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-            arith::FPToUIOp, arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp,
-            arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
-            arith::IndexCastUIOp, arith::BitcastOp>(
-          [&](Operation *op) { return printCast(op); })
-      .Case<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
-            math::SqrtOp, math::RsqrtOp, math::TanhOp, math::ErfOp,
-            math::SinOp, math::CosOp, math::AbsFOp, math::FmaOp, math::PowFOp,
-            math::FloorOp, math::CeilOp>(
-          [&](Operation *op) { return printMath(op); })
-      .Case<gpu::ThreadIdOp>([&](gpu::ThreadIdOp op) {
+      .Case<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp,
+            arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp,
+            arith::TruncIOp, arith::IndexCastOp, arith::IndexCastUIOp,
+            arith::BitcastOp>([&](Operation *op) { return printCast(op); })
+      .Case<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SqrtOp,
+            math::RsqrtOp, math::TanhOp, math::ErfOp, math::SinOp, math::CosOp,
+            math::AbsFOp, math::FmaOp, math::PowFOp, math::FloorOp,
+            math::CeilOp>([&](Operation *op) { return printMath(op); })
+      .Case([&](gpu::ThreadIdOp op) {
         return printGpuIndex(op, "threadIdx", op.getDimension());
       })
-      .Case<gpu::BlockIdOp>([&](gpu::BlockIdOp op) {
+      .Case([&](gpu::BlockIdOp op) {
         return printGpuIndex(op, "blockIdx", op.getDimension());
       })
-      .Case<gpu::BlockDimOp>([&](gpu::BlockDimOp op) {
+      .Case([&](gpu::BlockDimOp op) {
         return printGpuIndex(op, "blockDim", op.getDimension());
       })
-      .Case<gpu::GridDimOp>([&](gpu::GridDimOp op) {
+      .Case([&](gpu::GridDimOp op) {
         return printGpuIndex(op, "gridDim", op.getDimension());
-      })
-      .Case<gpu::BarrierOp>([&](auto) {
-        os << "__syncthreads();\n";
-        return success();
-      })
-      .Case<dkernel::CpAsyncCommitOp>([&](auto) {
-        os << "asm volatile(\"cp.async.commit_group;\\n\" ::);\n";
-        return success();
       })
       // Descriptors are parameters; their ties to buffers matter to the
       // runtime only. Terminators end scopes printed by their parents.
@@ -340,97 +479,149 @@ LogicalResult CudaEmitter::emitOperation(Operation *op) {
 
 LogicalResult CudaEmitter::printOperation(arith::ConstantOp op) {
   // Printed inline at each use; only check that it can be.
-  return failed(literal(cast<TypedAttr>(op.getValue()), op.getLoc()))
-             ? failure()
-             : success();
+  return failure(failed(literal(cast<TypedAttr>(op.getValue()), op.getLoc())));
+}
+
+std::string CudaEmitter::maximum(Type type, bool isMax, StringRef a,
+                                 StringRef b) {
+  if (isHalf(type))
+    return ((isMax ? "__hmax_nan(" : "__hmin_nan(") + a + ", " + b + ")").str();
+  bool isF64 = type.isF64();
+  std::string name = (isMax ? "dk_maximum_" : "dk_minimum_") + typeSuffix(type);
+  std::string t = isF64 ? "double" : "float";
+  std::string nan = isF64 ? "__longlong_as_double(0x7ff8000000000000LL)"
+                          : "__uint_as_float(0x7fc00000u)";
+  addHelper(name, llvm::formatv("static __device__ __forceinline__ {0} {1}({0} "
+                                "a, {0} b) {{\n  return (a != a || b != b) ? "
+                                "{2} : {3}(a, b);\n}\n",
+                                t, name, nan,
+                                (isMax ? "fmax" : "fmin") +
+                                    std::string(isF64 ? "" : "f"))
+                      .str());
+  return (name + "(" + a + ", " + b + ")").str();
 }
 
 LogicalResult CudaEmitter::printArith(Operation *op) {
   Value r = op->getResult(0);
+  Type type = r.getType();
+  // i1 is `bool`, whose arithmetic is not modulo 2.
+  if (type.isInteger(1) && !isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op))
+    return op->emitOpError("on i1 cannot be emitted; only andi, ori and xori "
+                           "can");
   auto lhs = [&] { return expr(op->getOperand(0)); };
   auto rhs = [&] { return expr(op->getOperand(1)); };
   auto infix = [&](StringRef sym) {
     return (lhs() + " " + sym + " " + rhs()).str();
   };
-  bool isF64 = r.getType().isF64();
+  auto unsignedInfix = [&](StringRef sym) {
+    return (asUnsigned(op->getOperand(0)) + " " + sym + " " +
+            asUnsigned(op->getOperand(1)))
+        .str();
+  };
+  auto call = [&](StringRef f32, StringRef f64, StringRef half) {
+    StringRef name = type.isF64() ? f64 : isHalf(type) ? half : f32;
+    return (name + "(" + lhs() + ", " + rhs() + ")").str();
+  };
   std::string text =
       llvm::TypeSwitch<Operation *, std::string>(op)
           .Case<arith::AddFOp, arith::AddIOp>([&](auto) { return infix("+"); })
           .Case<arith::SubFOp, arith::SubIOp>([&](auto) { return infix("-"); })
           .Case<arith::MulFOp, arith::MulIOp>([&](auto) { return infix("*"); })
-          .Case<arith::DivFOp, arith::DivSIOp>(
-              [&](auto) { return infix("/"); })
-          .Case<arith::RemSIOp>([&](auto) { return infix("%"); })
-          .Case<arith::AndIOp>([&](auto) { return infix("&"); })
-          .Case<arith::OrIOp>([&](auto) { return infix("|"); })
-          .Case<arith::XOrIOp>([&](auto) { return infix("^"); })
-          .Case<arith::ShLIOp>([&](auto) { return infix("<<"); })
-          .Case<arith::ShRSIOp>([&](auto) { return infix(">>"); })
-          .Case<arith::DivUIOp>([&](auto) {
-            return asUnsigned(op->getOperand(0)) + " / " +
-                   asUnsigned(op->getOperand(1));
-          })
-          .Case<arith::RemUIOp>([&](auto) {
-            return asUnsigned(op->getOperand(0)) + " % " +
-                   asUnsigned(op->getOperand(1));
-          })
-          .Case<arith::ShRUIOp>([&](auto) {
+          .Case<arith::DivFOp, arith::DivSIOp>([&](auto) { return infix("/"); })
+          .Case([&](arith::RemSIOp) { return infix("%"); })
+          .Case([&](arith::AndIOp) { return infix("&"); })
+          .Case([&](arith::OrIOp) { return infix("|"); })
+          .Case([&](arith::XOrIOp) { return infix("^"); })
+          .Case([&](arith::ShLIOp) { return infix("<<"); })
+          .Case([&](arith::ShRSIOp) { return infix(">>"); })
+          .Case([&](arith::DivUIOp) { return unsignedInfix("/"); })
+          .Case([&](arith::RemUIOp) { return unsignedInfix("%"); })
+          .Case([&](arith::ShRUIOp) {
             return asUnsigned(op->getOperand(0)) + " >> " + rhs();
           })
-          .Case<arith::RemFOp>([&](auto) {
-            return (isF64 ? "fmod(" : "fmodf(") + lhs() + ", " + rhs() + ")";
+          .Case([&](arith::RemFOp) {
+            if (isHalf(type))
+              return "fmodf((float)" + lhs() + ", (float)" + rhs() + ")";
+            return call("fmodf", "fmod", "");
           })
-          .Case<arith::NegFOp>([&](auto) { return "-" + lhs(); })
-          .Case<arith::MaxNumFOp>([&](auto) {
-            return (isF64 ? "fmax(" : "fmaxf(") + lhs() + ", " + rhs() + ")";
+          .Case([&](arith::NegFOp) {
+            // `--x` would be a decrement.
+            std::string x = lhs();
+            return StringRef(x).starts_with("-") ? "-(" + x + ")" : "-" + x;
           })
-          .Case<arith::MinNumFOp>([&](auto) {
-            return (isF64 ? "fmin(" : "fminf(") + lhs() + ", " + rhs() + ")";
+          .Case(
+              [&](arith::MaxNumFOp) { return call("fmaxf", "fmax", "__hmax"); })
+          .Case(
+              [&](arith::MinNumFOp) { return call("fminf", "fmin", "__hmin"); })
+          .Case([&](arith::MaximumFOp) {
+            return maximum(type, /*isMax=*/true, lhs(), rhs());
           })
-          .Case<arith::MaximumFOp>([&](auto) {
-            helpers.insert(Helper::MaximumF);
-            return "dk_maximumf(" + lhs() + ", " + rhs() + ")";
+          .Case([&](arith::MinimumFOp) {
+            return maximum(type, /*isMax=*/false, lhs(), rhs());
           })
-          .Case<arith::MinimumFOp>([&](auto) {
-            helpers.insert(Helper::MinimumF);
-            return "dk_minimumf(" + lhs() + ", " + rhs() + ")";
+          .Case([&](arith::MaxSIOp) { return call("max", "", ""); })
+          .Case([&](arith::MinSIOp) { return call("min", "", ""); })
+          .Case([&](arith::MaxUIOp) {
+            return "max(" + asUnsigned(op->getOperand(0)) + ", " +
+                   asUnsigned(op->getOperand(1)) + ")";
           })
-          .Case<arith::MaxSIOp>([&](auto) {
-            return "max(" + lhs() + ", " + rhs() + ")";
-          })
-          .Case<arith::MinSIOp>([&](auto) {
-            return "min(" + lhs() + ", " + rhs() + ")";
+          .Case([&](arith::MinUIOp) {
+            return "min(" + asUnsigned(op->getOperand(0)) + ", " +
+                   asUnsigned(op->getOperand(1)) + ")";
           })
           .Default([](Operation *) { return std::string(); });
-  if ((isa<arith::MaximumFOp, arith::MinimumFOp, arith::RemFOp,
-           arith::MaxNumFOp, arith::MinNumFOp>(op)) &&
-      !r.getType().isF32() && !isF64)
-    return op->emitOpError("is only emitted for f32 and f64");
   if (failed(declare(r)))
     return failure();
   os << text << ";\n";
   return success();
 }
 
+/// The CUDA intrinsic reinterpreting `from` as `to`, or "" when none.
+static StringRef bitcastIntrinsic(Type from, Type to) {
+  if (from.isF32() && to.isInteger(32))
+    return "__float_as_int";
+  if (from.isInteger(32) && to.isF32())
+    return "__int_as_float";
+  if (from.isF64() && to.isInteger(64))
+    return "__double_as_longlong";
+  if (from.isInteger(64) && to.isF64())
+    return "__longlong_as_double";
+  if (from.isF16() && to.isInteger(16))
+    return "__half_as_short";
+  if (from.isInteger(16) && to.isF16())
+    return "__short_as_half";
+  if (from.isBF16() && to.isInteger(16))
+    return "__bfloat16_as_short";
+  if (from.isInteger(16) && to.isBF16())
+    return "__short_as_bfloat16";
+  return "";
+}
+
 LogicalResult CudaEmitter::printCast(Operation *op) {
   Value in = op->getOperand(0);
   Value r = op->getResult(0);
-  FailureOr<std::string> to = typeName(r.getType(), op->getLoc());
+  Type from = in.getType(), type = r.getType();
+  FailureOr<std::string> to = typeName(type, op->getLoc());
   if (failed(to))
     return failure();
   std::string text;
-  if (auto cast = dyn_cast<arith::BitcastOp>(op)) {
-    Type from = in.getType();
-    if (from.isF32() && r.getType().isInteger(32))
-      text = "__float_as_int(" + expr(in) + ")";
-    else if (from.isInteger(32) && r.getType().isF32())
-      text = "__int_as_float(" + expr(in) + ")";
-    else
-      return op->emitOpError("is only emitted between f32 and i32");
+  if (isa<arith::BitcastOp>(op)) {
+    StringRef intrinsic = bitcastIntrinsic(from, type);
+    if (intrinsic.empty())
+      return op->emitOpError("from ")
+             << from << " to " << type << " cannot be emitted";
+    text = (intrinsic + "(" + expr(in) + ")").str();
+  } else if (type.isInteger(1)) {
+    // trunci to i1 keeps the low bit; a C conversion to bool tests != 0.
+    text = "(bool)(" + expr(in) + " & 1)";
   } else if (isa<arith::UIToFPOp, arith::ExtUIOp, arith::IndexCastUIOp>(op)) {
     text = "(" + *to + ")" + asUnsigned(in);
+  } else if (isa<arith::FPToUIOp>(op)) {
+    // Through the unsigned type: a value above the signed maximum is valid.
+    text = "(" + *to + ")(" + unsignedName(intWidth(type, options)).str() +
+           ")" + expr(in);
   } else {
-    text = "(" + *to + ")" + expr(in);
+    text = "(" + *to + ")" + asSigned(in);
   }
   if (failed(declare(r)))
     return failure();
@@ -479,11 +670,12 @@ LogicalResult CudaEmitter::printOperation(arith::CmpFOp op) {
   case P::ULE:
     text = "!(" + a + " > " + b + ")";
     break;
+  // Self-comparison tests for NaN in every float type, __half included.
   case P::ORD:
-    text = "!isnan(" + a + ") && !isnan(" + b + ")";
+    text = "(" + a + " == " + a + " && " + b + " == " + b + ")";
     break;
   case P::UNO:
-    text = "isnan(" + a + ") || isnan(" + b + ")";
+    text = "(" + a + " != " + a + " || " + b + " != " + b + ")";
     break;
   case P::AlwaysTrue:
     text = "true";
@@ -534,8 +726,13 @@ LogicalResult CudaEmitter::printOperation(arith::CmpIOp op) {
     sym = ">=", isUnsigned = true;
     break;
   }
-  std::string a = isUnsigned ? asUnsigned(op.getLhs()) : expr(op.getLhs());
-  std::string b = isUnsigned ? asUnsigned(op.getRhs()) : expr(op.getRhs());
+  bool equality = sym == "==" || sym == "!=";
+  auto operand = [&](Value v) {
+    if (equality)
+      return expr(v);
+    return isUnsigned ? asUnsigned(v) : asSigned(v);
+  };
+  std::string a = operand(op.getLhs()), b = operand(op.getRhs());
   if (failed(declare(op.getResult())))
     return failure();
   os << a << ' ' << sym << ' ' << b << ";\n";
@@ -543,8 +740,6 @@ LogicalResult CudaEmitter::printOperation(arith::CmpIOp op) {
 }
 
 LogicalResult CudaEmitter::printOperation(arith::SelectOp op) {
-  if (!op.getCondition().getType().isInteger(1))
-    return op.emitOpError("with a vector condition cannot be emitted");
   if (failed(declare(op.getResult())))
     return failure();
   os << expr(op.getCondition()) << " ? " << expr(op.getTrueValue()) << " : "
@@ -554,33 +749,33 @@ LogicalResult CudaEmitter::printOperation(arith::SelectOp op) {
 
 LogicalResult CudaEmitter::printMath(Operation *op) {
   Value r = op->getResult(0);
-  bool isF64 = r.getType().isF64();
-  if (!r.getType().isF32() && !isF64)
-    return op->emitOpError("is only emitted for f32 and f64");
-  StringRef base =
-      llvm::TypeSwitch<Operation *, StringRef>(op)
-          .Case<math::ExpOp>([](auto) { return "exp"; })
-          .Case<math::Exp2Op>([](auto) { return "exp2"; })
-          .Case<math::LogOp>([](auto) { return "log"; })
-          .Case<math::Log2Op>([](auto) { return "log2"; })
-          .Case<math::SqrtOp>([](auto) { return "sqrt"; })
-          .Case<math::RsqrtOp>([](auto) { return "rsqrt"; })
-          .Case<math::TanhOp>([](auto) { return "tanh"; })
-          .Case<math::ErfOp>([](auto) { return "erf"; })
-          .Case<math::SinOp>([](auto) { return "sin"; })
-          .Case<math::CosOp>([](auto) { return "cos"; })
-          .Case<math::AbsFOp>([](auto) { return "fabs"; })
-          .Case<math::FmaOp>([](auto) { return "fma"; })
-          .Case<math::PowFOp>([](auto) { return "pow"; })
-          .Case<math::FloorOp>([](auto) { return "floor"; })
-          .Case<math::CeilOp>([](auto) { return "ceil"; })
-          .Default([](Operation *) { return ""; });
+  Type type = r.getType();
+  StringRef base = llvm::TypeSwitch<Operation *, StringRef>(op)
+                       .Case([](math::ExpOp) { return "exp"; })
+                       .Case([](math::Exp2Op) { return "exp2"; })
+                       .Case([](math::LogOp) { return "log"; })
+                       .Case([](math::Log2Op) { return "log2"; })
+                       .Case([](math::SqrtOp) { return "sqrt"; })
+                       .Case([](math::RsqrtOp) { return "rsqrt"; })
+                       .Case([](math::TanhOp) { return "tanh"; })
+                       .Case([](math::ErfOp) { return "erf"; })
+                       .Case([](math::SinOp) { return "sin"; })
+                       .Case([](math::CosOp) { return "cos"; })
+                       .Case([](math::AbsFOp) { return "fabs"; })
+                       .Case([](math::FmaOp) { return "fma"; })
+                       .Case([](math::PowFOp) { return "pow"; })
+                       .Case([](math::FloorOp) { return "floor"; })
+                       .Case([](math::CeilOp) { return "ceil"; })
+                       .Default([](Operation *) { return ""; });
+  // f16 and bf16 are computed in f32 and rounded once, as PyTorch's CUDA
+  // kernels do.
+  bool half = isHalf(type);
   SmallVector<std::string> args;
   for (Value operand : op->getOperands())
-    args.push_back(expr(operand));
+    args.push_back((half ? "(float)" : "") + expr(operand));
   if (failed(declare(r)))
     return failure();
-  os << base << (isF64 ? "" : "f") << '(' << llvm::join(args, ", ")
+  os << base << (type.isF64() ? "" : "f") << '(' << llvm::join(args, ", ")
      << ");\n";
   return success();
 }
@@ -590,7 +785,8 @@ LogicalResult CudaEmitter::printMath(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult CudaEmitter::printOperation(scf::ForOp op) {
-  // Carried values become mutable locals updated by the yield.
+  // Carried values become mutable locals updated by the yield; the loop's
+  // results name the same locals, which are in scope after the loop.
   SmallVector<std::string> carried;
   for (auto [init, arg, result] :
        llvm::zip(op.getInitArgs(), op.getRegionIterArgs(), op.getResults())) {
@@ -606,33 +802,35 @@ LogicalResult CudaEmitter::printOperation(scf::ForOp op) {
       typeName(op.getInductionVar().getType(), op.getLoc());
   if (failed(indexType))
     return failure();
-  if (auto unroll = op->getAttrOfType<IntegerAttr>("dkernel.unroll"))
-    os << "#pragma unroll " << unroll.getInt() << "\n";
+  if (std::optional<int64_t> unroll = dkernel::getUnrollFactor(op))
+    os << "#pragma unroll " << *unroll << "\n";
   std::string iv = bind(op.getInductionVar(), "i");
-  os << "for (" << *indexType << ' ' << iv << " = "
-     << expr(op.getLowerBound()) << "; " << iv << " < "
-     << expr(op.getUpperBound()) << "; " << iv << " += " << expr(op.getStep())
+  std::string condition = op.getUnsignedCmp()
+                              ? asUnsigned(op.getInductionVar()) + " < " +
+                                    asUnsigned(op.getUpperBound())
+                              : iv + " < " + expr(op.getUpperBound());
+  os << "for (" << *indexType << ' ' << iv << " = " << expr(op.getLowerBound())
+     << "; " << condition << "; " << iv << " += " << expr(op.getStep())
      << ") {\n";
   os.indent();
   if (failed(emitBlock(*op.getBody())))
     return failure();
+  // Assign all carried values at once: a yielded iteration argument (a swap
+  // `scf.yield %b, %a`) is read into a temporary before any is assigned.
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  // Read every yielded value before assigning any: a yield may swap.
   SmallVector<std::string> next;
-  for (Value v : yield.getOperands())
-    next.push_back(expr(v));
-  bool readsCarried = llvm::any_of(yield.getOperands(), [&](Value v) {
-    return llvm::is_contained(op.getRegionIterArgs(), v);
-  });
-  if (readsCarried && carried.size() > 1) {
-    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
-      FailureOr<std::string> type = typeName(v.getType(), op.getLoc());
-      if (failed(type))
-        return failure();
-      std::string tmp = carried[i] + "_next";
-      os << "const " << *type << ' ' << tmp << " = " << next[i] << ";\n";
-      next[i] = tmp;
+  for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    bool isOtherIterArg = arg && arg.getOwner() == op.getBody() &&
+                          arg.getArgNumber() > 0 && arg.getArgNumber() != i + 1;
+    if (!isOtherIterArg) {
+      next.push_back(expr(v));
+      continue;
     }
+    std::string tmp = carried[i] + "_next";
+    os << "const " << *typeName(v.getType(), op.getLoc()) << ' ' << tmp << " = "
+       << expr(v) << ";\n";
+    next.push_back(tmp);
   }
   for (auto [name, value] : llvm::zip(carried, next))
     if (name != value)
@@ -679,6 +877,25 @@ LogicalResult CudaEmitter::printOperation(scf::IfOp op) {
 // Memory and GPU
 //===----------------------------------------------------------------------===//
 
+LogicalResult CudaEmitter::printOperation(memref::AllocaOp op) {
+  MemRefType type = op.getType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return op.emitOpError("of ") << type
+                                 << " cannot be emitted; a local "
+                                    "array has a static shape and the "
+                                    "identity layout";
+  Attribute space = type.getMemorySpace();
+  auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space);
+  if (space && (!gpuSpace || gpuSpace.getValue() != gpu::AddressSpace::Private))
+    return op.emitOpError("in memory space ") << space << " cannot be emitted";
+  FailureOr<std::string> element = typeName(type.getElementType(), op.getLoc());
+  if (failed(element))
+    return failure();
+  os << *element << ' ' << bind(op.getResult(), "local") << '['
+     << std::max<int64_t>(type.getNumElements(), 1) << "];\n";
+  return success();
+}
+
 LogicalResult CudaEmitter::printOperation(memref::LoadOp op) {
   if (failed(declare(op.getResult())))
     return failure();
@@ -687,6 +904,8 @@ LogicalResult CudaEmitter::printOperation(memref::LoadOp op) {
 }
 
 LogicalResult CudaEmitter::printOperation(memref::StoreOp op) {
+  if (failed(checkWritable(op, op.getMemref())))
+    return failure();
   os << element(op.getMemref(), op.getIndices()) << " = "
      << expr(op.getValueToStore()) << ";\n";
   return success();
@@ -694,12 +913,11 @@ LogicalResult CudaEmitter::printOperation(memref::StoreOp op) {
 
 LogicalResult CudaEmitter::printGpuIndex(Operation *op, StringRef base,
                                          gpu::Dimension dim) {
+  // The builtins are unsigned; the IR reads them as index.
   if (failed(declare(op->getResult(0))))
     return failure();
-  FailureOr<std::string> type =
-      typeName(op->getResult(0).getType(), op->getLoc());
-  os << '(' << *type << ')' << base << '.' << gpu::stringifyDimension(dim)
-     << ";\n";
+  os << '(' << indexTypeName() << ')' << base << '.'
+     << gpu::stringifyDimension(dim) << ";\n";
   return success();
 }
 
@@ -715,14 +933,18 @@ LogicalResult CudaEmitter::printOperation(gpu::ShuffleOp op) {
   return success();
 }
 
+LogicalResult CudaEmitter::printOperation(gpu::BarrierOp op) {
+  os << "__syncthreads();\n";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel IR
 //===----------------------------------------------------------------------===//
 
 LogicalResult CudaEmitter::printOperation(dkernel::AllocSharedOp op) {
   auto type = cast<MemRefType>(op.getType());
-  FailureOr<std::string> element =
-      typeName(type.getElementType(), op.getLoc());
+  FailureOr<std::string> element = typeName(type.getElementType(), op.getLoc());
   if (failed(element))
     return failure();
   os << *element << "* const " << bind(op.getResult(), "smem")
@@ -731,14 +953,22 @@ LogicalResult CudaEmitter::printOperation(dkernel::AllocSharedOp op) {
   return success();
 }
 
+// The asm statements below clobber "memory": the compiler must neither move
+// ordinary loads and stores of the buffers they touch across them nor cache
+// such values in registers.
+
 LogicalResult CudaEmitter::printOperation(dkernel::CpAsyncOp op) {
-  // 16-byte copies bypass L1 (.cg); smaller ones must go through it (.ca).
+  // Only 16-byte copies may bypass L1 (.cg); smaller ones go through it (.ca).
   int64_t bytes = op.getBytes();
   os << "asm volatile(\"cp.async." << (bytes == 16 ? "cg" : "ca")
-     << ".shared.global [%0], [%1], " << bytes
-     << ";\\n\" :: \"r\"((unsigned)__cvta_generic_to_shared(&"
-     << element(op.getDst(), op.getDstIndices()) << ")), \"l\"(&"
-     << element(op.getSrc(), op.getSrcIndices()) << "));\n";
+     << ".shared.global [%0], [%1], " << bytes << ";\\n\" :: \"r\"("
+     << sharedAddress(op.getDst(), op.getDstIndices()) << "), \"l\"(&"
+     << element(op.getSrc(), op.getSrcIndices()) << ") : \"memory\");\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::CpAsyncCommitOp op) {
+  os << "asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\");\n";
   return success();
 }
 
@@ -749,76 +979,77 @@ LogicalResult CudaEmitter::printOperation(dkernel::CpAsyncWaitOp op) {
 }
 
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierInitOp op) {
-  os << "asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" :: "
-        "\"r\"((unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarriers(), op.getSlot()) << ")), \"r\"("
-     << op.getCount() << "));\n";
+  os << "asm volatile(\"mbarrier.init.shared::cta.b64 [%0], " << op.getCount()
+     << ";\\n\" :: \"r\"(" << sharedAddress(op.getMbarriers(), op.getSlot())
+     << ") : \"memory\");\n";
   return success();
 }
 
-LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveExpectTxOp op) {
+LogicalResult
+CudaEmitter::printOperation(dkernel::MbarrierArriveExpectTxOp op) {
+  // The arrival state is discarded into the sink `_`.
   os << "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], "
-        "%1;\\n\" :: \"r\"((unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarriers(), op.getSlot()) << ")), \"r\"("
-     << op.getBytes() << ") : \"memory\");\n";
+     << op.getBytes() << ";\\n\" :: \"r\"("
+     << sharedAddress(op.getMbarriers(), op.getSlot()) << ") : \"memory\");\n";
   return success();
 }
 
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierWaitOp op) {
-  // Spin on try_wait.parity until the phase with this parity completed.
+  // Spin on try_wait.parity until the phase with this parity has completed.
   os << "{\n";
   os.indent();
-  os << "const unsigned bar = (unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarriers(), op.getSlot()) << ");\n"
+  os << "const unsigned bar = "
+     << sharedAddress(op.getMbarriers(), op.getSlot()) << ";\n"
      << "unsigned done = 0;\n"
-     << "while (!done) {\n";
+     << "while (!done)\n";
   os.indent();
   os << "asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::"
         "cta.b64 p, [%1], %2;\\nselp.u32 %0, 1, 0, p;\\n}\\n\" : \"=r\"(done) "
-        ": \"r\"(bar), \"r\"((unsigned)("
-     << expr(op.getPhase()) << ")) : \"memory\");\n";
+        ": \"r\"(bar), \"r\"((unsigned)"
+     << expr(op.getPhase()) << ") : \"memory\");\n";
   os.unindent();
-  os << "}\n";
   os.unindent();
   os << "}\n";
   return success();
 }
 
 LogicalResult CudaEmitter::printOperation(dkernel::TmaLoadOp op) {
-  auto desc = cast<dkernel::TmaDescriptorType>(op.getDescriptor().getType());
-  unsigned rank = desc.getBoxShape().size();
-  // PTX lists coordinates innermost first.
-  SmallVector<std::string> coords;
-  for (Value c : llvm::reverse(op.getCoords()))
-    coords.push_back("\"r\"((int)(" + expr(c) + "))");
-  SmallVector<std::string> slots;
+  unsigned rank = op.getDescriptorType().getRank();
+  // PTX lists coordinates innermost first; the IR outermost first.
+  SmallVector<std::string> slots, coords;
   for (unsigned i = 0; i < rank; ++i)
     slots.push_back("%" + std::to_string(i + 3));
+  for (Value c : llvm::reverse(op.getCoords()))
+    coords.push_back("\"r\"((int)" + expr(c) + ")");
   os << "asm volatile(\"cp.async.bulk.tensor." << rank
      << "d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {"
-     << llvm::join(slots, ", ") << "}], [%2];\\n\" :: "
-     << "\"r\"((unsigned)__cvta_generic_to_shared(" << expr(op.getDst())
-     << ")), \"l\"(&" << expr(op.getDescriptor()) << "), "
-     << "\"r\"((unsigned)__cvta_generic_to_shared(&"
-     << element(op.getMbarriers(), op.getSlot()) << ")), "
+     << llvm::join(slots, ", ") << "}], [%2];\\n\" :: \"r\"((unsigned)"
+     << "__cvta_generic_to_shared(" << expr(op.getDst())
+     << ")), \"l\"((unsigned long long)&" << expr(op.getDescriptor())
+     << "), \"r\"(" << sharedAddress(op.getMbarriers(), op.getSlot()) << "), "
      << llvm::join(coords, ", ") << " : \"memory\");\n";
   return success();
 }
 
-/// The C expression combining `a` and `b` with `kind`.
-static std::string combine(ReduceKind kind, StringRef a, StringRef b,
-                           bool isFloat) {
+FailureOr<std::string> CudaEmitter::combine(ReduceKind kind, Type type,
+                                            StringRef a, StringRef b,
+                                            Location loc) {
+  if (type.isInteger(1))
+    return emitError(loc, "reductions of i1 cannot be emitted");
   switch (kind) {
   case ReduceKind::add:
     return (a + " + " + b).str();
   case ReduceKind::mul:
     return (a + " * " + b).str();
   case ReduceKind::max:
-    return ((isFloat ? "fmaxf(" : "max(") + a + ", " + b + ")").str();
-  case ReduceKind::min:
-    return ((isFloat ? "fminf(" : "min(") + a + ", " + b + ")").str();
+  case ReduceKind::min: {
+    bool isMax = kind == ReduceKind::max;
+    if (isa<FloatType>(type))
+      return maximum(type, isMax, a, b);
+    return ((isMax ? "max(" : "min(") + a + ", " + b + ")").str();
   }
-  return "";
+  }
+  llvm_unreachable("unknown reduction kind");
 }
 
 LogicalResult CudaEmitter::printOperation(dkernel::WarpReduceOp op) {
@@ -826,41 +1057,51 @@ LogicalResult CudaEmitter::printOperation(dkernel::WarpReduceOp op) {
   FailureOr<std::string> typeStr = typeName(type, op.getLoc());
   if (failed(typeStr))
     return failure();
-  if (isa<FloatType>(type) && !type.isF32())
-    return op.emitOpError("is only emitted for f32 floats");
   std::string name = bind(op.getResult(), "red");
+  FailureOr<std::string> step =
+      combine(op.getKind(), type, name,
+              "__shfl_xor_sync(0xffffffffu, " + name + ", off, " +
+                  std::to_string(op.getWidth()) + ")",
+              op.getLoc());
+  if (failed(step))
+    return failure();
   os << *typeStr << ' ' << name << " = " << expr(op.getValue()) << ";\n";
   os << "#pragma unroll\n"
      << "for (int off = " << op.getWidth() / 2 << "; off > 0; off >>= 1)\n";
   os.indent();
-  os << name << " = "
-     << combine(op.getKind(), name,
-                "__shfl_xor_sync(0xffffffffu, " + name + ", off, " +
-                    std::to_string(op.getWidth()) + ")",
-                isa<FloatType>(type))
-     << ";\n";
+  os << name << " = " << *step << ";\n";
   os.unindent();
   return success();
 }
 
 LogicalResult CudaEmitter::printOperation(dkernel::TreeReduceOp op) {
-  // Halve the live range each step; a barrier orders the steps.
+  // Halve the live range each step; a barrier orders the steps. Thread `t`
+  // is the linear id, so 2-D and 3-D blocks take part with every thread.
   std::string buf = expr(op.getBuffer());
-  Type type = op.getResult().getType();
-  std::string tid = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
-                    "threadIdx.z))";
-  os << "for (int half = " << op.getLength() / 2
-     << "; half > 0; half >>= 1) {\n";
+  ArrayRef<int64_t> block = kernel.getBlock();
+  std::string tid = "threadIdx.x";
+  if (block[2] != 1)
+    tid += llvm::formatv(" + {0} * (threadIdx.y + {1} * threadIdx.z)", block[0],
+                         block[1]);
+  else if (block[1] != 1)
+    tid += llvm::formatv(" + {0} * threadIdx.y", block[0]);
+  FailureOr<std::string> step =
+      combine(op.getKind(), op.getResult().getType(), buf + "[t]",
+              buf + "[t + s]", op.getLoc());
+  if (failed(step))
+    return failure();
+  os << "{\n";
   os.indent();
   os << "const int t = " << tid << ";\n"
-     << "if (t < half)\n";
+     << "for (int s = " << op.getLength() / 2 << "; s > 0; s >>= 1) {\n";
   os.indent();
-  os << buf << "[t] = "
-     << combine(op.getKind(), buf + "[t]", buf + "[t + half]",
-                isa<FloatType>(type))
-     << ";\n";
+  os << "if (t < s)\n";
+  os.indent();
+  os << buf << "[t] = " << *step << ";\n";
   os.unindent();
   os << "__syncthreads();\n";
+  os.unindent();
+  os << "}\n";
   os.unindent();
   os << "}\n";
   if (failed(declare(op.getResult())))
@@ -869,78 +1110,118 @@ LogicalResult CudaEmitter::printOperation(dkernel::TreeReduceOp op) {
   return success();
 }
 
+FailureOr<std::string> CudaEmitter::casAtomicHelper(ReduceKind kind, Type type,
+                                                    Location loc) {
+  FailureOr<std::string> t = typeName(type, loc);
+  if (failed(t))
+    return failure();
+  // How values travel through the integer atomicCAS of their width.
+  StringRef bits, toBits, fromBits;
+  switch (type.getIntOrFloatBitWidth()) {
+  case 16:
+    bits = "unsigned short";
+    toBits = type.isF16()    ? "__half_as_ushort"
+             : type.isBF16() ? "__bfloat16_as_ushort"
+                             : "(unsigned short)";
+    fromBits = type.isF16()    ? "__ushort_as_half"
+               : type.isBF16() ? "__ushort_as_bfloat16"
+                               : "(short)";
+    break;
+  case 32:
+    bits = "unsigned";
+    toBits = type.isF32() ? "__float_as_uint" : "(unsigned)";
+    fromBits = type.isF32() ? "__uint_as_float" : "(int)";
+    break;
+  case 64:
+    bits = "unsigned long long";
+    toBits = type.isF64() ? "(unsigned long long)__double_as_longlong"
+                          : "(unsigned long long)";
+    fromBits = type.isF64() ? "__longlong_as_double" : "(long long)";
+    break;
+  default:
+    return emitError(loc, "atomics on ") << type << " cannot be emitted";
+  }
+  StringRef kindName = stringifyReduceKind(kind);
+  FailureOr<std::string> next = combine(kind, type, "cur", "v", loc);
+  if (failed(next))
+    return failure();
+  std::string name = ("dk_atomic_" + kindName + "_" + typeSuffix(type)).str();
+  // Retry until no other thread changed the value between read and swap;
+  // stop early when the value would not change (max/min that lose).
+  addHelper(
+      name,
+      llvm::formatv("static __device__ __forceinline__ void {0}({1} *p, {1} v) "
+                    "{{\n"
+                    "  {2} *const word = ({2} *)p;\n"
+                    "  {2} seen = *word, old;\n"
+                    "  do {{\n"
+                    "    old = seen;\n"
+                    "    const {1} cur = {3}(old);\n"
+                    "    const {2} next = {4}({5});\n"
+                    "    if (next == old)\n"
+                    "      return;\n"
+                    "    seen = atomicCAS(word, old, next);\n"
+                    "  } while (seen != old);\n"
+                    "}\n",
+                    name, *t, bits, fromBits, toBits, *next)
+          .str());
+  return name;
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::AtomicStoreOp op) {
+  if (failed(checkWritable(op, op.getMemref())))
+    return failure();
   std::string address = "&" + element(op.getMemref(), op.getIndices());
   std::string value = expr(op.getValue());
   Type type = op.getValue().getType();
-  bool isFloat = isa<FloatType>(type);
-  if (isFloat && !type.isF32())
-    return op.emitOpError("is only emitted for f32 floats");
-  switch (op.getKind()) {
-  case ReduceKind::add:
-    os << "atomicAdd(" << address << ", " << value << ");\n";
-    return success();
-  case ReduceKind::max:
-    if (isFloat)
-      helpers.insert(Helper::AtomicMaxF);
-    os << (isFloat ? "dk_atomic_maxf(" : "atomicMax(") << address << ", "
-       << value << ");\n";
-    return success();
-  case ReduceKind::min:
-    if (isFloat)
-      helpers.insert(Helper::AtomicMinF);
-    os << (isFloat ? "dk_atomic_minf(" : "atomicMin(") << address << ", "
-       << value << ");\n";
-    return success();
-  case ReduceKind::mul:
-    if (!isFloat)
-      return op.emitOpError("mul is only emitted for f32");
-    helpers.insert(Helper::AtomicMulF);
-    os << "dk_atomic_mulf(" << address << ", " << value << ");\n";
+  ReduceKind kind = op.getKind();
+  // Native atomics: add on 32-bit ints and every float but f16 on sm_60 (CUDA
+  // has atomicAdd for __half from sm_70 and __nv_bfloat16 from sm_80); max and
+  // min on 32- and 64-bit ints. i64 add goes through the unsigned overload,
+  // which is the same two's-complement sum.
+  if (kind == ReduceKind::add && type.isInteger(64)) {
+    os << "atomicAdd((unsigned long long *)" << address
+       << ", (unsigned long long)" << value << ");\n";
     return success();
   }
-  return failure();
+  bool native = (kind == ReduceKind::add &&
+                 (isa<FloatType>(type) || type.isInteger(32))) ||
+                ((kind == ReduceKind::max || kind == ReduceKind::min) &&
+                 (type.isInteger(32) || type.isInteger(64)));
+  if (native) {
+    os << (kind == ReduceKind::add   ? "atomicAdd("
+           : kind == ReduceKind::max ? "atomicMax("
+                                     : "atomicMin(")
+       << address << ", " << value << ");\n";
+    return success();
+  }
+  FailureOr<std::string> helper = casAtomicHelper(kind, type, op.getLoc());
+  if (failed(helper))
+    return failure();
+  os << *helper << '(' << address << ", " << value << ");\n";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
 
-/// The source of a device helper.
-static StringRef helperSource(Helper helper) {
-  switch (helper) {
-  case Helper::MaximumF:
-    return "static __device__ __forceinline__ float dk_maximumf(float a, "
-           "float b) {\n  return (a != a || b != b) ? __int_as_float("
-           "0x7fc00000) : fmaxf(a, b);\n}\n";
-  case Helper::MinimumF:
-    return "static __device__ __forceinline__ float dk_minimumf(float a, "
-           "float b) {\n  return (a != a || b != b) ? __int_as_float("
-           "0x7fc00000) : fminf(a, b);\n}\n";
-  case Helper::AtomicMaxF:
-    return "static __device__ __forceinline__ void dk_atomic_maxf(float *p, "
-           "float v) {\n  int old = __float_as_int(*p);\n  while (v > "
-           "__int_as_float(old)) {\n    const int seen = atomicCAS((int *)p, "
-           "old, __float_as_int(v));\n    if (seen == old) break;\n    old = "
-           "seen;\n  }\n}\n";
-  case Helper::AtomicMinF:
-    return "static __device__ __forceinline__ void dk_atomic_minf(float *p, "
-           "float v) {\n  int old = __float_as_int(*p);\n  while (v < "
-           "__int_as_float(old)) {\n    const int seen = atomicCAS((int *)p, "
-           "old, __float_as_int(v));\n    if (seen == old) break;\n    old = "
-           "seen;\n  }\n}\n";
-  case Helper::AtomicMulF:
-    return "static __device__ __forceinline__ void dk_atomic_mulf(float *p, "
-           "float v) {\n  int old = __float_as_int(*p);\n  for (;;) {\n    "
-           "const int seen = atomicCAS((int *)p, old, "
-           "__float_as_int(__int_as_float(old) * v));\n    if (seen == old) "
-           "break;\n    old = seen;\n  }\n}\n";
-  }
-  return "";
-}
+/// CUtensorMap for NVRTC, which has no cuda.h: 128 opaque bytes aligned to 128,
+/// as cuda.h defines it.
+static constexpr StringLiteral kTensorMapDecl =
+    "#ifdef __CUDACC_RTC__\n"
+    "typedef struct CUtensorMap_st {\n"
+    "  alignas(128) unsigned long long opaque[16];\n"
+    "} CUtensorMap;\n"
+    "#else\n"
+    "#include <cuda.h>\n"
+    "#endif\n";
 
 LogicalResult deplodock::translateToCuda(Operation *op, raw_ostream &os,
                                          const CudaEmitterOptions &options) {
+  if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
+    return op->emitError("index bitwidth must be 32 or 64, got ")
+           << options.indexBitwidth;
   SmallVector<dkernel::FuncOp> kernels;
   if (auto func = dyn_cast<dkernel::FuncOp>(op))
     kernels.push_back(func);
@@ -949,6 +1230,7 @@ LogicalResult deplodock::translateToCuda(Operation *op, raw_ostream &os,
   if (kernels.empty())
     return op->emitError("no dkernel.func to emit as CUDA");
 
+  // Print into a buffer so that nothing is written when a kernel fails.
   std::string body;
   llvm::raw_string_ostream bodyStream(body);
   CudaEmitter emitter(bodyStream, options);
@@ -960,13 +1242,15 @@ LogicalResult deplodock::translateToCuda(Operation *op, raw_ostream &os,
   }
 
   os << "// Generated by deplodock-translate --emit-cuda.\n";
-  if (emitter.usesHalf())
-    os << "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n";
+  if (emitter.usesFp16())
+    os << "#include <cuda_fp16.h>\n";
+  if (emitter.usesBf16())
+    os << "#include <cuda_bf16.h>\n";
   if (emitter.usesTma())
-    os << "#include <cuda.h>\n";
+    os << kTensorMapDecl;
   os << '\n';
-  for (Helper helper : emitter.getHelpers())
-    os << helperSource(helper) << '\n';
+  for (const auto &helper : emitter.getHelpers())
+    os << helper.second << '\n';
   os << body;
   return success();
 }

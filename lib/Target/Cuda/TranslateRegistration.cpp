@@ -16,8 +16,6 @@ void deplodock::registerToCudaTranslation() {
   static TranslateFromMLIRRegistration registration(
       "emit-cuda", "Print Kernel IR (dkernel.func) as CUDA C++",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        if (indexBitwidth != 32 && indexBitwidth != 64)
-          return op->emitError("--cuda-index-bitwidth must be 32 or 64");
         CudaEmitterOptions options;
         options.indexBitwidth = indexBitwidth;
         return translateToCuda(op, os, options);

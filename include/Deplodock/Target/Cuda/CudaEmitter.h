@@ -4,6 +4,12 @@
 // `extern "C" __global__` CUDA kernel, one op at a time. The emitter only
 // prints; every change to the IR happens in passes before it.
 //
+// The output is one self-contained file for nvcc or NVRTC (sm_80 and up;
+// sm_90 for mbarrier waits and TMA): the fp16/bf16 headers when used (NVRTC
+// needs the toolkit's include directory for them), CUtensorMap from cuda.h or,
+// under NVRTC, declared with cuda.h's layout, then `static __device__` helpers
+// (CAS-loop atomics, NaN-propagating max/min), then the kernels.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DEPLODOCK_TARGET_CUDA_CUDAEMITTER_H
