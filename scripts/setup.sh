@@ -11,7 +11,7 @@ build_dir=${BUILD_DIR:-$root/build}
 
 packages=(build-essential cmake ninja-build python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
-  libgtest-dev libsqlite3-dev)
+  libgtest-dev libsqlite3-dev python3-numpy)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -41,3 +41,14 @@ if config.nvcc:
         config.substitutions.append(
             ("%nvrtc", "%s %s %s -I%s" % (sys.executable, script, nvrtc_libs[0],
                                           os.path.join(cuda_root, "include"))))
+
+# Debian's python3 with numpy (python3-numpy, installed by scripts/setup.sh)
+# checks the examples against an independent NumPy reference.
+import subprocess
+
+config.substitutions.append(("%python", "python3"))
+if os.path.exists("/usr/bin/python3") and subprocess.call(
+        ["/usr/bin/python3", "-c", "import numpy"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", "/usr/bin/python3"))

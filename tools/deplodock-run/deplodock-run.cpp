@@ -59,6 +59,10 @@ static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
                             cl::init(1e-5));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("Write result #i to DIR/result<i>.npy"));
+static cl::opt<std::string>
+    saveInputs("save-inputs",
+               cl::desc("Write argument #i to DIR/input<i>.npy (to rerun "
+                        "or check the same inputs elsewhere)"));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print", cl::desc("What to print of the results"),
@@ -79,6 +83,19 @@ static LogicalResult applyPipeline(ModuleOp module, StringRef text) {
     return failure();
   }
   return pm.run(module);
+}
+
+/// Writes `buffer` to DIR/<stem><i>.npy; reports errors on stderr.
+static LogicalResult writeIndexed(const interp::Buffer &buffer, StringRef dir,
+                                  StringRef stem, size_t i) {
+  llvm::sys::fs::create_directories(dir);
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, stem + std::to_string(i) + ".npy");
+  std::string error;
+  if (succeeded(interp::writeNpy(buffer, path, error)))
+    return success();
+  llvm::errs() << "error: cannot write " << path << ": " << error << "\n";
+  return failure();
 }
 
 /// The function to run.
@@ -139,6 +156,10 @@ static int run(MLIRContext &context) {
       args.push_back(std::move(*buffer));
     }
   }
+  if (!saveInputs.empty())
+    for (auto [i, arg] : llvm::enumerate(args))
+      if (failed(writeIndexed(arg, saveInputs, "input", i)))
+        return 1;
   FailureOr<SmallVector<interp::Buffer>> results =
       interp::runFunction(func, args);
   if (failed(results))
@@ -150,17 +171,9 @@ static int run(MLIRContext &context) {
       interp::printBuffer(result, title, llvm::outs());
     else if (printMode == PrintMode::Summary)
       printSummary(result, title);
-    if (!outputDir.empty()) {
-      llvm::sys::fs::create_directories(outputDir);
-      SmallString<128> path(outputDir);
-      llvm::sys::path::append(path, "result" + std::to_string(i) + ".npy");
-      std::string error;
-      if (failed(interp::writeNpy(result, path, error))) {
-        llvm::errs() << "error: cannot write " << path << ": " << error
-                     << "\n";
-        return 1;
-      }
-    }
+    if (!outputDir.empty() &&
+        failed(writeIndexed(result, outputDir, "result", i)))
+      return 1;
   }
 
   if (comparePipeline.empty())
