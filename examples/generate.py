@@ -9,6 +9,7 @@ scaled-down shapes for the interpreter tests:
     examples/generate.py --write            # regenerate examples/*.mlir
     examples/generate.py --check            # fail if examples/ is stale
     examples/generate.py --small rmsnorm    # one example, small shapes
+    examples/generate.py --scaled rmsnorm   # the real shapes scaled down
     examples/generate.py --list
 """
 
@@ -19,6 +20,9 @@ import sys
 # Model dimensions: hidden, intermediate, heads, kv heads, head dim, sequence.
 REAL = dict(H=2048, I=5632, NH=32, NKV=4, D=64, S=32)  # TinyLlama, seq 32
 SMALL = dict(H=32, I=48, NH=4, NKV=2, D=8, S=8)
+# The real shapes divided by 8 (sequence by 2), keeping TinyLlama's ratios:
+# 8 query heads per kv head, I/H = 2.75.
+SCALED = dict(H=256, I=704, NH=16, NKV=2, D=16, S=16)
 
 
 def ty(shape, elem="f32"):
@@ -432,6 +436,8 @@ def main():
                        help="fail if examples/ differs from the generator")
     group.add_argument("--small", metavar="NAME",
                        help="print one example at the small shapes")
+    group.add_argument("--scaled", metavar="NAME",
+                       help="print one example at the real shapes / 8")
     group.add_argument("--real", metavar="NAME",
                        help="print one example at the real shapes")
     group.add_argument("--list", action="store_true", help="list the examples")
@@ -440,12 +446,15 @@ def main():
     if args.list:
         print("\n".join(EXAMPLES))
         return 0
-    for name in filter(None, [args.small, args.real]):
+    for name, dims, label in [(args.small, SMALL, "small"),
+                              (args.scaled, SCALED, "scaled-down TinyLlama"),
+                              (args.real, REAL, "TinyLlama")]:
+        if not name:
+            continue
         if name not in EXAMPLES:
             print(f"error: no example '{name}' (see --list)", file=sys.stderr)
             return 2
-        print(render(name, SMALL if args.small else REAL,
-                     "small" if args.small else "TinyLlama"), end="")
+        print(render(name, dims, label), end="")
         return 0
     stale = []
     for name in EXAMPLES:

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The main job on the bundled examples: builds Deplodock, then lowers each
-# example as far as the pipeline reaches and prints every level.
+# The main job on a bundled example: builds Deplodock, then lowers the
+# example as far as the pipeline reaches and prints every level, and checks
+# on the reference interpreter that the lowered layer computes what the
+# input does.
 #
-#   scripts/demo.sh                       # every examples/*.mlir
-#   scripts/demo.sh examples/rmsnorm.mlir # one file
+#   scripts/demo.sh                               # examples/rmsnorm.mlir
+#   scripts/demo.sh examples/decoder_block.mlir   # any file(s)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,13 +13,27 @@ build_dir=${BUILD_DIR:-$root/build}
 export BUILD_DIR=$build_dir
 
 "$root/scripts/setup.sh"
-ninja -C "$build_dir" -j "${JOBS:-$(nproc)}" deplodock-opt deplodock-translate >/dev/null
+echo "demo: building (first time: a few minutes)"
+ninja -C "$build_dir" -j "${JOBS:-$(nproc)}" deplodock-opt deplodock-run \
+  deplodock-translate >/dev/null
 opt="$build_dir/bin/deplodock-opt"
+run="$build_dir/bin/deplodock-run"
 
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=("$root"/examples/*.mlir)
+[ ${#files[@]} -gt 0 ] || files=("$root/examples/rmsnorm.mlir")
 for f in "${files[@]}"; do
+  echo
   echo "==================== $(basename "$f")"
-  echo "---- input, verified"
-  "$opt" "$f"
+  echo "---- input (linalg/tensor/tosa on tensors)"
+  grep -v '^//' "$f"
+  echo
+  echo "---- Tensor IR (--lower-to-tensor)"
+  "$opt" "$f" --lower-to-tensor
+  echo
+  echo "---- Loop IR (--lower-to-loop: lifted and fused)"
+  "$opt" "$f" --lower-to-loop
+  echo
+  echo "---- check: Loop IR against Tensor IR on seeded inputs"
+  "$run" --interp "$f" --pipeline=lower-to-tensor --compare=lower-to-loop \
+    --print=summary
 done

@@ -22,6 +22,7 @@ tools = ["deplodock-opt", "deplodock-run", "deplodock-translate"]
 llvm_config.add_tool_substitutions(
     tools, [config.deplodock_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%deplodock_src_root", config.deplodock_src_root))
+config.substitutions.append(("%deplodock_obj_root", config.deplodock_obj_root))
 
 if config.nvcc:
     config.available_features.add("nvcc")

@@ -320,5 +320,6 @@ void DLoopFusePass::runOnOperation() {
     kernel.setSymName((func.getSymName() + "_" + Twine(index++) +
                        (reduces ? "_reduce" : "_pointwise"))
                           .str());
+    renameAxes(kernel);
   }
 }

@@ -1,0 +1,26 @@
+// RUN: %python %deplodock_src_root/examples/generate.py --small matmul > %t.small.mlir
+// RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=convert-dtensor-to-dloop --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --print=none | FileCheck %s --check-prefix=NUM
+// RUN: %python %deplodock_src_root/examples/generate.py --scaled matmul > %t.scaled.mlir
+// RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --seed=3 --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-loop > %t.loop.mlir
+// RUN: FileCheck %s < %t.loop.mlir
+// RUN: FileCheck %s --check-prefix=KERNELS < %t.loop.mlir
+
+/// The dtensor reference, the unfused kernels and the fused kernels agree on
+/// small shapes and on the real shapes scaled down.
+// NUM-NOT: FAIL
+// NUM: : PASS
+
+/// x(1,32,2048) . W(2048,2048): one kernel, a reduce loop inside two free
+/// loops; the leading 1 of x folds to index 0.
+// KERNELS-COUNT-1: dloop.kernel
+// KERNELS-NOT: dloop.kernel
+//     CHECK: dloop.kernel @matmul_0_reduce ins(%[[X:.*]] = %{{.*}} : memref<1x32x2048xf32>, %[[W:.*]] = %{{.*}} : memref<2048x2048xf32>)
+//     CHECK:   dloop.for %[[M:.*]] = 0 to 32 free
+//     CHECK:     dloop.for %[[N:.*]] = 0 to 2048 free
+//     CHECK:       dloop.for %[[K:.*]] = 0 to 2048 reduce
+//     CHECK:         dloop.load %[[X]][0, %[[M]], %[[K]]]
+//     CHECK:         dloop.load %[[W]][%[[K]], %[[N]]]
+//     CHECK:         arith.mulf
+//     CHECK:         arith.addf

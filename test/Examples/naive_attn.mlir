@@ -1,0 +1,21 @@
+// RUN: %python %deplodock_src_root/examples/generate.py --small naive_attn > %t.small.mlir
+// RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=convert-dtensor-to-dloop --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --print=none | FileCheck %s --check-prefix=NUM
+// RUN: %python %deplodock_src_root/examples/generate.py --scaled naive_attn > %t.scaled.mlir
+// RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --seed=3 --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-opt %deplodock_src_root/examples/naive_attn.mlir --lower-to-loop > %t.loop.mlir
+// RUN: FileCheck %s < %t.loop.mlir
+// RUN: FileCheck %s --check-prefix=KERNELS < %t.loop.mlir
+
+/// The dtensor reference, the unfused kernels and the fused kernels agree on
+/// small shapes and on the real shapes scaled down.
+// NUM-NOT: FAIL
+// NUM: : PASS
+
+/// Three kernels: masked scores, softmax, probabilities times values.
+// KERNELS-COUNT-3: dloop.kernel
+// KERNELS-NOT: dloop.kernel
+//     CHECK: dloop.kernel @naive_attn_0_reduce
+//     CHECK:   arith.select
+//     CHECK: dloop.kernel @naive_attn_1_reduce
+//     CHECK: dloop.kernel @naive_attn_2_reduce

@@ -1,0 +1,27 @@
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa > %t.small.mlir
+// RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=convert-dtensor-to-dloop --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --print=none | FileCheck %s --check-prefix=NUM
+// RUN: %python %deplodock_src_root/examples/generate.py --scaled sdpa > %t.scaled.mlir
+// RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --seed=3 --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-loop > %t.loop.mlir
+// RUN: FileCheck %s < %t.loop.mlir
+// RUN: FileCheck %s --check-prefix=KERNELS < %t.loop.mlir
+
+/// The dtensor reference, the unfused kernels and the fused kernels agree on
+/// small shapes and on the real shapes scaled down.
+// NUM-NOT: FAIL
+// NUM: : PASS
+
+/// Three kernels: the scores (with scale, causal mask and the GQA head
+/// mapping), the softmax, and probabilities times values. The scores and the
+/// softmax are materialised: fusing them would recompute a matmul.
+// KERNELS-COUNT-3: dloop.kernel
+// KERNELS-NOT: dloop.kernel
+//     CHECK: dloop.kernel @sdpa_0_reduce
+//     CHECK:   dloop.for %[[H:.*]] = 0 to 32 free
+//     CHECK:         dloop.for {{.*}} = 0 to 64 reduce
+//     CHECK:           dloop.load %{{.*}}[0, %[[H]] floordiv 8, %{{.*}}, %{{.*}}] : memref<1x4x32x64xf32>
+//     CHECK:         arith.select
+//     CHECK: dloop.kernel @sdpa_1_reduce
+//     CHECK: dloop.kernel @sdpa_2_reduce
+//     CHECK:           dloop.load %{{.*}}[0, %{{.*}} floordiv 8, %{{.*}}, %{{.*}}] : memref<1x4x32x64xf32>
