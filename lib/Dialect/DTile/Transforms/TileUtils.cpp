@@ -1,0 +1,147 @@
+//===- TileUtils.cpp - Shared pieces of the Tile rules ----------*- C++ -*-===//
+
+#include "TileUtils.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+int64_t dtile::product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+SmallVector<int64_t> dtile::divisorsIn(int64_t n, int64_t lo, int64_t hi) {
+  SmallVector<int64_t> result;
+  for (int64_t d = std::max<int64_t>(lo, 1); d <= std::min(n, hi); ++d)
+    if (n % d == 0)
+      result.push_back(d);
+  return result;
+}
+
+SmallVector<dloop::ForOp> dtile::getTopLevelReductions(TileOp tile) {
+  SmallVector<dloop::ForOp> loops;
+  for (auto loop : tile.getBody().front().getOps<dloop::ForOp>())
+    if (loop.isReduction())
+      loops.push_back(loop);
+  return loops;
+}
+
+bool dtile::isMatmulLoop(dloop::ForOp loop) {
+  if (!loop.isReduction() || loop.getInitArgs().empty())
+    return false;
+  Value iv = loop.getInductionVar();
+  llvm::SmallPtrSet<Value, 4> buffers;
+  loop.walk([&](dloop::LoadOp load) {
+    AffineMap map = load.getMap();
+    for (auto [i, index] : llvm::enumerate(load.getIndices()))
+      if (index == iv && i < map.getNumDims() &&
+          llvm::any_of(map.getResults(), [&](AffineExpr e) {
+            return e.isFunctionOfDim(i);
+          }))
+        buffers.insert(load.getMemRef());
+  });
+  return buffers.size() >= 2;
+}
+
+KernelClass dtile::classify(KernelOp kernel) {
+  TileOp tile = kernel.getTile();
+  SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
+  bool anyReduction = false;
+  tile.walk([&](dloop::ForOp loop) { anyReduction |= loop.isReduction(); });
+  if (!anyReduction)
+    return KernelClass::Pointwise;
+  // Matmuls need an output tile of at least two axes (M and N) to reuse
+  // operands across; a single output axis is a dot product per element.
+  if (!reductions.empty() && tile.getBlockAxes().size() >= 2 &&
+      tile.getThreadAxes().empty() && llvm::all_of(reductions, isMatmulLoop))
+    return KernelClass::Matmul;
+  return KernelClass::Reduction;
+}
+
+std::optional<ReduceKind> dtile::getAccumulatorKind(dloop::ForOp loop,
+                                                    unsigned i) {
+  Value acc = loop.getIterArgs()[i];
+  Operation *def = loop.getYield().getValues()[i].getDefiningOp();
+  if (!def || def->getNumOperands() != 2 ||
+      !llvm::is_contained(def->getOperands(), acc) || !acc.hasOneUse())
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(def))
+    return ReduceKind::add;
+  if (isa<arith::MulFOp, arith::MulIOp>(def))
+    return ReduceKind::mul;
+  if (isa<arith::MaximumFOp, arith::MaxSIOp>(def))
+    return ReduceKind::max;
+  if (isa<arith::MinimumFOp, arith::MinSIOp>(def))
+    return ReduceKind::min;
+  return std::nullopt;
+}
+
+bool dtile::isIdentity(Value value, ReduceKind kind) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto fp = dyn_cast<FloatAttr>(attr)) {
+    APFloat v = fp.getValue();
+    switch (kind) {
+    case ReduceKind::add:
+      return v.isZero();
+    case ReduceKind::mul:
+      return v.isExactlyValue(1.0);
+    case ReduceKind::max:
+      return v.isInfinity() && v.isNegative();
+    case ReduceKind::min:
+      return v.isInfinity() && !v.isNegative();
+    }
+  }
+  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
+    APInt v = integer.getValue();
+    switch (kind) {
+    case ReduceKind::add:
+      return v.isZero();
+    case ReduceKind::mul:
+      return v.isOne();
+    case ReduceKind::max:
+      return v.isMinSignedValue();
+    case ReduceKind::min:
+      return v.isMaxSignedValue();
+    }
+  }
+  return false;
+}
+
+void dtile::substituteCoord(OpBuilder &b, TileOp tile, Value coord,
+                            AffineMap map, ValueRange operands) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&tile.getBody().front());
+  Value replacement =
+      affine::AffineApplyOp::create(b, tile.getLoc(), map, operands);
+  coord.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+    return use.getOwner() != replacement.getDefiningOp();
+  });
+}
+
+void dtile::cleanupKernel(KernelOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  RewritePatternSet patterns(ctx);
+  dloop::LoadOp::getCanonicalizationPatterns(patterns, ctx);
+  dloop::StoreOp::getCanonicalizationPatterns(patterns, ctx);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    if (name.getDialect()->getNamespace() == "arith")
+      name.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  IRRewriter rewriter(ctx);
+  DominanceInfo dominance(kernel);
+  eliminateCommonSubExpressions(rewriter, dominance, kernel);
+}
