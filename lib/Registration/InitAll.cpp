@@ -9,6 +9,7 @@
 #include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorDialect.h"
 #include "Deplodock/Dialect/DTile/IR/DTileDialect.h"
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,5 +42,6 @@ void deplodock::registerDeplodockInputDialects(
 void deplodock::registerDeplodockPasses() {
   registerDeplodockConversionPasses();
   dloop::registerDLoopPasses();
+  dtile::registerDTilePasses();
   registerDeplodockPipelines();
 }

@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -44,12 +46,14 @@ bool dtile::isMatmulLoop(dloop::ForOp loop) {
   llvm::SmallPtrSet<Value, 4> buffers;
   loop.walk([&](dloop::LoadOp load) {
     AffineMap map = load.getMap();
-    for (auto [i, index] : llvm::enumerate(load.getIndices()))
-      if (index == iv && i < map.getNumDims() &&
+    for (auto [i, index] : llvm::enumerate(load.getIndices())) {
+      unsigned pos = i;
+      if (index == iv && pos < map.getNumDims() &&
           llvm::any_of(map.getResults(), [&](AffineExpr e) {
-            return e.isFunctionOfDim(i);
+            return e.isFunctionOfDim(pos);
           }))
         buffers.insert(load.getMemRef());
+    }
   });
   return buffers.size() >= 2;
 }
@@ -138,10 +142,91 @@ void dtile::cleanupKernel(KernelOp kernel) {
   dloop::StoreOp::getCanonicalizationPatterns(patterns, ctx);
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
   for (RegisteredOperationName name : ctx->getRegisteredOperations())
-    if (name.getDialect()->getNamespace() == "arith")
+    if (name.getDialectNamespace() == "arith")
       name.getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(kernel, std::move(patterns));
   IRRewriter rewriter(ctx);
   DominanceInfo dominance(kernel);
   eliminateCommonSubExpressions(rewriter, dominance, kernel);
+}
+
+SmallVector<Axis> dtile::getBlockAxes(TileOp tile) {
+  SmallVector<Axis> axes;
+  for (auto [name, extent] :
+       llvm::zip(tile.getBlockAxes(), tile.getBlockExtents()))
+    axes.push_back({cast<StringAttr>(name).str(), extent});
+  return axes;
+}
+
+SmallVector<Axis> dtile::getThreadAxes(TileOp tile) {
+  SmallVector<Axis> axes;
+  for (auto [name, extent] :
+       llvm::zip(tile.getThreadAxes(), tile.getThreadExtents()))
+    axes.push_back({cast<StringAttr>(name).str(), extent});
+  return axes;
+}
+
+TileOp dtile::rebuildTile(TileOp tile, ArrayRef<Axis> blockAxes,
+                          ArrayRef<Axis> threadAxes, TileBodyBuilder build) {
+  SmallVector<StringRef> blockNames, threadNames;
+  SmallVector<int64_t> blockExtents, threadExtents;
+  for (const Axis &axis : blockAxes) {
+    blockNames.push_back(axis.name);
+    blockExtents.push_back(axis.extent);
+  }
+  for (const Axis &axis : threadAxes) {
+    threadNames.push_back(axis.name);
+    threadExtents.push_back(axis.extent);
+  }
+  OpBuilder b(tile);
+  Location loc = tile.getLoc();
+  auto rebuilt = TileOp::create(b, loc, blockNames, blockExtents, threadNames,
+                                threadExtents);
+  Block &newBody = rebuilt.getBody().front();
+  b.setInsertionPointToStart(&newBody);
+  ValueRange coords = newBody.getArguments();
+  auto [target, replacements] =
+      build(b, loc, coords.take_front(blockAxes.size()),
+            coords.drop_front(blockAxes.size()));
+  Block &oldBody = tile.getBody().front();
+  target->getOperations().splice(target->getTerminator()->getIterator(),
+                                 oldBody.getOperations(), oldBody.begin(),
+                                 std::prev(oldBody.end()));
+  for (auto [old, value] : llvm::zip(oldBody.getArguments(), replacements))
+    old.replaceAllUsesWith(value);
+  tile.erase();
+  return rebuilt;
+}
+
+dloop::ForOp dtile::splitReduceLoop(dloop::ForOp loop, int64_t chunk) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  std::string axis = loop.getAxis().str();
+  auto outer = dloop::ForOp::create(
+      b, loc, loop.getExtent() / chunk, LoopKind::reduce, axis + "_o",
+      loop.getInitArgs(),
+      [&](OpBuilder &b, Location loc, Value ko, ValueRange outerIters) {
+        auto inner = dloop::ForOp::create(
+            b, loc, chunk, LoopKind::reduce, axis + "_i", outerIters,
+            [&](OpBuilder &b, Location loc, Value ki, ValueRange innerIters) {
+              AffineExpr o, i;
+              bindDims(b.getContext(), o, i);
+              IRMapping mapping;
+              mapping.map(loop.getInductionVar(),
+                          affine::AffineApplyOp::create(
+                              b, loc, AffineMap::get(2, 0, o * chunk + i),
+                              {ko, ki}));
+              mapping.map(loop.getIterArgs(), innerIters);
+              for (Operation &op : loop.getBody()->without_terminator())
+                b.clone(op, mapping);
+              SmallVector<Value> next;
+              for (Value v : loop.getYield().getValues())
+                next.push_back(mapping.lookupOrDefault(v));
+              dloop::YieldOp::create(b, loc, next);
+            });
+        dloop::YieldOp::create(b, loc, inner.getResults());
+      });
+  loop.replaceAllUsesWith(outer.getResults());
+  loop.erase();
+  return outer;
 }

@@ -44,6 +44,35 @@ bool isIdentity(mlir::Value value, ReduceKind kind);
 void substituteCoord(mlir::OpBuilder &b, TileOp tile, mlir::Value coord,
                      mlir::AffineMap map, mlir::ValueRange operands);
 
+/// An axis of a tile being built.
+struct Axis {
+  std::string name;
+  int64_t extent;
+};
+
+/// Builds the inside of a rebuilt tile: given the new block and thread
+/// coordinates (with the builder at the start of the new body), returns the
+/// block the old body moves into (the new body or a loop made here) and the
+/// values that stand for each old coordinate there.
+using TileBodyBuilder = llvm::function_ref<
+    std::pair<mlir::Block *, llvm::SmallVector<mlir::Value>>(
+        mlir::OpBuilder &, mlir::Location, mlir::ValueRange blockCoords,
+        mlir::ValueRange threadCoords)>;
+
+/// Replaces `tile` by a tile with the given axes and moves its body into
+/// the block `build` returns.
+TileOp rebuildTile(TileOp tile, llvm::ArrayRef<Axis> blockAxes,
+                   llvm::ArrayRef<Axis> threadAxes, TileBodyBuilder build);
+
+/// The block and thread axes of `tile`.
+llvm::SmallVector<Axis> getBlockAxes(TileOp tile);
+llvm::SmallVector<Axis> getThreadAxes(TileOp tile);
+
+/// Splits reduce loop `loop` (extent K, divisible by `chunk`) into a loop
+/// over K / chunk chunks (axis `<axis>_o`) around a loop over one chunk
+/// (`<axis>_i`), both carrying the accumulators; returns the outer loop.
+dloop::ForOp splitReduceLoop(dloop::ForOp loop, int64_t chunk);
+
 /// Folds index arithmetic into access maps, folds constants and removes
 /// dead and duplicate code in `kernel`.
 void cleanupKernel(KernelOp kernel);

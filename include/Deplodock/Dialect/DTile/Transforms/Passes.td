@@ -1,0 +1,79 @@
+//===- Passes.td - Tile IR passes --------------------------*- tablegen -*-===//
+
+#ifndef DEPLODOCK_DIALECT_DTILE_TRANSFORMS_PASSES
+#define DEPLODOCK_DIALECT_DTILE_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+/// Options every Tile-rule pass takes.
+class TileRuleOptions {
+  list<Option> options = [
+    Option<"target", "target", "std::string", "\"sm_90\"",
+           "GPU to lower for: sm_80 or sm_90">,
+    Option<"knobs", "knobs", "std::string", "\"\"",
+           "Choose options by knob value (BK=32,BM=64,...; "
+           "`kernel:BK=32;other:...` per kernel); default: option 0">,
+    Option<"listForks", "list-forks", "bool", "false",
+           "Emit a remark listing the rule's options for each kernel">
+  ];
+}
+
+class TileRulePass<string arg, string rule, string what>
+    : Pass<arg, "::mlir::ModuleOp">, TileRuleOptions {
+  let summary = "Tile rule " # rule # ": " # what;
+  let description = [{
+    Runs one Tile rule on every `dtile.kernel` it applies to: lists the
+    rule's legal options for the kernel and the target, applies the one the
+    `knobs` option names (else option 0, the heuristic) and stamps its knobs
+    on the kernel. `list-forks` reports the options as a remark.
+  }];
+  let dependentDialects = ["::deplodock::dtile::DTileDialect",
+                           "::deplodock::dloop::DLoopDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def DTileTileify : Pass<"dtile-tileify", "::mlir::ModuleOp"> {
+  let summary = "Turn dloop.kernel ops into dtile.kernel ops";
+  let description = [{
+    The outer chain of free loops of each kernel becomes the block axes of a
+    `dtile.tile`, one thread per block: a legal launch every rule refines.
+  }];
+  let dependentDialects = ["::deplodock::dtile::DTileDialect"];
+}
+
+def DTileChunkMatmulK : TileRulePass<"dtile-chunk-matmul-k", "chunk_matmul_k",
+    "split a matmul's K loop into chunks (fork BK)">;
+def DTileCooperativeReduce : TileRulePass<"dtile-cooperative-reduce",
+    "cooperative_reduce", "threads share each row's reduction (fork threads)">;
+def DTileBlockifyLaunch : TileRulePass<"dtile-blockify-launch",
+    "blockify_launch", "choose the block's share of the output "
+    "(fork BM, BN or block_threads)">;
+def DTileChunkReduce : TileRulePass<"dtile-chunk-reduce", "chunk_reduce",
+    "chunk a reduction over an input threads share">;
+def DTileRegisterTile : TileRulePass<"dtile-register-tile", "register_tile",
+    "deal a matmul tile to threads of FM x FN outputs (fork FM, FN)">;
+def DTileStageInputs : TileRulePass<"dtile-stage-inputs", "stage_inputs",
+    "stage shared input slabs in shared memory (fork: which inputs)">;
+def DTileMarkUnroll : TileRulePass<"dtile-mark-unroll", "mark_unroll",
+    "mark inner loops for unrolling (fork: factor)">;
+
+def DTileLower : Pass<"dtile-lower", "::mlir::ModuleOp">, TileRuleOptions {
+  let summary = "Lower every dloop.kernel to Tile IR through all the rules";
+  let description = [{
+    Tileifies each kernel, then runs every Tile rule in pipeline order,
+    choosing at each fork the option `knobs` names, else option 0. The
+    chosen knobs end up on each kernel, so the printed IR records every
+    decision and the same knobs reproduce it.
+  }];
+  let dependentDialects = ["::deplodock::dtile::DTileDialect",
+                           "::deplodock::dloop::DLoopDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // DEPLODOCK_DIALECT_DTILE_TRANSFORMS_PASSES

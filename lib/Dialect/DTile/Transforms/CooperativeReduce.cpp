@@ -1,0 +1,147 @@
+//===- CooperativeReduce.cpp - Threads share a row's reduction --*- C++ -*-===//
+//
+// cooperative_reduce: for reductions that are not matmuls (norms, softmax,
+// row sums) each output row of the block is reduced by T threads: every
+// top-level reduce loop becomes a loop strided over the threads followed by
+// a combine across them, every top-level free loop a strided loop, and a
+// store of a combined value is done by thread 0 alone. Forks over T; T = 1
+// keeps one thread per row (for short rows, with many rows per block after
+// blockify_launch).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// The next power of two at least `n`.
+int64_t nextPowerOfTwo(int64_t n) {
+  int64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+class CooperativeReduce final : public Rule {
+public:
+  StringRef getName() const override { return "cooperative_reduce"; }
+
+  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
+                                    const Target &target) const override {
+    TileOp tile = kernel.getTile();
+    if (kernel.getKnobs().getInt("threads") || !tile.getThreadAxes().empty() ||
+        classify(kernel) != KernelClass::Reduction)
+      return {};
+    SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
+    if (reductions.empty())
+      return {};
+    // Each accumulator must be a known fold starting at its identity, or T
+    // threads would each fold the initial value in.
+    int64_t longest = 0;
+    for (dloop::ForOp loop : reductions) {
+      if (loop.getInitArgs().empty())
+        return {};
+      for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+        std::optional<ReduceKind> kind = getAccumulatorKind(loop, i);
+        if (!kind || !isIdentity(init, *kind))
+          return {};
+      }
+      longest = std::max(longest, loop.getExtent());
+    }
+    // Only loops, pure code, loads and stores may sit at the top level.
+    for (Operation &op : tile.getBody().front().without_terminator())
+      if (!isa<dloop::ForOp, dloop::LoadOp, dloop::StoreOp>(op) &&
+          !isPure(&op))
+        return {};
+    int64_t best = std::max<int64_t>(32, std::min<int64_t>(256,
+                                                           nextPowerOfTwo(longest)));
+    Builder b(kernel.getContext());
+    auto option = [&](int64_t t) {
+      return KnobsAttr::get(kernel.getContext(),
+                            {b.getNamedAttr("threads", b.getI64IntegerAttr(t))});
+    };
+    SmallVector<KnobsAttr> options{option(best)};
+    for (int64_t t = 32; t <= std::min(target.maxThreads,
+                                       std::max<int64_t>(32, nextPowerOfTwo(longest)));
+         t *= 2)
+      if (t != best)
+        options.push_back(option(t));
+    options.push_back(option(1));
+    return options;
+  }
+
+  LogicalResult apply(KernelOp kernel, KnobsAttr option,
+                      const Target &) const override {
+    int64_t threads = *option.getInt("threads");
+    if (threads == 1)
+      return success(); // One thread per row; blockify_launch takes over.
+    TileOp tile = kernel.getTile();
+    tile = rebuildTile(tile, getBlockAxes(tile), {{"t", threads}},
+                       [&](OpBuilder &b, Location, ValueRange blockCoords,
+                           ValueRange) {
+                         return std::make_pair(b.getBlock(),
+                                               SmallVector<Value>(blockCoords));
+                       });
+    Value t = tile.getThreadCoord(0);
+    Block &body = tile.getBody().front();
+    OpBuilder b(kernel.getContext());
+    for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+      b.setInsertionPoint(&op);
+      Location loc = op.getLoc();
+      if (auto loop = dyn_cast<dloop::ForOp>(op)) {
+        auto strided = StridedForOp::create(b, loc, t, loop.getExtent(),
+                                            threads, loop.getKind(),
+                                            loop.getAxis(), loop.getInitArgs());
+        Block *inner = &strided.getBody().front();
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), strided.getInductionVar());
+        mapping.map(loop.getIterArgs(), strided.getIterArgs());
+        b.setInsertionPointToStart(inner);
+        if (!inner->empty())
+          b.setInsertionPoint(inner->getTerminator());
+        for (Operation &nested : loop.getBody()->without_terminator())
+          b.clone(nested, mapping);
+        if (loop.isReduction()) {
+          SmallVector<Value> next;
+          for (Value v : loop.getYield().getValues())
+            next.push_back(mapping.lookupOrDefault(v));
+          YieldOp::create(b, loc, next);
+          b.setInsertionPointAfter(strided);
+          SmallVector<Value> combined;
+          for (auto [i, partial] : llvm::enumerate(strided.getResults()))
+            combined.push_back(CombineOp::create(
+                b, loc, partial, *getAccumulatorKind(loop, i),
+                b.getStrArrayAttr({"t"})));
+          loop.replaceAllUsesWith(combined);
+        }
+        loop.erase();
+        continue;
+      }
+      if (auto store = dyn_cast<dloop::StoreOp>(op)) {
+        // Every thread holds the value; one of them writes it.
+        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            t, zero);
+        auto guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+        store->moveBefore(guard.thenBlock()->getTerminator());
+      }
+    }
+    cleanupKernel(kernel);
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createCooperativeReduce() {
+  return std::make_unique<CooperativeReduce>();
+}

@@ -1,0 +1,134 @@
+//===- RulePasses.cpp - The Tile rules as passes ----------------*- C++ -*-===//
+
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
+#include "Deplodock/Dialect/DTile/Transforms/Rules.h"
+
+namespace deplodock::dtile {
+#define GEN_PASS_DEF_DTILETILEIFY
+#define GEN_PASS_DEF_DTILECHUNKMATMULK
+#define GEN_PASS_DEF_DTILECOOPERATIVEREDUCE
+#define GEN_PASS_DEF_DTILEBLOCKIFYLAUNCH
+#define GEN_PASS_DEF_DTILECHUNKREDUCE
+#define GEN_PASS_DEF_DTILEREGISTERTILE
+#define GEN_PASS_DEF_DTILESTAGEINPUTS
+#define GEN_PASS_DEF_DTILEMARKUNROLL
+#define GEN_PASS_DEF_DTILELOWER
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h.inc"
+} // namespace deplodock::dtile
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// The target and per-kernel knobs a rule pass was given.
+struct RuleOptions {
+  Target target;
+  llvm::StringMap<KnobsAttr> knobs;
+
+  /// The knobs requested for `kernel`: those for every kernel, overridden by
+  /// those naming it.
+  KnobsAttr requestedFor(KernelOp kernel) const {
+    KnobsAttr all = knobs.lookup(""), own = knobs.lookup(kernel.getSymName());
+    if (all && own)
+      return all.merge(own);
+    return all ? all : own;
+  }
+};
+
+/// Parses the shared options; fails with an error at `module`.
+FailureOr<RuleOptions> parseOptions(ModuleOp module, StringRef target,
+                                    StringRef knobs) {
+  FailureOr<Target> t = Target::get(target);
+  if (failed(t))
+    return module.emitError("unknown target '")
+           << target << "'; expected sm_80 or sm_90";
+  std::string error;
+  FailureOr<llvm::StringMap<KnobsAttr>> parsed =
+      parseKnobsOption(module.getContext(), knobs, error);
+  if (failed(parsed))
+    return module.emitError("bad knobs option '") << knobs << "': " << error;
+  return RuleOptions{*t, std::move(*parsed)};
+}
+
+/// Runs the rule called `name` on every tile kernel of `module`.
+LogicalResult runRuleOnModule(ModuleOp module, StringRef name,
+                              StringRef target, StringRef knobs,
+                              bool listForks) {
+  FailureOr<RuleOptions> options = parseOptions(module, target, knobs);
+  if (failed(options))
+    return failure();
+  const Rule *rule = lookupRule(name);
+  SmallVector<KernelOp> kernels;
+  module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+  for (KernelOp kernel : kernels)
+    if (failed(runRule(*rule, kernel, options->target,
+                       options->requestedFor(kernel), listForks)))
+      return failure();
+  return success();
+}
+
+/// Tileifies every dloop.kernel of `module`; returns the new kernels.
+FailureOr<SmallVector<KernelOp>> tileifyAll(ModuleOp module) {
+  SmallVector<dloop::KernelOp> loops;
+  module.walk([&](dloop::KernelOp kernel) { loops.push_back(kernel); });
+  SmallVector<KernelOp> kernels;
+  for (dloop::KernelOp kernel : loops) {
+    FailureOr<KernelOp> tiled = tileify(kernel);
+    if (failed(tiled))
+      return failure();
+    kernels.push_back(*tiled);
+  }
+  return kernels;
+}
+
+struct TileifyPass final
+    : deplodock::dtile::impl::DTileTileifyBase<TileifyPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(tileifyAll(getOperation())))
+      signalPassFailure();
+  }
+};
+
+#define DEFINE_RULE_PASS(Name, RuleName)                                      \
+  struct Name##Pass final                                                     \
+      : deplodock::dtile::impl::DTile##Name##Base<Name##Pass> {               \
+    using Base::Base;                                                         \
+    void runOnOperation() override {                                          \
+      if (failed(runRuleOnModule(getOperation(), RuleName, target, knobs,     \
+                                 listForks)))                                 \
+        signalPassFailure();                                                  \
+    }                                                                         \
+  };
+
+DEFINE_RULE_PASS(ChunkMatmulK, "chunk_matmul_k")
+DEFINE_RULE_PASS(CooperativeReduce, "cooperative_reduce")
+DEFINE_RULE_PASS(BlockifyLaunch, "blockify_launch")
+DEFINE_RULE_PASS(ChunkReduce, "chunk_reduce")
+DEFINE_RULE_PASS(RegisterTile, "register_tile")
+DEFINE_RULE_PASS(StageInputs, "stage_inputs")
+DEFINE_RULE_PASS(MarkUnroll, "mark_unroll")
+
+#undef DEFINE_RULE_PASS
+
+struct LowerPass final : deplodock::dtile::impl::DTileLowerBase<LowerPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<RuleOptions> options = parseOptions(module, target, knobs);
+    if (failed(options))
+      return signalPassFailure();
+    FailureOr<SmallVector<KernelOp>> kernels = tileifyAll(module);
+    if (failed(kernels))
+      return signalPassFailure();
+    for (KernelOp kernel : *kernels)
+      for (const std::unique_ptr<Rule> &rule : getRules())
+        if (failed(runRule(*rule, kernel, options->target,
+                           options->requestedFor(kernel), listForks)))
+          return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,34 @@
+//===- RuleRegistry.cpp - The Tile rules in pipeline order ------*- C++ -*-===//
+//
+// register_tile runs before stage_inputs (the design table has them the
+// other way round): stages are then placed once in the already jammed
+// per-thread body instead of being replicated and merged across the
+// register-tile copies. The set of options is the same either way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+
+using namespace deplodock::dtile;
+
+llvm::ArrayRef<std::unique_ptr<Rule>> deplodock::dtile::getRules() {
+  static const auto rules = [] {
+    std::vector<std::unique_ptr<Rule>> list;
+    list.push_back(createChunkMatmulK());
+    list.push_back(createCooperativeReduce());
+    list.push_back(createBlockifyLaunch());
+    list.push_back(createChunkReduce());
+    list.push_back(createRegisterTile());
+    list.push_back(createStageInputs());
+    list.push_back(createMarkUnroll());
+    return list;
+  }();
+  return rules;
+}
+
+const Rule *deplodock::dtile::lookupRule(llvm::StringRef name) {
+  for (const std::unique_ptr<Rule> &rule : getRules())
+    if (rule->getName() == name)
+      return rule.get();
+  return nullptr;
+}

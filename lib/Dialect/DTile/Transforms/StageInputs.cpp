@@ -1,0 +1,322 @@
+//===- StageInputs.cpp - Stage input slabs in shared memory -----*- C++ -*-===//
+//
+// stage_inputs: inside each chunk of a chunked reduction (the outer K loop
+// chunk_matmul_k or chunk_reduce made), an input that several threads read
+// is copied once into shared memory, and the reads go to the copy. The slab
+// of a chunk is what the reads cover while the threads and the inner loops
+// vary: its origin depends only on the block and the chunk. Forks over which
+// inputs to stage (every subset whose slabs fit in shared memory, largest
+// first, ending with none).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// A load, its index over its operands (symbols as trailing dimensions),
+/// split into the slab origin (block and chunk only) and the offset inside
+/// the slab (threads and inner loops, linear with non-negative weights).
+struct Access {
+  dloop::LoadOp load;
+  SmallVector<AffineExpr> origin, offset;
+};
+
+/// The staging plan of one input in one chunk loop.
+struct Slab {
+  Value buffer;
+  SmallVector<Access> accesses;
+  SmallVector<int64_t> box;
+  int64_t bytes = 0;
+};
+
+/// Whether `expr` is a sum of constants and dimensions times non-negative
+/// constants.
+bool isNonNegativeLinear(AffineExpr expr) {
+  bool ok = true;
+  expr.walk([&](AffineExpr e) {
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+    case AffineExprKind::DimId:
+      return;
+    case AffineExprKind::Constant:
+      ok &= cast<AffineConstantExpr>(e).getValue() >= 0;
+      return;
+    case AffineExprKind::Mul: {
+      auto bin = cast<AffineBinaryOpExpr>(e);
+      auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+      ok &= c && c.getValue() >= 0;
+      return;
+    }
+    default:
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+/// Splits the access of `load` inside `chunk`; nullopt when its index mixes
+/// what varies inside the chunk with anything non-linear.
+std::optional<Access> splitAccess(dloop::LoadOp load, dloop::ForOp chunk,
+                                  TileOp tile) {
+  AffineMap map = load.getMap();
+  MLIRContext *ctx = load.getContext();
+  SmallVector<AffineExpr> symbolsAsDims;
+  for (unsigned s = 0; s < map.getNumSymbols(); ++s)
+    symbolsAsDims.push_back(getAffineDimExpr(map.getNumDims() + s, ctx));
+  // Varying: thread coordinates and variables of loops inside the chunk.
+  auto varies = [&](Value v) {
+    if (llvm::is_contained(tile.getBody().front().getArguments().drop_front(
+                               tile.getBlockAxes().size()),
+                           v))
+      return true;
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && chunk->isProperAncestor(arg.getOwner()->getParentOp());
+  };
+  SmallVector<AffineExpr> zeroVarying;
+  for (auto [i, operand] : llvm::enumerate(load.getIndices())) {
+    if (varies(operand))
+      zeroVarying.push_back(getAffineConstantExpr(0, ctx));
+    else if (operand == chunk.getInductionVar() ||
+             chunk.isDefinedOutsideOfLoop(operand))
+      zeroVarying.push_back(getAffineDimExpr(i, ctx));
+    else
+      return std::nullopt; // Computed inside the chunk: not an origin.
+  }
+  Access access{load, {}, {}};
+  for (AffineExpr expr : map.getResults()) {
+    AffineExpr full = expr.replaceSymbols(symbolsAsDims);
+    AffineExpr origin = simplifyAffineExpr(
+        full.replaceDims(zeroVarying), load.getIndices().size(), 0);
+    // A non-negative constant (the register-tile copy's column) belongs to
+    // the offset, so the copies share one origin.
+    if (auto sum = dyn_cast<AffineBinaryOpExpr>(origin);
+        sum && sum.getKind() == AffineExprKind::Add)
+      if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS());
+          c && c.getValue() > 0)
+        origin = sum.getLHS();
+    if (auto c = dyn_cast<AffineConstantExpr>(origin); c && c.getValue() > 0)
+      origin = getAffineConstantExpr(0, ctx);
+    AffineExpr offset =
+        simplifyAffineExpr(full - origin, load.getIndices().size(), 0);
+    bool onlyVarying = true;
+    offset.walk([&](AffineExpr e) {
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        onlyVarying &= varies(load.getIndices()[d.getPosition()]);
+    });
+    if (!onlyVarying || !isNonNegativeLinear(offset))
+      return std::nullopt;
+    access.origin.push_back(origin);
+    access.offset.push_back(offset);
+  }
+  return access;
+}
+
+/// The largest value of a non-negative linear `offset` of `load`.
+std::optional<int64_t> maxOffset(AffineExpr offset, dloop::LoadOp load) {
+  SmallVector<Interval> ranges;
+  for (Value operand : load.getIndices()) {
+    std::optional<Interval> range = dloop::getIndexRange(operand);
+    ranges.push_back(range.value_or(Interval{0, 0}));
+  }
+  std::optional<Interval> bound = boundAffineExpr(offset, ranges);
+  if (!bound)
+    return std::nullopt;
+  return bound->hi;
+}
+
+/// The chunk loops: reduce loops at the top level of the tile body whose
+/// bodies hold a further reduce loop (the K chunks).
+SmallVector<dloop::ForOp> getChunkLoops(TileOp tile) {
+  SmallVector<dloop::ForOp> chunks;
+  for (dloop::ForOp loop : getTopLevelReductions(tile))
+    if (!loop.getBody()->getOps<dloop::ForOp>().empty())
+      chunks.push_back(loop);
+  return chunks;
+}
+
+/// The slabs worth staging in `chunk`: inputs whose reads all split, share
+/// one origin, and skip some thread axis (so threads share the slab).
+SmallVector<Slab> planSlabs(KernelOp kernel, dloop::ForOp chunk) {
+  TileOp tile = kernel.getTile();
+  llvm::MapVector<Value, SmallVector<dloop::LoadOp>> reads;
+  chunk.walk([&](dloop::LoadOp load) {
+    if (llvm::is_contained(kernel.getInputArgs(), load.getMemRef()))
+      reads[load.getMemRef()].push_back(load);
+  });
+  SmallVector<Slab> slabs;
+  for (auto &[buffer, loads] : reads) {
+    Slab slab{buffer, {}, {}, 0};
+    bool ok = true;
+    for (dloop::LoadOp load : loads) {
+      std::optional<Access> access = splitAccess(load, chunk, tile);
+      if (!access) {
+        ok = false;
+        break;
+      }
+      slab.accesses.push_back(*access);
+    }
+    if (!ok)
+      continue;
+    // One origin for all reads (compared as exprs over the same operands).
+    Access &first = slab.accesses.front();
+    for (Access &a : slab.accesses)
+      for (auto [x, y] : llvm::zip(a.origin, first.origin))
+        ok &= a.load.getIndices() == first.load.getIndices() && x == y;
+    if (!ok)
+      continue;
+    auto type = cast<MemRefType>(buffer.getType());
+    slab.box.assign(type.getRank(), 1);
+    for (Access &a : slab.accesses)
+      for (auto [d, offset] : llvm::enumerate(a.offset)) {
+        std::optional<int64_t> hi = maxOffset(offset, a.load);
+        if (!hi) {
+          ok = false;
+          break;
+        }
+        slab.box[d] = std::max(slab.box[d], *hi + 1);
+      }
+    if (!ok || llvm::any_of(llvm::zip(slab.box, type.getShape()), [](auto p) {
+          return std::get<0>(p) > std::get<1>(p);
+        }))
+      continue;
+    // Staging pays only when threads share the slab.
+    bool shared = false;
+    for (BlockArgument thread : tile.getBody().front().getArguments().drop_front(
+             tile.getBlockAxes().size()))
+      shared |= llvm::none_of(slab.accesses, [&](Access &a) {
+        return llvm::is_contained(a.load.getIndices(), thread);
+      });
+    if (!shared)
+      continue;
+    slab.bytes = product(slab.box) *
+                 ((type.getElementTypeBitWidth() + 7) / 8);
+    slabs.push_back(std::move(slab));
+  }
+  return slabs;
+}
+
+class StageInputs final : public Rule {
+public:
+  StringRef getName() const override { return "stage_inputs"; }
+
+  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
+                                    const Target &target) const override {
+    if (kernel.getKnobs().getList("stage") ||
+        kernel.getTile().getThreadAxes().empty())
+      return {};
+    // Candidate inputs (by kernel input position) and the bytes they need
+    // across all chunk loops.
+    std::map<int64_t, int64_t> bytes;
+    for (dloop::ForOp chunk : getChunkLoops(kernel.getTile()))
+      for (const Slab &slab : planSlabs(kernel, chunk))
+        bytes[cast<BlockArgument>(slab.buffer).getArgNumber()] += slab.bytes;
+    if (bytes.empty())
+      return {};
+    SmallVector<int64_t> candidates;
+    for (auto &[input, size] : bytes)
+      candidates.push_back(input);
+    // Every subset that fits, most inputs (then most bytes) first; the
+    // empty subset (stage nothing) last. 1 KB stays free for combines.
+    struct Subset {
+      SmallVector<int64_t> inputs;
+      int64_t bytes;
+      unsigned mask;
+    };
+    SmallVector<Subset> subsets;
+    for (unsigned mask = (1u << candidates.size()) - 1;; --mask) {
+      SmallVector<int64_t> subset;
+      int64_t total = 0;
+      for (auto [i, input] : llvm::enumerate(candidates))
+        if (mask & (1u << i)) {
+          subset.push_back(input);
+          total += bytes[input];
+        }
+      if (total + 1024 <= target.maxSharedBytes)
+        subsets.push_back({subset, total, mask});
+      if (mask == 0)
+        break;
+    }
+    llvm::sort(subsets, [](const Subset &a, const Subset &b) {
+      return std::make_tuple(a.inputs.size(), a.bytes, a.mask) >
+             std::make_tuple(b.inputs.size(), b.bytes, b.mask);
+    });
+    Builder b(kernel.getContext());
+    SmallVector<KnobsAttr> options;
+    for (const Subset &subset : subsets)
+      options.push_back(KnobsAttr::get(
+          kernel.getContext(),
+          {b.getNamedAttr("stage", b.getDenseI64ArrayAttr(subset.inputs))}));
+    return options;
+  }
+
+  LogicalResult apply(KernelOp kernel, KnobsAttr option,
+                      const Target &) const override {
+    ArrayRef<int64_t> staged = *option.getList("stage");
+    OpBuilder b(kernel.getContext());
+    MLIRContext *ctx = kernel.getContext();
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    for (dloop::ForOp chunk : getChunkLoops(kernel.getTile())) {
+      // Stages go first in the chunk, in input order.
+      b.setInsertionPointToStart(chunk.getBody());
+      for (Slab &slab : planSlabs(kernel, chunk)) {
+        if (!llvm::is_contained(staged,
+                                cast<BlockArgument>(slab.buffer).getArgNumber()))
+          continue;
+        Access &first = slab.accesses.front();
+        // The origin over the operands it uses (block coordinates, the
+        // chunk variable and values from above the chunk).
+        SmallVector<Value> operands;
+        SmallVector<AffineExpr> dims;
+        for (auto [i, operand] : llvm::enumerate(first.load.getIndices())) {
+          unsigned pos = i;
+          bool used = llvm::any_of(first.origin, [&](AffineExpr e) {
+            return e.isFunctionOfDim(pos);
+          });
+          dims.push_back(getAffineDimExpr(operands.size(), ctx));
+          if (used)
+            operands.push_back(operand);
+        }
+        SmallVector<AffineExpr> origin;
+        for (AffineExpr e : first.origin)
+          origin.push_back(e.replaceDims(dims));
+        auto type = cast<MemRefType>(slab.buffer.getType());
+        auto stage = StageOp::create(
+            b, chunk.getLoc(),
+            MemRefType::get(slab.box, type.getElementType(), AffineMap(),
+                            workgroup),
+            slab.buffer, operands, /*slot=*/Value(),
+            AffineMap::get(operands.size(), 0, origin, ctx),
+            b.getDenseI64ArrayAttr(slab.box), /*pad=*/DenseI64ArrayAttr(),
+            /*buffers=*/1, Transport::sync, /*swizzle=*/0);
+        OpBuilder::InsertionGuard guard(b);
+        for (Access &a : slab.accesses) {
+          b.setInsertionPoint(a.load);
+          auto offsetMap = AffineMap::get(a.load.getIndices().size(), 0,
+                                          a.offset, ctx);
+          Value read = dloop::LoadOp::create(b, a.load.getLoc(), stage,
+                                             offsetMap, a.load.getIndices());
+          a.load.replaceAllUsesWith(read);
+          a.load.erase();
+        }
+      }
+    }
+    cleanupKernel(kernel);
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createStageInputs() {
+  return std::make_unique<StageInputs>();
+}
