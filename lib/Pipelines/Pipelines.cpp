@@ -4,6 +4,7 @@
 
 #include "Deplodock/Conversion/Passes.h"
 #include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
@@ -37,6 +38,18 @@ void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
   func.addPass(createCanonicalizerPass());
 }
 
+void deplodock::buildLowerToTilePipeline(OpPassManager &pm,
+                                         const TilePipelineOptions &options) {
+  buildLowerToLoopPipeline(pm);
+  dtile::DTileLowerOptions lower;
+  lower.target = options.target;
+  lower.knobs = options.knobs;
+  lower.listForks = options.listForks;
+  pm.addPass(dtile::createDTileLower(lower));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void deplodock::registerDeplodockPipelines() {
   PassPipelineRegistration<>(
       "lower-to-tensor",
@@ -46,4 +59,9 @@ void deplodock::registerDeplodockPipelines() {
       "lower-to-loop",
       "Lower a layer to fused dloop kernels (import, lift, fuse)",
       buildLowerToLoopPipeline);
+  PassPipelineRegistration<TilePipelineOptions>(
+      "lower-to-tile",
+      "Lower a layer to Tile IR: fused kernels mapped onto the GPU by the "
+      "Tile rules (option 0 at each fork unless knobs= names another)",
+      buildLowerToTilePipeline);
 }

@@ -10,17 +10,38 @@
 #ifndef DEPLODOCK_PIPELINES_PIPELINES_H
 #define DEPLODOCK_PIPELINES_PIPELINES_H
 
+#include "mlir/Pass/PassOptions.h"
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
 
 namespace deplodock {
 
+/// Options of the pipelines that reach Tile IR and below.
+struct TilePipelineOptions
+    : public mlir::PassPipelineOptions<TilePipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("GPU: sm_80 or sm_90"),
+                             llvm::cl::init("sm_90")};
+  Option<std::string> knobs{
+      *this, "knobs",
+      llvm::cl::desc("Fork choices by knob (BK=32,BM=64,...; "
+                     "kernel:BK=32;other:... per kernel); default option 0")};
+  Option<bool> listForks{*this, "list-forks",
+                         llvm::cl::desc("Remark every rule's options"),
+                         llvm::cl::init(false)};
+};
+
 /// TOSA to linalg (upstream pipelines), then everything to dtensor.
 void buildLowerToTensorPipeline(mlir::OpPassManager &pm);
 
 /// lower-to-tensor, then one kernel per primitive, fused.
 void buildLowerToLoopPipeline(mlir::OpPassManager &pm);
+
+/// lower-to-loop, then every Tile rule on every kernel.
+void buildLowerToTilePipeline(mlir::OpPassManager &pm,
+                              const TilePipelineOptions &options);
 
 /// Registers the pipelines by name with the global pass registry.
 void registerDeplodockPipelines();

@@ -3,6 +3,8 @@
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Dialect/DTile/Transforms/Rules.h"
 
+#include "llvm/ADT/StringSet.h"
+
 namespace deplodock::dtile {
 #define GEN_PASS_DEF_DTILETILEIFY
 #define GEN_PASS_DEF_DTILECHUNKMATMULK
@@ -123,11 +125,31 @@ struct LowerPass final : deplodock::dtile::impl::DTileLowerBase<LowerPass> {
     FailureOr<SmallVector<KernelOp>> kernels = tileifyAll(module);
     if (failed(kernels))
       return signalPassFailure();
-    for (KernelOp kernel : *kernels)
+    llvm::StringSet<> used;
+    for (KernelOp kernel : *kernels) {
       for (const std::unique_ptr<Rule> &rule : getRules())
         if (failed(runRule(*rule, kernel, options->target,
                            options->requestedFor(kernel), listForks)))
           return signalPassFailure();
+      // A knob meant for this kernel must have been taken.
+      KnobsAttr taken = kernel.getKnobs();
+      for (NamedAttribute entry : taken.getEntries())
+        used.insert(entry.getName());
+      if (KnobsAttr own = options->knobs.lookup(kernel.getSymName()))
+        for (NamedAttribute entry : own.getEntries())
+          if (taken.getEntries().get(entry.getName()) != entry.getValue()) {
+            kernel.emitOpError("no rule took knob ")
+                << entry.getName() << " for this kernel";
+            return signalPassFailure();
+          }
+    }
+    if (KnobsAttr all = options->knobs.lookup(""))
+      for (NamedAttribute entry : all.getEntries())
+        if (!used.contains(entry.getName())) {
+          module.emitError("no rule took knob ")
+              << entry.getName() << " for any kernel";
+          return signalPassFailure();
+        }
   }
 };
 
