@@ -10,6 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Interpreter/BufferIO.h"
@@ -27,6 +30,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <random>
 
 #include <cmath>
 
@@ -63,6 +68,19 @@ static cl::opt<std::string>
     saveInputs("save-inputs",
                cl::desc("Write argument #i to DIR/input<i>.npy (to rerun "
                         "or check the same inputs elsewhere)"));
+static cl::opt<unsigned> checkVariants(
+    "check-variants",
+    cl::desc("Also lower the module to Loop IR and, for every kernel, check "
+             "up to N variants of its fork tree (all of them when there are "
+             "at most N, else a seeded sample of N) against the results"),
+    cl::init(0));
+static cl::opt<std::string> variantTarget("target",
+                                          cl::desc("GPU of --check-variants"),
+                                          cl::init("sm_90"));
+static cl::opt<std::string> variantPipeline(
+    "variant-pipeline",
+    cl::desc("Pass pipeline run on each variant after its Tile rules (e.g. "
+             "convert-dtile-to-dkernel to check at the Kernel level)"));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print", cl::desc("What to print of the results"),
@@ -123,6 +141,109 @@ static void printSummary(const interp::Buffer &buffer, StringRef title) {
                                                    : sum / buffer.size());
 }
 
+/// Compares `actual` with `expected`; prints failures under `what`.
+static bool compareAll(ArrayRef<interp::Buffer> expected,
+                       ArrayRef<interp::Buffer> actual, StringRef what) {
+  if (actual.size() != expected.size()) {
+    llvm::outs() << what << ": returns " << actual.size()
+                 << " results instead of " << expected.size() << "\n";
+    return false;
+  }
+  bool ok = true;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(expected, actual))) {
+    auto &[e, a] = pair;
+    interp::Comparison c = interp::compare(e, a, relTol, absTol);
+    if (c.ok)
+      continue;
+    ok = false;
+    llvm::outs() << what << ": result #" << i
+                 << llvm::format(" differs, max abs error %.3g", c.maxAbsError);
+    if (c.worst >= 0 && c.worst < e.size())
+      llvm::outs() << llvm::format(", element %lld: expected %.9g got %.9g",
+                                   static_cast<long long>(c.worst),
+                                   e.data[c.worst], a.data[c.worst]);
+    llvm::outs() << "\n";
+  }
+  return ok;
+}
+
+/// Checks variants of every kernel of the Loop-level lowering of `module`
+/// against `expected`; returns whether all matched.
+static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
+                             ArrayRef<interp::Buffer> expected) {
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> loops = module.clone();
+  if (failed(applyPipeline(*loops, "lower-to-loop")))
+    return false;
+  func::FuncOp func = findFunc(*loops);
+  FailureOr<dtile::Target> target = dtile::Target::get(variantTarget);
+  if (!func || failed(target)) {
+    llvm::errs() << "error: no function to check, or unknown target '"
+                 << variantTarget << "'\n";
+    return false;
+  }
+  bool allOk = true;
+  SmallVector<dloop::KernelOp> kernels(func.getOps<dloop::KernelOp>());
+  for (dloop::KernelOp kernel : kernels) {
+    StringRef name = kernel.getSymName();
+    FailureOr<dtile::ForkCursor> root = dtile::ForkCursor::start(kernel, *target);
+    FailureOr<size_t> total =
+        succeeded(root) ? root->count(checkVariants + 1) : FailureOr<size_t>();
+    if (failed(total)) {
+      llvm::errs() << "error: cannot walk the fork tree of @" << name << "\n";
+      return false;
+    }
+    // All variants of a small tree; a seeded sample of a large one.
+    SmallVector<dtile::KnobsAttr> variants;
+    bool all = *total <= checkVariants;
+    if (all) {
+      FailureOr<SmallVector<dtile::KnobsAttr>> every =
+          root->enumerate(checkVariants);
+      if (failed(every))
+        return false;
+      variants = std::move(*every);
+    } else {
+      std::mt19937_64 rng(seed);
+      llvm::DenseSet<Attribute> seen;
+      for (unsigned tries = 0;
+           variants.size() < checkVariants && tries < 8 * checkVariants;
+           ++tries) {
+        FailureOr<dtile::KnobsAttr> knobs = root->sample(rng);
+        if (failed(knobs))
+          return false;
+        if (seen.insert(*knobs).second)
+          variants.push_back(*knobs);
+      }
+    }
+    unsigned failures = 0;
+    for (dtile::KnobsAttr knobs : variants) {
+      OwningOpRef<ModuleOp> lowered = loops->clone();
+      PassManager pm(context);
+      dtile::DTileLowerOptions options;
+      options.target = variantTarget;
+      options.knobs = dtile::formatKnobsOption(name, knobs);
+      pm.addPass(dtile::createDTileLower(options));
+      std::string what = "@" + name.str() + " knobs " + options.knobs;
+      if (failed(pm.run(*lowered)) ||
+          (!variantPipeline.empty() &&
+           failed(applyPipeline(*lowered, variantPipeline)))) {
+        llvm::outs() << what << ": failed to lower\n";
+        ++failures;
+        continue;
+      }
+      FailureOr<SmallVector<interp::Buffer>> results =
+          interp::runFunction(findFunc(*lowered), args);
+      if (failed(results) || !compareAll(expected, *results, what))
+        ++failures;
+    }
+    llvm::outs() << "variants of @" << name << ": " << variants.size()
+                 << (all ? " (all)" : " (seeded sample)") << " checked, "
+                 << failures << " failed\n";
+    allOk &= failures == 0;
+  }
+  return allOk;
+}
+
 static int run(MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -176,6 +297,8 @@ static int run(MLIRContext &context) {
       return 1;
   }
 
+  if (checkVariants > 0 && !checkAllVariants(*module, args, *results))
+    return 1;
   if (comparePipeline.empty())
     return 0;
   OwningOpRef<ModuleOp> lowered = module->clone();

@@ -105,7 +105,8 @@ dtile::parseKnobsOption(MLIRContext *context, StringRef text,
       kernel = group.take_front(colon).trim();
       group = group.drop_front(colon + 1);
     }
-    // `stage=0:1` lists become `stage = [0, 1]` for the attribute parser.
+    // `stage=[0:1]` (or `0:1`) lists become `stage = [0, 1]` for the
+    // attribute parser.
     SmallVector<StringRef> entries;
     group.split(entries, ',', -1, /*KeepEmpty=*/false);
     SmallVector<std::string> parts;
@@ -118,7 +119,7 @@ dtile::parseKnobsOption(MLIRContext *context, StringRef text,
         return failure();
       }
       std::string v = value.str();
-      if (value.contains(':') || value == "[]")
+      if (value.contains(':') || value.starts_with("["))
         v = "[" + llvm::join(llvm::split(value.trim("[]"), ':'), ", ") + "]";
       parts.push_back((name + " = " + v).str());
     }
@@ -142,4 +143,23 @@ dtile::parseKnobsOption(MLIRContext *context, StringRef text,
     slot = slot ? slot.merge(knobs) : knobs;
   }
   return result;
+}
+
+std::string dtile::formatKnobsOption(StringRef kernel, KnobsAttr knobs) {
+  SmallVector<std::string> parts;
+  for (NamedAttribute entry : knobs.getEntries()) {
+    std::string value = knobValue(entry.getValue());
+    if (isa<DenseI64ArrayAttr>(entry.getValue())) {
+      // Lists print `[0:1]`, `[2]`, `[]`.
+      ArrayRef<int64_t> items =
+          cast<DenseI64ArrayAttr>(entry.getValue()).asArrayRef();
+      SmallVector<std::string> strs;
+      for (int64_t v : items)
+        strs.push_back(std::to_string(v));
+      value = "[" + llvm::join(strs, ":") + "]";
+    }
+    parts.push_back((entry.getName().strref() + "=" + value).str());
+  }
+  std::string text = llvm::join(parts, ",");
+  return kernel.empty() ? text : (kernel + ":" + text).str();
 }

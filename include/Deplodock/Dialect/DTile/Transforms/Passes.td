@@ -11,7 +11,7 @@ class TileRuleOptions {
     Option<"target", "target", "std::string", "\"sm_90\"",
            "GPU to lower for: sm_80 or sm_90">,
     Option<"knobs", "knobs", "std::string", "\"\"",
-           "Choose options by knob value (BK=32,BM=64,...; "
+           "Choose options by knob value (BK=32,stage=[0:1],...; "
            "`kernel:BK=32;other:...` per kernel); default: option 0">,
     Option<"listForks", "list-forks", "bool", "false",
            "Emit a remark listing the rule's options for each kernel">

@@ -64,12 +64,16 @@ mlir::LogicalResult runRule(const Rule &rule, KernelOp kernel,
                             const Target &target, KnobsAttr requested,
                             bool listForks);
 
-/// Parses a knobs option: `BK=32,BM=64,stage=0:1,tma=true` for every kernel,
+/// Parses a knobs option: `BK=32,BM=64,stage=[0:1],tma=true` for every kernel,
 /// or `name:BK=32,BM=64;other:threads=128` per kernel (name "" = every
 /// kernel). Fails with a message in `error`.
 mlir::FailureOr<llvm::StringMap<KnobsAttr>>
 parseKnobsOption(mlir::MLIRContext *context, llvm::StringRef text,
                  std::string &error);
+
+/// Prints `knobs` in the syntax of the knobs option (`BK=32,stage=[0:1]`),
+/// prefixed `kernel:` when `kernel` is not empty: parseKnobsOption reads it.
+std::string formatKnobsOption(llvm::StringRef kernel, KnobsAttr knobs);
 
 } // namespace deplodock::dtile
 
