@@ -30,6 +30,17 @@ struct ComposeAccessMap final : OpRewritePattern<AccessOp> {
     SmallVector<Value> indices(op.getIndices());
     affine::fullyComposeAffineMapAndOperands(&map, &indices);
     affine::canonicalizeMapAndOperands(&map, &indices);
+    // There is no affine scope here, so a symbol is just another operand:
+    // make it a dimension, so the same access always reads the same (and
+    // the ranges below see it), then merge operands that are now repeated.
+    if (map.getNumSymbols() != 0) {
+      SmallVector<AffineExpr> dims, symbols;
+      for (unsigned i = 0, e = map.getNumInputs(); i < e; ++i)
+        (i < map.getNumDims() ? dims : symbols)
+            .push_back(getAffineDimExpr(i, op.getContext()));
+      map = map.replaceDimsAndSymbols(dims, symbols, map.getNumInputs(), 0);
+      affine::canonicalizeMapAndOperands(&map, &indices);
+    }
     // What the loop bounds prove: `i floordiv 32` is 0 for i < 32.
     SmallVector<std::optional<Interval>> ranges;
     for (Value index : indices)

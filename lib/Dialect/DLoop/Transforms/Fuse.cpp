@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -61,8 +63,6 @@ static FailureOr<StoreInfo> analyzeStore(KernelOp producer, Value out) {
     info.loops.push_back(loop);
   }
   AffineMap map = info.store.getMap();
-  if (map.getNumSymbols() != 0)
-    return failure();
   ArrayRef<int64_t> shape = info.store.getMemRefType().getShape();
   info.position.assign(info.loops.size(), ~0u);
   for (auto [k, expr] : llvm::enumerate(map.getResults())) {
@@ -71,10 +71,15 @@ static FailureOr<StoreInfo> analyzeStore(KernelOp producer, Value out) {
         return failure();
       continue;
     }
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
+    // A symbol is an operand like a dimension (there is no affine scope).
+    unsigned operand;
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      operand = dim.getPosition();
+    else if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+      operand = map.getNumDims() + symbol.getPosition();
+    else
       return failure();
-    Value index = info.store.getIndices()[dim.getPosition()];
+    Value index = info.store.getIndices()[operand];
     auto it = llvm::find_if(info.loops, [&](ForOp loop) {
       return loop.getInductionVar() == index;
     });
@@ -128,17 +133,17 @@ LogicalResult deplodock::dloop::fuseProducerInto(KernelOp producer,
       return failure();
     loads.push_back(load);
   }
-  llvm::SetVector<Operation *> slice = storedSlice(info->store);
-  // The slice may only read the producer's inputs.
-  for (Operation *op : slice) {
-    bool readsOutput = false;
-    op->walk([&](LoadOp load) {
-      readsOutput |= llvm::is_contained(producer.getOutputArgs(),
-                                        load.getMemRef());
-    });
-    if (readsOutput)
+  // The consumer reads the producer's inputs where it runs: it may not
+  // write them itself (nor take a buffer twice).
+  for (Value input : producer.getInputs())
+    if (llvm::is_contained(consumer.getOutputs(), input))
       return failure();
-  }
+  llvm::SetVector<Operation *> slice = storedSlice(info->store);
+  // The slice may only compute and read the producer's inputs: no loads of
+  // its outputs, and no stores (a reduce loop taken whole could hold one).
+  for (Operation *op : slice)
+    if (!isReadOnlyComputation(op, producer))
+      return failure();
 
   OpBuilder b(consumer.getContext());
   for (LoadOp load : loads) {
@@ -211,6 +216,39 @@ static bool feedsOtherKernels(KernelOp kernel) {
   return false;
 }
 
+/// The buffer `buffer` is a view of (itself when it is no view).
+static Value viewedBuffer(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// Whether the buffers `producer` reads keep their contents until `reader`
+/// runs, so that `reader` may read them in the producer's stead: the producer
+/// comes first in the same block, and neither `reader` nor any op between
+/// them may write or free one of the buffers (or a view of it).
+static bool inputsStableUntil(KernelOp producer, KernelOp reader) {
+  if (producer->getBlock() != reader->getBlock() ||
+      !producer->isBeforeInBlock(reader))
+    return false;
+  SmallVector<Value> inputs;
+  for (Value input : producer.getInputs())
+    inputs.push_back(viewedBuffer(input));
+  for (Operation *op = producer->getNextNode();; op = op->getNextNode()) {
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(op);
+    if (!effects)
+      return false; // Unknown effects: it may write anything.
+    for (const MemoryEffects::EffectInstance &effect : *effects)
+      if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()) &&
+          (!effect.getValue() ||
+           llvm::is_contained(inputs, viewedBuffer(effect.getValue()))))
+        return false;
+    if (op == reader.getOperation())
+      return true;
+  }
+}
+
 bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
   Value buffer = alloc.getResult();
   SmallVector<KernelOp> producers, readers;
@@ -241,6 +279,8 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
     return false;
   };
   for (KernelOp reader : readers) {
+    if (!inputsStableUntil(producer, reader))
+      return discard();
     OpBuilder b(reader);
     auto copy = cast<KernelOp>(b.clone(*reader));
     fused.push_back(copy);

@@ -14,7 +14,9 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
     (each store index is a distinct free loop variable, or 0 on a size-1
     axis), the computation is cloned at the read with those variables
     substituted, and loop invariants are hoisted so a cloned reduction runs
-    once per element it produces. The producer and its buffer go away.
+    once per element it produces. The producer and its buffer go away. The
+    readers then read the producer's inputs where they run, so nothing
+    between the producer and a reader may write or free those.
 
     A producer containing a reduction is not fused into a kernel that only
     copies (a broadcast) while that copy feeds other kernels: the copy fuses

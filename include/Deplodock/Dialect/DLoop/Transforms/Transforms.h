@@ -30,7 +30,10 @@ size_t hoistLoopInvariants(KernelOp kernel);
 /// Replaces the loads of input buffer `buffer` in `consumer` by the
 /// computation `producer` stores into it, then hoists invariants. Fails
 /// (changing nothing) when the producer's store is not a plain store of one
-/// element per iteration of its free loops.
+/// element per iteration of its free loops, when the stored value reads
+/// anything but the producer's inputs (or stores), or when the consumer
+/// writes one of those inputs. Whether the inputs still hold what the
+/// producer read when the consumer runs is the caller's concern.
 mlir::LogicalResult fuseProducerInto(KernelOp producer, mlir::Value buffer,
                                      KernelOp consumer);
 
