@@ -423,17 +423,17 @@ func.func @keepdim(%arg0: memref<4x8xf32>) -> memref<4x8xf32> {
 }
 
 /// A kernel whose buffer nobody reads goes, with its buffer. The survivors
-/// are renamed `<func>_<position>_<reduce|pointwise>`; kernels that took
-/// part in no fusion keep their loop names.
+/// are renamed `<func>_<position>_<reduce|pointwise>`, and their loops
+/// `d<i>` (free) and `r<i>` (reduce) in pre-order.
 // CHECK-LABEL: func.func @rename_and_dead
 //  CHECK-SAME:   (%[[A0:[a-z0-9_]+]]: memref<8xf32>)
 //   CHECK-NOT:   math.exp
 //       CHECK:   %[[S:[a-z0-9_]+]] = memref.alloc() : memref<1xf32>
 //       CHECK:   dloop.kernel @rename_and_dead_0_reduce ins(%{{.*}} = %[[A0]] : memref<8xf32>) outs(%{{.*}} = %[[S]] : memref<1xf32>)
-//       CHECK:     dloop.for %{{.*}} = 0 to 8 reduce "k"
+//       CHECK:     dloop.for %{{.*}} = 0 to 8 reduce "r0"
 //       CHECK:   %[[Y:[a-z0-9_]+]] = memref.alloc() : memref<8xf32>
 //       CHECK:   dloop.kernel @rename_and_dead_1_pointwise ins(%{{.*}} = %[[A0]] : memref<8xf32>) outs(%{{.*}} = %[[Y]] : memref<8xf32>)
-//       CHECK:     dloop.for %{{.*}} = 0 to 8 free "i"
+//       CHECK:     dloop.for %{{.*}} = 0 to 8 free "d0"
 //   CHECK-NOT:   dloop.kernel
 //       CHECK:   return %[[S]], %[[Y]]
 func.func @rename_and_dead(%arg0: memref<8xf32>) -> (memref<1xf32>, memref<8xf32>) {
