@@ -6,3 +6,4 @@
 // RUN: diff -u %deplodock_src_root/docs/Dialects/DKernel.md %deplodock_obj_root/docs/Dialects/DKernel.md
 // RUN: diff -u %deplodock_src_root/docs/Passes/DeplodockConversionPasses.md %deplodock_obj_root/docs/DeplodockConversionPasses.md
 // RUN: diff -u %deplodock_src_root/docs/Passes/DLoopPasses.md %deplodock_obj_root/docs/DLoopPasses.md
+// RUN: diff -u %deplodock_src_root/docs/Passes/DTilePasses.md %deplodock_obj_root/docs/DTilePasses.md
