@@ -29,8 +29,9 @@ namespace deplodock {
 /// Lowers every `dtile.kernel` in `module` to Kernel IR for `target`
 /// (`sm_<major><minor>`): one `dkernel.func` per kernel at module level,
 /// launched by a `dkernel.launch` where the kernel was. What the
-/// `convert-dtile-to-dkernel` pass runs. On failure every problem is reported
-/// as a located error and `module` is left unchanged.
+/// `convert-dtile-to-dkernel` pass runs; outside a pass it loads the dialects
+/// it builds with. On failure every problem is reported as a located error and
+/// `module` is left unchanged.
 mlir::LogicalResult convertDTileToDKernel(mlir::ModuleOp module,
                                           llvm::StringRef target = "sm_90");
 

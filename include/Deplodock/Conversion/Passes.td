@@ -114,11 +114,6 @@ def ConvertDTileToDKernel
            "The GPU architecture, sm_<major><minor>: gates cp.async (sm_80+) "
            "and sets the shared-memory limit per block">
   ];
-  let statistics = [
-    Statistic<"numKernels", "num-kernels", "Number of kernels lowered">,
-    Statistic<"numBarriers", "num-barriers",
-              "Number of gpu.barrier ops created">
-  ];
   let dependentDialects = [
     "::deplodock::dkernel::DKernelDialect",
     "::mlir::arith::ArithDialect",

@@ -124,9 +124,6 @@ public:
   /// been emitted and nothing was created.
   FailureOr<dkernel::FuncOp> run();
 
-  /// The barriers created.
-  unsigned getNumBarriers() const { return numBarriers; }
-
 private:
   //===--------------------------------------------------------------------===//
   // Structure
@@ -197,10 +194,7 @@ private:
   // Synchronisation and shared memory
   //===--------------------------------------------------------------------===//
 
-  void barrier(Location loc) {
-    gpu::BarrierOp::create(b, loc);
-    ++numBarriers;
-  }
+  void barrier(Location loc) { gpu::BarrierOp::create(b, loc); }
   /// A 16-byte aligned slice of the pool of type `shape x element`.
   Value allocShared(Location loc, ArrayRef<int64_t> shape, Type element);
   /// The allocation for the slab of `op`, shared by a rotation.
@@ -239,7 +233,6 @@ private:
   Value tid;
   int64_t numThreads = 1;
   dtile::TileOp tile;
-  unsigned numBarriers = 0;
 };
 
 } // namespace
@@ -1274,20 +1267,29 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
 // Module
 //===----------------------------------------------------------------------===//
 
-/// Lowers every kernel of `module`; counts into the statistics.
-static LogicalResult lowerModule(ModuleOp module, StringRef targetName,
-                                 unsigned &numKernels, unsigned &numBarriers) {
+LogicalResult deplodock::convertDTileToDKernel(ModuleOp module,
+                                               StringRef targetName) {
   std::optional<Target> target = parseTarget(targetName);
   if (!target)
     return module.emitError("invalid target '")
            << targetName << "'; expected sm_<major><minor>, e.g. sm_90";
 
-  SmallVector<dtile::KernelOp> kernels;
-  module.walk([&](dtile::KernelOp kernel) { kernels.push_back(kernel); });
+  // What the kernels are built from; the pass has them loaded already.
+  MLIRContext *ctx = module.getContext();
+  ctx->loadDialect<dkernel::DKernelDialect, arith::ArithDialect,
+                   gpu::GPUDialect, math::MathDialect, memref::MemRefDialect,
+                   scf::SCFDialect>();
 
-  bool ok = true;
+  SmallVector<dtile::KernelOp> kernels;
+  // Kernels of nested modules belong to those modules' symbol tables.
+  module.walk([&](dtile::KernelOp kernel) {
+    if (kernel->getParentOfType<ModuleOp>() == module)
+      kernels.push_back(kernel);
+  });
+
   // Build every kernel before touching the module.
   SmallVector<dkernel::FuncOp> funcs;
+  bool ok = true;
   for (dtile::KernelOp kernel : kernels) {
     KernelLowering lowering(kernel, *target);
     FailureOr<dkernel::FuncOp> func = lowering.run();
@@ -1296,7 +1298,6 @@ static LogicalResult lowerModule(ModuleOp module, StringRef targetName,
       continue;
     }
     funcs.push_back(*func);
-    numBarriers += lowering.getNumBarriers();
   }
   if (!ok) {
     for (dkernel::FuncOp func : funcs)
@@ -1316,15 +1317,8 @@ static LogicalResult lowerModule(ModuleOp module, StringRef targetName,
     OpBuilder b(kernel);
     dkernel::LaunchOp::create(b, kernel.getLoc(), func, kernel.getBuffers());
     kernel.erase();
-    ++numKernels;
   }
   return success();
-}
-
-LogicalResult deplodock::convertDTileToDKernel(ModuleOp module,
-                                               StringRef target) {
-  unsigned numKernels = 0, numBarriers = 0;
-  return lowerModule(module, target, numKernels, numBarriers);
 }
 
 namespace {
@@ -1334,11 +1328,8 @@ struct ConvertDTileToDKernelPass final
   using Base::Base;
 
   void runOnOperation() override {
-    unsigned kernels = 0, barriers = 0;
-    if (failed(lowerModule(getOperation(), target, kernels, barriers)))
+    if (failed(convertDTileToDKernel(getOperation(), target)))
       return signalPassFailure();
-    numKernels += kernels;
-    numBarriers += barriers;
   }
 };
 
