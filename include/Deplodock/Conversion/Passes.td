@@ -55,4 +55,73 @@ def ConvertDTensorToDLoop
   ];
 }
 
+def ConvertDTileToDKernel
+    : Pass<"convert-dtile-to-dkernel", "::mlir::ModuleOp"> {
+  let summary = "Lower each dtile.kernel to a dkernel.func and a host launch";
+  let description = [{
+    Turns every `dtile.kernel` into a `dkernel.func` at module level, placed
+    before the function that held it, and puts a `dkernel.launch` of it where
+    the kernel was; the host function keeps its buffers. The kernel keeps its
+    name unless another symbol has it (then the symbol table makes it unique,
+    `@name_0`). Its parameters are the kernel's inputs, then its outputs;
+    outputs written only by reducing stores are listed in `zero_init`, and
+    reducing stores become `dkernel.atomic_store`.
+
+    Geometry: the block axes of the `dtile.tile` become the grid, the last
+    axis on x, the one before on y, the first on z; more than three axes, or
+    extents beyond the grid limits, are linearised into x and recovered with
+    div/rem. The thread axes become a one-dimensional block whose linear
+    thread id is split with div/rem, the last axis fastest. Unit axes are the
+    constant 0; a kernel without a tile runs on one thread.
+
+    Ops: `dloop.for` and `dtile.strided_for` become `scf.for` with their
+    iteration arguments (an `unroll` hint becomes `dkernel.unroll`);
+    `dloop.load`/`dloop.store` become `memref.load`/`memref.store`, their
+    affine maps expanded into `arith` (unsigned division where the dividend is
+    known to be non-negative); `arith`, `math` and `scf.if` are kept.
+
+    Shared memory: every `dtile.stage` gets a `dkernel.alloc_shared` slice at
+    the kernel entry, 16-byte aligned; padding widens the slab rows, and the
+    stages of one rotation (`buffers N` with the same source, box, padding
+    and transport) share an `N x box` slice indexed by the slot. A `sync`
+    stage is a cooperative copy (thread t copies elements t, t + N, ... of
+    the box) between barriers; the barrier before is left out where nothing
+    but pure ops and other stages ran since the last barrier, and
+    consecutive sync stages share the barrier after. A `cp_async` stage
+    (sm_80+) issues `dkernel.cp_async` copies of 16, 8 or 4 bytes, the widest
+    that keeps every run aligned, and commits one group;
+    `dtile.async_wait keep N` becomes `dkernel.cp_async_wait N` and a barrier.
+    Slabs carried through loops and branches are carried as their slot.
+
+    `dtile.combine` over the innermost non-unit thread axes, i.e. groups of G
+    consecutive threads: with full warps and a shuffle type, a
+    `dkernel.warp_reduce` of width G when G is a power of two up to 32, and
+    for G a multiple of 32 a warp reduction, the warp partials in shared
+    memory, a barrier, the first warp folding each group's partials, and a
+    barrier; otherwise a whole-block combine folds a shared buffer padded to
+    a power of two with `dkernel.tree_reduce`, and smaller groups are folded
+    by one thread each through shared memory. Every thread reads its group's
+    result. Each combine has slices of its own, so none waits for another's
+    readers.
+
+    The kernel body is cleaned with CSE and dead-code removal, so repeated
+    index arithmetic is shared. Anything else (TMA stages, combines over
+    outer axes, ops with no Kernel IR form) is a located error naming the
+    op, and the module is then left unchanged.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU architecture, sm_<major><minor>: gates cp.async (sm_80+) "
+           "and sets the shared-memory limit per block">
+  ];
+  let dependentDialects = [
+    "::deplodock::dkernel::DKernelDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // DEPLODOCK_CONVERSION_PASSES
