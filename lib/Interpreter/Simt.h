@@ -70,7 +70,7 @@ enum class Kind : uint8_t {
   // Control flow.
   Tile, ScfFor, ScfIf, LoopFor, StridedFor,
   // Memory.
-  Load, Store, Alloca, AllocShared, View,
+  Load, Store, Alloca, AllocShared, View, SelectView,
   // Tile IR.
   Stage, Combine, AsyncWait,
   // Kernel IR.
@@ -95,6 +95,8 @@ struct Access {
   unsigned first = 0, count = 0;
   /// Dimension count of the affine map (symbols follow).
   unsigned numMapDims = 0;
+  /// Whether every dimension is linear (no `expr`).
+  bool linear = true;
 };
 
 struct SBlock;

@@ -101,6 +101,7 @@ static Access affineAccess(AffineMap map, unsigned first, unsigned count) {
     if (!linearize(expr, map.getNumDims(), 1, dim)) {
       dim = Access::Dim();
       dim.expr = expr;
+      access.linear = false;
     }
     access.dims.push_back(std::move(dim));
   }
@@ -209,6 +210,11 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
   if (op->getNumResults() >= 1)
     instr.scalar.type = op->getResult(0).getType();
 
+  if (auto select = dyn_cast<arith::SelectOp>(op);
+      select && isa<MemRefType>(select.getType())) {
+    instr.kind = Kind::SelectView;
+    return success();
+  }
   if (std::optional<Opcode> code = scalarOpcode(op)) {
     instr.scalar.code = *code;
     instr.kind = Kind::Scalar;

@@ -88,10 +88,13 @@ static void setPoison(View &view) {
 Machine::Machine(const Kernel &kernel, ArrayRef<std::shared_ptr<Buffer>> bufs)
     : kernel(kernel), numThreads(static_cast<uint32_t>(kernel.numThreads)),
       buffers(bufs.begin(), bufs.end()) {
-  laneStore.assign(static_cast<size_t>(kernel.numSlots) * numThreads, 0.0);
+  // Slots are staggered so that lane l of different slots does not share
+  // its address modulo 4 KiB (which would stall loads behind stores).
+  size_t stride = numThreads + 40;
+  laneStore.assign(static_cast<size_t>(kernel.numSlots) * stride, 0.0);
   frame.resize(kernel.numSlots);
   for (unsigned i = 0; i < kernel.numSlots; ++i)
-    frame[i].v = laneStore.data() + static_cast<size_t>(i) * numThreads;
+    frame[i].v = laneStore.data() + static_cast<size_t>(i) * stride;
   for (const std::shared_ptr<Buffer> &buffer : buffers) {
     View view;
     view.storage = buffer.get();
@@ -270,6 +273,18 @@ LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
   case Kind::View:
     frame[instr.out[0]].view = &views[instr.views[0]];
     return success();
+  case Kind::SelectView: {
+    // Buffers are uniform: the active threads must agree on the choice.
+    const LaneValue &cond = frame[instr.in[0]];
+    bool pick = cond.at(mask.lanes[0]) != 0;
+    for (uint32_t i = 1; i < mask.count && !cond.uniform; ++i)
+      if ((cond.v[mask.lanes[i]] != 0) != pick)
+        return error(instr) << "selects different buffers on different "
+                               "threads of a block, which a kernel cannot "
+                               "express";
+    frame[instr.out[0]].view = frame[instr.in[pick ? 1 : 2]].view;
+    return success();
+  }
   case Kind::Stage:
     return execStage(instr, mask);
   case Kind::Combine:

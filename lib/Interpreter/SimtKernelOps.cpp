@@ -402,6 +402,10 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
              << mb.expectedBytes << " expected bytes loaded" << where(l);
     completePhase(mb);
   }
+  // A wait the whole block makes orders what every thread did before the
+  // phase completed (its arrivals) before what they do next.
+  if (instr.kind == Kind::MbWait && mask.count == numThreads)
+    barrier();
   return success();
 }
 

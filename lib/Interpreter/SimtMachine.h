@@ -87,6 +87,35 @@ public:
   /// with a located error out of bounds.
   mlir::FailureOr<int64_t> element(const SInstr &instr, const View &view,
                                    uint32_t lane);
+  /// A linear access of `instr` with its uniform operands folded in:
+  /// per dimension a base, plus the varying operands' terms.
+  struct LinearAccess {
+    llvm::SmallVector<int64_t, 4> base;
+    struct Term {
+      const double *lanes;
+      int64_t coef;
+      unsigned dim;
+    };
+    llvm::SmallVector<Term, 4> terms;
+  };
+  void prepare(const SInstr &instr, LinearAccess &access);
+  /// The element `access` names for `lane` in `shape`, or -1 out of bounds.
+  static int64_t linearElement(const LinearAccess &access,
+                               llvm::ArrayRef<int64_t> shape, uint32_t lane) {
+    int64_t idx[8];
+    unsigned rank = shape.size();
+    for (unsigned d = 0; d < rank; ++d)
+      idx[d] = access.base[d];
+    for (const LinearAccess::Term &t : access.terms)
+      idx[t.dim] += t.coef * static_cast<int64_t>(t.lanes[lane]);
+    int64_t linear = 0;
+    for (unsigned d = 0; d < rank; ++d) {
+      if (idx[d] < 0 || idx[d] >= shape[d])
+        return -1;
+      linear = linear * shape[d] + idx[d];
+    }
+    return linear;
+  }
   mlir::LogicalResult execLoad(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execStore(const SInstr &instr, const Mask &mask);
   void execAlloca(const SInstr &instr, const Mask &mask);

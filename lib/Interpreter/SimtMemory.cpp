@@ -45,6 +45,23 @@ FailureOr<int64_t> Machine::element(const SInstr &instr, const View &view,
   return linear;
 }
 
+void Machine::prepare(const SInstr &instr, LinearAccess &prepared) {
+  const Access &access = instr.access;
+  prepared.base.clear();
+  prepared.terms.clear();
+  for (auto [d, dim] : llvm::enumerate(access.dims)) {
+    int64_t base = dim.constant;
+    for (auto [pos, coef] : dim.terms) {
+      const LaneValue &v = frame[instr.in[access.first + pos]];
+      if (v.uniform)
+        base += coef * static_cast<int64_t>(v.u);
+      else
+        prepared.terms.push_back({v.v, coef, static_cast<unsigned>(d)});
+    }
+    prepared.base.push_back(base);
+  }
+}
+
 FailureOr<double> Machine::read(const SInstr &instr, const View &view,
                                 int64_t e, uint32_t lane) {
   int64_t at = address(view, e, lane);
@@ -65,6 +82,32 @@ LogicalResult Machine::write(const SInstr &instr, const View &view, int64_t e,
   view.storage->data[at] = value;
   return success();
 }
+
+/// Per-lane element indices of an access: linear accesses with the uniform
+/// operands folded in once, the others through Machine::element.
+namespace {
+struct Elements {
+  Elements(Machine &m, const SInstr &instr, const View &view)
+      : m(m), instr(instr), view(view),
+        fast(instr.access.linear && view.shape.size() <= 8) {
+    if (fast)
+      m.prepare(instr, access);
+  }
+  FailureOr<int64_t> operator()(uint32_t lane) {
+    if (fast) {
+      int64_t e = Machine::linearElement(access, view.shape, lane);
+      if (e >= 0)
+        return e;
+    }
+    return m.element(instr, view, lane); // Also reports out-of-bounds.
+  }
+  Machine &m;
+  const SInstr &instr;
+  const View &view;
+  bool fast;
+  Machine::LinearAccess access;
+};
+} // namespace
 
 LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
   const View &view = *frame[instr.in[0]].view;
@@ -90,15 +133,21 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
     return success();
   }
   out.uniform = false;
+  Elements elements(*this, instr, view);
+  const double *data = view.storage->data.data();
+  bool shared = view.space == Space::Shared;
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
-    FailureOr<int64_t> e = element(instr, view, l);
+    FailureOr<int64_t> e = elements(l);
     if (failed(e))
       return failure();
-    FailureOr<double> v = read(instr, view, *e, l);
-    if (failed(v))
+    int64_t at = address(view, *e, l);
+    if (shared && failed(trackRead(instr, at, l)))
       return failure();
-    out.v[l] = *v;
+    double v = data[at];
+    if (view.integer && std::isnan(v))
+      v = view.intPoison;
+    out.v[l] = v;
   }
   return success();
 }
@@ -106,9 +155,10 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
 LogicalResult Machine::execStore(const SInstr &instr, const Mask &mask) {
   const LaneValue &value = frame[instr.in[0]];
   const View &view = *frame[instr.in[1]].view;
+  Elements elements(*this, instr, view);
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
-    FailureOr<int64_t> e = element(instr, view, l);
+    FailureOr<int64_t> e = elements(l);
     if (failed(e))
       return failure();
     double v = value.at(l);
