@@ -148,8 +148,8 @@ LogicalResult Machine::execShuffle(const SInstr &instr, const Mask &mask) {
       ok = src < first + w;
       break;
     case gpu::ShuffleMode::IDX:
+      // PTX wraps the source lane into the segment; it is always valid.
       src = first + off % w;
-      ok = off < w;
       break;
     }
     if (!ok)
