@@ -70,7 +70,7 @@ enum class Kind : uint8_t {
   // Control flow.
   Tile, ScfFor, ScfIf, LoopFor, StridedFor,
   // Memory.
-  Load, Store, Alloca, AllocShared, View, SelectView,
+  Load, Store, Alloca, AllocShared, SelectView,
   // Tile IR.
   Stage, Combine, AsyncWait,
   // Kernel IR.

@@ -178,7 +178,7 @@ LogicalResult Machine::launch() {
     std::fill(buffers[index]->data.begin(), buffers[index]->data.end(), 0.0);
   if (kernel.isTile) {
     // The dtile.tile op loops over the blocks itself.
-    blockCoords.clear();
+    startBlock({});
     return runBlock(kernel.body, fullMask);
   }
   for (int64_t z = 0; z < kernel.grid[2]; ++z)
@@ -270,7 +270,6 @@ LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
     execAlloca(instr, mask);
     return success();
   case Kind::AllocShared:
-  case Kind::View:
     frame[instr.out[0]].view = &views[instr.views[0]];
     return success();
   case Kind::SelectView: {

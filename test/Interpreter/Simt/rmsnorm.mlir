@@ -1,14 +1,20 @@
 // RUN: deplodock-run --interp %s --func=loop --compare-func=tile --print=none | FileCheck %s --check-prefix=TILE
 // RUN: deplodock-run --interp %s --func=loop --compare-func=kernel --seed=7 --print=none | FileCheck %s --check-prefix=KERNEL
+// RUN: deplodock-run --interp %s --func=tile --compare-func=kernel --print=summary | FileCheck %s --check-prefix=BOTH
+// RUN: not deplodock-run --interp %s --func=loop --compare-func=nope --print=none 2>&1 | FileCheck %s --check-prefix=NOFUNC
 
 /// RMSNorm three times: the Loop IR reference, the Tile IR of
 /// test/Dialect/DTile/ops.mlir (strided partial sums, dtile.combine) and the
 /// Kernel IR of test/Dialect/DKernel/ops.mlir (warp_reduce, shared
 /// partials, barriers). The SIMT engine runs the last two thread by thread;
-/// all three agree on the same inputs.
+/// all three agree on the same inputs (--compare-func runs a second function
+/// of the module on the inputs of the first).
 
 // TILE: compare result #0 @tile: {{.*}}: PASS
 // KERNEL: compare result #0 @kernel: {{.*}}: PASS
+// BOTH: result #0: tensor<1x32x2048xf32> min {{.*}} max {{.*}} mean
+// BOTH-NEXT: compare result #0 @kernel: {{.*}}: PASS
+// NOFUNC: error: no function @nope in {{.*}}rmsnorm.mlir
 
 func.func @loop(%arg0: memref<1x32x2048xf32>, %arg1: memref<2048xf32>) -> memref<1x32x2048xf32> {
   %out = memref.alloc() : memref<1x32x2048xf32>
