@@ -1,9 +1,12 @@
 //===- Compile.cpp - Compile a function for interpretation ------*- C++ -*-===//
 
 #include "Program.h"
+#include "Simt.h"
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,8 +44,7 @@ private:
 
 } // namespace
 
-/// The scalar opcode of `op`, if it is a scalar op the interpreter runs.
-static std::optional<Opcode> scalarOpcode(Operation *op) {
+std::optional<Opcode> interp::scalarOpcode(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<Opcode>>(op)
       .Case([](arith::AddFOp) { return Opcode::AddF; })
       .Case([](arith::SubFOp) { return Opcode::SubF; })
@@ -247,11 +249,21 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
             instr.type = store.getValue().getType();
             return success();
           })
+          .Case([&](dtile::KernelOp) {
+            instr.code = Opcode::TileKernel;
+            return simt::compile(op, instr);
+          })
+          .Case([&](dkernel::LaunchOp) {
+            instr.code = Opcode::KernelLaunch;
+            return simt::compile(op, instr);
+          })
           .Default([&](Operation *op) {
             return op->emitOpError("cannot be interpreted");
           });
   if (failed(result))
     return failure();
+  if (instr.simt) // The SIMT engine compiled the kernel's regions.
+    return success();
 
   for (Region &region : op->getRegions()) {
     if (region.empty()) {

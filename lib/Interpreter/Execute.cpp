@@ -2,6 +2,7 @@
 
 #include "Deplodock/Interpreter/Interpreter.h"
 #include "Program.h"
+#include "Simt.h"
 
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
@@ -192,6 +193,14 @@ LogicalResult Machine::exec(const Instr &instr) {
   }
   case Opcode::LoopFor:
     return execLoopFor(instr);
+  case Opcode::TileKernel:
+  case Opcode::KernelLaunch: {
+    // GPU-level kernels run on the SIMT engine, over the frame's buffers.
+    SmallVector<std::shared_ptr<Buffer>, 4> buffers;
+    for (unsigned slot : instr.in)
+      buffers.push_back(frame[slot].buffer);
+    return simt::run(instr, buffers);
+  }
   case Opcode::LoopLoad: {
     auto load = cast<dloop::LoadOp>(instr.op);
     Buffer &buf = buffer(instr.in[0]);

@@ -35,6 +35,8 @@ enum class Opcode : uint8_t {
   ScfFor, ScfIf, Return, Nop,
   // Loop IR.
   LoopKernel, LoopFor, LoopLoad, LoopStore,
+  // GPU-level IR, run by the SIMT engine (Simt.h).
+  TileKernel, KernelLaunch,
 };
 
 /// A value of the frame: a scalar, or a buffer (tensor or memref).
@@ -44,6 +46,9 @@ struct Slot {
 };
 
 struct Block;
+namespace simt {
+struct Kernel;
+} // namespace simt
 
 /// One op, with its operands and results as slot indices.
 struct Instr {
@@ -60,6 +65,8 @@ struct Instr {
   int64_t predicate = 0;
   /// The elements of a dense tensor constant or global.
   std::shared_ptr<Buffer> data;
+  /// A dtile.kernel or dkernel.launch compiled for the SIMT engine.
+  std::shared_ptr<const simt::Kernel> simt;
 };
 
 /// A compiled block: its arguments' slots, instructions, and the slots its
@@ -79,6 +86,9 @@ struct Program {
 /// Compiles `func`; fails with a located error on an op the interpreter
 /// cannot run.
 mlir::FailureOr<std::unique_ptr<Program>> compile(mlir::Operation *func);
+
+/// The scalar opcode of `op`, if it is a scalar op the interpreter runs.
+std::optional<Opcode> scalarOpcode(mlir::Operation *op);
 
 /// Evaluates a scalar instruction on operand values.
 double evalScalar(const Instr &instr, const double *args);

@@ -3,10 +3,12 @@
 //   deplodock-run --interp layer.mlir                 # seeded inputs, print
 //   deplodock-run --interp layer.mlir --compare=lower-to-loop
 //   deplodock-run --interp layer.mlir --input=x.npy --output-dir=out
+//   deplodock-run --interp kernels.mlir --func=ref --compare-func=gpu
 //
 // Runs a function on the CPU reference interpreter. With --compare it also
 // lowers a copy of the module with a pass pipeline and checks that both give
-// the same results on the same inputs.
+// the same results on the same inputs; with --compare-func it checks another
+// function of the module (say the same layer in Kernel IR) the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +60,10 @@ static cl::opt<std::string>
     comparePipeline("compare",
                     cl::desc("Also run the module lowered by this pass "
                              "pipeline and compare the results"));
+static cl::opt<std::string> compareFuncName(
+    "compare-func",
+    cl::desc("Also run this function of the module on the same inputs and "
+             "compare the results"));
 static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
                             cl::init(1e-4));
 static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
@@ -244,6 +250,40 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   return allOk;
 }
 
+/// Prints how `actual` compares with `expected`, result by result, as
+/// "compare result #i <what>: ... PASS/FAIL"; clears `ok` on a mismatch and
+/// fails when the result counts differ.
+static LogicalResult compareResults(ArrayRef<interp::Buffer> expected,
+                                    ArrayRef<interp::Buffer> actual,
+                                    const std::string &what, bool &ok) {
+  if (actual.size() != expected.size()) {
+    llvm::errs() << "error: " << what << " returns " << actual.size()
+                 << " results instead of " << expected.size() << "\n";
+    return failure();
+  }
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(expected, actual))) {
+    auto &[want, got] = pair;
+    if (want.shape != got.shape || want.elementType != got.elementType) {
+      llvm::outs() << "compare result #" << i << " " << what
+                   << ": different types: FAIL\n";
+      ok = false;
+      continue;
+    }
+    interp::Comparison c = interp::compare(want, got, relTol, absTol);
+    llvm::outs() << "compare result #" << i << " " << what << ": "
+                 << llvm::format("max abs error %.3g, max rel error %.3g",
+                                 c.maxAbsError, c.maxRelError);
+    if (!c.ok && c.worst >= 0 && c.worst < want.size())
+      llvm::outs() << llvm::format(", worst element %lld: expected %.9g "
+                                   "got %.9g",
+                                   static_cast<long long>(c.worst),
+                                   want.data[c.worst], got.data[c.worst]);
+    llvm::outs() << (c.ok ? ": PASS\n" : ": FAIL\n");
+    ok &= c.ok;
+  }
+  return success();
+}
+
 static int run(MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -299,8 +339,23 @@ static int run(MLIRContext &context) {
 
   if (checkVariants > 0 && !checkAllVariants(*module, args, *results))
     return 1;
+  bool ok = true;
+  if (!compareFuncName.empty()) {
+    auto other = module->lookupSymbol<func::FuncOp>(compareFuncName);
+    if (!other || other.isExternal()) {
+      llvm::errs() << "error: no function @" << compareFuncName << " in "
+                   << inputFile << "\n";
+      return 1;
+    }
+    FailureOr<SmallVector<interp::Buffer>> actual =
+        interp::runFunction(other, args);
+    if (failed(actual))
+      return 1;
+    if (failed(compareResults(*results, *actual, "@" + compareFuncName, ok)))
+      return 1;
+  }
   if (comparePipeline.empty())
-    return 0;
+    return ok ? 0 : 1;
   OwningOpRef<ModuleOp> lowered = module->clone();
   if (failed(applyPipeline(*lowered, comparePipeline)))
     return 1;
@@ -314,28 +369,10 @@ static int run(MLIRContext &context) {
       interp::runFunction(loweredFunc, args);
   if (failed(actual))
     return 1;
-  if (actual->size() != results->size()) {
-    llvm::errs() << "error: the lowered function returns " << actual->size()
-                 << " results instead of " << results->size() << "\n";
+  if (failed(compareResults(*results, *actual, "after '" + comparePipeline +
+                                                   "'",
+                            ok)))
     return 1;
-  }
-  bool ok = true;
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(*results, *actual))) {
-    auto &[expected, got] = pair;
-    interp::Comparison c = interp::compare(expected, got, relTol, absTol);
-    llvm::outs() << "compare result #" << i << " after '" << comparePipeline
-                 << "': "
-                 << llvm::format("max abs error %.3g, max rel error %.3g",
-                                 c.maxAbsError, c.maxRelError);
-    if (!c.ok && c.worst >= 0 && c.worst < expected.size())
-      llvm::outs() << llvm::format(", worst element %lld: expected %.9g "
-                                   "got %.9g",
-                                   static_cast<long long>(c.worst),
-                                   expected.data[c.worst],
-                                   got.data[c.worst]);
-    llvm::outs() << (c.ok ? ": PASS\n" : ": FAIL\n");
-    ok &= c.ok;
-  }
   return ok ? 0 : 1;
 }
 

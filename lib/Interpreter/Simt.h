@@ -1,0 +1,208 @@
+//===- Simt.h - GPU-level IR on the CPU, thread by thread -------*- C++ -*-===//
+//
+// The SIMT engine runs Tile IR (`dtile.kernel`) and Kernel IR (`dkernel.func`
+// launched by `dkernel.launch`) with GPU semantics. A block's threads run in
+// lock step: every SSA value is a vector with one lane per thread (or one
+// uniform value shared by all lanes), and an active-lane mask drives
+// divergence. Blocks run one after another. See Simt*.cpp:
+//
+//   SimtCompile.cpp  kernels compiled once into slot-indexed instructions
+//   SimtExecute.cpp  launches, blocks, control flow and scalar ops
+//   SimtMemory.cpp   views, bounds-checked accesses, shared-memory races
+//   SimtTileOps.cpp  dtile.stage / combine / async_wait
+//   SimtKernelOps.cpp  gpu ids, barriers, shuffles, cp.async, mbarriers,
+//                    TMA, warp and tree reductions, atomics
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_LIB_INTERPRETER_SIMT_H
+#define DEPLODOCK_LIB_INTERPRETER_SIMT_H
+
+#include "Program.h"
+
+#include "Deplodock/Dialect/Common/DeplodockEnums.h"
+#include "mlir/IR/AffineExpr.h"
+
+#include <memory>
+#include <vector>
+
+namespace deplodock::interp::simt {
+
+//===----------------------------------------------------------------------===//
+// Entry points (the hooks of Compile.cpp and Execute.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Compiles the `dtile.kernel` or `dkernel.launch` `op` into `instr.simt`.
+mlir::LogicalResult compile(mlir::Operation *op, Instr &instr);
+
+/// Runs a compiled kernel on `buffers`: the operands of the dtile.kernel or
+/// dkernel.launch, in order.
+mlir::LogicalResult run(const Instr &instr,
+                        llvm::ArrayRef<std::shared_ptr<Buffer>> buffers);
+
+//===----------------------------------------------------------------------===//
+// Compiled kernels
+//===----------------------------------------------------------------------===//
+
+/// Where the elements of a view live.
+enum class Space : uint8_t {
+  Global, ///< a buffer of the host function
+  Shared, ///< the dkernel shared pool, one double per byte, race-tracked
+  Slab,   ///< a dtile.stage slab (per block)
+  Local,  ///< a per-thread memref.alloca array
+};
+
+/// What a kernel-level view is made of; the machine instantiates it.
+struct ViewSpec {
+  llvm::SmallVector<int64_t, 4> shape;
+  mlir::Type elementType;
+  Space space = Space::Global;
+  /// Shared: the byte offset into the pool; Slab / Local: the index of the
+  /// storage buffer the machine allocates.
+  int64_t offset = 0;
+};
+
+enum class Kind : uint8_t {
+  Scalar, // arith / math via evalScalar, lane by lane
+  Constant,
+  AffineApply,
+  Nop,
+  // Control flow.
+  Tile, ScfFor, ScfIf, LoopFor, StridedFor,
+  // Memory.
+  Load, Store, Alloca, AllocShared, SelectView,
+  // Tile IR.
+  Stage, Combine, AsyncWait,
+  // Kernel IR.
+  ThreadId, BlockId, BlockDim, GridDim, LaneId, Barrier, Shuffle, CpAsync,
+  CpCommit, CpWait, MbInit, MbArrive, MbWait, TmaLoad, WarpReduce,
+  TreeReduce, AtomicStore,
+};
+
+/// An index computation of a load or store: per memref dimension, a linear
+/// combination of the index operands, or an affine expression evaluated with
+/// evalAffine when it is not linear.
+struct Access {
+  struct Dim {
+    int64_t constant = 0;
+    /// (operand position, coefficient)
+    llvm::SmallVector<std::pair<unsigned, int64_t>, 2> terms;
+    /// Set when the index is not linear in the operands.
+    mlir::AffineExpr expr;
+  };
+  llvm::SmallVector<Dim, 4> dims;
+  /// Position in `in` of the first index operand, and how many there are.
+  unsigned first = 0, count = 0;
+  /// Dimension count of the affine map (symbols follow).
+  unsigned numMapDims = 0;
+  /// Whether every dimension is linear (no `expr`).
+  bool linear = true;
+};
+
+struct SBlock;
+
+/// One op of a kernel, with its operands and results as slot indices.
+struct SInstr {
+  Kind kind = Kind::Nop;
+  /// The op, result type, opcode, constant and predicate, as evalScalar
+  /// reads them (scalar.op is set for every instruction).
+  Instr scalar;
+  llvm::SmallVector<unsigned, 4> in;
+  llvm::SmallVector<unsigned, 2> out;
+  llvm::SmallVector<std::unique_ptr<SBlock>, 1> regions;
+  Access access;
+  /// Op-specific integers: dimension, extent, step, bytes, width, count...
+  int64_t a = 0, b = 0, c = 0;
+  ReduceKind reduce = ReduceKind::add;
+  bool reduces = false;
+  /// The element type a memory or reduction op works on.
+  mlir::Type element;
+  /// Fixed views (alloc_shared, alloca, the slabs of a stage) by index into
+  /// Kernel::views.
+  llvm::SmallVector<unsigned, 2> views;
+  /// Extra slots (loop-carried values are staged through them).
+  llvm::SmallVector<unsigned, 2> temps;
+  /// dtile.combine: the lanes of each group folded together.
+  std::vector<std::vector<uint32_t>> groups;
+  /// Per-launch constant lane values (thread ids, tile thread coordinates).
+  std::vector<std::vector<double>> laneValues;
+};
+
+/// A compiled block.
+struct SBlock {
+  llvm::SmallVector<unsigned, 4> args;
+  llvm::SmallVector<SInstr, 0> instrs;
+  llvm::SmallVector<unsigned, 2> yields;
+  /// Whether a yield slot is also one of `args` (carried values then need
+  /// staging).
+  bool yieldsAliasArgs = false;
+};
+
+/// A compiled kernel: the body of a dtile.kernel (whose dtile.tile op loops
+/// over blocks) or of a dkernel.func (run once per block).
+struct Kernel {
+  bool isTile = false;
+  mlir::Operation *op = nullptr;
+  SBlock body;
+  unsigned numSlots = 0;
+  /// Threads per block, and the block shape (x, y, z for Kernel IR, the
+  /// thread axes for Tile IR); the grid likewise.
+  int64_t numThreads = 1;
+  llvm::SmallVector<int64_t, 3> block, grid;
+  /// The slot each buffer operand binds to, in order.
+  llvm::SmallVector<unsigned, 4> bufferSlots;
+  /// TMA descriptor parameters: (slot, index of the described buffer).
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 1> descriptorSlots;
+  /// Buffers the launch zeroes first (indices into the buffer operands).
+  llvm::SmallVector<unsigned, 1> zeroInit;
+  /// Bytes of the dkernel shared pool.
+  int64_t smem = 0;
+  /// Views with a fixed place: shared slices, slabs, per-thread arrays.
+  std::vector<ViewSpec> views;
+  /// Storage buffers of slabs and per-thread arrays: elements (per thread
+  /// for Local) and element type.
+  std::vector<std::pair<int64_t, mlir::Type>> storage;
+};
+
+//===----------------------------------------------------------------------===//
+// Run-time values
+//===----------------------------------------------------------------------===//
+
+/// A memref value inside a kernel: element `i` (row-major) of thread `t` is
+/// storage->data[offset + i * scale + t * laneStride].
+struct View {
+  Buffer *storage = nullptr;
+  int64_t offset = 0, scale = 1, laneStride = 0;
+  llvm::SmallVector<int64_t, 4> shape;
+  mlir::Type elementType;
+  Space space = Space::Global;
+  /// Integer elements read NaN-poisoned memory back as `intPoison`.
+  bool integer = false;
+  double intPoison = 0;
+  int64_t numElements() const { return Buffer::numElements(shape); }
+};
+
+/// A frame slot: one value per lane, or one uniform value, or a view.
+struct LaneValue {
+  double *v = nullptr;
+  double u = 0;
+  bool uniform = true;
+  View *view = nullptr;
+  double at(uint32_t lane) const { return uniform ? u : v[lane]; }
+};
+
+/// The active lanes, in increasing order.
+struct Mask {
+  const uint32_t *lanes = nullptr;
+  uint32_t count = 0;
+  bool full = false;
+};
+
+/// The identity and combination of reductions (NaN-propagating max and min),
+/// rounded to `type`: the semantics of dloop's reducing stores.
+double reduceIdentity(ReduceKind kind, mlir::Type type);
+double reduceCombine(ReduceKind kind, mlir::Type type, double a, double b);
+
+} // namespace deplodock::interp::simt
+
+#endif // DEPLODOCK_LIB_INTERPRETER_SIMT_H

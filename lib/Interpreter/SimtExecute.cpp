@@ -1,0 +1,536 @@
+//===- SimtExecute.cpp - Launches, blocks, control flow, scalars ----------===//
+//
+// Lanes and masks: every slot holds one double per thread of the block, or
+// one uniform double. Pure ops compute on the active lanes only (uniform
+// operands give a uniform result, computed once). `scf.if` on a per-lane
+// condition runs the then-side under the lanes that take it, then the
+// else-side under the others, and merges its results lane by lane. A loop
+// whose bounds differ across lanes runs while any lane is still in range,
+// masking the lanes that are done; a loop with uniform bounds runs under the
+// mask it was reached with.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimtMachine.h"
+
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::interp;
+using namespace deplodock::interp::simt;
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+double simt::reduceIdentity(ReduceKind kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  switch (kind) {
+  case ReduceKind::add:
+    return 0;
+  case ReduceKind::mul:
+    return 1;
+  case ReduceKind::max:
+    return isFloat ? -std::numeric_limits<double>::infinity()
+                   : static_cast<double>(
+                         APInt::getSignedMinValue(width).getSExtValue());
+  case ReduceKind::min:
+    return isFloat ? std::numeric_limits<double>::infinity()
+                   : static_cast<double>(
+                         APInt::getSignedMaxValue(width).getSExtValue());
+  }
+  return 0;
+}
+
+double simt::reduceCombine(ReduceKind kind, Type type, double a, double b) {
+  double r = 0;
+  switch (kind) {
+  case ReduceKind::add:
+    r = a + b;
+    break;
+  case ReduceKind::mul:
+    r = a * b;
+    break;
+  case ReduceKind::max:
+    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::max(a, b);
+    break;
+  case ReduceKind::min:
+    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::min(a, b);
+    break;
+  }
+  return roundTo(type, r);
+}
+
+//===----------------------------------------------------------------------===//
+// Launches and blocks
+//===----------------------------------------------------------------------===//
+
+/// Bytes of one element of `type`.
+static int64_t bytesOf(Type type) {
+  if (type.isIndex())
+    return 8;
+  return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// Sets the integer poison of `view`.
+static void setPoison(View &view) {
+  view.integer = !isa<FloatType>(view.elementType);
+  if (view.integer)
+    view.intPoison = roundTo(view.elementType, -559038737.0);
+}
+
+Machine::Machine(const Kernel &kernel, ArrayRef<std::shared_ptr<Buffer>> bufs)
+    : kernel(kernel), numThreads(static_cast<uint32_t>(kernel.numThreads)),
+      buffers(bufs.begin(), bufs.end()) {
+  // Slots are staggered so that lane l of different slots does not share
+  // its address modulo 4 KiB (which would stall loads behind stores).
+  size_t stride = numThreads + 40;
+  laneStore.assign(static_cast<size_t>(kernel.numSlots) * stride, 0.0);
+  frame.resize(kernel.numSlots);
+  for (unsigned i = 0; i < kernel.numSlots; ++i)
+    frame[i].v = laneStore.data() + static_cast<size_t>(i) * stride;
+  for (const std::shared_ptr<Buffer> &buffer : buffers) {
+    View view;
+    view.storage = buffer.get();
+    view.shape = buffer->shape;
+    view.elementType = buffer->elementType;
+    setPoison(view);
+    params.push_back(std::move(view));
+  }
+  for (auto [elements, type] : kernel.storage)
+    storage.push_back(std::make_unique<Buffer>(
+        ArrayRef<int64_t>{elements}, type));
+  pool = Buffer(ArrayRef<int64_t>{kernel.smem}, Type());
+  for (const ViewSpec &spec : kernel.views) {
+    View view;
+    view.shape = spec.shape;
+    view.elementType = spec.elementType;
+    view.space = spec.space;
+    setPoison(view);
+    switch (spec.space) {
+    case Space::Shared:
+      view.storage = &pool;
+      view.offset = spec.offset;
+      view.scale = bytesOf(spec.elementType);
+      break;
+    case Space::Local:
+      view.storage = storage[spec.offset].get();
+      view.laneStride = view.numElements();
+      break;
+    default:
+      view.storage = storage[spec.offset].get();
+      break;
+    }
+    views.push_back(std::move(view));
+  }
+  for (auto [slot, view] : llvm::zip(kernel.bufferSlots, params))
+    frame[slot].view = &view;
+  for (auto [slot, index] : kernel.descriptorSlots)
+    frame[slot].view = &params[index];
+  identity.resize(numThreads);
+  for (uint32_t t = 0; t < numThreads; ++t)
+    identity[t] = t;
+  fullMask = Mask{identity.data(), numThreads, true};
+  threadCopies.resize(numThreads);
+  warpSyncs.assign((numThreads + 31) / 32, 0);
+  poolAccess.resize(kernel.smem);
+  scratch.resize(numThreads);
+  scratch2.resize(numThreads);
+}
+
+void Machine::startBlock(ArrayRef<int64_t> coords) {
+  blockCoords.assign(coords.begin(), coords.end());
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  std::fill(pool.data.begin(), pool.data.end(), nan);
+  for (auto [spec, view] : llvm::zip(kernel.views, views))
+    if (spec.space == Space::Slab)
+      std::fill(view.storage->data.begin(), view.storage->data.end(), nan);
+  stagesInFlight.clear();
+  for (ThreadCopies &copies : threadCopies) {
+    copies.open.clear();
+    copies.groups.clear();
+  }
+  mbarriers.clear();
+  ++generation;
+  barriers = 0;
+  std::fill(warpSyncs.begin(), warpSyncs.end(), 0);
+}
+
+std::string Machine::whichBlock() const {
+  std::string s = " of block (";
+  for (auto [i, c] : llvm::enumerate(blockCoords))
+    s += (i ? ", " : "") + std::to_string(c);
+  return s + ")";
+}
+
+std::string Machine::where(uint32_t lane) const {
+  return " in thread " + std::to_string(lane) + whichBlock();
+}
+
+LogicalResult Machine::launch() {
+  for (unsigned index : kernel.zeroInit)
+    std::fill(buffers[index]->data.begin(), buffers[index]->data.end(), 0.0);
+  if (kernel.isTile) {
+    // The dtile.tile op loops over the blocks itself.
+    startBlock({});
+    return runBlock(kernel.body, fullMask);
+  }
+  for (int64_t z = 0; z < kernel.grid[2]; ++z)
+    for (int64_t y = 0; y < kernel.grid[1]; ++y)
+      for (int64_t x = 0; x < kernel.grid[0]; ++x) {
+        startBlock({x, y, z});
+        if (failed(runBlock(kernel.body, fullMask)))
+          return failure();
+      }
+  return success();
+}
+
+LogicalResult simt::run(const Instr &instr,
+                        ArrayRef<std::shared_ptr<Buffer>> buffers) {
+  Machine machine(*instr.simt, buffers);
+  return machine.launch();
+}
+
+LogicalResult Machine::execTile(const SInstr &instr) {
+  const SBlock &body = *instr.regions[0];
+  auto numBlockAxes = static_cast<unsigned>(instr.a);
+  for (auto [i, values] : llvm::enumerate(instr.laneValues)) {
+    LaneValue &slot = frame[body.args[numBlockAxes + i]];
+    slot.uniform = false;
+    std::copy(values.begin(), values.end(), slot.v);
+  }
+  ArrayRef<int64_t> extents = kernel.grid;
+  SmallVector<int64_t, 3> coords(extents.size(), 0);
+  int64_t numBlocks = Buffer::numElements(extents);
+  for (int64_t b = 0; b < numBlocks; ++b) {
+    for (unsigned i = 0; i < numBlockAxes; ++i) {
+      frame[body.args[i]].uniform = true;
+      frame[body.args[i]].u = static_cast<double>(coords[i]);
+    }
+    startBlock(coords);
+    if (failed(runBlock(body, fullMask)))
+      return failure();
+    for (int d = static_cast<int>(coords.size()) - 1; d >= 0; --d) {
+      if (++coords[d] < extents[d])
+        break;
+      coords[d] = 0;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult Machine::runBlock(const SBlock &block, const Mask &mask) {
+  for (const SInstr &instr : block.instrs)
+    if (failed(exec(instr, mask)))
+      return failure();
+  return success();
+}
+
+LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
+  switch (instr.kind) {
+  case Kind::Scalar:
+    execScalar(instr, mask);
+    return success();
+  case Kind::Constant: {
+    LaneValue &out = frame[instr.out[0]];
+    out.uniform = true;
+    out.u = instr.scalar.constant;
+    return success();
+  }
+  case Kind::AffineApply:
+    execAffineApply(instr, mask);
+    return success();
+  case Kind::Nop:
+    return success();
+  case Kind::Tile:
+    return execTile(instr);
+  case Kind::ScfFor:
+  case Kind::LoopFor:
+  case Kind::StridedFor:
+    return execLoop(instr, mask);
+  case Kind::ScfIf:
+    return execIf(instr, mask);
+  case Kind::Load:
+    return execLoad(instr, mask);
+  case Kind::Store:
+  case Kind::AtomicStore:
+    return instr.kind == Kind::Store ? execStore(instr, mask)
+                                     : execAtomic(instr, mask);
+  case Kind::Alloca:
+    execAlloca(instr, mask);
+    return success();
+  case Kind::AllocShared:
+    frame[instr.out[0]].view = &views[instr.views[0]];
+    return success();
+  case Kind::SelectView: {
+    // Buffers are uniform: the active threads must agree on the choice.
+    const LaneValue &cond = frame[instr.in[0]];
+    bool pick = cond.at(mask.lanes[0]) != 0;
+    for (uint32_t i = 1; i < mask.count && !cond.uniform; ++i)
+      if ((cond.v[mask.lanes[i]] != 0) != pick)
+        return error(instr) << "selects different buffers on different "
+                               "threads of a block, which a kernel cannot "
+                               "express";
+    frame[instr.out[0]].view = frame[instr.in[pick ? 1 : 2]].view;
+    return success();
+  }
+  case Kind::Stage:
+    return execStage(instr, mask);
+  case Kind::Combine:
+    return execCombine(instr, mask);
+  case Kind::AsyncWait:
+    return execAsyncWait(instr, mask);
+  default:
+    return execKernelOp(instr, mask);
+  }
+}
+
+LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
+  const SBlock &body = *instr.regions[0];
+  // Bounds and the first init operand.
+  LaneValue lower, upper, step;
+  unsigned firstInit = 0;
+  switch (instr.kind) {
+  case Kind::ScfFor:
+    lower = frame[instr.in[0]];
+    upper = frame[instr.in[1]];
+    step = frame[instr.in[2]];
+    firstInit = 3;
+    break;
+  case Kind::LoopFor:
+    upper.u = static_cast<double>(instr.a);
+    step.u = 1;
+    break;
+  default: // StridedFor
+    lower = frame[instr.in[0]];
+    upper.u = static_cast<double>(instr.a);
+    step.u = static_cast<double>(instr.b);
+    firstInit = 1;
+    break;
+  }
+  unsigned numIters = instr.out.size();
+  for (unsigned i = 0; i < numIters; ++i)
+    assign(frame[body.args[1 + i]], frame[instr.in[firstInit + i]]);
+
+  // Moves the yielded values into the iteration arguments.
+  auto carry = [&](const Mask &active, bool whole) {
+    const SmallVectorImpl<unsigned> *from = &body.yields;
+    if (body.yieldsAliasArgs) {
+      for (unsigned i = 0; i < numIters; ++i)
+        assign(frame[instr.temps[i]], frame[body.yields[i]]);
+      from = &instr.temps;
+    }
+    for (unsigned i = 0; i < numIters; ++i) {
+      if (whole)
+        assign(frame[body.args[1 + i]], frame[(*from)[i]]);
+      else
+        assignLanes(frame[body.args[1 + i]], frame[(*from)[i]], active);
+    }
+  };
+
+  LaneValue &iv = frame[body.args[0]];
+  if (lower.uniform && upper.uniform && step.uniform) {
+    auto lb = static_cast<int64_t>(lower.u), ub = static_cast<int64_t>(upper.u),
+         st = static_cast<int64_t>(step.u);
+    if (st <= 0 && lb < ub)
+      return error(instr) << "has a non-positive step " << st;
+    for (int64_t i = lb; i < ub; i += st) {
+      iv.uniform = true;
+      iv.u = static_cast<double>(i);
+      if (failed(runBlock(body, mask)))
+        return failure();
+      carry(mask, true);
+    }
+  } else {
+    // Per-lane bounds: run while any lane is in range.
+    iv.uniform = false;
+    for (uint32_t i = 0; i < mask.count; ++i)
+      iv.v[mask.lanes[i]] = lower.at(mask.lanes[i]);
+    std::vector<uint32_t> active;
+    active.reserve(mask.count);
+    for (bool first = true;; first = false) {
+      active.clear();
+      for (uint32_t i = 0; i < mask.count; ++i) {
+        uint32_t l = mask.lanes[i];
+        if (iv.v[l] < upper.at(l)) {
+          if (first && step.at(l) <= 0)
+            return error(instr) << "has a non-positive step " << step.at(l)
+                                << where(l);
+          active.push_back(l);
+        }
+      }
+      if (active.empty())
+        break;
+      Mask sub{active.data(), static_cast<uint32_t>(active.size()),
+               active.size() == numThreads};
+      if (failed(runBlock(body, sub)))
+        return failure();
+      carry(sub, active.size() == mask.count);
+      for (uint32_t l : active)
+        iv.v[l] += step.at(l);
+    }
+  }
+  for (unsigned i = 0; i < numIters; ++i)
+    assign(frame[instr.out[i]], frame[body.args[1 + i]]);
+  return success();
+}
+
+LogicalResult Machine::execIf(const SInstr &instr, const Mask &mask) {
+  const LaneValue &cond = frame[instr.in[0]];
+  const SBlock &thenBlock = *instr.regions[0];
+  const SBlock &elseBlock = *instr.regions[1];
+  auto runOne = [&](const SBlock &branch) -> LogicalResult {
+    if (failed(runBlock(branch, mask)))
+      return failure();
+    for (auto [out, yield] : llvm::zip(instr.out, branch.yields))
+      assign(frame[out], frame[yield]);
+    return success();
+  };
+  if (cond.uniform)
+    return runOne(cond.u != 0 ? thenBlock : elseBlock);
+  std::vector<uint32_t> thenLanes, elseLanes;
+  for (uint32_t i = 0; i < mask.count; ++i)
+    (cond.v[mask.lanes[i]] != 0 ? thenLanes : elseLanes)
+        .push_back(mask.lanes[i]);
+  if (elseLanes.empty())
+    return runOne(thenBlock);
+  if (thenLanes.empty())
+    return runOne(elseBlock);
+  // Divergence: each side under its lanes, then a per-lane merge.
+  Mask thenMask{thenLanes.data(), static_cast<uint32_t>(thenLanes.size()),
+                false};
+  Mask elseMask{elseLanes.data(), static_cast<uint32_t>(elseLanes.size()),
+                false};
+  if (failed(runBlock(thenBlock, thenMask)) ||
+      failed(runBlock(elseBlock, elseMask)))
+    return failure();
+  for (auto [i, out] : llvm::enumerate(instr.out)) {
+    const LaneValue &a = frame[thenBlock.yields[i]];
+    const LaneValue &b = frame[elseBlock.yields[i]];
+    LaneValue &o = frame[out];
+    if (a.view || b.view) {
+      if (a.view != b.view)
+        return error(instr) << "yields different buffers on different "
+                               "threads of a block, which a kernel cannot "
+                               "express";
+      o.view = a.view;
+      continue;
+    }
+    o.uniform = false;
+    for (uint32_t l : thenLanes)
+      o.v[l] = a.at(l);
+    for (uint32_t l : elseLanes)
+      o.v[l] = b.at(l);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+/// Applies `f(lane)` to every lane of `mask`.
+template <typename F>
+static inline void forLanes(const Mask &mask, uint32_t numThreads, F f) {
+  if (mask.full) {
+    for (uint32_t l = 0; l < numThreads; ++l)
+      f(l);
+  } else {
+    for (uint32_t i = 0; i < mask.count; ++i)
+      f(mask.lanes[i]);
+  }
+}
+
+/// Binary float ops on f32 that skip evalScalar's dispatch: the same
+/// double operation, rounded to f32 as roundTo does.
+template <typename Op>
+static void binaryF32(const LaneValue &x, const LaneValue &y, LaneValue &out,
+                      const Mask &mask, uint32_t n, Op op) {
+  forLanes(mask, n, [&](uint32_t l) {
+    out.v[l] = static_cast<double>(static_cast<float>(op(x.at(l), y.at(l))));
+  });
+}
+
+void Machine::execScalar(const SInstr &instr, const Mask &mask) {
+  unsigned n = instr.in.size();
+  LaneValue &out = frame[instr.out[0]];
+  bool uniform = true;
+  for (unsigned k = 0; k < n; ++k)
+    uniform &= frame[instr.in[k]].uniform;
+  double x[8];
+  SmallVector<double, 8> many;
+  double *args = x;
+  if (n > 8) {
+    many.resize(n);
+    args = many.data();
+  }
+  if (uniform) {
+    for (unsigned k = 0; k < n; ++k)
+      args[k] = frame[instr.in[k]].u;
+    double r = evalScalar(instr.scalar, args);
+    out.u = r;
+    out.uniform = true;
+    return;
+  }
+  out.uniform = false;
+  // The hottest f32 ops skip the dispatch.
+  if (instr.scalar.type.isF32() && n == 2) {
+    const LaneValue &a = frame[instr.in[0]], &b = frame[instr.in[1]];
+    switch (instr.scalar.code) {
+    case Opcode::AddF:
+      return binaryF32(a, b, out, mask, numThreads,
+                       [](double p, double q) { return p + q; });
+    case Opcode::MulF:
+      return binaryF32(a, b, out, mask, numThreads,
+                       [](double p, double q) { return p * q; });
+    case Opcode::SubF:
+      return binaryF32(a, b, out, mask, numThreads,
+                       [](double p, double q) { return p - q; });
+    default:
+      break;
+    }
+  }
+  forLanes(mask, numThreads, [&](uint32_t l) {
+    for (unsigned k = 0; k < n; ++k)
+      args[k] = frame[instr.in[k]].at(l);
+    out.v[l] = evalScalar(instr.scalar, args);
+  });
+}
+
+void Machine::execAffineApply(const SInstr &instr, const Mask &mask) {
+  LaneValue &out = frame[instr.out[0]];
+  const Access::Dim &dim = instr.access.dims[0];
+  bool uniform = true;
+  for (unsigned slot : instr.in)
+    uniform &= frame[slot].uniform;
+  auto eval = [&](uint32_t lane) {
+    if (!dim.expr) {
+      int64_t v = dim.constant;
+      for (auto [pos, coef] : dim.terms)
+        v += coef * static_cast<int64_t>(frame[instr.in[pos]].at(lane));
+      return static_cast<double>(v);
+    }
+    SmallVector<int64_t, 8> operands;
+    for (unsigned slot : instr.in)
+      operands.push_back(static_cast<int64_t>(frame[slot].at(lane)));
+    return static_cast<double>(
+        evalAffine(dim.expr, operands, instr.access.numMapDims));
+  };
+  if (uniform) {
+    out.uniform = true;
+    out.u = eval(0);
+    return;
+  }
+  out.uniform = false;
+  forLanes(mask, numThreads, [&](uint32_t l) { out.v[l] = eval(l); });
+}

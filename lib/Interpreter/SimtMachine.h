@@ -1,0 +1,237 @@
+//===- SimtMachine.h - The lock-step machine of the SIMT engine -*- C++ -*-===//
+//
+// One Machine runs one launch of a compiled kernel: every block in turn, the
+// block's threads in lock step. Shared by the Simt*.cpp files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_LIB_INTERPRETER_SIMTMACHINE_H
+#define DEPLODOCK_LIB_INTERPRETER_SIMTMACHINE_H
+
+#include "Simt.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <deque>
+#include <functional>
+#include <string>
+
+namespace deplodock::interp::simt {
+
+/// A copy of `count` consecutive elements queued by one thread (cp.async).
+struct ElementCopy {
+  View *src = nullptr;
+  int64_t srcElement = 0;
+  View *dst = nullptr;
+  int64_t dstElement = 0;
+  int64_t count = 0;
+};
+
+/// One thread's cp.async copies: those not committed yet, then the
+/// committed groups, oldest first.
+struct ThreadCopies {
+  std::vector<ElementCopy> open;
+  std::deque<std::vector<ElementCopy>> groups;
+};
+
+/// An mbarrier of the shared pool.
+struct MBarrier {
+  int64_t count = 0, pending = 0;
+  /// Transaction bytes expected by the current phase, and those its queued
+  /// TMA loads will bring.
+  int64_t expectedBytes = 0, queuedBytes = 0;
+  /// Parity of the current (incomplete) phase.
+  unsigned phase = 0;
+  /// TMA copies that land when the phase completes.
+  std::vector<std::function<void()>> copies;
+};
+
+/// Who last wrote and read one element of the shared pool, to report data
+/// races: accesses by different threads with neither a barrier nor (within
+/// a warp) a warp-synchronous op between them.
+struct PoolAccess {
+  uint32_t generation = 0;
+  int32_t writer = -1;
+  uint32_t writeBarriers = 0, writeWarpSyncs = 0;
+  /// The reader since the last write: a lane, -1 none, -2 several.
+  int32_t reader = -1;
+  /// The readers' warp: a warp, -1 none, -2 several.
+  int32_t readerWarp = -1;
+  uint32_t readBarriers = 0, readWarpSyncs = 0;
+};
+
+class Machine {
+public:
+  Machine(const Kernel &kernel, llvm::ArrayRef<std::shared_ptr<Buffer>> buffers);
+
+  /// Runs every block of the launch.
+  mlir::LogicalResult launch();
+
+  //===--- SimtExecute.cpp: control flow and scalars ----------------------===//
+
+  mlir::LogicalResult runBlock(const SBlock &block, const Mask &mask);
+  mlir::LogicalResult exec(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execTile(const SInstr &instr);
+  mlir::LogicalResult execLoop(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execIf(const SInstr &instr, const Mask &mask);
+  void execScalar(const SInstr &instr, const Mask &mask);
+  void execAffineApply(const SInstr &instr, const Mask &mask);
+  /// Resets the per-block state (shared memory, copies in flight) and sets
+  /// the block coordinates.
+  void startBlock(llvm::ArrayRef<int64_t> coords);
+
+  //===--- SimtMemory.cpp: views and accesses ------------------------------===//
+
+  /// The element of `view` that `instr`'s access names for `lane`; fails
+  /// with a located error out of bounds.
+  mlir::FailureOr<int64_t> element(const SInstr &instr, const View &view,
+                                   uint32_t lane);
+  /// A linear access of `instr` with its uniform operands folded in:
+  /// per dimension a base, plus the varying operands' terms.
+  struct LinearAccess {
+    llvm::SmallVector<int64_t, 4> base;
+    struct Term {
+      const double *lanes;
+      int64_t coef;
+      unsigned dim;
+    };
+    llvm::SmallVector<Term, 4> terms;
+  };
+  void prepare(const SInstr &instr, LinearAccess &access);
+  /// The element `access` names for `lane` in `shape`, or -1 out of bounds.
+  static int64_t linearElement(const LinearAccess &access,
+                               llvm::ArrayRef<int64_t> shape, uint32_t lane) {
+    int64_t idx[8];
+    unsigned rank = shape.size();
+    for (unsigned d = 0; d < rank; ++d)
+      idx[d] = access.base[d];
+    for (const LinearAccess::Term &t : access.terms)
+      idx[t.dim] += t.coef * static_cast<int64_t>(t.lanes[lane]);
+    int64_t linear = 0;
+    for (unsigned d = 0; d < rank; ++d) {
+      if (idx[d] < 0 || idx[d] >= shape[d])
+        return -1;
+      linear = linear * shape[d] + idx[d];
+    }
+    return linear;
+  }
+  mlir::LogicalResult execLoad(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execStore(const SInstr &instr, const Mask &mask);
+  void execAlloca(const SInstr &instr, const Mask &mask);
+  /// The storage index of element `e` of `view` for `lane`.
+  int64_t address(const View &view, int64_t e, uint32_t lane) const {
+    return view.offset + e * view.scale + lane * view.laneStride;
+  }
+  /// Reads / writes element `e` of `view` as `lane`, tracking races on the
+  /// shared pool.
+  mlir::FailureOr<double> read(const SInstr &instr, const View &view,
+                               int64_t e, uint32_t lane);
+  mlir::LogicalResult write(const SInstr &instr, const View &view, int64_t e,
+                            uint32_t lane, double value);
+  /// Race tracking of one pool byte; a write by `lane` -1 is a TMA copy,
+  /// which the mbarrier wait makes visible to every waiting thread. With
+  /// `record` false, only checks that `lane` may start overwriting the byte
+  /// (an asynchronous copy being issued).
+  mlir::LogicalResult trackRead(const SInstr &instr, int64_t byte,
+                                uint32_t lane);
+  mlir::LogicalResult trackWrite(const SInstr &instr, int64_t byte,
+                                 int32_t lane, bool record = true);
+  /// A barrier: every earlier access happens before every later one.
+  void barrier() { ++barriers; }
+  void warpSync(uint32_t warp) { ++warpSyncs[warp]; }
+
+  //===--- SimtTileOps.cpp ------------------------------------------------===//
+
+  mlir::LogicalResult execStage(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execCombine(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execAsyncWait(const SInstr &instr, const Mask &mask);
+
+  //===--- SimtKernelOps.cpp ----------------------------------------------===//
+
+  mlir::LogicalResult execKernelOp(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execShuffle(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execWarpReduce(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execTreeReduce(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execCpAsync(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execCpWait(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execMbarrier(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execTmaLoad(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execAtomic(const SInstr &instr, const Mask &mask);
+  /// Lands `copy` as written by `lane`.
+  mlir::LogicalResult land(const SInstr &instr, const ElementCopy &copy,
+                           uint32_t lane);
+  /// Fails unless every thread of the block is active (barrier semantics).
+  mlir::LogicalResult requireAllThreads(const SInstr &instr,
+                                        const Mask &mask);
+  /// Fails unless every thread of each warp with an active lane is active.
+  mlir::LogicalResult requireWholeWarps(const SInstr &instr, const Mask &mask);
+
+  //===--- Helpers ---------------------------------------------------------===//
+
+  /// " in thread T of block (x, y, z)".
+  std::string where(uint32_t lane) const;
+  /// " of block (x, y, z)".
+  std::string whichBlock() const;
+  mlir::InFlightDiagnostic error(const SInstr &instr) const {
+    return instr.scalar.op->emitOpError();
+  }
+  /// Makes `slot` varying (copying a uniform value to every lane).
+  void materialize(LaneValue &slot) {
+    if (!slot.uniform)
+      return;
+    std::fill(slot.v, slot.v + numThreads, slot.u);
+    slot.uniform = false;
+  }
+  /// dst = src on every lane that matters.
+  void assign(LaneValue &dst, const LaneValue &src) {
+    dst.view = src.view;
+    dst.uniform = src.uniform;
+    dst.u = src.u;
+    if (!src.uniform)
+      std::copy(src.v, src.v + numThreads, dst.v);
+  }
+  /// dst = src on the lanes of `mask` only, keeping dst's other lanes.
+  void assignLanes(LaneValue &dst, const LaneValue &src, const Mask &mask) {
+    dst.view = src.view;
+    if (src.uniform && dst.uniform && src.u == dst.u)
+      return;
+    materialize(dst);
+    for (uint32_t i = 0; i < mask.count; ++i)
+      dst.v[mask.lanes[i]] = src.at(mask.lanes[i]);
+  }
+
+  const Kernel &kernel;
+  uint32_t numThreads;
+  std::vector<double> laneStore;
+  std::vector<LaneValue> frame;
+  std::vector<std::shared_ptr<Buffer>> buffers;
+  std::vector<View> params;
+  std::vector<View> views;
+  std::vector<std::unique_ptr<Buffer>> storage;
+  Buffer pool;
+  std::vector<uint32_t> identity;
+  Mask fullMask;
+
+  /// The current block.
+  llvm::SmallVector<int64_t, 3> blockCoords;
+  int64_t blockIndex = 0;
+
+  /// dtile async stages in flight, oldest first: each lands as a whole.
+  std::deque<std::function<void()>> stagesInFlight;
+  /// cp.async copies per thread.
+  std::vector<ThreadCopies> threadCopies;
+  /// mbarriers by pool byte.
+  llvm::DenseMap<int64_t, MBarrier> mbarriers;
+  /// Race tracking of the pool.
+  std::vector<PoolAccess> poolAccess;
+  uint32_t generation = 0, barriers = 0;
+  std::vector<uint32_t> warpSyncs;
+  /// Scratch lane vectors.
+  std::vector<double> scratch, scratch2;
+  std::vector<uint32_t> maskScratch;
+};
+
+} // namespace deplodock::interp::simt
+
+#endif // DEPLODOCK_LIB_INTERPRETER_SIMTMACHINE_H

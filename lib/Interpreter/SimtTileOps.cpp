@@ -1,0 +1,165 @@
+//===- SimtTileOps.cpp - dtile.stage, dtile.combine, dtile.async_wait -----===//
+//
+// A stage copies a box of a buffer into a per-block slab (one per `buffers`
+// slot), poisoned with NaN at the start of each block. A `sync` stage lands
+// at once; a `cp_async` or `tma` stage poisons its slab when issued and
+// lands at the `dtile.async_wait` that leaves at most `keep` stages in
+// flight, so reading a slab before its wait, or refilling a slab that is
+// still being read, shows up as NaN in the results. Each async stage is one
+// unit of `keep`. All three ops synchronise the block: every thread must
+// reach them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimtMachine.h"
+
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::interp;
+using namespace deplodock::interp::simt;
+
+/// The value of index operand `slot` on the lanes of `mask`, which must all
+/// agree; fails with a located error naming `what` otherwise.
+static FailureOr<int64_t> uniformIndex(Machine &m, const SInstr &instr,
+                                       const LaneValue &slot, const Mask &mask,
+                                       StringRef what) {
+  double v = slot.at(mask.lanes[0]);
+  if (!slot.uniform)
+    for (uint32_t i = 1; i < mask.count; ++i)
+      if (slot.v[mask.lanes[i]] != v)
+        return m.error(instr)
+               << "has a " << what << " that differs across threads ("
+               << static_cast<int64_t>(v) << m.where(mask.lanes[0]) << ", "
+               << static_cast<int64_t>(slot.v[mask.lanes[i]])
+               << m.where(mask.lanes[i]) << ")";
+  return static_cast<int64_t>(v);
+}
+
+LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
+  auto stage = cast<dtile::StageOp>(instr.scalar.op);
+  if (failed(requireAllThreads(instr, mask)))
+    return failure();
+  View *source = frame[instr.in[0]].view;
+  // The origin, which every thread must agree on.
+  unsigned rank = instr.access.dims.size();
+  SmallVector<int64_t, 4> origin(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    const Access::Dim &dim = instr.access.dims[d];
+    SmallVector<int64_t, 4> values;
+    for (uint32_t i = 0; i < mask.count; ++i) {
+      uint32_t l = mask.lanes[i];
+      int64_t v = dim.constant;
+      if (dim.expr) {
+        SmallVector<int64_t, 8> operands;
+        for (unsigned k = 0; k < instr.access.count; ++k)
+          operands.push_back(static_cast<int64_t>(frame[instr.in[1 + k]].at(l)));
+        v = evalAffine(dim.expr, operands, instr.access.numMapDims);
+      } else {
+        for (auto [pos, coef] : dim.terms)
+          v += coef * static_cast<int64_t>(frame[instr.in[1 + pos]].at(l));
+      }
+      if (i == 0)
+        origin[d] = v;
+      else if (v != origin[d])
+        return error(instr) << "has an origin that differs across threads "
+                               "in dimension "
+                            << d << " (" << origin[d] << where(mask.lanes[0])
+                            << ", " << v << where(l) << ")";
+      bool anyVarying = false;
+      for (unsigned k = 0; k < instr.access.count; ++k)
+        anyVarying |= !frame[instr.in[1 + k]].uniform;
+      if (!anyVarying)
+        break;
+    }
+  }
+  int64_t slotIndex = 0;
+  if (stage.getSlot()) {
+    FailureOr<int64_t> s = uniformIndex(*this, instr, frame[instr.in.back()],
+                                        mask, "slot");
+    if (failed(s))
+      return failure();
+    if (*s < 0 || *s >= static_cast<int64_t>(instr.views.size()))
+      return error(instr) << "fills slot " << *s << " of "
+                          << instr.views.size() << " buffers"
+                          << whichBlock();
+    slotIndex = *s;
+  }
+  View *slab = &views[instr.views[slotIndex]];
+  frame[instr.out[0]].view = slab;
+  ArrayRef<int64_t> box = slab->shape;
+  for (unsigned d = 0; d < rank; ++d)
+    if (origin[d] < 0 || origin[d] + box[d] > source->shape[d])
+      return error(instr) << "copies indices [" << origin[d] << ", "
+                          << origin[d] + box[d] << ") of dimension " << d
+                          << " of size " << source->shape[d] << whichBlock();
+
+  auto copy = [source, slab, origin = std::move(origin)]() {
+    ArrayRef<int64_t> box = slab->shape;
+    unsigned rank = box.size();
+    int64_t inner = rank ? box[rank - 1] : 1;
+    int64_t rows = slab->numElements() / std::max<int64_t>(inner, 1);
+    SmallVector<int64_t, 4> index(rank, 0);
+    const double *src = source->storage->data.data();
+    double *dst = slab->storage->data.data();
+    for (int64_t row = 0; row < rows; ++row) {
+      int64_t from = 0;
+      for (unsigned d = 0; d < rank; ++d)
+        from = from * source->shape[d] + origin[d] + index[d];
+      std::copy(src + from, src + from + inner, dst + row * inner);
+      for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
+        if (++index[d] < box[d])
+          break;
+        index[d] = 0;
+      }
+    }
+  };
+  if (stage.getTransport() == dtile::Transport::sync) {
+    copy();
+    return success();
+  }
+  // In flight, the slab holds nothing defined: reading it before the wait,
+  // or refilling a slab still being read, shows up as NaN.
+  std::fill(slab->storage->data.begin(), slab->storage->data.end(),
+            std::numeric_limits<double>::quiet_NaN());
+  stagesInFlight.push_back(std::move(copy));
+  return success();
+}
+
+LogicalResult Machine::execAsyncWait(const SInstr &instr, const Mask &mask) {
+  if (failed(requireAllThreads(instr, mask)))
+    return failure();
+  while (stagesInFlight.size() > static_cast<size_t>(instr.a)) {
+    stagesInFlight.front()();
+    stagesInFlight.pop_front();
+  }
+  return success();
+}
+
+LogicalResult Machine::execCombine(const SInstr &instr, const Mask &mask) {
+  if (failed(requireAllThreads(instr, mask)))
+    return failure();
+  const LaneValue &value = frame[instr.in[0]];
+  LaneValue &out = frame[instr.out[0]];
+  // Fold each group in thread order; every member gets the result.
+  double *result = scratch.data();
+  for (const std::vector<uint32_t> &group : instr.groups) {
+    double acc = value.at(group[0]);
+    for (size_t i = 1; i < group.size(); ++i)
+      acc = reduceCombine(instr.reduce, instr.element, acc,
+                          value.at(group[i]));
+    for (uint32_t l : group)
+      result[l] = acc;
+  }
+  if (instr.groups.size() == 1) {
+    out.uniform = true;
+    out.u = result[0];
+    return success();
+  }
+  out.uniform = false;
+  std::copy(result, result + numThreads, out.v);
+  return success();
+}
