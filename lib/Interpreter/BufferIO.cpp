@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -256,7 +257,9 @@ void deplodock::interp::printBuffer(const Buffer &buffer, StringRef title,
   const char *format = buffer.elementType.isF64() ? "%.17g" : "%.9g";
   int64_t row = buffer.shape.empty() ? 1 : buffer.shape.back();
   for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
-    if (isFloat)
+    if (std::isnan(buffer.data[i]))
+      os << "nan"; // Whatever its sign, which printf would show.
+    else if (isFloat)
       os << llvm::format(format, buffer.data[i]);
     else
       os << static_cast<int64_t>(buffer.data[i]);

@@ -302,11 +302,17 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   case Opcode::MinimumF:
     r = minimumF(x[0], x[1]);
     break;
+  // The other operand when one is NaN; otherwise as maximumf and minimumf,
+  // -0 below +0 (fmax may return either).
   case Opcode::MaxNumF:
-    r = std::fmax(x[0], x[1]);
+    r = std::isnan(x[0])   ? x[1]
+        : std::isnan(x[1]) ? x[0]
+                           : maximumF(x[0], x[1]);
     break;
   case Opcode::MinNumF:
-    r = std::fmin(x[0], x[1]);
+    r = std::isnan(x[0])   ? x[1]
+        : std::isnan(x[1]) ? x[0]
+                           : minimumF(x[0], x[1]);
     break;
   case Opcode::AddI:
     r = fromBits(u64(0) + u64(1));
