@@ -7,6 +7,7 @@
 // RUN: deplodock-run --interp %s --func=argmax --input=%t/x.npy | FileCheck %s --check-prefix=ARGMAX
 // RUN: deplodock-run --interp %s --func=control_flow --input=%t/x.npy | FileCheck %s --check-prefix=CONTROL
 // RUN: deplodock-run --interp %s --func=globals --input=%t/x.npy | FileCheck %s --check-prefix=GLOBALS
+// RUN: deplodock-run --interp %s --func=guarded_store --input=%t/x.npy | FileCheck %s --check-prefix=GUARDED
 
 /// a = [1 -2 3; 4 0.5 -6], b = [1 2; 3 4; 5 6]. A reduce loop carries the
 /// sum of products; a second kernel reads the first one's output buffer and
@@ -230,4 +231,27 @@ func.func @globals(%arg: memref<2x4xf32>) -> (memref<2x4xf32>, memref<f32>) {
   %cell = memref.alloca() : memref<f32>
   memref.store %last, %cell[] : memref<f32>
   return %out, %cell : memref<2x4xf32>, memref<f32>
+}
+
+/// An scf.if without results guards a store: only positive elements
+/// overwrite the zeros.
+// GUARDED:      result #0: tensor<2x4xf32>
+// GUARDED-NEXT: 3 0 7 7
+// GUARDED-NEXT: 0 0 0 0
+func.func @guarded_store(%arg: memref<2x4xf32>) -> memref<2x4xf32> {
+  %out = memref.alloc() : memref<2x4xf32>
+  dloop.kernel @guarded ins(%x = %arg : memref<2x4xf32>) outs(%y = %out : memref<2x4xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dloop.for %i = 0 to 2 free "i" {
+      dloop.for %j = 0 to 4 free "j" {
+        dloop.store %zero, %y[%i, %j] : memref<2x4xf32>
+        %v = dloop.load %x[%i, %j] : memref<2x4xf32>
+        %pos = arith.cmpf ogt, %v, %zero : f32
+        scf.if %pos {
+          dloop.store %v, %y[%i, %j] : memref<2x4xf32>
+        }
+      }
+    }
+  }
+  return %out : memref<2x4xf32>
 }
