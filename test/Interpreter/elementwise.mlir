@@ -9,6 +9,9 @@
 // RUN: %python %S/Inputs/npy.py write %t/j.npy i4 5 2,2,-3,7,1
 // RUN: %python %S/Inputs/npy.py write %t/s.npy i4 5 1,2,3,4,31
 // RUN: %python %S/Inputs/npy.py write %t/k.npy i1 5 -128,-1,0,1,127
+// RUN: %python %S/Inputs/npy.py write %t/h.npy f2 4 0.1,1000,65504,3
+// RUN: %python %S/Inputs/npy.py write %t/f.npy f4 4 1,0.00390625,0.005859375,3.14159
+// RUN: deplodock-run --interp %s --func=narrow --input=%t/h.npy --input=%t/f.npy | FileCheck %s --check-prefix=NARROW
 // RUN: deplodock-run --interp %s --func=float_binary --input=%t/a.npy --input=%t/b.npy | FileCheck %s --check-prefix=FBIN
 // RUN: deplodock-run --interp %s --func=float_unary --input=%t/u.npy | FileCheck %s --check-prefix=FUN
 // RUN: deplodock-run --interp %s --func=nan --input=%t/n.npy --input=%t/m.npy | FileCheck %s --check-prefix=NAN
@@ -509,4 +512,45 @@ func.func @conversions(%x: tensor<5xf32>, %i: tensor<5xi32>, %k: tensor<5xi8>) -
     dtensor.yield %r : f32
   }
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15 : tensor<5xi32>, tensor<5xi32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf64>, tensor<5xf16>, tensor<5xbf16>, tensor<5xi32>, tensor<5xi32>, tensor<5xi8>, tensor<5xindex>, tensor<5xindex>, tensor<5xi32>, tensor<5xi1>, tensor<5xi32>, tensor<5xf32>
+}
+
+/// f16 and bf16 arithmetic rounds after every op: 65504 + 65504 overflows
+/// to inf; bf16 keeps 8 significant bits, so 1 + 2^-8 rounds to even (1),
+/// 1 + 1.5 * 2^-8 up.
+// NARROW:      result #0: tensor<4xf16>
+// NARROW-NEXT: 0.199951172 2000 inf 6
+// NARROW-NEXT: result #1: tensor<4xf16>
+// NARROW-NEXT: 0.00999450684 inf inf 9
+// NARROW-NEXT: result #2: tensor<4xf16>
+// NARROW-NEXT: 0.0333251953 333.25 21840 1
+// NARROW-NEXT: result #3: tensor<4xbf16>
+// NARROW-NEXT: 2 1 1.0078125 4.125
+// NARROW-NEXT: result #4: tensor<4xf32>
+// NARROW-NEXT: 0.0999755859 1000 65504 3
+// NARROW-NOT:  result
+func.func @narrow(%h: tensor<4xf16>, %f: tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xbf16>, tensor<4xf32>) {
+  %0 = dtensor.elementwise (%a = %h : tensor<4xf16>) -> tensor<4xf16> {
+    %r = arith.addf %a, %a : f16
+    dtensor.yield %r : f16
+  }
+  %1 = dtensor.elementwise (%a = %h : tensor<4xf16>) -> tensor<4xf16> {
+    %r = arith.mulf %a, %a : f16
+    dtensor.yield %r : f16
+  }
+  %2 = dtensor.elementwise (%a = %h : tensor<4xf16>) -> tensor<4xf16> {
+    %c = arith.constant 3.0 : f16
+    %r = arith.divf %a, %c : f16
+    dtensor.yield %r : f16
+  }
+  %3 = dtensor.elementwise (%a = %f : tensor<4xf32>) -> tensor<4xbf16> {
+    %b = arith.truncf %a : f32 to bf16
+    %one = arith.constant 1.0 : bf16
+    %r = arith.addf %b, %one : bf16
+    dtensor.yield %r : bf16
+  }
+  %4 = dtensor.elementwise (%a = %h : tensor<4xf16>) -> tensor<4xf32> {
+    %r = arith.extf %a : f16 to f32
+    dtensor.yield %r : f32
+  }
+  return %0, %1, %2, %3, %4 : tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xbf16>, tensor<4xf32>
 }
