@@ -1,5 +1,4 @@
-//===- deplodock-run.cpp - Run a layer on the reference interpreter -*- C++
-//-*-//
+//===- deplodock-run.cpp - Run a layer on the CPU interpreter ---*- C++ -*-===//
 //
 //   deplodock-run --interp layer.mlir                 # seeded inputs, print
 //   deplodock-run --interp layer.mlir --compare=lower-to-loop
@@ -119,6 +118,15 @@ static func::FuncOp findFunc(ModuleOp module) {
       return func;
   }
   return {};
+}
+
+/// `v` with 9 significant digits; NaN as nan, whatever its sign.
+static std::string formatValue(double v) {
+  if (std::isnan(v))
+    return "nan";
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.9g", v);
+  return text;
 }
 
 /// Prints the type of `buffer` and the min, max and mean of its elements
@@ -242,10 +250,9 @@ static int run(MLIRContext &context) {
     llvm::outs() << llvm::format("max abs error %.3g, max rel error %.3g",
                                  c.maxAbsError, c.maxRelError);
     if (!c.ok && c.worst >= 0 && c.worst < expected.size())
-      llvm::outs() << llvm::format(", worst element %lld: expected %.9g "
-                                   "got %.9g",
-                                   static_cast<long long>(c.worst),
-                                   expected.data[c.worst], got.data[c.worst]);
+      llvm::outs() << ", worst element " << c.worst << ": expected "
+                   << formatValue(expected.data[c.worst]) << " got "
+                   << formatValue(got.data[c.worst]);
     llvm::outs() << (c.ok ? ": PASS\n" : ": FAIL\n");
     ok &= c.ok;
   }
