@@ -5,10 +5,14 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -16,12 +20,18 @@ using namespace deplodock::interp;
 
 /// The NumPy descr of `type`, or "" if .npy cannot hold it.
 static std::string descrOf(Type type) {
+  if (type.isF16())
+    return "<f2";
   if (type.isF32())
     return "<f4";
   if (type.isF64())
     return "<f8";
   if (type.isInteger(1))
     return "|b1";
+  if (type.isInteger(8))
+    return "|i1";
+  if (type.isInteger(16))
+    return "<i2";
   if (type.isInteger(32))
     return "<i4";
   if (type.isInteger(64) || type.isIndex())
@@ -29,26 +39,63 @@ static std::string descrOf(Type type) {
   return "";
 }
 
-template <typename T>
-static void appendRaw(std::string &out, T value) {
+/// The element type and width in bytes of a NumPy descr, or a null type.
+static std::pair<Type, size_t> typeOf(StringRef descr, Builder &b) {
+  return llvm::StringSwitch<std::pair<Type, size_t>>(descr)
+      .Case("<f2", {b.getF16Type(), 2})
+      .Case("<f4", {b.getF32Type(), 4})
+      .Case("<f8", {b.getF64Type(), 8})
+      .Case("|b1", {b.getI1Type(), 1})
+      .Case("|i1", {b.getIntegerType(8), 1})
+      .Case("<i2", {b.getIntegerType(16), 2})
+      .Case("<i4", {b.getI32Type(), 4})
+      .Case("<i8", {b.getI64Type(), 8})
+      .Default({Type(), 0});
+}
+
+template <typename T> static void appendRaw(std::string &out, T value) {
   char bytes[sizeof(T)];
   std::memcpy(bytes, &value, sizeof(T));
   out.append(bytes, sizeof(T));
 }
 
-LogicalResult deplodock::interp::writeNpy(const Buffer &buffer,
-                                          StringRef path, std::string &error) {
+template <typename T> static T readRaw(const char *p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+/// The IEEE half with the value of `v` (already an f16 value), as bits.
+static uint16_t halfBits(double v) {
+  APFloat value(v);
+  bool lost;
+  value.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &lost);
+  return static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
+}
+
+/// The value of the IEEE half `bits`.
+static double halfValue(uint16_t bits) {
+  APFloat value(APFloat::IEEEhalf(), APInt(16, bits));
+  bool lost;
+  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return value.convertToDouble();
+}
+
+LogicalResult deplodock::interp::writeNpy(const Buffer &buffer, StringRef path,
+                                          std::string &error) {
   std::string descr = descrOf(buffer.elementType);
   if (descr.empty()) {
-    error = "cannot write elements of this type to .npy";
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    os << buffer.elementType;
+    error = "cannot write elements of type " + type + " to .npy";
     return failure();
   }
   std::string shape;
   for (int64_t s : buffer.shape)
     shape += std::to_string(s) + ", ";
   std::string header = "{'descr': '" + descr +
-                       "', 'fortran_order': False, 'shape': (" + shape +
-                       "), }";
+                       "', 'fortran_order': False, 'shape': (" + shape + "), }";
   // Pad so that magic (6) + version (2) + length (2) + header is 64-aligned.
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -59,12 +106,18 @@ LogicalResult deplodock::interp::writeNpy(const Buffer &buffer,
   appendRaw<uint16_t>(out, static_cast<uint16_t>(header.size()));
   out += header;
   for (double v : buffer.data) {
-    if (descr == "<f4")
+    if (descr == "<f2")
+      appendRaw<uint16_t>(out, halfBits(v));
+    else if (descr == "<f4")
       appendRaw<float>(out, static_cast<float>(v));
     else if (descr == "<f8")
       appendRaw<double>(out, v);
     else if (descr == "|b1")
       appendRaw<uint8_t>(out, v != 0);
+    else if (descr == "|i1")
+      appendRaw<int8_t>(out, static_cast<int8_t>(v));
+    else if (descr == "<i2")
+      appendRaw<int16_t>(out, static_cast<int16_t>(v));
     else if (descr == "<i4")
       appendRaw<int32_t>(out, static_cast<int32_t>(v));
     else
@@ -77,6 +130,12 @@ LogicalResult deplodock::interp::writeNpy(const Buffer &buffer,
     return failure();
   }
   os << out;
+  os.close();
+  if (os.has_error()) {
+    error = os.error().message();
+    os.clear_error();
+    return failure();
+  }
   return success();
 }
 
@@ -104,10 +163,19 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
     error = "not a .npy file";
     return failure();
   }
+  // Version 1 has a 2-byte header length, versions 2 and 3 a 4-byte one.
   unsigned major = static_cast<uint8_t>(bytes[6]);
+  if (major < 1 || major > 3) {
+    error = "unsupported .npy version " + std::to_string(major);
+    return failure();
+  }
   size_t lengthBytes = major == 1 ? 2 : 4;
-  uint32_t headerLength = 0;
-  std::memcpy(&headerLength, bytes.data() + 8, lengthBytes);
+  if (bytes.size() < 8 + lengthBytes) {
+    error = "truncated .npy header";
+    return failure();
+  }
+  uint32_t headerLength = major == 1 ? readRaw<uint16_t>(bytes.data() + 8)
+                                     : readRaw<uint32_t>(bytes.data() + 8);
   size_t dataStart = 8 + lengthBytes + headerLength;
   if (bytes.size() < dataStart) {
     error = "truncated .npy header";
@@ -119,58 +187,61 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
     error = "Fortran-ordered .npy files are not supported";
     return failure();
   }
-  SmallVector<int64_t> shape;
-  SmallVector<StringRef> dims;
-  headerValue(header, "shape").split(dims, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef dim : dims) {
-    int64_t size;
-    if (dim.trim().getAsInteger(10, size)) {
-      error = "bad shape in .npy header";
-      return failure();
-    }
-    shape.push_back(size);
-  }
   Builder b(context);
-  Type element;
-  size_t width = 0;
-  if (descr == "<f4")
-    element = b.getF32Type(), width = 4;
-  else if (descr == "<f8")
-    element = b.getF64Type(), width = 8;
-  else if (descr == "|b1")
-    element = b.getI1Type(), width = 1;
-  else if (descr == "<i4")
-    element = b.getI32Type(), width = 4;
-  else if (descr == "<i8")
-    element = b.getI64Type(), width = 8;
-  else {
+  auto [element, width] = typeOf(descr, b);
+  if (!element) {
     error = ("unsupported .npy element type '" + descr + "'").str();
     return failure();
   }
-  Buffer buffer(shape, element);
-  if (bytes.size() - dataStart < buffer.data.size() * width) {
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> dims;
+  headerValue(header, "shape").split(dims, ',', -1, /*KeepEmpty=*/false);
+  // Check the sizes against the data before allocating anything.
+  uint64_t nonzero = 1;
+  bool empty = false, overflow = false;
+  for (StringRef dim : dims) {
+    // "(2, 3, )" as this file writes it, "(3,)" as NumPy does.
+    dim = dim.trim();
+    if (dim.empty())
+      continue;
+    uint64_t size;
+    if (dim.getAsInteger(10, size)) {
+      error = "bad shape in .npy header";
+      return failure();
+    }
+    shape.push_back(static_cast<int64_t>(size));
+    if (size == 0)
+      empty = true;
+    else
+      nonzero = llvm::SaturatingMultiply(nonzero, size, &overflow);
+  }
+  if (overflow || nonzero > static_cast<uint64_t>(INT64_MAX)) {
+    error = "bad shape in .npy header";
+    return failure();
+  }
+  if (!empty && nonzero > (bytes.size() - dataStart) / width) {
     error = "truncated .npy data";
     return failure();
   }
+  Buffer buffer(shape, element);
   const char *p = bytes.data() + dataStart;
   for (double &v : buffer.data) {
-    if (descr == "<f4") {
-      float f;
-      std::memcpy(&f, p, 4);
-      v = f;
-    } else if (descr == "<f8") {
-      std::memcpy(&v, p, 8);
-    } else if (descr == "|b1") {
+    if (descr == "<f2")
+      v = halfValue(readRaw<uint16_t>(p));
+    else if (descr == "<f4")
+      v = readRaw<float>(p);
+    else if (descr == "<f8")
+      v = readRaw<double>(p);
+    else if (descr == "|b1")
       v = *p != 0;
-    } else if (descr == "<i4") {
-      int32_t i;
-      std::memcpy(&i, p, 4);
-      v = i;
-    } else {
-      int64_t i;
-      std::memcpy(&i, p, 8);
-      v = static_cast<double>(i);
-    }
+    else if (descr == "|i1")
+      v = readRaw<int8_t>(p);
+    else if (descr == "<i2")
+      v = readRaw<int16_t>(p);
+    else if (descr == "<i4")
+      v = readRaw<int32_t>(p);
+    else
+      v = static_cast<double>(readRaw<int64_t>(p));
     p += width;
   }
   return buffer;
@@ -178,11 +249,20 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
 
 void deplodock::interp::printBuffer(const Buffer &buffer, StringRef title,
                                     llvm::raw_ostream &os) {
-  os << title << ": "
-     << RankedTensorType::get(buffer.shape, buffer.elementType) << "\n";
+  os << title << ": " << RankedTensorType::get(buffer.shape, buffer.elementType)
+     << "\n";
+  // Integers print exactly; floats with the digits that read back the same
+  // value (9 significant digits for f32 and narrower, 17 for f64).
+  bool isFloat = isa<FloatType>(buffer.elementType);
+  const char *format = buffer.elementType.isF64() ? "%.17g" : "%.9g";
   int64_t row = buffer.shape.empty() ? 1 : buffer.shape.back();
   for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
-    os << llvm::format("%.9g", buffer.data[i]);
+    if (std::isnan(buffer.data[i]))
+      os << "nan"; // Whatever its sign, which printf would show.
+    else if (isFloat)
+      os << llvm::format(format, buffer.data[i]);
+    else
+      os << static_cast<int64_t>(buffer.data[i]);
     os << ((row == 0 || (i + 1) % row == 0) ? '\n' : ' ');
   }
 }

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -40,6 +41,9 @@ private:
 
   llvm::DenseMap<Value, unsigned> slots;
   unsigned numSlots = 0;
+  /// The buffer of each memref.global read, shared by every get_global of
+  /// it.
+  llvm::DenseMap<Operation *, std::shared_ptr<Buffer>> globals;
 };
 
 } // namespace
@@ -117,18 +121,33 @@ static std::shared_ptr<Buffer> denseBuffer(DenseElementsAttr dense) {
   int64_t i = 0;
   if (isa<FloatType>(type.getElementType())) {
     for (APFloat v : dense.getValues<APFloat>())
-      buffer->data[i++] = roundTo(type.getElementType(),
-                                  v.convertToDouble());
+      buffer->data[i++] = roundTo(type.getElementType(), v.convertToDouble());
   } else {
     for (APInt v : dense.getValues<APInt>())
-      buffer->data[i++] = roundTo(type.getElementType(),
-                                  static_cast<double>(v.getSExtValue()));
+      buffer->data[i++] =
+          roundTo(type.getElementType(), static_cast<double>(v.getSExtValue()));
   }
   return buffer;
 }
 
+bool interp::isInterpretableType(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    if (!memref.getLayout().isIdentity())
+      return false;
+  if (isa<RankedTensorType, MemRefType>(type)) {
+    auto shaped = cast<ShapedType>(type);
+    return shaped.hasStaticShape() &&
+           isSupportedElementType(shaped.getElementType());
+  }
+  return isSupportedElementType(type);
+}
+
 LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
   instr.op = op;
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (!isInterpretableType(type))
+      return op->emitOpError("result #")
+             << i << " has type " << type << ", which cannot be interpreted";
   for (Value operand : op->getOperands())
     instr.in.push_back(slotOf(operand));
   for (Value result : op->getResults())
@@ -144,6 +163,9 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
       instr.predicate = static_cast<int64_t>(cmp.getPredicate());
     if (isa<arith::CmpFOp, arith::CmpIOp>(op))
       instr.type = op->getOperand(0).getType();
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+      if (arith::RoundingModeAttr mode = trunc.getRoundingModeAttr())
+        instr.predicate = static_cast<int64_t>(mode.getValue());
     if (isa<VectorType, TensorType, MemRefType>(instr.type))
       return op->emitOpError("on shaped values cannot be interpreted; "
                              "import it into dtensor first");
@@ -162,10 +184,23 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
             if (auto fp = dyn_cast<FloatAttr>(cst.getValue()))
               instr.constant = fp.getValueAsDouble();
             else if (auto integer = dyn_cast<IntegerAttr>(cst.getValue()))
-              instr.constant = roundTo(
-                  instr.type, static_cast<double>(integer.getInt()));
+              instr.constant =
+                  roundTo(instr.type, static_cast<double>(integer.getInt()));
             else
               return cst.emitOpError("cannot be interpreted");
+            return success();
+          })
+          .Case([&](ub::PoisonOp) {
+            if (auto shaped = dyn_cast<ShapedType>(instr.type)) {
+              instr.code = Opcode::DenseConstant;
+              instr.data = std::make_shared<Buffer>(shaped.getShape(),
+                                                    shaped.getElementType());
+              std::fill(instr.data->data.begin(), instr.data->data.end(),
+                        poisonValue(shaped.getElementType()));
+              return success();
+            }
+            instr.code = Opcode::Constant;
+            instr.constant = poisonValue(instr.type);
             return success();
           })
           .Case([&](tensor::EmptyOp) {
@@ -197,8 +232,9 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
             return success();
           })
           .Case([&](memref::GetGlobalOp get) -> LogicalResult {
-            auto global = SymbolTable::lookupNearestSymbolFrom<
-                memref::GlobalOp>(get, get.getNameAttr());
+            auto global =
+                SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+                    get, get.getNameAttr());
             auto init = global ? dyn_cast_or_null<DenseElementsAttr>(
                                      global.getInitialValueAttr())
                                : DenseElementsAttr();
@@ -207,9 +243,12 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
                                      "initial value, which cannot be "
                                      "interpreted");
             instr.code = Opcode::GetGlobal;
-            instr.data = denseBuffer(init.reshape(
-                cast<ShapedType>(init.getType())
-                    .clone(global.getType().getShape())));
+            std::shared_ptr<Buffer> &data = globals[global];
+            if (!data)
+              data = denseBuffer(
+                  init.reshape(cast<ShapedType>(init.getType())
+                                   .clone(global.getType().getShape())));
+            instr.data = data;
             return success();
           })
           .Case([&](memref::LoadOp) {
@@ -244,7 +283,17 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
             instr.code = Opcode::LoopLoad;
             return success();
           })
-          .Case([&](dloop::StoreOp store) {
+          .Case([&](dloop::StoreOp store) -> LogicalResult {
+            // Kernels only read their inputs (passes hoist and merge those
+            // loads), a contract the verifier does not check.
+            auto kernel = store->getParentOfType<dloop::KernelOp>();
+            auto arg = dyn_cast<BlockArgument>(store.getMemRef());
+            if (kernel && arg && arg.getOwner() == kernel.getBody() &&
+                arg.getArgNumber() < kernel.getInputs().size())
+              return store.emitOpError("writes input #")
+                     << arg.getArgNumber() << " of kernel @"
+                     << kernel.getSymName()
+                     << ", which kernels only read; cannot interpret it";
             instr.code = Opcode::LoopStore;
             instr.type = store.getValue().getType();
             return success();
@@ -282,8 +331,12 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
 }
 
 LogicalResult Compiler::compileBlock(mlir::Block &block, interp::Block &out) {
-  for (BlockArgument arg : block.getArguments())
+  for (BlockArgument arg : block.getArguments()) {
+    if (!isInterpretableType(arg.getType()))
+      return block.getParentOp()->emitOpError("has a block argument of type ")
+             << arg.getType() << ", which cannot be interpreted";
     out.args.push_back(slotOf(arg));
+  }
   for (Operation &op : block) {
     if (op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)) {
       for (Value v : op.getOperands())
@@ -305,6 +358,14 @@ FailureOr<std::unique_ptr<Program>> Compiler::run(func::FuncOp func) {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("has several blocks, which cannot be "
                             "interpreted");
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+    if (!isInterpretableType(type))
+      return func.emitOpError("argument #")
+             << i << " has type " << type << ", which cannot be interpreted";
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+    if (!isInterpretableType(type))
+      return func.emitOpError("result #")
+             << i << " has type " << type << ", which cannot be interpreted";
   if (failed(compileBlock(func.getBody().front(), program->body)))
     return failure();
   program->numSlots = numSlots;

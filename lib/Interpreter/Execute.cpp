@@ -6,6 +6,7 @@
 
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cmath>
@@ -23,8 +24,7 @@ public:
   explicit Machine(unsigned numSlots) : frame(numSlots) {}
 
   /// Runs the function body bound to `inputs`; fills `results`.
-  LogicalResult runFunction(const interp::Block &body,
-                            ArrayRef<Buffer> inputs,
+  LogicalResult runFunction(const interp::Block &body, ArrayRef<Buffer> inputs,
                             SmallVectorImpl<Buffer> &results);
 
 private:
@@ -36,6 +36,7 @@ private:
   LogicalResult execScfFor(const Instr &instr);
   LogicalResult execScfIf(const Instr &instr);
   LogicalResult execLoopFor(const Instr &instr);
+  LogicalResult execAffineApply(const Instr &instr);
   /// The linear element of `buffer` at the affine access `map` applied to
   /// the index operands `in[from, ...)`.
   FailureOr<int64_t> access(const Instr &instr, AffineMap map,
@@ -53,45 +54,42 @@ private:
 
 } // namespace
 
-/// A buffer of `type`'s shape whose elements are NaN (floats) or a poison
-/// integer: reading memory nobody wrote shows up in the results.
-static std::shared_ptr<Buffer> poisoned(Type type) {
-  auto shaped = cast<ShapedType>(type);
-  auto buffer =
-      std::make_shared<Buffer>(shaped.getShape(), shaped.getElementType());
-  double poison = isa<FloatType>(shaped.getElementType())
-                      ? std::numeric_limits<double>::quiet_NaN()
-                      : roundTo(shaped.getElementType(), -559038737.0);
-  std::fill(buffer->data.begin(), buffer->data.end(), poison);
-  return buffer;
-}
-
 /// The identity of a reduction of `kind` on elements of `type`.
 static double identity(ReduceKind kind, Type type) {
-  bool isFloat = isa<FloatType>(type);
+  if (isa<FloatType>(type)) {
+    switch (kind) {
+    case ReduceKind::add:
+      return 0;
+    case ReduceKind::mul:
+      return 1;
+    case ReduceKind::max:
+      return -std::numeric_limits<double>::infinity();
+    case ReduceKind::min:
+      return std::numeric_limits<double>::infinity();
+    }
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
   switch (kind) {
   case ReduceKind::add:
     return 0;
   case ReduceKind::mul:
     return 1;
   case ReduceKind::max:
-    return isFloat ? -std::numeric_limits<double>::infinity()
-                   : static_cast<double>(
-                         APInt::getSignedMinValue(type.getIntOrFloatBitWidth())
-                             .getSExtValue());
+    return roundTo(type, static_cast<double>(
+                             APInt::getSignedMinValue(width).getSExtValue()));
   case ReduceKind::min:
-    return isFloat ? std::numeric_limits<double>::infinity()
-                   : static_cast<double>(
-                         APInt::getSignedMaxValue(type.getIntOrFloatBitWidth())
-                             .getSExtValue());
+    return roundTo(type, static_cast<double>(
+                             APInt::getSignedMaxValue(width).getSExtValue()));
   }
   return 0;
 }
 
 /// `a` combined with `b` by `kind`, rounded to `type`. Float max and min
-/// propagate NaNs.
+/// propagate NaNs (arith.maximumf, minimumf); integer ones are signed
+/// (arith.maxsi, minsi), the ops the reduction lowers to.
 static double combine(ReduceKind kind, Type type, double a, double b) {
   double r = 0;
+  bool isFloat = isa<FloatType>(type);
   switch (kind) {
   case ReduceKind::add:
     r = a + b;
@@ -100,9 +98,13 @@ static double combine(ReduceKind kind, Type type, double a, double b) {
     r = a * b;
     break;
   case ReduceKind::max:
+    if (!isFloat)
+      return signedValue(type, a) >= signedValue(type, b) ? a : b;
     r = (std::isnan(a) || std::isnan(b)) ? a + b : std::max(a, b);
     break;
   case ReduceKind::min:
+    if (!isFloat)
+      return signedValue(type, a) <= signedValue(type, b) ? a : b;
     r = (std::isnan(a) || std::isnan(b)) ? a + b : std::min(a, b);
     break;
   }
@@ -112,8 +114,12 @@ static double combine(ReduceKind kind, Type type, double a, double b) {
 LogicalResult Machine::runFunction(const interp::Block &body,
                                    ArrayRef<Buffer> inputs,
                                    SmallVectorImpl<Buffer> &out) {
-  for (auto [slot, input] : llvm::zip(body.args, inputs))
+  // Each run works on copies: the kernels may write their arguments.
+  for (auto [slot, input] : llvm::zip(body.args, inputs)) {
+    if (input.shape.empty())
+      frame[slot].s = input.data[0]; // A scalar argument, or a 0-d buffer.
     frame[slot].buffer = std::make_shared<Buffer>(input);
+  }
   results = &out;
   return runBlock(body);
 }
@@ -139,7 +145,7 @@ FailureOr<int64_t> Machine::element(const Instr &instr, const Buffer &buf,
 }
 
 LogicalResult Machine::exec(const Instr &instr) {
-  if (instr.code <= Opcode::AffineApply) {
+  if (instr.code <= Opcode::LastScalar) {
     double args[8];
     unsigned n = instr.in.size();
     SmallVector<double, 8> many;
@@ -159,9 +165,18 @@ LogicalResult Machine::exec(const Instr &instr) {
     frame[instr.out[0]].buffer = instr.data;
     return success();
   case Opcode::TensorEmpty:
-  case Opcode::Alloc:
-    frame[instr.out[0]].buffer = poisoned(instr.type);
+  case Opcode::Alloc: {
+    // Reading memory nobody wrote shows up in the results.
+    auto shaped = cast<ShapedType>(instr.type);
+    auto buffer =
+        std::make_shared<Buffer>(shaped.getShape(), shaped.getElementType());
+    std::fill(buffer->data.begin(), buffer->data.end(),
+              poisonValue(shaped.getElementType()));
+    frame[instr.out[0]].buffer = std::move(buffer);
     return success();
+  }
+  case Opcode::AffineApply:
+    return execAffineApply(instr);
   case Opcode::Elementwise:
     return execElementwise(instr);
   case Opcode::Reduce:
@@ -185,7 +200,14 @@ LogicalResult Machine::exec(const Instr &instr) {
     return success();
   }
   case Opcode::LoopKernel: {
-    // The body sees the kernel's buffers; kernels run one after another.
+    // The body sees the kernel's buffers, which must not alias (two
+    // get_globals of one global are different values but one buffer);
+    // kernels run one after another.
+    for (unsigned i = 0, e = instr.in.size(); i < e; ++i)
+      for (unsigned j = 0; j < i; ++j)
+        if (frame[instr.in[i]].buffer == frame[instr.in[j]].buffer)
+          return instr.op->emitOpError("binds one buffer to its arguments #")
+                 << j << " and #" << i << ", which must not alias";
     const interp::Block &body = *instr.regions[0];
     for (auto [arg, in] : llvm::zip(body.args, instr.in))
       frame[arg] = frame[in];
@@ -227,8 +249,16 @@ LogicalResult Machine::exec(const Instr &instr) {
   case Opcode::ScfIf:
     return execScfIf(instr);
   case Opcode::Return:
-    for (unsigned slot : instr.in)
-      results->push_back(*frame[slot].buffer);
+    for (auto [slot, operand] : llvm::zip(instr.in, instr.op->getOperands())) {
+      if (isa<ShapedType>(operand.getType())) {
+        results->push_back(*frame[slot].buffer);
+        continue;
+      }
+      // A scalar result is returned as a 0-d buffer.
+      Buffer scalar({}, operand.getType());
+      scalar.data[0] = frame[slot].s;
+      results->push_back(std::move(scalar));
+    }
     return success();
   case Opcode::Nop:
     return success();
@@ -239,9 +269,9 @@ LogicalResult Machine::exec(const Instr &instr) {
 
 LogicalResult Machine::execElementwise(const Instr &instr) {
   const interp::Block &body = *instr.regions[0];
-  auto result = std::make_shared<Buffer>(
-      cast<ShapedType>(instr.type).getShape(),
-      cast<ShapedType>(instr.type).getElementType());
+  auto result =
+      std::make_shared<Buffer>(cast<ShapedType>(instr.type).getShape(),
+                               cast<ShapedType>(instr.type).getElementType());
   SmallVector<const Buffer *, 4> inputs;
   for (unsigned slot : instr.in)
     inputs.push_back(&buffer(slot));
@@ -302,6 +332,7 @@ LogicalResult Machine::execIndexMap(const Instr &instr) {
       padding = fp.getValueAsDouble();
     else
       padding = static_cast<double>(cast<IntegerAttr>(*pad).getInt());
+    padding = roundTo(type.getElementType(), padding);
   }
   unsigned rank = type.getRank(), numSources = instr.in.size();
   SmallVector<AffineMap> maps;
@@ -316,10 +347,14 @@ LogicalResult Machine::execIndexMap(const Instr &instr) {
     for (unsigned i = 0; i < numSources; ++i) {
       if (IntegerSet set = predicates[i]) {
         bool holds = true;
-        for (unsigned c = 0, m = set.getNumConstraints(); c < m && holds;
-             ++c) {
-          int64_t v = evalAffine(set.getConstraint(c), coords, rank);
-          holds = set.isEq(c) ? v == 0 : v >= 0;
+        for (unsigned c = 0, m = set.getNumConstraints(); c < m && holds; ++c) {
+          std::optional<int64_t> v =
+              evalAffine(set.getConstraint(c), coords, rank);
+          if (!v)
+            return op.emitOpError("divides by a non-positive value in the "
+                                  "predicate of source #")
+                   << i;
+          holds = set.isEq(c) ? *v == 0 : *v >= 0;
         }
         if (!holds)
           continue;
@@ -327,12 +362,16 @@ LogicalResult Machine::execIndexMap(const Instr &instr) {
       const Buffer &source = buffer(instr.in[i]);
       int64_t linear = 0;
       for (auto [d, expr] : llvm::enumerate(maps[i].getResults())) {
-        int64_t idx = evalAffine(expr, coords, rank);
-        if (idx < 0 || idx >= source.shape[d])
+        std::optional<int64_t> idx = evalAffine(expr, coords, rank);
+        if (!idx)
+          return op.emitOpError("divides by a non-positive value in the "
+                                "map of source #")
+                 << i;
+        if (*idx < 0 || *idx >= source.shape[d])
           return op.emitOpError("reads source #")
-                 << i << " out of bounds at index " << idx << " of dimension "
-                 << d;
-        linear = linear * source.shape[d] + idx;
+                 << i << " out of bounds at index " << *idx << " of dimension "
+                 << d << " of size " << source.shape[d];
+        linear = linear * source.shape[d] + *idx;
       }
       value = source.data[linear];
       break;
@@ -380,13 +419,30 @@ FailureOr<int64_t> Machine::access(const Instr &instr, AffineMap map,
     operands.push_back(static_cast<int64_t>(scalar(instr.in[i])));
   int64_t linear = 0;
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-    int64_t i = evalAffine(expr, operands, map.getNumDims());
-    if (i < 0 || i >= buf.shape[d])
+    std::optional<int64_t> i = evalAffine(expr, operands, map.getNumDims());
+    if (!i)
+      return instr.op->emitOpError("divides by a non-positive value in its "
+                                   "index");
+    if (*i < 0 || *i >= buf.shape[d])
       return instr.op->emitOpError("accesses index ")
-             << i << " of dimension " << d << " of size " << buf.shape[d];
-    linear = linear * buf.shape[d] + i;
+             << *i << " of dimension " << d << " of size " << buf.shape[d];
+    linear = linear * buf.shape[d] + *i;
   }
   return linear;
+}
+
+LogicalResult Machine::execAffineApply(const Instr &instr) {
+  auto apply = cast<affine::AffineApplyOp>(instr.op);
+  SmallVector<int64_t, 4> operands;
+  for (unsigned slot : instr.in)
+    operands.push_back(static_cast<int64_t>(scalar(slot)));
+  AffineMap map = apply.getAffineMap();
+  std::optional<int64_t> v =
+      evalAffine(map.getResult(0), operands, map.getNumDims());
+  if (!v)
+    return apply.emitOpError("divides by a non-positive value");
+  scalar(instr.out[0]) = static_cast<double>(*v);
+  return success();
 }
 
 LogicalResult Machine::execLoopFor(const Instr &instr) {
@@ -422,26 +478,26 @@ LogicalResult Machine::execScfIf(const Instr &instr) {
 
 FailureOr<SmallVector<Buffer>> interp::runFunction(func::FuncOp func,
                                                    ArrayRef<Buffer> inputs) {
+  FailureOr<std::unique_ptr<Program>> program = compile(func);
+  if (failed(program))
+    return failure();
   if (inputs.size() != func.getNumArguments())
-    return func.emitOpError("takes ")
-           << func.getNumArguments() << " arguments but " << inputs.size()
-           << " inputs were given";
+    return func.emitOpError("expects ")
+           << func.getNumArguments() << " inputs, one per argument, but "
+           << inputs.size() << " were given";
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(func.getArgumentTypes(), inputs))) {
     auto [type, input] = pair;
     auto shaped = dyn_cast<ShapedType>(type);
-    if (!shaped || !shaped.hasStaticShape())
+    ArrayRef<int64_t> shape = shaped ? shaped.getShape() : ArrayRef<int64_t>();
+    Type element = shaped ? shaped.getElementType() : type;
+    if (shape != ArrayRef<int64_t>(input.shape) ||
+        element != input.elementType ||
+        input.size() != Buffer::numElements(input.shape))
       return func.emitOpError("argument #")
-             << i << " is not a statically shaped tensor or memref";
-    if (shaped.getShape() != ArrayRef<int64_t>(input.shape) ||
-        shaped.getElementType() != input.elementType)
-      return func.emitOpError("argument #")
-             << i << " has type " << type
-             << ", which the given input does not match";
+             << i << " has type " << type << ", but the input is a "
+             << RankedTensorType::get(input.shape, input.elementType);
   }
-  FailureOr<std::unique_ptr<Program>> program = compile(func);
-  if (failed(program))
-    return failure();
   Machine machine((*program)->numSlots);
   SmallVector<Buffer> results;
   if (failed(machine.runFunction((*program)->body, inputs, results)))

@@ -1,6 +1,7 @@
 //===- Inputs.cpp - Seeded inputs and result comparison ---------*- C++ -*-===//
 
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "Program.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -18,14 +19,17 @@ static uint64_t splitMix(uint64_t &state) {
   return z ^ (z >> 31);
 }
 
-SmallVector<Buffer> deplodock::interp::randomInputs(func::FuncOp func,
-                                                    uint64_t seed) {
+FailureOr<SmallVector<Buffer>>
+deplodock::interp::randomInputs(func::FuncOp func, uint64_t seed) {
   SmallVector<Buffer> inputs;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-    auto shaped = cast<ShapedType>(type);
-    Buffer buffer(shaped.getShape(), shaped.getElementType());
+    if (!isInterpretableType(type))
+      return func.emitOpError("argument #")
+             << i << " has type " << type << ", which cannot be interpreted";
+    auto shaped = dyn_cast<ShapedType>(type);
+    Type element = shaped ? shaped.getElementType() : type;
+    Buffer buffer(shaped ? shaped.getShape() : ArrayRef<int64_t>(), element);
     uint64_t state = seed * 0x100000001b3ull + i;
-    Type element = shaped.getElementType();
     for (double &v : buffer.data) {
       uint64_t bits = splitMix(state);
       if (isa<FloatType>(element)) {
@@ -46,8 +50,10 @@ Comparison deplodock::interp::compare(const Buffer &expected,
                                       const Buffer &actual, double rtol,
                                       double atol) {
   Comparison c;
-  if (expected.shape != actual.shape || expected.size() != actual.size()) {
+  if (expected.shape != actual.shape || expected.size() != actual.size() ||
+      expected.elementType != actual.elementType) {
     c.ok = false;
+    c.typesMatch = false;
     return c;
   }
   double worstExcess = -1;

@@ -16,6 +16,7 @@
 
 namespace deplodock::interp {
 
+// clang-format off
 enum class Opcode : uint8_t {
   // Scalars.
   Constant,
@@ -27,6 +28,8 @@ enum class Opcode : uint8_t {
   IndexCast, IndexCastUI, Bitcast,
   Exp, Exp2, Log, Log2, Log1p, Sqrt, Rsqrt, Tanh, Erf, Sin, Cos, AbsF, AbsI,
   Fma, PowF, Floor, Ceil,
+  LastScalar = Ceil,
+  // Index arithmetic, which can fail (a floordiv by zero).
   AffineApply,
   // Tensors and buffers.
   DenseConstant, TensorEmpty, Elementwise, Reduce, IndexMap,
@@ -38,6 +41,7 @@ enum class Opcode : uint8_t {
   // GPU-level IR, run by the SIMT engine (Simt.h).
   TileKernel, KernelLaunch,
 };
+// clang-format on
 
 /// A value of the frame: a scalar, or a buffer (tensor or memref).
 struct Slot {
@@ -83,6 +87,11 @@ struct Program {
   unsigned numSlots = 0;
 };
 
+/// Whether values of `type` can be interpreted: a scalar of a supported
+/// element type, or a statically shaped ranked tensor or memref of one (with
+/// the identity layout: buffers are row-major).
+bool isInterpretableType(mlir::Type type);
+
 /// Compiles `func`; fails with a located error on an op the interpreter
 /// cannot run.
 mlir::FailureOr<std::unique_ptr<Program>> compile(mlir::Operation *func);
@@ -90,13 +99,25 @@ mlir::FailureOr<std::unique_ptr<Program>> compile(mlir::Operation *func);
 /// The scalar opcode of `op`, if it is a scalar op the interpreter runs.
 std::optional<Opcode> scalarOpcode(mlir::Operation *op);
 
-/// Evaluates a scalar instruction on operand values.
+/// Evaluates a scalar instruction (an opcode up to LastScalar) on operand
+/// values.
 double evalScalar(const Instr &instr, const double *args);
 
 /// Evaluates `expr` with dimension d_i = operands[i] and symbol
-/// s_i = operands[numDims + i].
-int64_t evalAffine(mlir::AffineExpr expr, llvm::ArrayRef<int64_t> operands,
-                   unsigned numDims);
+/// s_i = operands[numDims + i]. Floordiv, ceildiv and mod round towards
+/// negative infinity (the remainder is never negative); their right operand
+/// must be positive, and nothing is returned when it is not.
+std::optional<int64_t> evalAffine(mlir::AffineExpr expr,
+                                  llvm::ArrayRef<int64_t> operands,
+                                  unsigned numDims);
+
+/// The signed value of a stored integer of `type` (i1 true is -1), as
+/// signed comparisons and max/min see it.
+int64_t signedValue(mlir::Type type, double v);
+
+/// What reading memory nobody wrote gives, and what ub.poison is: NaN for
+/// floats, 0xDEADBEEF wrapped to the width for integers.
+double poisonValue(mlir::Type type);
 
 } // namespace deplodock::interp
 

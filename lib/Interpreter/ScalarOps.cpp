@@ -10,7 +10,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -21,28 +20,57 @@ static unsigned widthOf(Type type) {
   return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
 }
 
-/// `v` as a signed integer of `type`'s width (i1 as 0 or 1).
-static int64_t toInt(Type type, double v) {
-  if (std::isnan(v))
+/// `v`, truncated towards zero and wrapped modulo 2^64, as the bits of a
+/// 64-bit integer. NaNs and infinities give 0 (they only arise from poison:
+/// an out-of-range fptosi).
+static uint64_t wrapTo64(double v) {
+  double t = std::trunc(v);
+  if (!std::isfinite(t))
     return 0;
-  if (v >= 9.2e18)
-    v = 9.2e18;
-  if (v <= -9.2e18)
-    v = -9.2e18;
-  int64_t x = static_cast<int64_t>(v);
+  double m = std::fmod(t, 0x1p64); // Exact; |m| < 2^64.
+  return m >= 0 ? static_cast<uint64_t>(m)
+                : uint64_t(0) - static_cast<uint64_t>(-m);
+}
+
+/// `v` as a signed integer of `type`'s width: wrapped to the width and sign
+/// extended, so i1 true is -1 and i8 200 is -56.
+static int64_t toInt(Type type, double v) {
+  uint64_t x = wrapTo64(v);
   unsigned w = widthOf(type);
-  if (w == 1)
-    return x & 1;
   if (w < 64)
-    x = static_cast<int64_t>(static_cast<uint64_t>(x) << (64 - w)) >> (64 - w);
-  return x;
+    x = static_cast<uint64_t>(static_cast<int64_t>(x << (64 - w)) >> (64 - w));
+  return static_cast<int64_t>(x);
 }
 
 /// `v` as an unsigned integer of `type`'s width.
 static uint64_t toUnsigned(Type type, double v) {
   unsigned w = widthOf(type);
-  uint64_t x = static_cast<uint64_t>(toInt(type, v));
+  uint64_t x = wrapTo64(v);
   return w == 64 ? x : x & ((uint64_t(1) << w) - 1);
+}
+
+/// The bits `x` of an integer as a value: two's complement, so that an
+/// unsigned result of 2^63 or more is not clamped on its way through a
+/// double (roundTo then wraps it to the result's width).
+static double fromBits(uint64_t x) {
+  return static_cast<double>(static_cast<int64_t>(x));
+}
+
+int64_t deplodock::interp::signedValue(Type type, double v) {
+  return toInt(type, v);
+}
+
+double deplodock::interp::poisonValue(Type type) {
+  if (isa<FloatType>(type))
+    return std::numeric_limits<double>::quiet_NaN();
+  return roundTo(type, static_cast<double>(0xDEADBEEFu));
+}
+
+bool deplodock::interp::isSupportedElementType(Type type) {
+  if (type.isIndex() || isa<FloatType>(type))
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && integer.getWidth() <= 64;
 }
 
 double deplodock::interp::roundTo(Type type, double v) {
@@ -53,17 +81,19 @@ double deplodock::interp::roundTo(Type type, double v) {
   if (auto fp = dyn_cast<FloatType>(type)) {
     APFloat value(v);
     bool lost;
-    value.convert(fp.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                  &lost);
+    value.convert(fp.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
     value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
     return value.convertToDouble();
   }
-  return static_cast<double>(toInt(type, v));
+  // Integers are stored wrapped to their width and sign extended, except i1,
+  // which is stored as 0 or 1 (as NumPy's bool, and as printed).
+  int64_t x = toInt(type, v);
+  return static_cast<double>(widthOf(type) == 1 ? x & 1 : x);
 }
 
-int64_t deplodock::interp::evalAffine(AffineExpr expr,
-                                      ArrayRef<int64_t> operands,
-                                      unsigned numDims) {
+std::optional<int64_t> deplodock::interp::evalAffine(AffineExpr expr,
+                                                     ArrayRef<int64_t> operands,
+                                                     unsigned numDims) {
   switch (expr.getKind()) {
   case AffineExprKind::DimId:
     return operands[cast<AffineDimExpr>(expr).getPosition()];
@@ -75,21 +105,30 @@ int64_t deplodock::interp::evalAffine(AffineExpr expr,
     break;
   }
   auto bin = cast<AffineBinaryOpExpr>(expr);
-  int64_t a = evalAffine(bin.getLHS(), operands, numDims);
-  int64_t b = evalAffine(bin.getRHS(), operands, numDims);
+  std::optional<int64_t> a = evalAffine(bin.getLHS(), operands, numDims);
+  std::optional<int64_t> b = evalAffine(bin.getRHS(), operands, numDims);
+  if (!a || !b)
+    return std::nullopt;
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    return a + b;
+    return *a + *b;
   case AffineExprKind::Mul:
-    return a * b;
-  case AffineExprKind::FloorDiv:
-    return llvm::divideFloorSigned(a, b);
-  case AffineExprKind::CeilDiv:
-    return llvm::divideCeilSigned(a, b);
-  case AffineExprKind::Mod:
-    return llvm::mod(a, b);
+    return *a * *b;
   default:
-    return 0;
+    break;
+  }
+  // The right operand of floordiv, ceildiv and mod must be positive.
+  if (*b < 1)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::FloorDiv:
+    return llvm::divideFloorSigned(*a, *b);
+  case AffineExprKind::CeilDiv:
+    return llvm::divideCeilSigned(*a, *b);
+  case AffineExprKind::Mod:
+    return llvm::mod(*a, *b);
+  default:
+    return std::nullopt;
   }
 }
 
@@ -135,8 +174,7 @@ static bool compareFloats(arith::CmpFPredicate p, double a, double b) {
 }
 
 /// Compares two integers of `type` under an arith.cmpi predicate.
-static bool compareInts(arith::CmpIPredicate p, Type type, double a,
-                        double b) {
+static bool compareInts(arith::CmpIPredicate p, Type type, double a, double b) {
   using P = arith::CmpIPredicate;
   int64_t x = toInt(type, a), y = toInt(type, b);
   uint64_t ux = toUnsigned(type, a), uy = toUnsigned(type, b);
@@ -181,6 +219,56 @@ static double minimumF(double a, double b) {
   return a < b ? a : b;
 }
 
+/// `v` rounded to the float type `type` in rounding `mode` (arith.truncf).
+static double truncF(Type type, arith::RoundingMode mode, double v) {
+  using M = arith::RoundingMode;
+  llvm::RoundingMode rounding = llvm::RoundingMode::NearestTiesToEven;
+  switch (mode) {
+  case M::to_nearest_even:
+    return roundTo(type, v);
+  case M::downward:
+    rounding = llvm::RoundingMode::TowardNegative;
+    break;
+  case M::upward:
+    rounding = llvm::RoundingMode::TowardPositive;
+    break;
+  case M::toward_zero:
+    rounding = llvm::RoundingMode::TowardZero;
+    break;
+  case M::to_nearest_away:
+    rounding = llvm::RoundingMode::NearestTiesToAway;
+    break;
+  }
+  APFloat value(v);
+  bool lost;
+  value.convert(cast<FloatType>(type).getFloatSemantics(), rounding, &lost);
+  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return value.convertToDouble();
+}
+
+/// The value of `type` with the bits of `v`, a value of `from`, of the same
+/// width (arith.bitcast).
+static double bitcast(Type from, Type type, double v) {
+  unsigned width = from.getIntOrFloatBitWidth();
+  APInt bits;
+  if (auto fp = dyn_cast<FloatType>(from)) {
+    APFloat value(v);
+    bool lost;
+    value.convert(fp.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    bits = value.bitcastToAPInt();
+  } else {
+    bits = APInt(width, toUnsigned(from, v), /*isSigned=*/false,
+                 /*implicitTrunc=*/true);
+  }
+  if (auto fp = dyn_cast<FloatType>(type)) {
+    APFloat value(fp.getFloatSemantics(), bits);
+    bool lost;
+    value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    return value.convertToDouble();
+  }
+  return roundTo(type, fromBits(bits.getZExtValue()));
+}
+
 double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   Type t = instr.type;
   auto in = [&](unsigned i) { return instr.op->getOperand(i).getType(); };
@@ -214,32 +302,42 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   case Opcode::MinimumF:
     r = minimumF(x[0], x[1]);
     break;
+  // The other operand when one is NaN; otherwise as maximumf and minimumf,
+  // -0 below +0 (fmax may return either).
   case Opcode::MaxNumF:
-    r = std::fmax(x[0], x[1]);
+    r = std::isnan(x[0])   ? x[1]
+        : std::isnan(x[1]) ? x[0]
+                           : maximumF(x[0], x[1]);
     break;
   case Opcode::MinNumF:
-    r = std::fmin(x[0], x[1]);
+    r = std::isnan(x[0])   ? x[1]
+        : std::isnan(x[1]) ? x[0]
+                           : minimumF(x[0], x[1]);
     break;
   case Opcode::AddI:
-    r = static_cast<double>(static_cast<int64_t>(u64(0) + u64(1)));
+    r = fromBits(u64(0) + u64(1));
     break;
   case Opcode::SubI:
-    r = static_cast<double>(static_cast<int64_t>(u64(0) - u64(1)));
+    r = fromBits(u64(0) - u64(1));
     break;
   case Opcode::MulI:
-    r = static_cast<double>(static_cast<int64_t>(u64(0) * u64(1)));
+    r = fromBits(u64(0) * u64(1));
     break;
+  // Division by zero is undefined behaviour; it gives 0 here. So does the
+  // remainder of INT64_MIN / -1, whose quotient wraps (C++ would trap).
   case Opcode::DivSI:
-    r = i64(1) == 0 ? 0 : static_cast<double>(i64(0) / i64(1));
+    r = i64(1) == 0    ? 0
+        : i64(1) == -1 ? fromBits(uint64_t(0) - static_cast<uint64_t>(i64(0)))
+                       : static_cast<double>(i64(0) / i64(1));
     break;
   case Opcode::DivUI:
-    r = u64(1) == 0 ? 0 : static_cast<double>(u64(0) / u64(1));
+    r = u64(1) == 0 ? 0 : fromBits(u64(0) / u64(1));
     break;
   case Opcode::RemSI:
-    r = i64(1) == 0 ? 0 : static_cast<double>(i64(0) % i64(1));
+    r = i64(1) == 0 || i64(1) == -1 ? 0 : static_cast<double>(i64(0) % i64(1));
     break;
   case Opcode::RemUI:
-    r = u64(1) == 0 ? 0 : static_cast<double>(u64(0) % u64(1));
+    r = u64(1) == 0 ? 0 : fromBits(u64(0) % u64(1));
     break;
   case Opcode::AndI:
     r = static_cast<double>(i64(0) & i64(1));
@@ -250,14 +348,15 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   case Opcode::XOrI:
     r = static_cast<double>(i64(0) ^ i64(1));
     break;
+  // Shifting by the width or more is poison; the amount is taken modulo 64.
   case Opcode::ShLI:
-    r = static_cast<double>(static_cast<int64_t>(u64(0) << (u64(1) & 63)));
+    r = fromBits(u64(0) << (u64(1) & 63));
     break;
   case Opcode::ShRSI:
     r = static_cast<double>(i64(0) >> (u64(1) & 63));
     break;
   case Opcode::ShRUI:
-    r = static_cast<double>(u64(0) >> (u64(1) & 63));
+    r = fromBits(u64(0) >> (u64(1) & 63));
     break;
   case Opcode::MaxSI:
     r = static_cast<double>(std::max(i64(0), i64(1)));
@@ -266,10 +365,10 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     r = static_cast<double>(std::min(i64(0), i64(1)));
     break;
   case Opcode::MaxUI:
-    r = static_cast<double>(std::max(u64(0), u64(1)));
+    r = fromBits(std::max(u64(0), u64(1)));
     break;
   case Opcode::MinUI:
-    r = static_cast<double>(std::min(u64(0), u64(1)));
+    r = fromBits(std::min(u64(0), u64(1)));
     break;
   case Opcode::CmpF:
     return compareFloats(static_cast<arith::CmpFPredicate>(instr.predicate),
@@ -280,8 +379,7 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   case Opcode::Select:
     return x[0] != 0 ? x[1] : x[2];
   case Opcode::SIToFP:
-    r = in(0).isInteger(1) ? -static_cast<double>(toInt(in(0), x[0]))
-                           : static_cast<double>(toInt(in(0), x[0]));
+    r = static_cast<double>(toInt(in(0), x[0]));
     break;
   case Opcode::UIToFP:
     r = static_cast<double>(toUnsigned(in(0), x[0]));
@@ -293,33 +391,21 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     r = std::trunc(x[0]);
     break;
   case Opcode::ExtF:
-  case Opcode::TruncF:
     r = x[0];
     break;
+  case Opcode::TruncF:
+    return truncF(t, static_cast<arith::RoundingMode>(instr.predicate), x[0]);
   case Opcode::ExtSI:
   case Opcode::IndexCast:
   case Opcode::TruncI:
-    r = in(0).isInteger(1) ? -static_cast<double>(toInt(in(0), x[0]))
-                           : static_cast<double>(toInt(in(0), x[0]));
+    r = static_cast<double>(toInt(in(0), x[0]));
     break;
   case Opcode::ExtUI:
   case Opcode::IndexCastUI:
-    r = static_cast<double>(toUnsigned(in(0), x[0]));
+    r = fromBits(toUnsigned(in(0), x[0]));
     break;
-  case Opcode::Bitcast: {
-    if (in(0).isF32()) {
-      float f = static_cast<float>(x[0]);
-      int32_t bits;
-      std::memcpy(&bits, &f, sizeof(bits));
-      r = bits;
-    } else {
-      int32_t bits = static_cast<int32_t>(toInt(in(0), x[0]));
-      float f;
-      std::memcpy(&f, &bits, sizeof(f));
-      r = f;
-    }
-    break;
-  }
+  case Opcode::Bitcast:
+    return bitcast(in(0), t, x[0]);
   case Opcode::Exp:
     r = std::exp(x[0]);
     break;
@@ -357,7 +443,8 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     r = std::fabs(x[0]);
     break;
   case Opcode::AbsI:
-    r = static_cast<double>(std::llabs(i64(0)));
+    r = fromBits(i64(0) < 0 ? uint64_t(0) - static_cast<uint64_t>(i64(0))
+                            : static_cast<uint64_t>(i64(0)));
     break;
   case Opcode::Fma:
     r = std::fma(x[0], x[1], x[2]);
@@ -371,15 +458,6 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   case Opcode::Ceil:
     r = std::ceil(x[0]);
     break;
-  case Opcode::AffineApply: {
-    auto apply = cast<affine::AffineApplyOp>(instr.op);
-    SmallVector<int64_t, 4> dims;
-    for (unsigned i = 0, e = apply->getNumOperands(); i < e; ++i)
-      dims.push_back(static_cast<int64_t>(x[i]));
-    AffineMap map = apply.getAffineMap();
-    return static_cast<double>(
-        evalAffine(map.getResult(0), dims, map.getNumDims()));
-  }
   default:
     return 0;
   }

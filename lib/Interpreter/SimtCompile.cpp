@@ -228,8 +228,8 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
       return op->emitOpError("on shaped values cannot be interpreted");
     if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
       instr.kind = Kind::AffineApply;
-      instr.access = affineAccess(apply.getAffineMap(), 0,
-                                  apply->getNumOperands());
+      instr.access =
+          affineAccess(apply.getAffineMap(), 0, apply->getNumOperands());
     }
     return success();
   }
@@ -276,15 +276,15 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
           .Case([&](dloop::LoadOp load) {
             instr.kind = Kind::Load;
             instr.element = load.getType();
-            instr.access = affineAccess(load.getMap(), 1,
-                                        load.getIndices().size());
+            instr.access =
+                affineAccess(load.getMap(), 1, load.getIndices().size());
             return success();
           })
           .Case([&](dloop::StoreOp store) {
             instr.kind = Kind::Store;
             instr.element = store.getValue().getType();
-            instr.access = affineAccess(store.getMap(), 2,
-                                        store.getIndices().size());
+            instr.access =
+                affineAccess(store.getMap(), 2, store.getIndices().size());
             if (std::optional<ReduceKind> kind = store.getReduceKind()) {
               instr.reduces = true;
               instr.reduce = *kind;
@@ -407,8 +407,7 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             auto dst = cast<MemRefType>(copy.getDst().getType());
             if (src.getElementType() != dst.getElementType())
               return copy.emitOpError("copies between element types ")
-                     << src.getElementType() << " and "
-                     << dst.getElementType()
+                     << src.getElementType() << " and " << dst.getElementType()
                      << ", which cannot be interpreted";
             instr.element = src.getElementType();
             return success();
@@ -556,8 +555,7 @@ static LogicalResult compileLaunch(dkernel::LaunchOp launch, Kernel &kernel) {
   for (BlockArgument arg : body.getArguments()) {
     if (!func.isTmaDescriptor(arg.getArgNumber()))
       continue;
-    dkernel::TmaDescriptorOp desc =
-        func.getTmaDescriptorOp(arg.getArgNumber());
+    dkernel::TmaDescriptorOp desc = func.getTmaDescriptorOp(arg.getArgNumber());
     if (!desc)
       return func.emitOpError("has descriptor parameter #")
              << arg.getArgNumber() << " that no dkernel.tma_descriptor "

@@ -104,8 +104,8 @@ Machine::Machine(const Kernel &kernel, ArrayRef<std::shared_ptr<Buffer>> bufs)
     params.push_back(std::move(view));
   }
   for (auto [elements, type] : kernel.storage)
-    storage.push_back(std::make_unique<Buffer>(
-        ArrayRef<int64_t>{elements}, type));
+    storage.push_back(
+        std::make_unique<Buffer>(ArrayRef<int64_t>{elements}, type));
   pool = Buffer(ArrayRef<int64_t>{kernel.smem}, Type());
   for (const ViewSpec &spec : kernel.views) {
     View view;
@@ -248,8 +248,7 @@ LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
     return success();
   }
   case Kind::AffineApply:
-    execAffineApply(instr, mask);
-    return success();
+    return execAffineApply(instr, mask);
   case Kind::Nop:
     return success();
   case Kind::Tile:
@@ -364,8 +363,8 @@ LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
         uint32_t l = mask.lanes[i];
         if (iv.v[l] < upper.at(l)) {
           if (first && step.at(l) <= 0)
-            return error(instr) << "has a non-positive step " << step.at(l)
-                                << where(l);
+            return error(instr)
+                   << "has a non-positive step " << step.at(l) << where(l);
           active.push_back(l);
         }
       }
@@ -507,30 +506,44 @@ void Machine::execScalar(const SInstr &instr, const Mask &mask) {
   });
 }
 
-void Machine::execAffineApply(const SInstr &instr, const Mask &mask) {
+LogicalResult Machine::execAffineApply(const SInstr &instr, const Mask &mask) {
   LaneValue &out = frame[instr.out[0]];
   const Access::Dim &dim = instr.access.dims[0];
   bool uniform = true;
   for (unsigned slot : instr.in)
     uniform &= frame[slot].uniform;
-  auto eval = [&](uint32_t lane) {
+  auto eval = [&](uint32_t lane) -> std::optional<int64_t> {
     if (!dim.expr) {
       int64_t v = dim.constant;
       for (auto [pos, coef] : dim.terms)
         v += coef * static_cast<int64_t>(frame[instr.in[pos]].at(lane));
-      return static_cast<double>(v);
+      return v;
     }
     SmallVector<int64_t, 8> operands;
     for (unsigned slot : instr.in)
       operands.push_back(static_cast<int64_t>(frame[slot].at(lane)));
-    return static_cast<double>(
-        evalAffine(dim.expr, operands, instr.access.numMapDims));
+    return evalAffine(dim.expr, operands, instr.access.numMapDims);
+  };
+  auto divError = [&](uint32_t lane) {
+    return error(instr) << "divides by a non-positive value" << where(lane);
   };
   if (uniform) {
+    std::optional<int64_t> v = eval(0);
+    if (!v)
+      return divError(0);
     out.uniform = true;
-    out.u = eval(0);
-    return;
+    out.u = static_cast<double>(*v);
+    return success();
   }
   out.uniform = false;
-  forLanes(mask, numThreads, [&](uint32_t l) { out.v[l] = eval(l); });
+  std::optional<uint32_t> badLane;
+  forLanes(mask, numThreads, [&](uint32_t l) {
+    std::optional<int64_t> v = eval(l);
+    if (!v && !badLane)
+      badLane = l;
+    out.v[l] = v ? static_cast<double>(*v) : 0;
+  });
+  if (badLane)
+    return divError(*badLane);
+  return success();
 }

@@ -7,9 +7,10 @@
 // issuing thread (others need a barrier before reading them). TMA loads are
 // queued on their mbarrier and land when a wait completes its phase: every
 // arrival made and the transaction bytes matched. Between issue and landing
-// the destination holds NaN, so a missing or short wait shows in results. A wait whose phase can no
-// longer complete (lock-step threads cannot arrive later) is an error
-// rather than a hang. Atomics are exact and applied thread after thread.
+// the destination holds NaN, so a missing or short wait shows in results. A
+// wait whose phase can no longer complete (lock-step threads cannot arrive
+// later) is an error rather than a hang. Atomics are exact and applied thread
+// after thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,18 +30,18 @@ LogicalResult Machine::requireAllThreads(const SInstr &instr,
                                          const Mask &mask) {
   if (mask.count == numThreads)
     return success();
-  return error(instr) << "reached by " << mask.count << " of the "
-                      << numThreads << " threads" << whichBlock()
+  return error(instr) << "reached by " << mask.count << " of the " << numThreads
+                      << " threads" << whichBlock()
                       << "; like a barrier, it needs every thread of the "
                          "block (first missing: thread "
-                      << [&] {
-                           uint32_t t = 0;
-                           for (uint32_t i = 0; i < mask.count; ++i, ++t)
-                             if (mask.lanes[i] != t)
-                               break;
-                           return t;
-                         }()
-                      << ")";
+                      <<
+         [&] {
+           uint32_t t = 0;
+           for (uint32_t i = 0; i < mask.count; ++i, ++t)
+             if (mask.lanes[i] != t)
+               break;
+           return t;
+         }() << ")";
 }
 
 LogicalResult Machine::requireWholeWarps(const SInstr &instr,
@@ -189,8 +190,8 @@ LogicalResult Machine::execWarpReduce(const SInstr &instr, const Mask &mask) {
       if (partner >= numThreads)
         return error(instr) << "needs thread " << partner
                             << ", which the block does not have" << where(l);
-      next[l] = reduceCombine(instr.reduce, instr.element, cur[l],
-                              cur[partner]);
+      next[l] =
+          reduceCombine(instr.reduce, instr.element, cur[l], cur[partner]);
     }
     std::swap(cur, next);
   }
@@ -210,9 +211,8 @@ LogicalResult Machine::execTreeReduce(const SInstr &instr, const Mask &mask) {
     for (int64_t t = 0; t < s; ++t) {
       auto lane = static_cast<uint32_t>(t);
       FailureOr<double> a = read(instr, buffer, t, lane);
-      FailureOr<double> b =
-          succeeded(a) ? read(instr, buffer, t + s, lane)
-                       : FailureOr<double>(failure());
+      FailureOr<double> b = succeeded(a) ? read(instr, buffer, t + s, lane)
+                                         : FailureOr<double>(failure());
       if (failed(b) ||
           failed(write(instr, buffer, t, lane,
                        reduceCombine(instr.reduce, instr.element, *a, *b))))
@@ -241,10 +241,9 @@ LogicalResult Machine::execAtomic(const SInstr &instr, const Mask &mask) {
     if (failed(e))
       return failure();
     FailureOr<double> old = read(instr, view, *e, l);
-    if (failed(old) ||
-        failed(write(instr, view, *e, l,
-                     reduceCombine(instr.reduce, instr.element, *old,
-                                   value.at(l)))))
+    if (failed(old) || failed(write(instr, view, *e, l,
+                                    reduceCombine(instr.reduce, instr.element,
+                                                  *old, value.at(l)))))
       return failure();
   }
   return success();
@@ -263,9 +262,9 @@ static FailureOr<int64_t> elementAt(Machine &m, const SInstr &instr,
   for (auto [d, size] : llvm::enumerate(view.shape)) {
     auto i = static_cast<int64_t>(m.frame[instr.in[first + d]].at(lane));
     if (i < 0 || i >= size)
-      return m.error(instr) << "accesses index " << i << " of dimension " << d
-                            << " of size " << size << " of its " << what
-                            << m.where(lane);
+      return m.error(instr)
+             << "accesses index " << i << " of dimension " << d << " of size "
+             << size << " of its " << what << m.where(lane);
     linear = linear * size + i;
   }
   return linear;
@@ -283,13 +282,12 @@ LogicalResult Machine::execCpAsync(const SInstr &instr, const Mask &mask) {
     uint32_t l = mask.lanes[i];
     FailureOr<int64_t> from = elementAt(*this, instr, *src, 1, l, "source");
     FailureOr<int64_t> to =
-        succeeded(from) ? elementAt(*this, instr, *dst, dstAt + 1, l,
-                                    "destination")
-                        : FailureOr<int64_t>(failure());
+        succeeded(from)
+            ? elementAt(*this, instr, *dst, dstAt + 1, l, "destination")
+            : FailureOr<int64_t>(failure());
     if (failed(to))
       return failure();
-    if (*from + count > src->numElements() ||
-        *to + count > dst->numElements())
+    if (*from + count > src->numElements() || *to + count > dst->numElements())
       return error(instr) << "copies " << bytes << " bytes past the end of "
                           << (*from + count > src->numElements()
                                   ? "its source"
@@ -371,8 +369,7 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
     auto it = mbarriers.find(byte);
     if (it == mbarriers.end())
       return error(instr) << "uses mbarrier " << s
-                          << ", which no mbarrier_init initialised"
-                          << where(l);
+                          << ", which no mbarrier_init initialised" << where(l);
     MBarrier &mb = it->second;
     if (instr.kind == Kind::MbArrive) {
       if (mb.pending == 0) {
@@ -381,8 +378,7 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
                  << "arrives on mbarrier " << s
                  << ", whose phase already has all its arrivals and still "
                     "waits for "
-                 << mb.expectedBytes - mb.queuedBytes << " bytes"
-                 << where(l);
+                 << mb.expectedBytes - mb.queuedBytes << " bytes" << where(l);
         completePhase(mb);
       }
       --mb.pending;
@@ -395,11 +391,12 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
     if (static_cast<int64_t>(mb.phase) != parity)
       continue;
     if (mb.pending != 0 || mb.queuedBytes != mb.expectedBytes)
-      return error(instr)
-             << "waits for phase parity " << parity << " of mbarrier " << s
-             << ", which never completes: " << mb.pending
-             << " arrivals missing, " << mb.queuedBytes << " of "
-             << mb.expectedBytes << " expected bytes loaded" << where(l);
+      return error(instr) << "waits for phase parity " << parity
+                          << " of mbarrier " << s
+                          << ", which never completes: " << mb.pending
+                          << " arrivals missing, " << mb.queuedBytes << " of "
+                          << mb.expectedBytes << " expected bytes loaded"
+                          << where(l);
     completePhase(mb);
   }
   // A wait the whole block makes orders what every thread did before the
@@ -444,8 +441,7 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
     auto it = mbarriers.find(address(mbView, s, l));
     if (it == mbarriers.end())
       return error(instr) << "signals mbarrier " << s
-                          << ", which no mbarrier_init initialised"
-                          << where(l);
+                          << ", which no mbarrier_init initialised" << where(l);
     SmallVector<int64_t, 5> coords;
     for (unsigned d = 0; d < rank; ++d)
       coords.push_back(static_cast<int64_t>(frame[instr.in[1 + d]].at(l)));

@@ -63,7 +63,8 @@ struct PoolAccess {
 
 class Machine {
 public:
-  Machine(const Kernel &kernel, llvm::ArrayRef<std::shared_ptr<Buffer>> buffers);
+  Machine(const Kernel &kernel,
+          llvm::ArrayRef<std::shared_ptr<Buffer>> buffers);
 
   /// Runs every block of the launch.
   mlir::LogicalResult launch();
@@ -76,12 +77,13 @@ public:
   mlir::LogicalResult execLoop(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execIf(const SInstr &instr, const Mask &mask);
   void execScalar(const SInstr &instr, const Mask &mask);
-  void execAffineApply(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execAffineApply(const SInstr &instr, const Mask &mask);
   /// Resets the per-block state (shared memory, copies in flight) and sets
   /// the block coordinates.
   void startBlock(llvm::ArrayRef<int64_t> coords);
 
-  //===--- SimtMemory.cpp: views and accesses ------------------------------===//
+  //===--- SimtMemory.cpp: views and accesses
+  //------------------------------===//
 
   /// The element of `view` that `instr`'s access names for `lane`; fails
   /// with a located error out of bounds.
@@ -125,8 +127,8 @@ public:
   }
   /// Reads / writes element `e` of `view` as `lane`, tracking races on the
   /// shared pool.
-  mlir::FailureOr<double> read(const SInstr &instr, const View &view,
-                               int64_t e, uint32_t lane);
+  mlir::FailureOr<double> read(const SInstr &instr, const View &view, int64_t e,
+                               uint32_t lane);
   mlir::LogicalResult write(const SInstr &instr, const View &view, int64_t e,
                             uint32_t lane, double value);
   /// Race tracking of one pool byte; a write by `lane` -1 is a TMA copy,
@@ -162,12 +164,12 @@ public:
   mlir::LogicalResult land(const SInstr &instr, const ElementCopy &copy,
                            uint32_t lane);
   /// Fails unless every thread of the block is active (barrier semantics).
-  mlir::LogicalResult requireAllThreads(const SInstr &instr,
-                                        const Mask &mask);
+  mlir::LogicalResult requireAllThreads(const SInstr &instr, const Mask &mask);
   /// Fails unless every thread of each warp with an active lane is active.
   mlir::LogicalResult requireWholeWarps(const SInstr &instr, const Mask &mask);
 
-  //===--- Helpers ---------------------------------------------------------===//
+  //===--- Helpers
+  //---------------------------------------------------------===//
 
   /// " in thread T of block (x, y, z)".
   std::string where(uint32_t lane) const;

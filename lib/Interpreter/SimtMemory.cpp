@@ -27,14 +27,19 @@ FailureOr<int64_t> Machine::element(const SInstr &instr, const View &view,
     if (!dim.expr) {
       i = dim.constant;
       for (auto [pos, coef] : dim.terms)
-        i += coef * static_cast<int64_t>(
-                        frame[instr.in[access.first + pos]].at(lane));
+        i += coef *
+             static_cast<int64_t>(frame[instr.in[access.first + pos]].at(lane));
     } else {
       SmallVector<int64_t, 8> operands;
       for (unsigned k = 0; k < access.count; ++k)
         operands.push_back(
             static_cast<int64_t>(frame[instr.in[access.first + k]].at(lane)));
-      i = evalAffine(dim.expr, operands, access.numMapDims);
+      std::optional<int64_t> v =
+          evalAffine(dim.expr, operands, access.numMapDims);
+      if (!v)
+        return error(instr)
+               << "divides by a non-positive value in its index" << where(lane);
+      i = *v;
     }
     int64_t size = view.shape[d];
     if (i < 0 || i >= size)
@@ -194,8 +199,8 @@ void Machine::execAlloca(const SInstr &instr, const Mask &mask) {
 /// Whether an access by `lane` after one by `other` (stamped `barriersThen`,
 /// `warpSyncsThen`) is ordered: a barrier or, in the same warp, a
 /// warp-synchronous op came between.
-static bool ordered(uint32_t barriersNow, uint32_t barriersThen,
-                    uint32_t warp, int32_t otherWarp, uint32_t warpSyncsNow,
+static bool ordered(uint32_t barriersNow, uint32_t barriersThen, uint32_t warp,
+                    int32_t otherWarp, uint32_t warpSyncsNow,
                     uint32_t warpSyncsThen) {
   if (barriersNow != barriersThen)
     return true;
@@ -212,8 +217,8 @@ LogicalResult Machine::trackRead(const SInstr &instr, int64_t byte,
   }
   uint32_t warp = lane / 32;
   if (a.writer >= 0 && a.writer != static_cast<int32_t>(lane) &&
-      !ordered(barriers, a.writeBarriers, warp, a.writer / 32,
-               warpSyncs[warp], a.writeWarpSyncs))
+      !ordered(barriers, a.writeBarriers, warp, a.writer / 32, warpSyncs[warp],
+               a.writeWarpSyncs))
     return error(instr) << "reads shared memory (pool byte " << byte
                         << ") that thread " << a.writer
                         << " wrote with no barrier between" << where(lane);

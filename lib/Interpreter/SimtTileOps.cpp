@@ -56,8 +56,15 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
       if (dim.expr) {
         SmallVector<int64_t, 8> operands;
         for (unsigned k = 0; k < instr.access.count; ++k)
-          operands.push_back(static_cast<int64_t>(frame[instr.in[1 + k]].at(l)));
-        v = evalAffine(dim.expr, operands, instr.access.numMapDims);
+          operands.push_back(
+              static_cast<int64_t>(frame[instr.in[1 + k]].at(l)));
+        std::optional<int64_t> e =
+            evalAffine(dim.expr, operands, instr.access.numMapDims);
+        if (!e)
+          return error(instr) << "divides by a non-positive value in its "
+                                 "origin"
+                              << where(l);
+        v = *e;
       } else {
         for (auto [pos, coef] : dim.terms)
           v += coef * static_cast<int64_t>(frame[instr.in[1 + pos]].at(l));
@@ -78,14 +85,13 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
   }
   int64_t slotIndex = 0;
   if (stage.getSlot()) {
-    FailureOr<int64_t> s = uniformIndex(*this, instr, frame[instr.in.back()],
-                                        mask, "slot");
+    FailureOr<int64_t> s =
+        uniformIndex(*this, instr, frame[instr.in.back()], mask, "slot");
     if (failed(s))
       return failure();
     if (*s < 0 || *s >= static_cast<int64_t>(instr.views.size()))
-      return error(instr) << "fills slot " << *s << " of "
-                          << instr.views.size() << " buffers"
-                          << whichBlock();
+      return error(instr) << "fills slot " << *s << " of " << instr.views.size()
+                          << " buffers" << whichBlock();
     slotIndex = *s;
   }
   View *slab = &views[instr.views[slotIndex]];
@@ -149,8 +155,7 @@ LogicalResult Machine::execCombine(const SInstr &instr, const Mask &mask) {
   for (const std::vector<uint32_t> &group : instr.groups) {
     double acc = value.at(group[0]);
     for (size_t i = 1; i < group.size(); ++i)
-      acc = reduceCombine(instr.reduce, instr.element, acc,
-                          value.at(group[i]));
+      acc = reduceCombine(instr.reduce, instr.element, acc, value.at(group[i]));
     for (uint32_t l : group)
       result[l] = acc;
   }

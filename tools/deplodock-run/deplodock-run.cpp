@@ -1,4 +1,4 @@
-//===- deplodock-run.cpp - Run a layer on the reference interpreter -*- C++ -*-//
+//===- deplodock-run.cpp - Run a layer on the CPU interpreter ---*- C++ -*-===//
 //
 //   deplodock-run --interp layer.mlir                 # seeded inputs, print
 //   deplodock-run --interp layer.mlir --compare=lower-to-loop
@@ -41,60 +41,74 @@ using namespace mlir;
 using namespace deplodock;
 namespace cl = llvm::cl;
 
+/// The tool's own options: --help lists these only, not LLVM's.
+static cl::OptionCategory runCategory("deplodock-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::init("-"));
+                                      cl::init("-"), cl::cat(runCategory));
 static cl::opt<bool> interpMode("interp",
                                 cl::desc("Run on the CPU reference "
-                                         "interpreter"));
+                                         "interpreter"),
+                                cl::cat(runCategory));
 static cl::opt<std::string> funcName("func",
                                      cl::desc("Function to run (default: the "
-                                              "first one with a body)"));
+                                              "first one with a body)"),
+                                     cl::cat(runCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
-                              cl::init(0));
+                              cl::init(0), cl::cat(runCategory));
 static cl::list<std::string>
-    inputs("input", cl::desc("A .npy file per argument, in order (default: "
-                             "seeded random inputs)"));
+    inputs("input",
+           cl::desc("A .npy file per argument, in order (default: seeded "
+                    "random inputs)"),
+           cl::cat(runCategory));
 static cl::opt<std::string>
-    pipeline("pipeline", cl::desc("Pass pipeline to apply before running"));
+    pipeline("pipeline", cl::desc("Pass pipeline to apply before running"),
+             cl::cat(runCategory));
 static cl::opt<std::string>
     comparePipeline("compare",
                     cl::desc("Also run the module lowered by this pass "
-                             "pipeline and compare the results"));
+                             "pipeline and compare the results"),
+                    cl::cat(runCategory));
 static cl::opt<std::string> compareFuncName(
     "compare-func",
     cl::desc("Also run this function of the module on the same inputs and "
-             "compare the results"));
+             "compare the results"),
+    cl::cat(runCategory));
 static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
-                            cl::init(1e-4));
+                              cl::init(1e-4), cl::cat(runCategory));
 static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
-                            cl::init(1e-5));
+                              cl::init(1e-5), cl::cat(runCategory));
 static cl::opt<std::string>
-    outputDir("output-dir", cl::desc("Write result #i to DIR/result<i>.npy"));
+    outputDir("output-dir", cl::desc("Write result #i to DIR/result<i>.npy"),
+              cl::cat(runCategory));
 static cl::opt<std::string>
     saveInputs("save-inputs",
                cl::desc("Write argument #i to DIR/input<i>.npy (to rerun "
-                        "or check the same inputs elsewhere)"));
+                        "or check the same inputs elsewhere)"),
+               cl::cat(runCategory));
 static cl::opt<unsigned> checkVariants(
     "check-variants",
     cl::desc("Also lower the module to Loop IR and, for every kernel, check "
              "up to N variants of its fork tree (all of them when there are "
              "at most N, else a seeded sample of N) against the results"),
-    cl::init(0));
+    cl::init(0), cl::cat(runCategory));
 static cl::opt<std::string> variantTarget("target",
                                           cl::desc("GPU of --check-variants"),
-                                          cl::init("sm_90"));
+                                          cl::init("sm_90"),
+                                          cl::cat(runCategory));
 static cl::opt<std::string> variantPipeline(
     "variant-pipeline",
     cl::desc("Pass pipeline run on each variant after its Tile rules (e.g. "
-             "convert-dtile-to-dkernel to check at the Kernel level)"));
+             "convert-dtile-to-dkernel to check at the Kernel level)"),
+    cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print", cl::desc("What to print of the results"),
     cl::values(clEnumValN(PrintMode::Values, "values", "every element"),
                clEnumValN(PrintMode::Summary, "summary",
-                          "shape, min, max, mean"),
+                          "shape, min, max, mean, NaN count"),
                clEnumValN(PrintMode::None, "none", "nothing")),
-    cl::init(PrintMode::Values));
+    cl::init(PrintMode::Values), cl::cat(runCategory));
 
 /// Applies a textual pass pipeline to `module`.
 static LogicalResult applyPipeline(ModuleOp module, StringRef text) {
@@ -133,18 +147,35 @@ static func::FuncOp findFunc(ModuleOp module) {
   return {};
 }
 
+/// `v` with 9 significant digits; NaN as nan, whatever its sign.
+static std::string formatValue(double v) {
+  if (std::isnan(v))
+    return "nan";
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.9g", v);
+  return text;
+}
+
+/// Prints the type of `buffer` and the min, max and mean of its elements
+/// other than NaNs, and how many NaNs (unwritten memory) it has.
 static void printSummary(const interp::Buffer &buffer, StringRef title) {
   double lo = INFINITY, hi = -INFINITY, sum = 0;
+  int64_t nans = 0;
   for (double v : buffer.data) {
+    if (std::isnan(v)) {
+      ++nans;
+      continue;
+    }
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     sum += v;
   }
+  int64_t count = buffer.size() - nans;
   llvm::outs() << title << ": "
                << RankedTensorType::get(buffer.shape, buffer.elementType)
-               << llvm::format(" min %.6g max %.6g mean %.6g\n", lo, hi,
-                               buffer.data.empty() ? 0.0
-                                                   : sum / buffer.size());
+               << llvm::format(" min %.6g max %.6g mean %.6g nan %lld\n", lo,
+                               hi, count == 0 ? 0.0 : sum / count,
+                               static_cast<long long>(nans));
 }
 
 /// Compares `actual` with `expected`; prints failures under `what`.
@@ -192,7 +223,8 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   SmallVector<dloop::KernelOp> kernels(func.getOps<dloop::KernelOp>());
   for (dloop::KernelOp kernel : kernels) {
     StringRef name = kernel.getSymName();
-    FailureOr<dtile::ForkCursor> root = dtile::ForkCursor::start(kernel, *target);
+    FailureOr<dtile::ForkCursor> root =
+        dtile::ForkCursor::start(kernel, *target);
     FailureOr<size_t> total =
         succeeded(root) ? root->count(checkVariants + 1) : FailureOr<size_t>();
     if (failed(total)) {
@@ -257,27 +289,30 @@ static LogicalResult compareResults(ArrayRef<interp::Buffer> expected,
                                     ArrayRef<interp::Buffer> actual,
                                     const std::string &what, bool &ok) {
   if (actual.size() != expected.size()) {
-    llvm::errs() << "error: " << what << " returns " << actual.size()
-                 << " results instead of " << expected.size() << "\n";
+    llvm::errs() << "error: the function compared " << what << " returns "
+                 << actual.size() << " results instead of " << expected.size()
+                 << "\n";
     return failure();
   }
   for (auto [i, pair] : llvm::enumerate(llvm::zip(expected, actual))) {
     auto &[want, got] = pair;
-    if (want.shape != got.shape || want.elementType != got.elementType) {
-      llvm::outs() << "compare result #" << i << " " << what
-                   << ": different types: FAIL\n";
+    interp::Comparison c = interp::compare(want, got, relTol, absTol);
+    llvm::outs() << "compare result #" << i << " " << what << ": ";
+    if (!c.typesMatch) {
+      llvm::outs() << "type "
+                   << RankedTensorType::get(got.shape, got.elementType)
+                   << " instead of "
+                   << RankedTensorType::get(want.shape, want.elementType)
+                   << ": FAIL\n";
       ok = false;
       continue;
     }
-    interp::Comparison c = interp::compare(want, got, relTol, absTol);
-    llvm::outs() << "compare result #" << i << " " << what << ": "
-                 << llvm::format("max abs error %.3g, max rel error %.3g",
+    llvm::outs() << llvm::format("max abs error %.3g, max rel error %.3g",
                                  c.maxAbsError, c.maxRelError);
     if (!c.ok && c.worst >= 0 && c.worst < want.size())
-      llvm::outs() << llvm::format(", worst element %lld: expected %.9g "
-                                   "got %.9g",
-                                   static_cast<long long>(c.worst),
-                                   want.data[c.worst], got.data[c.worst]);
+      llvm::outs() << ", worst element " << c.worst << ": expected "
+                   << formatValue(want.data[c.worst]) << " got "
+                   << formatValue(got.data[c.worst]);
     llvm::outs() << (c.ok ? ": PASS\n" : ": FAIL\n");
     ok &= c.ok;
   }
@@ -303,17 +338,24 @@ static int run(MLIRContext &context) {
 
   SmallVector<interp::Buffer> args;
   if (inputs.empty()) {
-    args = interp::randomInputs(func, seed);
+    FailureOr<SmallVector<interp::Buffer>> random =
+        interp::randomInputs(func, seed);
+    if (failed(random))
+      return 1;
+    args = std::move(*random);
   } else {
-    for (const std::string &path : inputs) {
+    for (auto [i, path] : llvm::enumerate(inputs)) {
       std::string error;
-      FailureOr<interp::Buffer> buffer =
-          interp::readNpy(path, &context, error);
+      FailureOr<interp::Buffer> buffer = interp::readNpy(path, &context, error);
       if (failed(buffer)) {
-        llvm::errs() << "error: cannot read " << path << ": " << error
-                     << "\n";
+        llvm::errs() << "error: cannot read " << path << ": " << error << "\n";
         return 1;
       }
+      // .npy has no index type: an index argument reads int64.
+      if (i < func.getNumArguments() &&
+          getElementTypeOrSelf(func.getArgumentTypes()[i]).isIndex() &&
+          buffer->elementType.isInteger(64))
+        buffer->elementType = IndexType::get(&context);
       args.push_back(std::move(*buffer));
     }
   }
@@ -369,9 +411,8 @@ static int run(MLIRContext &context) {
       interp::runFunction(loweredFunc, args);
   if (failed(actual))
     return 1;
-  if (failed(compareResults(*results, *actual, "after '" + comparePipeline +
-                                                   "'",
-                            ok)))
+  if (failed(compareResults(*results, *actual,
+                            "after '" + comparePipeline + "'", ok)))
     return 1;
   return ok ? 0 : 1;
 }
@@ -380,8 +421,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerDeplodockPasses();
   registerTransformsPasses();
-  cl::ParseCommandLineOptions(argc, argv,
-                              "Deplodock reference interpreter\n");
+  cl::HideUnrelatedOptions(runCategory);
+  cl::ParseCommandLineOptions(argc, argv, "Deplodock reference interpreter\n");
   if (!interpMode) {
     llvm::errs() << "error: choose a mode: --interp runs the CPU reference "
                     "interpreter\n";

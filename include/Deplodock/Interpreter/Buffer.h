@@ -40,8 +40,13 @@ struct Buffer {
 };
 
 /// Rounds `v` to a value of `type`, as the hardware would store it: floats to
-/// their precision, integers wrapped to their width (i1 to 0 or 1).
+/// their precision, integers truncated towards zero, wrapped to their width
+/// and sign extended (i8 200 is -56), except i1, which is 0 or 1.
 double roundTo(mlir::Type type, double v);
+
+/// Whether buffers and scalars of `type` can be interpreted: floats,
+/// integers up to 64 bits, index.
+bool isSupportedElementType(mlir::Type type);
 
 } // namespace deplodock::interp
 

@@ -1,14 +1,16 @@
 //===- BufferIO.h - Read and write interpreter buffers ----------*- C++ -*-===//
 //
-// Two formats: NumPy's .npy (little-endian f32, f64, i32, i64, bool; what
-// numpy.save writes and numpy.load reads) for exchanging inputs and outputs
-// with other tools, and a text format for reading results:
+// Two formats: NumPy's .npy (little-endian f16, f32, f64, bool, i8, i16,
+// i32, i64; what numpy.save writes and numpy.load reads) for exchanging
+// inputs and outputs with other tools, and a text format for reading
+// results:
 //
 //   result #0: tensor<2x3xf32>
 //   0.5 -0.25 1
 //   2 3 4
 //
-// one line per innermost row, values with enough digits to read back exactly.
+// one line per innermost row, integers exactly and floats with enough digits
+// to read back exactly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,12 +28,13 @@ class raw_ostream;
 
 namespace deplodock::interp {
 
-/// Reads a .npy file; `error` says why on failure.
+/// Reads a .npy file (versions 1 to 3, C order); `error` says why on
+/// failure.
 mlir::FailureOr<Buffer> readNpy(llvm::StringRef path,
-                                mlir::MLIRContext *context,
-                                std::string &error);
+                                mlir::MLIRContext *context, std::string &error);
 
-/// Writes `buffer` as a .npy file (f32, f64, i1, i32, i64 or index as i64).
+/// Writes `buffer` as a .npy file (version 1): f16, f32, f64, i1 as bool,
+/// i8, i16, i32, i64, and index as i64. Other element types (bf16) fail.
 mlir::LogicalResult writeNpy(const Buffer &buffer, llvm::StringRef path,
                              std::string &error);
 

@@ -1,0 +1,14 @@
+// REQUIRES: numpy
+// RUN: %python %deplodock_src_root/examples/generate.py --small naive_attn > %t.mlir
+// RUN: rm -rf %t.d %t.tensor
+// RUN: deplodock-run --interp %t.mlir --pipeline=lower-to-loop --seed=7 --save-inputs=%t.d --output-dir=%t.d --print=none
+// RUN: %numpy_python %S/reference.py naive_attn %t.d | FileCheck %s
+/// The imported tensor program alone, before lifting and fusion.
+// RUN: deplodock-run --interp %t.mlir --pipeline=lower-to-tensor --seed=7 --save-inputs=%t.tensor --output-dir=%t.tensor --print=none
+// RUN: %numpy_python %S/reference.py naive_attn %t.tensor | FileCheck %s
+
+/// Attention with its -1e9 causal mask added, not selected.
+/// The fused kernels compute what NumPy computes from the definition in
+/// examples/generate.py, within float32 rounding.
+// CHECK:     naive_attn result #0: {{.*}}: PASS
+// CHECK-NOT: FAIL
