@@ -28,6 +28,7 @@
 #include "gtest/gtest.h"
 
 #include <functional>
+#include <optional>
 
 using namespace mlir;
 using namespace deplodock;
@@ -217,7 +218,7 @@ protected:
     }
   }
 
-  /// The leaf below `cursor` that the complete assignment `knobs` names.
+  /// The leaf below `root` that the complete assignment `knobs` names.
   static FailureOr<ForkCursor> follow(const ForkCursor &root, KnobsAttr knobs) {
     // The option of `cursor`'s fork whose values `knobs` has.
     auto pick = [&](const ForkCursor &cursor) -> FailureOr<KnobsAttr> {
@@ -559,6 +560,25 @@ TEST_F(DTileRulesTest, CursorNeverTouchesTheInput) {
   }
   EXPECT_EQ(print(module->getOperation()), before);
   EXPECT_TRUE(succeeded(verify(*module)));
+}
+
+/// The tuner may keep cursors after the IR they came from is gone.
+TEST_F(DTileRulesTest, CursorOutlivesItsInput) {
+  std::optional<ForkCursor> cursor;
+  {
+    OwningOpRef<ModuleOp> input = module->clone();
+    dloop::KernelOp kernel;
+    input->walk([&](dloop::KernelOp op) {
+      if (op.getSymName() == "gemv_0_reduce")
+        kernel = op;
+    });
+    FailureOr<ForkCursor> root = ForkCursor::start(kernel, sm90);
+    ASSERT_TRUE(succeeded(root));
+    cursor.emplace(std::move(*root));
+  }
+  EXPECT_TRUE(
+      succeeded(verify(cursor->getKernel()->getParentOfType<ModuleOp>())));
+  EXPECT_EQ(*cursor->count(100), 28u);
 }
 
 TEST_F(DTileRulesTest, ChooseLeavesTheParentUnchanged) {

@@ -6,6 +6,10 @@
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-blockify-launch="knobs=matmul_0_reduce:BM=3" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 // RUN: deplodock-opt %s --dtile-tileify --dtile-blockify-launch=target=sm_80 -split-input-file | FileCheck %s --check-prefixes=CHECK,SM80
 // RUN: deplodock-opt %s --dtile-tileify --dtile-blockify-launch="target=sm_90 list-forks=true" -split-input-file -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,SM90
+/// Where the rule declines (on every kernel, once it has run) the IR is
+/// left exactly as it was.
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce --dtile-blockify-launch > %t.once.mlir
+// RUN: deplodock-opt %t.once.mlir --dtile-blockify-launch | diff %t.once.mlir -
 
 /// A matmul gets a BM x BN tile of outputs per block: the output axes split
 /// into block axes (`_o`) and two free loops walking the tile (`_i`), which

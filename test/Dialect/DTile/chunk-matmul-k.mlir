@@ -4,6 +4,10 @@
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k=knobs=BK=48 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 // RUN: deplodock-opt %s --dtile-tileify --dtile-chunk-matmul-k=list-forks=true -split-input-file -verify-diagnostics | FileCheck %s
+/// Where the rule declines (on every kernel, once it has run) the IR is
+/// left exactly as it was.
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k > %t.once.mlir
+// RUN: deplodock-opt %t.once.mlir --dtile-chunk-matmul-k | diff %t.once.mlir -
 
 /// The K loop of the matmul becomes 128 / 32 chunks around a loop over one
 /// chunk; both carry the accumulator and the loads index K as

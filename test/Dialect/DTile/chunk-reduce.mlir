@@ -3,6 +3,10 @@
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce --dtile-blockify-launch --dtile-chunk-reduce=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=COOP
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-cooperative-reduce=knobs=threads=1 --dtile-blockify-launch --dtile-chunk-reduce=knobs=chunk=64 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 // RUN: deplodock-opt %s --dtile-tileify --dtile-cooperative-reduce=knobs=threads=1 --dtile-blockify-launch --dtile-chunk-reduce=list-forks=true -split-input-file -verify-diagnostics | FileCheck %s
+/// Where the rule declines (on every kernel, once it has run) the IR is
+/// left exactly as it was.
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce=knobs=threads=1 --dtile-blockify-launch --dtile-chunk-reduce > %t.once.mlir
+// RUN: deplodock-opt %t.once.mlir --dtile-chunk-reduce | diff %t.once.mlir -
 
 /// One gemv column per thread: the vector is read by every thread, so its
 /// reduction is chunked (128 floats, 512 bytes of slab per chunk) for

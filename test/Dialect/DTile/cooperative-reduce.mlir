@@ -4,6 +4,10 @@
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-cooperative-reduce --dtile-cooperative-reduce=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-cooperative-reduce=knobs=threads=512 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 // RUN: deplodock-opt %s --dtile-tileify --dtile-cooperative-reduce=list-forks=true -split-input-file -verify-diagnostics | FileCheck %s
+/// Where the rule declines (on every kernel, once it has run) the IR is
+/// left exactly as it was.
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce > %t.once.mlir
+// RUN: deplodock-opt %t.once.mlir --dtile-cooperative-reduce | diff %t.once.mlir -
 
 /// The matmul and the pointwise kernel are left alone.
 // T256-LABEL: func.func @matmul

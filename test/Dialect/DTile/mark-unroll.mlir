@@ -4,6 +4,10 @@
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch --dtile-register-tile --dtile-mark-unroll="knobs=matmul_0_reduce:unroll=1" | FileCheck %s --check-prefix=ONE
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-mark-unroll="knobs=matmul_0_reduce:unroll=64" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 // RUN: deplodock-opt %s --dtile-mark-unroll=list-forks=true -split-input-file -verify-diagnostics | FileCheck %s
+/// Where the rule declines (on every kernel, once it has run) the IR is
+/// left exactly as it was.
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce="knobs=rowsum_0_reduce:threads=1;gemv_0_reduce:threads=1" --dtile-blockify-launch --dtile-chunk-reduce --dtile-register-tile --dtile-stage-inputs --dtile-mark-unroll > %t.once.mlir
+// RUN: deplodock-opt %t.once.mlir --dtile-mark-unroll | diff %t.once.mlir -
 
 /// The loop over a K chunk (32) unrolls fully; the chunk loop around it is
 /// not innermost.

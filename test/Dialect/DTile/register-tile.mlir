@@ -5,6 +5,10 @@
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce --dtile-blockify-launch --dtile-chunk-reduce --dtile-register-tile=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT-FORKS
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-blockify-launch --dtile-register-tile --dtile-register-tile=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-blockify-launch --dtile-register-tile=knobs=FM=3 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
+/// Where the rule declines (on every kernel, once it has run) the IR is
+/// left exactly as it was.
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce --dtile-blockify-launch --dtile-chunk-reduce --dtile-register-tile > %t.once.mlir
+// RUN: deplodock-opt %t.once.mlir --dtile-register-tile | diff %t.once.mlir -
 
 /// A 4 x 8 tile of one output per thread: the two tile loops become the
 /// thread axes and the body is unchanged.

@@ -8,6 +8,10 @@
 // RUN: deplodock-opt %s --dtile-stage-inputs=list-forks=true -split-input-file -verify-diagnostics | FileCheck %s
 // RUN: deplodock-opt %s --dtile-stage-inputs="target=sm_80 list-forks=true" -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SM80
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch --dtile-register-tile --dtile-stage-inputs --dtile-stage-inputs=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
+/// Where the rule declines (on every kernel, once it has run) the IR is
+/// left exactly as it was.
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce="knobs=gemv_0_reduce:threads=1" --dtile-blockify-launch --dtile-chunk-reduce --dtile-register-tile --dtile-stage-inputs > %t.once.mlir
+// RUN: deplodock-opt %t.once.mlir --dtile-stage-inputs | diff %t.once.mlir -
 
 /// Each chunk of the matmul first stages the chunk's slab of both operands
 /// (the block's 4 rows of A, 8 columns of B); the reads go to the slabs at
