@@ -4,7 +4,8 @@
 // chose T = 1) that reads an input all threads share, such as the vector of a
 // matrix-vector product, is split into chunks whose shared slab fits in
 // 8 KB, so stage_inputs can stage it one chunk at a time. No fork: the chunk
-// is the longest of 128, 64, ..., 8 dividing K whose slab fits.
+// is the longest of 128, 64, ..., 8 dividing K whose slab fits (with several
+// such loops, the shortest of their chunks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,21 @@ int64_t sharedSlabPerIteration(TileOp tile, dloop::ForOp loop) {
   return elements;
 }
 
+/// Whether `loop` splits into chunks of `chunk` whose shared slab fits.
+bool chunkFits(TileOp tile, dloop::ForOp loop, int64_t chunk) {
+  int64_t perIteration = sharedSlabPerIteration(tile, loop);
+  return perIteration != 0 && loop.getExtent() % chunk == 0 &&
+         chunk * perIteration * 4 <= 8192;
+}
+
+/// The longest of 128, 64, ..., 8 that `loop` splits into, if any.
+std::optional<int64_t> longestChunk(TileOp tile, dloop::ForOp loop) {
+  for (int64_t c = 128; c >= 8; c /= 2)
+    if (chunkFits(tile, loop, c))
+      return c;
+  return std::nullopt;
+}
+
 class ChunkReduce final : public Rule {
 public:
   StringRef getName() const override { return "chunk_reduce"; }
@@ -53,19 +69,12 @@ public:
         classify(kernel) != KernelClass::Reduction ||
         kernel.getKnobs().getInt("threads").value_or(1) != 1)
       return {};
-    SmallVector<dloop::ForOp> loops = getTopLevelReductions(tile);
+    // Each loop's own chunk is the longest that fits; the kernel's is the
+    // shortest of those, which divides (and fits) every other loop too.
     std::optional<int64_t> chunk;
-    for (dloop::ForOp loop : loops) {
-      int64_t perIteration = sharedSlabPerIteration(tile, loop);
-      if (perIteration == 0)
-        continue;
-      for (int64_t c = 128; c >= 8; c /= 2)
-        if (loop.getExtent() % c == 0 && c * perIteration * 4 <= 8192 &&
-            (!chunk || c < *chunk)) {
-          chunk = c;
-          break;
-        }
-    }
+    for (dloop::ForOp loop : getTopLevelReductions(tile))
+      if (std::optional<int64_t> own = longestChunk(tile, loop))
+        chunk = std::min(chunk.value_or(*own), *own);
     if (!chunk)
       return {};
     Builder b(kernel.getContext());
@@ -79,7 +88,7 @@ public:
     int64_t c = *option.getInt("chunk");
     TileOp tile = kernel.getTile();
     for (dloop::ForOp loop : getTopLevelReductions(tile))
-      if (sharedSlabPerIteration(tile, loop) != 0 && loop.getExtent() % c == 0)
+      if (chunkFits(tile, loop, c))
         splitReduceLoop(loop, c);
     cleanupKernel(kernel);
     return success();

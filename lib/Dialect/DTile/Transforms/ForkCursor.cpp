@@ -2,7 +2,10 @@
 
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -10,10 +13,28 @@ using namespace deplodock::dtile;
 
 FailureOr<ForkCursor> ForkCursor::start(dloop::KernelOp kernel,
                                         const Target &target) {
-  OpBuilder b(kernel.getContext());
-  OwningOpRef<ModuleOp> module = ModuleOp::create(b, kernel.getLoc());
+  MLIRContext *context = kernel.getContext();
+  context->getOrLoadDialect<func::FuncDialect>();
+  OpBuilder b(context);
+  Location loc = kernel.getLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b, loc);
+  // The copy lives in a function whose arguments stand for the kernel's
+  // buffers: it uses no value of the input IR, so the input's use lists stay
+  // as they were, the copy verifies on its own, and it may outlive the input.
+  llvm::SetVector<Value> buffers(kernel->operand_begin(),
+                                 kernel->operand_end());
+  SmallVector<Type> types;
+  for (Value buffer : buffers)
+    types.push_back(buffer.getType());
   b.setInsertionPointToEnd(module->getBody());
-  auto copy = cast<dloop::KernelOp>(b.clone(*kernel));
+  auto func = func::FuncOp::create(b, loc, kernel.getSymName(),
+                                   b.getFunctionType(types, {}));
+  Block *entry = func.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(buffers.getArrayRef(), entry->getArguments());
+  b.setInsertionPointToStart(entry);
+  auto copy = cast<dloop::KernelOp>(b.clone(*kernel, mapping));
+  func::ReturnOp::create(b, loc);
   if (failed(tileify(copy)))
     return failure();
   ForkCursor cursor(std::move(module), target);
@@ -22,7 +43,12 @@ FailureOr<ForkCursor> ForkCursor::start(dloop::KernelOp kernel,
 }
 
 KernelOp ForkCursor::getKernel() const {
-  return *module->getBody()->getOps<KernelOp>().begin();
+  KernelOp kernel;
+  module->walk([&](KernelOp op) {
+    kernel = op;
+    return WalkResult::interrupt();
+  });
+  return kernel;
 }
 
 void ForkCursor::advance(size_t from) {
@@ -55,6 +81,8 @@ FailureOr<SmallVector<KnobsAttr>> ForkCursor::enumerate(size_t limit) const {
       return success();
     }
     for (KnobsAttr option : cursor.getOptions()) {
+      if (leaves.size() >= limit)
+        break;
       FailureOr<ForkCursor> next = cursor.choose(option);
       if (failed(next) || failed(walk(*next)))
         return failure();
@@ -78,6 +106,8 @@ FailureOr<KnobsAttr> ForkCursor::sample(std::mt19937_64 &rng) const {
 }
 
 FailureOr<size_t> ForkCursor::count(size_t limit) const {
+  if (limit == 0)
+    return 0;
   if (isDone())
     return 1;
   size_t total = 0;

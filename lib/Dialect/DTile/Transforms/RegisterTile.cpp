@@ -141,10 +141,14 @@ public:
     int64_t fm = *option.getInt("FM"), fn = *option.getInt("FN");
     TileOp tile = kernel.getTile();
     std::optional<TileLoops> loops = findTileLoops(tile);
-    if (!loops || (bm > 1 && !loops->rows) || (bn > 1 && !loops->cols))
+    if (!loops)
       return failure();
+    // With BM = 1 blockify_launch made only the column loop, which
+    // findTileLoops found first.
     if (bm == 1)
       loops->cols = loops->rows, loops->rows = {};
+    if ((bm > 1 && !loops->rows) || (bn > 1 && !loops->cols))
+      return failure();
     std::string rowName = loops->rows ? loops->rows.getAxis().str() : "m_i";
     std::string colName = loops->cols ? loops->cols.getAxis().str() : "n_i";
     SmallVector<Axis> threadAxes;

@@ -2,7 +2,7 @@
 
 #include "Deplodock/Dialect/DTile/Transforms/Rules.h"
 
-#include "mlir/AsmParser/AsmParser.h"
+#include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -89,10 +89,53 @@ LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
   return success();
 }
 
+/// The value of knob `name` written as `text` (`32`, `true`, `[0:1]`, `0:1`,
+/// `[]`), or null with a message in `error`.
+static Attribute parseKnobValue(Builder &b, StringRef name, StringRef text,
+                                std::string &error) {
+  const KnobInfo *knob = lookupKnob(name);
+  if (!knob) {
+    error = ("unknown knob '" + name + "'").str();
+    return {};
+  }
+  auto expected = [&] {
+    error = ("knob '" + name + "' expects " + describeKnobKind(knob->kind) +
+             ", got '" + text + "'")
+                .str();
+    return Attribute();
+  };
+  switch (knob->kind) {
+  case KnobKind::Int: {
+    int64_t value;
+    if (text.getAsInteger(10, value))
+      return expected();
+    return b.getI64IntegerAttr(value);
+  }
+  case KnobKind::Bool:
+    if (text == "true" || text == "false")
+      return b.getBoolAttr(text == "true");
+    return expected();
+  case KnobKind::IntList: {
+    // `[0:1]`, `0:1`, `[2]`, `[]`: ',' separates knobs, so ':' items.
+    StringRef items = text;
+    if (items.consume_front("[") != items.consume_back("]"))
+      return expected();
+    SmallVector<int64_t> values;
+    if (!items.trim().empty())
+      for (StringRef item : llvm::split(items, ':'))
+        if (item.trim().getAsInteger(10, values.emplace_back()))
+          return expected();
+    return b.getDenseI64ArrayAttr(values);
+  }
+  }
+  return expected();
+}
+
 FailureOr<llvm::StringMap<KnobsAttr>>
 dtile::parseKnobsOption(MLIRContext *context, StringRef text,
                         std::string &error) {
-  llvm::StringMap<KnobsAttr> result;
+  Builder b(context);
+  llvm::StringMap<NamedAttrList> entries;
   SmallVector<StringRef> groups;
   text.split(groups, ';', -1, /*KeepEmpty=*/false);
   for (StringRef group : groups) {
@@ -105,42 +148,46 @@ dtile::parseKnobsOption(MLIRContext *context, StringRef text,
       kernel = group.take_front(colon).trim();
       group = group.drop_front(colon + 1);
     }
-    // `stage=[0:1]` (or `0:1`) lists become `stage = [0, 1]` for the
-    // attribute parser.
-    SmallVector<StringRef> entries;
-    group.split(entries, ',', -1, /*KeepEmpty=*/false);
-    SmallVector<std::string> parts;
-    for (StringRef entry : entries) {
-      auto [name, value] = entry.split('=');
+    NamedAttrList &knobs = entries[kernel];
+    SmallVector<StringRef> items;
+    group.split(items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      auto [name, value] = item.split('=');
       name = name.trim();
       value = value.trim();
-      if (name.empty() || value.empty()) {
-        error = ("expected name=value, got '" + entry.trim() + "'").str();
+      if (name.empty() || value.empty() || !item.contains('=')) {
+        error = ("expected name=value, got '" + item.trim() + "'").str();
         return failure();
       }
-      std::string v = value.str();
-      if (value.contains(':') || value.starts_with("["))
-        v = "[" + llvm::join(llvm::split(value.trim("[]"), ':'), ", ") + "]";
-      parts.push_back((name + " = " + v).str());
+      Attribute attr = parseKnobValue(b, name, value, error);
+      if (!attr)
+        return failure();
+      if (knobs.get(name)) {
+        error = ("knob '" + name + "' is set twice" +
+                 (kernel.empty() ? "" : " for kernel " + kernel))
+                    .str();
+        return failure();
+      }
+      knobs.append(name, attr);
     }
-    std::string attrText = "#dtile.knobs<" + llvm::join(parts, ", ") + ">";
-    std::string diagnostic;
-    Attribute attr;
+  }
+  llvm::StringMap<KnobsAttr> result;
+  for (auto &[kernel, knobs] : entries) {
+    // The verifier rejects what the syntax allows but a knob does not (a
+    // negative size).
+    KnobsAttr attr;
     {
       ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-        diagnostic = diag.str();
+        error = diag.str();
         return success();
       });
-      attr = parseAttribute(attrText, context);
+      attr = KnobsAttr::getChecked(
+          [&] { return mlir::emitError(UnknownLoc::get(context)); }, context,
+          knobs.getDictionary(context));
     }
-    auto knobs = dyn_cast_or_null<KnobsAttr>(attr);
-    if (!knobs) {
-      error = diagnostic.empty() ? "cannot parse knobs '" + group.str() + "'"
-                                 : diagnostic;
+    if (!attr)
       return failure();
-    }
-    KnobsAttr &slot = result[kernel];
-    slot = slot ? slot.merge(knobs) : knobs;
+    result[kernel] = attr;
   }
   return result;
 }

@@ -54,6 +54,25 @@ FailureOr<RuleOptions> parseOptions(ModuleOp module, StringRef target,
   return RuleOptions{*t, std::move(*parsed)};
 }
 
+/// Fails with an error at `module` when the knobs name a kernel that
+/// `kernels` lacks (a misspelt name would otherwise change nothing).
+LogicalResult checkKernelNames(ModuleOp module, const RuleOptions &options,
+                               ArrayRef<KernelOp> kernels) {
+  SmallVector<StringRef> names;
+  for (const auto &entry : options.knobs)
+    if (!entry.getKey().empty())
+      names.push_back(entry.getKey());
+  llvm::sort(names);
+  for (StringRef name : names)
+    if (llvm::none_of(kernels, [&](KernelOp kernel) {
+          return kernel.getSymName() == name;
+        }))
+      return module.emitError("no kernel @")
+             << name << " to take knobs "
+             << formatKnobsOption("", options.knobs.lookup(name));
+  return success();
+}
+
 /// Runs the rule called `name` on every tile kernel of `module`.
 LogicalResult runRuleOnModule(ModuleOp module, StringRef name,
                               StringRef target, StringRef knobs,
@@ -64,6 +83,8 @@ LogicalResult runRuleOnModule(ModuleOp module, StringRef name,
   const Rule *rule = lookupRule(name);
   SmallVector<KernelOp> kernels;
   module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+  if (failed(checkKernelNames(module, *options, kernels)))
+    return failure();
   for (KernelOp kernel : kernels)
     if (failed(runRule(*rule, kernel, options->target,
                        options->requestedFor(kernel), listForks)))
@@ -123,7 +144,7 @@ struct LowerPass final : deplodock::dtile::impl::DTileLowerBase<LowerPass> {
     if (failed(options))
       return signalPassFailure();
     FailureOr<SmallVector<KernelOp>> kernels = tileifyAll(module);
-    if (failed(kernels))
+    if (failed(kernels) || failed(checkKernelNames(module, *options, *kernels)))
       return signalPassFailure();
     llvm::StringSet<> used;
     for (KernelOp kernel : *kernels) {

@@ -120,17 +120,14 @@ std::optional<Access> splitAccess(dloop::LoadOp load, dloop::ForOp chunk,
   return access;
 }
 
-/// The largest value of a non-negative linear `offset` of `load`.
-std::optional<int64_t> maxOffset(AffineExpr offset, dloop::LoadOp load) {
+/// The values a non-negative linear `offset` of `load` takes.
+std::optional<Interval> offsetRange(AffineExpr offset, dloop::LoadOp load) {
   SmallVector<Interval> ranges;
   for (Value operand : load.getIndices()) {
     std::optional<Interval> range = dloop::getIndexRange(operand);
     ranges.push_back(range.value_or(Interval{0, 0}));
   }
-  std::optional<Interval> bound = boundAffineExpr(offset, ranges);
-  if (!bound)
-    return std::nullopt;
-  return bound->hi;
+  return boundAffineExpr(offset, ranges);
 }
 
 /// The chunk loops: reduce loops at the top level of the tile body whose
@@ -173,17 +170,36 @@ SmallVector<Slab> planSlabs(KernelOp kernel, dloop::ForOp chunk) {
         ok &= a.load.getIndices() == first.load.getIndices() && x == y;
     if (!ok)
       continue;
+    // The box spans the offsets the reads take. Offsets that never reach
+    // zero in some dimension (a fixed row, or a column past the first of a
+    // register tile) move their smallest value into the origin, so the slab
+    // holds only what is read.
     auto type = cast<MemRefType>(buffer.getType());
-    slab.box.assign(type.getRank(), 1);
+    SmallVector<int64_t> lo(type.getRank(), INT64_MAX),
+        hi(type.getRank(), INT64_MIN);
     for (Access &a : slab.accesses)
       for (auto [d, offset] : llvm::enumerate(a.offset)) {
-        std::optional<int64_t> hi = maxOffset(offset, a.load);
-        if (!hi) {
+        std::optional<Interval> range = offsetRange(offset, a.load);
+        if (!range) {
           ok = false;
           break;
         }
-        slab.box[d] = std::max(slab.box[d], *hi + 1);
+        lo[d] = std::min(lo[d], range->lo);
+        hi[d] = std::max(hi[d], range->hi);
       }
+    if (!ok)
+      continue;
+    slab.box.assign(type.getRank(), 1);
+    for (unsigned d = 0; d < type.getRank(); ++d) {
+      slab.box[d] = hi[d] - lo[d] + 1;
+      if (lo[d] == 0)
+        continue;
+      for (Access &a : slab.accesses) {
+        unsigned numDims = a.load.getIndices().size();
+        a.origin[d] = simplifyAffineExpr(a.origin[d] + lo[d], numDims, 0);
+        a.offset[d] = simplifyAffineExpr(a.offset[d] - lo[d], numDims, 0);
+      }
+    }
     if (!ok || llvm::any_of(llvm::zip(slab.box, type.getShape()), [](auto p) {
           return std::get<0>(p) > std::get<1>(p);
         }))

@@ -3,7 +3,8 @@
 // A kernel's variants form a tree: the rules run in order, and each rule
 // with several legal options branches. A cursor is a position in that tree:
 // the kernel with some rules applied and the next rule to decide. Cursors own
-// a private copy of the kernel, so exploring never touches the input IR.
+// a private copy of the kernel (in a function whose arguments stand for its
+// buffers), so exploring never touches, nor even uses, the input IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +46,8 @@ public:
   /// One complete assignment, each fork chosen uniformly at random.
   mlir::FailureOr<KnobsAttr> sample(std::mt19937_64 &rng) const;
 
-  /// How many complete assignments are below this cursor, up to `limit`.
+  /// How many complete assignments are below this cursor, up to `limit`
+  /// (as many as enumerate(limit) returns).
   mlir::FailureOr<size_t> count(size_t limit) const;
 
 private:

@@ -1,0 +1,118 @@
+/// The lower-to-tile pipeline on the examples (TinyLlama shapes): the knobs
+/// option 0 picks at every fork, per kernel and target. They are heuristics;
+/// these checks document them, so a change to a heuristic shows here.
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile > %t.matmul.mlir
+// RUN: FileCheck %s --check-prefix=MATMUL < %t.matmul.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=target=sm_80 > %t.matmul80.mlir
+// RUN: FileCheck %s --check-prefix=MATMUL80 < %t.matmul80.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile > %t.rmsnorm.mlir
+// RUN: FileCheck %s --check-prefix=RMSNORM < %t.rmsnorm.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile > %t.softmax.mlir
+// RUN: FileCheck %s --check-prefix=SOFTMAX < %t.softmax.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile > %t.silu_mul.mlir
+// RUN: FileCheck %s --check-prefix=SILU < %t.silu_mul.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile > %t.sdpa.mlir
+// RUN: FileCheck %s --check-prefix=SDPA < %t.sdpa.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile=target=sm_80 > %t.sdpa80.mlir
+// RUN: FileCheck %s --check-prefix=SDPA80 < %t.sdpa80.mlir
+
+/// The printed knobs reproduce each lowering exactly.
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=32" | diff %t.matmul.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=32,FM=2,FN=2,stage=[0:1],unroll=32" | diff %t.matmul80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=rmsnorm_0_reduce:threads=256" | diff %t.rmsnorm.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=softmax_0_reduce:threads=32" | diff %t.softmax.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile="knobs=silu_mul_0_pointwise:block_threads=256" | diff %t.silu_mul.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BK=32,BM=16,BN=16,FM=1,FN=1,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=16" | diff %t.sdpa.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=32,BN=32,FM=2,FN=2,stage=[0:1],unroll=16" | diff %t.sdpa80.mlir -
+
+/// So do they for a variant named by a few knobs.
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,BM=32,BN=64" > %t.variant.mlir
+// RUN: FileCheck %s --check-prefix=VARIANT < %t.variant.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,BM=32,BN=64,FM=2,FN=4,stage=[0:1],unroll=4" | diff %t.variant.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1" > %t.rows.mlir
+// RUN: FileCheck %s --check-prefix=ROWS < %t.rows.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1,block_threads=32,unroll=4" | diff %t.rows.mlir -
+
+/// The forks of each kernel, through the pipeline's list-forks option.
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=MATMUL-FORKS
+// RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=RMSNORM-FORKS
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SDPA-FORKS
+
+/// The pipeline passes its options on, errors included.
+// RUN: not deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=48" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
+// RUN: not deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_100" 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=BK=32" 2>&1 | FileCheck %s --check-prefix=UNTAKEN
+
+/// x(1,32,2048) . W(2048,2048) on an H100: 16 x 32 tiles (128 blocks for
+/// 132 SMs), 256 threads of 1 x 2 outputs, both operands staged per K chunk
+/// of 32; the leading 1 of x stays a unit slab dimension.
+// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, stage = [0, 1], unroll = 32>
+// MATMUL:   dtile.tile blocks(%[[MO:.*]] : 2 "d0_o", %[[NO:.*]] : 64 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
+// MATMUL:     dloop.for %[[KO:.*]] = 0 to 64 reduce "r0_o"
+// MATMUL:       dtile.stage %{{.*}}[0, %[[MO]] * 16, %[[KO]] * 32] box [1, 16, 32] : memref<1x32x2048xf32> -> memref<1x16x32xf32, #gpu.address_space<workgroup>>
+// MATMUL:       dtile.stage %{{.*}}[%[[KO]] * 32, %[[NO]] * 32] box [32, 32] : memref<2048x2048xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
+// MATMUL:       dloop.for %{{.*}} = 0 to 32 reduce "r0_i" {{.*}} unroll 32 {
+
+/// On an A100 (108 SMs) 32 x 32 tiles give enough blocks (64), dealt as 2 x 2
+/// per thread to keep 256 threads.
+// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 32, FM = 2, FN = 2, stage = [0, 1], unroll = 32>
+// MATMUL80:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 64 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
+
+/// One row of 2048 per block, 256 threads sharing it: the sum of squares
+/// ends in a combine; the normalised row is written by all threads.
+// RMSNORM: dtile.kernel @rmsnorm_0_reduce knobs<threads = 256>
+// RMSNORM:   dtile.tile blocks(%{{.*}} : 32 "d0") threads(%[[T:.*]] : 256 "t") {
+// RMSNORM:     %[[PART:.*]] = dtile.strided_for %{{.*}} = %[[T]] to 2048 step 256 reduce
+// RMSNORM:     dtile.combine add %[[PART]] over ["t"] : f32
+// RMSNORM:     dtile.strided_for %{{.*}} = %[[T]] to 2048 step 256 free
+// RMSNORM-NOT: dtile.kernel
+
+/// Attention-score rows of 32: one warp per row, one element per thread,
+/// a max and a sum combined across it.
+// SOFTMAX: dtile.kernel @softmax_0_reduce knobs<threads = 32>
+// SOFTMAX:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 32 "d1") threads(%[[T:.*]] : 32 "t") {
+// SOFTMAX:     dtile.combine max %{{.*}} over ["t"] : f32
+// SOFTMAX:     dtile.combine add %{{.*}} over ["t"] : f32
+
+/// 32 x 5632 elements, 256 threads per block from the inner axis.
+// SILU: dtile.kernel @silu_mul_0_pointwise knobs<block_threads = 256>
+// SILU:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 22 "d1_o") threads(%{{.*}} : 256 "d1_i") {
+
+/// Attention: Q.K^T per head (K = 64), the softmax, then P.V (K = 32, so
+/// chunks of 16); the head axis stays a block axis of both matmuls.
+// SDPA: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 16, FM = 1, FN = 1, stage = [0, 1], unroll = 32>
+// SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
+// SDPA: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
+// SDPA: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 16, BN = 32, FM = 1, FN = 2, stage = [0, 1], unroll = 16>
+// SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
+
+// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, stage = [0, 1], unroll = 32>
+// SDPA80: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
+// SDPA80: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 32, BN = 32, FM = 2, FN = 2, stage = [0, 1], unroll = 16>
+
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, stage = [0, 1], unroll = 4>
+// VARIANT:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 32 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
+
+/// One row per thread: the 32 rows fill one warp in one block.
+// ROWS: dtile.kernel @rmsnorm_0_reduce knobs<block_threads = 32, threads = 1, unroll = 4>
+// ROWS:   dtile.tile blocks(%{{.*}} : 1 "unit") threads(%{{.*}} : 32 "d0") {
+
+// MATMUL-FORKS: matmul.mlir:10:11: remark: chunk_matmul_k: BK in {32*, 16, 64, 128}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: cooperative_reduce: does not apply
+// MATMUL-FORKS: matmul.mlir:10:11: remark: blockify_launch: (BM, BN) in {(16, 32)*, (32, 256), (32, 128), (16, 256), (32, 64), (16, 128), (8, 256), (32, 32), (16, 64), (8, 128), (4, 256), (32, 16), (8, 64), (4, 128), (2, 256), (16, 16), (8, 32), (32, 8), (4, 64), (2, 128), (1, 256), (8, 16), (16, 8), (4, 32), (2, 64), (1, 128), (8, 8), (4, 16), (2, 32), (1, 64), (4, 8), (2, 16), (1, 32)}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: chunk_reduce: does not apply
+// MATMUL-FORKS: matmul.mlir:10:11: remark: register_tile: (FM, FN) in {(1, 2)*, (1, 1), (1, 4), (1, 8), (1, 16), (2, 1), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4), (8, 1), (8, 2), (16, 1)}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: stage_inputs: stage in {[0, 1]*, [1], [0], []}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
+
+// RMSNORM-FORKS: rmsnorm.mlir:24:13: remark: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1024, 1}
+
+// SDPA-FORKS: sdpa.mlir:22:13: remark: chunk_matmul_k: BK in {32*, 16}
+// SDPA-FORKS: sdpa.mlir:22:13: remark: blockify_launch: (BM, BN) in {(16, 16)*, (32, 32), (16, 32), (32, 16), (8, 32), (32, 8), (8, 16), (16, 8), (4, 32), (8, 8), (4, 16), (2, 32), (4, 8), (2, 16), (1, 32)}
+// SDPA-FORKS: sdpa.mlir:36:12: remark: cooperative_reduce: threads in {32*, 1}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: chunk_matmul_k: BK in {16*}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: mark_unroll: unroll in {16*, 1, 2, 4, 8}
+
+// ILLEGAL: matmul.mlir:10:11: error: 'dtile.kernel' op knobs BK=48 are not a legal option of chunk_matmul_k: BK in {32*, 16, 64, 128}
+// TARGET: error: unknown target 'sm_100'; expected sm_80 or sm_90
+// UNTAKEN: error: no rule took knob "BK" for any kernel

@@ -1,0 +1,721 @@
+//===- DTileRulesTest.cpp - Tests of the Tile rules' fork interface -------===//
+//
+// Checks what the tuner relies on: the rule registry (order, names, the knobs
+// each rule owns), the targets, the knobs option syntax (parse, print, round
+// trip, errors), the driver's choice of option, and the fork cursor: that
+// exploring never touches the input IR, that enumerating, counting and
+// sampling agree, and that every variant verifies and is reproduced exactly
+// by dtile-lower from its knobs alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
+#include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
+#include "Deplodock/Dialect/DTile/Transforms/Rules.h"
+#include "Deplodock/InitAllDialects.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <optional>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// Loop-level kernels of every class (the same as the lit tests' Inputs),
+/// and one that no rule applies to.
+constexpr llvm::StringLiteral kKernels = R"mlir(
+func.func @matmul(%arg0: memref<16x128xf32>, %arg1: memref<128x64xf32>) -> memref<16x64xf32> {
+  %alloc = memref.alloc() : memref<16x64xf32>
+  dloop.kernel @matmul_0_reduce ins(%in0 = %arg0 : memref<16x128xf32>, %in1 = %arg1 : memref<128x64xf32>) outs(%out0 = %alloc : memref<16x64xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    dloop.for %d0 = 0 to 16 free "d0" {
+      dloop.for %d1 = 0 to 64 free "d1" {
+        %0 = dloop.for %r0 = 0 to 128 reduce "r0" iter(%acc = %cst : f32) {
+          %1 = dloop.load %in0[%d0, %r0] : memref<16x128xf32>
+          %2 = dloop.load %in1[%r0, %d1] : memref<128x64xf32>
+          %3 = arith.mulf %1, %2 : f32
+          %4 = arith.addf %acc, %3 : f32
+          dloop.yield %4 : f32
+        }
+        dloop.store %0, %out0[%d0, %d1] : memref<16x64xf32>
+      }
+    }
+  }
+  return %alloc : memref<16x64xf32>
+}
+func.func @rowsum(%arg0: memref<8x512xf32>) -> memref<8x512xf32> {
+  %alloc = memref.alloc() : memref<8x512xf32>
+  dloop.kernel @rowsum_0_reduce ins(%in0 = %arg0 : memref<8x512xf32>) outs(%out0 = %alloc : memref<8x512xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    dloop.for %d0 = 0 to 8 free "d0" {
+      %0 = dloop.for %r0 = 0 to 512 reduce "r0" iter(%acc = %cst : f32) {
+        %1 = dloop.load %in0[%d0, %r0] : memref<8x512xf32>
+        %2 = arith.addf %acc, %1 : f32
+        dloop.yield %2 : f32
+      }
+      dloop.for %d1 = 0 to 512 free "d1" {
+        %1 = dloop.load %in0[%d0, %d1] : memref<8x512xf32>
+        %2 = arith.divf %1, %0 : f32
+        dloop.store %2, %out0[%d0, %d1] : memref<8x512xf32>
+      }
+    }
+  }
+  return %alloc : memref<8x512xf32>
+}
+func.func @scale(%arg0: memref<4x256xf32>) -> memref<4x256xf32> {
+  %alloc = memref.alloc() : memref<4x256xf32>
+  dloop.kernel @scale_0_pointwise ins(%in0 = %arg0 : memref<4x256xf32>) outs(%out0 = %alloc : memref<4x256xf32>) {
+    %cst = arith.constant 2.000000e+00 : f32
+    dloop.for %d0 = 0 to 4 free "d0" {
+      dloop.for %d1 = 0 to 256 free "d1" {
+        %0 = dloop.load %in0[%d0, %d1] : memref<4x256xf32>
+        %1 = arith.mulf %0, %cst : f32
+        dloop.store %1, %out0[%d0, %d1] : memref<4x256xf32>
+      }
+    }
+  }
+  return %alloc : memref<4x256xf32>
+}
+func.func @gemv(%arg0: memref<256x64xf32>, %arg1: memref<256xf32>) -> memref<64xf32> {
+  %alloc = memref.alloc() : memref<64xf32>
+  dloop.kernel @gemv_0_reduce ins(%in0 = %arg1 : memref<256xf32>, %in1 = %arg0 : memref<256x64xf32>) outs(%out0 = %alloc : memref<64xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    dloop.for %d0 = 0 to 64 free "d0" {
+      %0 = dloop.for %r0 = 0 to 256 reduce "r0" iter(%acc = %cst : f32) {
+        %1 = dloop.load %in0[%r0] : memref<256xf32>
+        %2 = dloop.load %in1[%r0, %d0] : memref<256x64xf32>
+        %3 = arith.mulf %1, %2 : f32
+        %4 = arith.addf %acc, %3 : f32
+        dloop.yield %4 : f32
+      }
+      dloop.store %0, %out0[%d0] : memref<64xf32>
+    }
+  }
+  return %alloc : memref<64xf32>
+}
+func.func @single(%arg0: memref<1xf32>) -> memref<1xf32> {
+  %alloc = memref.alloc() : memref<1xf32>
+  dloop.kernel @single_0_pointwise ins(%in0 = %arg0 : memref<1xf32>) outs(%out0 = %alloc : memref<1xf32>) {
+    %0 = dloop.load %in0[0] : memref<1xf32>
+    %1 = arith.negf %0 : f32
+    dloop.store %1, %out0[0] : memref<1xf32>
+  }
+  return %alloc : memref<1xf32>
+}
+)mlir";
+
+/// The kernels above that the rules map onto the GPU.
+constexpr llvm::StringLiteral kForkingKernels[] = {
+    "matmul_0_reduce", "rowsum_0_reduce", "scale_0_pointwise", "gemv_0_reduce"};
+
+class DTileRulesTest : public ::testing::Test {
+protected:
+  DTileRulesTest() {
+    DialectRegistry registry;
+    registerDeplodockDialects(registry);
+    registerDeplodockInputDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    module = parseSourceString<ModuleOp>(kKernels, &context);
+  }
+
+  /// The Loop-level kernel called `name`.
+  dloop::KernelOp getLoopKernel(StringRef name) {
+    dloop::KernelOp found;
+    module->walk([&](dloop::KernelOp kernel) {
+      if (kernel.getSymName() == name)
+        found = kernel;
+    });
+    return found;
+  }
+
+  /// `#dtile.knobs<text>`.
+  KnobsAttr knobs(StringRef text) {
+    return cast<KnobsAttr>(
+        parseAttribute(("#dtile.knobs<" + text + ">").str(), &context));
+  }
+
+  /// The cursor at the root of `name`'s fork tree.
+  ForkCursor start(StringRef name, const Target &target) {
+    FailureOr<ForkCursor> cursor =
+        ForkCursor::start(getLoopKernel(name), target);
+    EXPECT_TRUE(succeeded(cursor)) << name.str();
+    return std::move(*cursor);
+  }
+
+  /// `op` printed on its own (values from outside print alike everywhere).
+  static std::string print(Operation *op) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    op->print(os, OpPrintingFlags().useLocalScope());
+    return text;
+  }
+
+  /// `module` lowered by dtile-lower with `knobs` (a knobs option); the
+  /// first diagnostic in `error`.
+  OwningOpRef<ModuleOp> lower(StringRef target, StringRef knobs,
+                              std::string *error = nullptr) {
+    OwningOpRef<ModuleOp> lowered = module->clone();
+    PassManager pm(&context);
+    DTileLowerOptions options;
+    options.target = target.str();
+    options.knobs = knobs.str();
+    pm.addPass(createDTileLower(options));
+    std::string message;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      if (message.empty())
+        message = diag.str();
+      return success();
+    });
+    LogicalResult result = pm.run(*lowered);
+    if (error)
+      *error = message;
+    EXPECT_TRUE(succeeded(result) || error) << message;
+    return succeeded(result) ? std::move(lowered) : nullptr;
+  }
+
+  /// The Tile-level kernel called `name` in `op`.
+  static KernelOp getTileKernel(Operation *op, StringRef name) {
+    KernelOp found;
+    op->walk([&](KernelOp kernel) {
+      if (kernel.getSymName() == name)
+        found = kernel;
+    });
+    return found;
+  }
+
+  /// Calls `visit` on every cursor of the tree below `cursor`, depth-first,
+  /// up to `limit` leaves; fails the test where a choice fails.
+  static void walk(const ForkCursor &cursor, size_t limit, size_t &leaves,
+                   llvm::function_ref<void(const ForkCursor &)> visit) {
+    if (leaves >= limit)
+      return;
+    visit(cursor);
+    if (cursor.isDone()) {
+      ++leaves;
+      return;
+    }
+    for (KnobsAttr option : cursor.getOptions()) {
+      FailureOr<ForkCursor> next = cursor.choose(option);
+      ASSERT_TRUE(succeeded(next)) << cursor.getRule().getName().str() << " "
+                                   << formatKnobsOption("", option);
+      walk(*next, limit, leaves, visit);
+    }
+  }
+
+  /// The leaf below `root` that the complete assignment `knobs` names.
+  static FailureOr<ForkCursor> follow(const ForkCursor &root, KnobsAttr knobs) {
+    // The option of `cursor`'s fork whose values `knobs` has.
+    auto pick = [&](const ForkCursor &cursor) -> FailureOr<KnobsAttr> {
+      for (KnobsAttr option : cursor.getOptions())
+        if (llvm::all_of(option.getEntries(), [&](NamedAttribute entry) {
+              return knobs.getEntries().get(entry.getName()) ==
+                     entry.getValue();
+            }))
+          return option;
+      return failure();
+    };
+    if (root.isDone())
+      return failure();
+    FailureOr<KnobsAttr> option = pick(root);
+    if (failed(option))
+      return failure();
+    FailureOr<ForkCursor> cursor = root.choose(*option);
+    while (succeeded(cursor) && !cursor->isDone()) {
+      option = pick(*cursor);
+      if (failed(option))
+        return failure();
+      cursor = cursor->choose(*option);
+    }
+    return cursor;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  Target sm80 = *Target::get("sm_80");
+  Target sm90 = *Target::get("sm_90");
+};
+
+//===----------------------------------------------------------------------===//
+// Registry and targets
+//===----------------------------------------------------------------------===//
+
+TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
+  SmallVector<StringRef> names;
+  for (const std::unique_ptr<Rule> &rule : getRules())
+    names.push_back(rule->getName());
+  // register_tile before stage_inputs: see RuleRegistry.cpp.
+  EXPECT_EQ(names, (SmallVector<StringRef>{
+                       "chunk_matmul_k", "cooperative_reduce",
+                       "blockify_launch", "chunk_reduce", "register_tile",
+                       "stage_inputs", "mark_unroll"}));
+  llvm::StringSet<> unique;
+  for (StringRef name : names)
+    EXPECT_TRUE(unique.insert(name).second) << name.str();
+}
+
+TEST_F(DTileRulesTest, LookupRule) {
+  for (const std::unique_ptr<Rule> &rule : getRules())
+    EXPECT_EQ(lookupRule(rule->getName()), rule.get());
+  EXPECT_EQ(lookupRule(""), nullptr);
+  EXPECT_EQ(lookupRule("chunk-matmul-k"), nullptr);
+  // In the knob table but not (yet) a rule.
+  EXPECT_EQ(lookupRule("split_matmul_k"), nullptr);
+}
+
+TEST_F(DTileRulesTest, Targets) {
+  EXPECT_EQ(sm80.name, "sm_80");
+  EXPECT_EQ(sm80.capability, 80);
+  EXPECT_EQ(sm80.numSMs, 108);
+  EXPECT_EQ(sm80.maxSharedBytes, 166912);
+  EXPECT_TRUE(sm80.hasAsyncCopy());
+  EXPECT_FALSE(sm80.hasTma());
+  EXPECT_EQ(sm90.capability, 90);
+  EXPECT_EQ(sm90.numSMs, 132);
+  EXPECT_EQ(sm90.maxSharedBytes, 232448);
+  EXPECT_TRUE(sm90.hasTma());
+  EXPECT_EQ(sm90.maxThreads, 1024);
+  EXPECT_TRUE(failed(Target::get("sm_70")));
+  EXPECT_TRUE(failed(Target::get("")));
+  EXPECT_TRUE(failed(Target::get("SM_90")));
+}
+
+//===----------------------------------------------------------------------===//
+// The knobs option
+//===----------------------------------------------------------------------===//
+
+TEST_F(DTileRulesTest, ParseKnobsForEveryKernel) {
+  std::string error;
+  auto parsed =
+      parseKnobsOption(&context, "BK=32,BM=16,stage=[0:1],tma=true", error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  ASSERT_EQ(parsed->size(), 1u);
+  EXPECT_EQ(parsed->lookup(""),
+            knobs("BK = 32, BM = 16, stage = [0, 1], tma = true"));
+
+  // Blanks around names and values, a list without brackets.
+  parsed = parseKnobsOption(&context, " BK = 16 , stage = 2:0 ", error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  EXPECT_EQ(parsed->lookup(""), knobs("BK = 16, stage = [2, 0]"));
+
+  // Empty and one-element lists.
+  parsed = parseKnobsOption(&context, "stage=[]", error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  EXPECT_EQ(parsed->lookup("").getList("stage")->size(), 0u);
+  parsed = parseKnobsOption(&context, "stage=[1]", error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  EXPECT_EQ(*parsed->lookup("").getList("stage"), ArrayRef<int64_t>{1});
+
+  // Nothing at all.
+  parsed = parseKnobsOption(&context, "", error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  EXPECT_TRUE(parsed->empty());
+  parsed = parseKnobsOption(&context, ";;", error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  EXPECT_TRUE(parsed->empty());
+}
+
+TEST_F(DTileRulesTest, ParseKnobsPerKernel) {
+  std::string error;
+  auto parsed = parseKnobsOption(
+      &context, "BK=32;matmul:BM=16,stage=[0:1];rowsum:threads=64;matmul:FM=2",
+      error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  ASSERT_EQ(parsed->size(), 3u);
+  EXPECT_EQ(parsed->lookup(""), knobs("BK = 32"));
+  // Groups naming the same kernel add up.
+  EXPECT_EQ(parsed->lookup("matmul"), knobs("BM = 16, FM = 2, stage = [0, 1]"));
+  EXPECT_EQ(parsed->lookup("rowsum"), knobs("threads = 64"));
+
+  // An empty name is every kernel; a kernel with no knobs is kept.
+  parsed = parseKnobsOption(&context, ":BK=16;k:", error);
+  ASSERT_TRUE(succeeded(parsed)) << error;
+  EXPECT_EQ(parsed->lookup(""), knobs("BK = 16"));
+  ASSERT_TRUE(parsed->count("k"));
+  EXPECT_TRUE(parsed->lookup("k").empty());
+}
+
+TEST_F(DTileRulesTest, ParseKnobsErrors) {
+  const std::pair<StringRef, StringRef> cases[] = {
+      {"BK", "expected name=value, got 'BK'"},
+      {"BK=", "expected name=value, got 'BK='"},
+      {"=32", "expected name=value, got '=32'"},
+      {"XY=3", "unknown knob 'XY'"},
+      // A pass option written into the knobs.
+      {"BM=4,list-forks=true", "unknown knob 'list-forks'"},
+      {"BK=true", "knob 'BK' expects an integer, got 'true'"},
+      {"BK=32x", "knob 'BK' expects an integer, got '32x'"},
+      {"tma=1", "knob 'tma' expects a boolean, got '1'"},
+      {"stage=[a]", "knob 'stage' expects a list of integers, got '[a]'"},
+      {"stage=[0:1", "knob 'stage' expects a list of integers, got '[0:1'"},
+      {"BM=-4", "knob 'BM' must not be negative"},
+      {"stage=[0:-1]", "knob 'stage' must not be negative"},
+      {"BK=16,BK=32", "knob 'BK' is set twice"},
+      {"BK=16;BK=32", "knob 'BK' is set twice"},
+      {"k:BK=16;k:BK=32", "knob 'BK' is set twice for kernel k"},
+  };
+  for (auto [text, message] : cases) {
+    std::string error;
+    EXPECT_TRUE(failed(parseKnobsOption(&context, text, error))) << text.str();
+    EXPECT_EQ(error, message) << text.str();
+  }
+}
+
+TEST_F(DTileRulesTest, FormatKnobs) {
+  EXPECT_EQ(formatKnobsOption("", knobs("BK = 32, stage = [0, 1], tma = true")),
+            "BK=32,stage=[0:1],tma=true");
+  EXPECT_EQ(formatKnobsOption("mm", knobs("stage = [2], tma = false")),
+            "mm:stage=[2],tma=false");
+  EXPECT_EQ(formatKnobsOption("", knobs("stage = []")), "stage=[]");
+  EXPECT_EQ(formatKnobsOption("mm", knobs("")), "mm:");
+  EXPECT_EQ(formatKnobsOption("", knobs("")), "");
+}
+
+TEST_F(DTileRulesTest, FormatThenParseRoundTrips) {
+  for (StringRef text :
+       {"BK = 32, BM = 64, BN = 64, FM = 4, FN = 4, stage = [0, 1], "
+        "unroll = 32",
+        "stage = []", "stage = [1]", "tma = false, async_copy = true",
+        "threads = 1", ""}) {
+    KnobsAttr original = knobs(text);
+    for (StringRef kernel : {"", "matmul_0_reduce"}) {
+      std::string option = formatKnobsOption(kernel, original);
+      std::string error;
+      auto parsed = parseKnobsOption(&context, option, error);
+      ASSERT_TRUE(succeeded(parsed)) << option << ": " << error;
+      // Empty knobs for every kernel print as nothing, which parses as no
+      // group at all; the same request either way.
+      if (kernel.empty() && original.empty()) {
+        EXPECT_TRUE(parsed->empty()) << option;
+        continue;
+      }
+      ASSERT_EQ(parsed->size(), 1u) << option;
+      EXPECT_EQ(parsed->lookup(kernel), original) << option;
+    }
+  }
+}
+
+TEST_F(DTileRulesTest, DescribeOptions) {
+  const Rule &chunk = *lookupRule("chunk_matmul_k");
+  EXPECT_EQ(describeOptions(chunk, {knobs("BK = 32"), knobs("BK = 16")}),
+            "chunk_matmul_k: BK in {32*, 16}");
+  EXPECT_EQ(describeOptions(chunk, {}), "chunk_matmul_k: does not apply");
+  EXPECT_EQ(
+      describeOptions(*lookupRule("blockify_launch"),
+                      {knobs("BM = 4, BN = 8"), knobs("BM = 1, BN = 32")}),
+      "blockify_launch: (BM, BN) in {(4, 8)*, (1, 32)}");
+  EXPECT_EQ(describeOptions(*lookupRule("stage_inputs"),
+                            {knobs("stage = [0, 1]"), knobs("stage = [1]"),
+                             knobs("stage = []")}),
+            "stage_inputs: stage in {[0, 1]*, [1], []}");
+}
+
+//===----------------------------------------------------------------------===//
+// Rules and the driver
+//===----------------------------------------------------------------------===//
+
+/// Every option of every rule sets the knobs that rule owns in the knob
+/// table, the same names for every option of a fork, and no two options of
+/// a fork are equal.
+TEST_F(DTileRulesTest, OptionsSetTheirRulesKnobs) {
+  for (const Target &target : {sm80, sm90})
+    for (StringRef name : kForkingKernels) {
+      size_t leaves = 0;
+      walk(start(name, target), 40, leaves, [&](const ForkCursor &cursor) {
+        if (cursor.isDone())
+          return;
+        StringRef rule = cursor.getRule().getName();
+        ArrayRef<KnobsAttr> options = cursor.getOptions();
+        ASSERT_FALSE(options.empty()) << rule.str();
+        llvm::DenseSet<Attribute> seen;
+        for (KnobsAttr option : options) {
+          EXPECT_TRUE(seen.insert(option).second)
+              << rule.str() << " lists " << formatKnobsOption("", option)
+              << " twice";
+          ASSERT_EQ(option.getEntries().size(),
+                    options.front().getEntries().size());
+          for (NamedAttribute entry : option.getEntries()) {
+            const KnobInfo *knob = lookupKnob(entry.getName());
+            ASSERT_NE(knob, nullptr);
+            EXPECT_EQ(knob->rule, rule) << entry.getName().str();
+            EXPECT_TRUE(options.front().getEntries().get(entry.getName()));
+          }
+        }
+      });
+    }
+}
+
+TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
+  FailureOr<KernelOp> kernel = tileify(getLoopKernel("matmul_0_reduce"));
+  ASSERT_TRUE(succeeded(kernel));
+  const Rule &rule = *lookupRule("chunk_matmul_k");
+
+  // An illegal value is a located error listing the options; nothing
+  // changes.
+  std::string before = print(*kernel), message;
+  {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    EXPECT_TRUE(failed(runRule(rule, *kernel, sm90, knobs("BK = 48"),
+                               /*listForks=*/false)));
+  }
+  EXPECT_EQ(message, "'dtile.kernel' op knobs BK=48 are not a legal option "
+                     "of chunk_matmul_k: BK in {32*, 16, 64}");
+  EXPECT_EQ(print(*kernel), before);
+
+  // Knobs of other rules are ignored; the rule takes its own.
+  ASSERT_TRUE(succeeded(runRule(rule, *kernel, sm90,
+                                knobs("BK = 64, BM = 3, threads = 7"),
+                                /*listForks=*/false)));
+  EXPECT_EQ(kernel->getKnobs(), knobs("BK = 64"));
+
+  // A rule that does not apply succeeds without change; with list-forks it
+  // says so.
+  before = print(*kernel);
+  message.clear();
+  {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    ASSERT_TRUE(succeeded(runRule(*lookupRule("cooperative_reduce"), *kernel,
+                                  sm90, knobs("threads = 64"),
+                                  /*listForks=*/true)));
+  }
+  EXPECT_EQ(message, "cooperative_reduce: does not apply");
+  EXPECT_EQ(print(*kernel), before);
+}
+
+TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
+  std::string error;
+  EXPECT_FALSE(lower("sm_90", "split_k=2", &error));
+  EXPECT_EQ(error, "no rule took knob \"split_k\" for any kernel");
+  EXPECT_FALSE(lower("sm_90", "matmul_0_reduce:threads=64", &error));
+  EXPECT_EQ(error, "'dtile.kernel' op no rule took knob \"threads\" for this "
+                   "kernel");
+  EXPECT_FALSE(lower("sm_90", "matmul:BK=16", &error));
+  EXPECT_EQ(error, "no kernel @matmul to take knobs BK=16");
+  EXPECT_FALSE(lower("sm_75", "", &error));
+  EXPECT_EQ(error, "unknown target 'sm_75'; expected sm_80 or sm_90");
+  EXPECT_FALSE(lower("sm_90", "BK=", &error));
+  EXPECT_EQ(error, "bad knobs option 'BK=': expected name=value, got 'BK='");
+}
+
+//===----------------------------------------------------------------------===//
+// ForkCursor
+//===----------------------------------------------------------------------===//
+
+TEST_F(DTileRulesTest, CursorStartsAtTheFirstRuleThatApplies) {
+  ForkCursor matmul = start("matmul_0_reduce", sm90);
+  ASSERT_FALSE(matmul.isDone());
+  EXPECT_EQ(matmul.getRule().getName(), "chunk_matmul_k");
+  EXPECT_EQ(SmallVector<KnobsAttr>(matmul.getOptions()),
+            (SmallVector<KnobsAttr>{knobs("BK = 32"), knobs("BK = 16"),
+                                    knobs("BK = 64")}));
+  EXPECT_TRUE(matmul.getKnobs().empty());
+  // The private copy is tileified.
+  EXPECT_EQ(matmul.getKernel().getSymName(), "matmul_0_reduce");
+  EXPECT_EQ(matmul.getKernel().getTile().getBlockExtents(),
+            ArrayRef<int64_t>({16, 64}));
+
+  EXPECT_EQ(start("rowsum_0_reduce", sm90).getRule().getName(),
+            "cooperative_reduce");
+  EXPECT_EQ(start("scale_0_pointwise", sm90).getRule().getName(),
+            "blockify_launch");
+  EXPECT_EQ(start("gemv_0_reduce", sm90).getRule().getName(),
+            "cooperative_reduce");
+}
+
+TEST_F(DTileRulesTest, CursorNeverTouchesTheInput) {
+  std::string before = print(module->getOperation());
+  {
+    ForkCursor cursor = start("matmul_0_reduce", sm90);
+    // The copy is self-contained: nothing of the input is used by it.
+    for (auto func : module->getOps<func::FuncOp>())
+      for (BlockArgument arg : func.getArguments())
+        for (Operation *user : arg.getUsers())
+          EXPECT_EQ(user->getParentOfType<ModuleOp>(), *module)
+              << "the cursor's copy uses an argument of @"
+              << func.getSymName().str();
+    FailureOr<ForkCursor> next = cursor.choose(cursor.getOptions()[1]);
+    ASSERT_TRUE(succeeded(next));
+    ASSERT_TRUE(succeeded(next->enumerate(20)));
+  }
+  EXPECT_EQ(print(module->getOperation()), before);
+  EXPECT_TRUE(succeeded(verify(*module)));
+}
+
+/// The tuner may keep cursors after the IR they came from is gone.
+TEST_F(DTileRulesTest, CursorOutlivesItsInput) {
+  std::optional<ForkCursor> cursor;
+  {
+    OwningOpRef<ModuleOp> input = module->clone();
+    dloop::KernelOp kernel;
+    input->walk([&](dloop::KernelOp op) {
+      if (op.getSymName() == "gemv_0_reduce")
+        kernel = op;
+    });
+    FailureOr<ForkCursor> root = ForkCursor::start(kernel, sm90);
+    ASSERT_TRUE(succeeded(root));
+    cursor.emplace(std::move(*root));
+  }
+  EXPECT_TRUE(
+      succeeded(verify(cursor->getKernel()->getParentOfType<ModuleOp>())));
+  EXPECT_EQ(*cursor->count(100), 28u);
+}
+
+TEST_F(DTileRulesTest, ChooseLeavesTheParentUnchanged) {
+  ForkCursor parent = start("matmul_0_reduce", sm90);
+  std::string before = print(parent.getKernel());
+  SmallVector<KnobsAttr> options(parent.getOptions());
+
+  FailureOr<ForkCursor> child = parent.choose(knobs("BK = 16"));
+  ASSERT_TRUE(succeeded(child));
+  EXPECT_EQ(print(parent.getKernel()), before);
+  EXPECT_EQ(SmallVector<KnobsAttr>(parent.getOptions()), options);
+  EXPECT_EQ(parent.getRule().getName(), "chunk_matmul_k");
+  EXPECT_TRUE(parent.getKnobs().empty());
+
+  // The child took the option and moved past the rules that do not apply
+  // (cooperative_reduce) to the next fork.
+  EXPECT_EQ(child->getKnobs(), knobs("BK = 16"));
+  EXPECT_NE(print(child->getKernel()), before);
+  EXPECT_EQ(child->getRule().getName(), "blockify_launch");
+
+  // Two children of one parent are independent.
+  FailureOr<ForkCursor> other = parent.choose(knobs("BK = 64"));
+  ASSERT_TRUE(succeeded(other));
+  EXPECT_EQ(other->getKnobs(), knobs("BK = 64"));
+  EXPECT_EQ(child->getKnobs(), knobs("BK = 16"));
+}
+
+TEST_F(DTileRulesTest, KernelWithoutForks) {
+  ForkCursor cursor = start("single_0_pointwise", sm90);
+  EXPECT_TRUE(cursor.isDone());
+  EXPECT_TRUE(cursor.getOptions().empty());
+  EXPECT_EQ(*cursor.count(10), 1u);
+  EXPECT_EQ(*cursor.count(0), 0u);
+  FailureOr<SmallVector<KnobsAttr>> leaves = cursor.enumerate(10);
+  ASSERT_TRUE(succeeded(leaves));
+  ASSERT_EQ(leaves->size(), 1u);
+  EXPECT_TRUE(leaves->front().empty());
+  EXPECT_TRUE(cursor.enumerate(0)->empty());
+  std::mt19937_64 rng(7);
+  EXPECT_EQ(*cursor.sample(rng), knobs(""));
+}
+
+TEST_F(DTileRulesTest, EnumerateAgreesWithCount) {
+  for (const Target &target : {sm80, sm90})
+    for (StringRef name : kForkingKernels) {
+      ForkCursor root = start(name, target);
+      FailureOr<SmallVector<KnobsAttr>> all = root.enumerate(100000);
+      ASSERT_TRUE(succeeded(all)) << name.str();
+      EXPECT_EQ(*root.count(100000), all->size()) << name.str();
+      // Leaves are distinct, complete assignments.
+      llvm::DenseSet<Attribute> unique(all->begin(), all->end());
+      EXPECT_EQ(unique.size(), all->size()) << name.str();
+      for (size_t limit : {0, 1, 2, 5, 17}) {
+        FailureOr<SmallVector<KnobsAttr>> some = root.enumerate(limit);
+        ASSERT_TRUE(succeeded(some));
+        EXPECT_EQ(some->size(), std::min(limit, all->size()))
+            << name.str() << " limit " << limit;
+        EXPECT_EQ(*root.count(limit), some->size())
+            << name.str() << " limit " << limit;
+        // Depth-first in option order: the first `limit` leaves.
+        EXPECT_TRUE(std::equal(some->begin(), some->end(), all->begin()));
+      }
+      // Option 0 at every fork comes first.
+      EXPECT_EQ(all->front(),
+                getTileKernel(*lower(target.name, ""), name).getKnobs())
+          << name.str();
+    }
+  // The tree sizes document the forks: the row sum has 5 cooperative
+  // thread counts, and with one thread per row 1 block size x 6 unrolls;
+  // the scale 6 block sizes; the gemv 4 cooperative thread counts, and with
+  // one thread per column 2 block sizes x 1 chunk x 2 stagings x 6 unrolls.
+  EXPECT_EQ(*start("matmul_0_reduce", sm90).count(100000), 7242u);
+  EXPECT_EQ(*start("rowsum_0_reduce", sm90).count(100000), 11u);
+  EXPECT_EQ(*start("scale_0_pointwise", sm90).count(100000), 6u);
+  EXPECT_EQ(*start("gemv_0_reduce", sm90).count(100000), 28u);
+}
+
+TEST_F(DTileRulesTest, SampleIsDeterministic) {
+  ForkCursor root = start("matmul_0_reduce", sm90);
+  FailureOr<SmallVector<KnobsAttr>> all = root.enumerate(100000);
+  ASSERT_TRUE(succeeded(all));
+  llvm::DenseSet<Attribute> leaves(all->begin(), all->end());
+  auto draw = [&](uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    SmallVector<KnobsAttr> samples;
+    for (int i = 0; i < 12; ++i) {
+      FailureOr<KnobsAttr> knobs = root.sample(rng);
+      EXPECT_TRUE(succeeded(knobs));
+      samples.push_back(*knobs);
+    }
+    return samples;
+  };
+  SmallVector<KnobsAttr> first = draw(42);
+  EXPECT_EQ(first, draw(42));
+  for (KnobsAttr knobs : first)
+    EXPECT_TRUE(leaves.contains(knobs)) << formatKnobsOption("", knobs);
+  // Twelve draws from a tree this size are not all the same.
+  EXPECT_GT(llvm::DenseSet<Attribute>(first.begin(), first.end()).size(), 1u);
+}
+
+/// Every variant (all of the small trees; the first leaves of the matmul's
+/// and a seeded sample of the rest) verifies, and dtile-lower with its knobs
+/// alone rebuilds the same kernel.
+TEST_F(DTileRulesTest, EveryLeafVerifiesAndReproduces) {
+  auto check = [&](StringRef name, const Target &target,
+                   const ForkCursor &leaf) {
+    KernelOp kernel = leaf.getKernel();
+    std::string option = formatKnobsOption(name, leaf.getKnobs());
+    EXPECT_TRUE(succeeded(verify(kernel->getParentOfType<ModuleOp>())))
+        << target.name << " " << option;
+    OwningOpRef<ModuleOp> lowered = lower(target.name, option);
+    ASSERT_TRUE(lowered) << option;
+    KernelOp again = getTileKernel(*lowered, name);
+    ASSERT_TRUE(again) << option;
+    EXPECT_EQ(again.getKnobs(), leaf.getKnobs()) << option;
+    EXPECT_EQ(print(again), print(kernel)) << target.name << " " << option;
+  };
+  for (const Target &target : {sm80, sm90}) {
+    for (StringRef name : kForkingKernels) {
+      size_t leaves = 0;
+      walk(start(name, target), 60, leaves, [&](const ForkCursor &cursor) {
+        if (cursor.isDone())
+          check(name, target, cursor);
+      });
+      EXPECT_GT(leaves, 0u);
+    }
+    ForkCursor root = start("matmul_0_reduce", target);
+    std::mt19937_64 rng(1);
+    for (int i = 0; i < 25; ++i) {
+      FailureOr<KnobsAttr> knobs = root.sample(rng);
+      ASSERT_TRUE(succeeded(knobs));
+      FailureOr<ForkCursor> leaf = follow(root, *knobs);
+      ASSERT_TRUE(succeeded(leaf)) << formatKnobsOption("", *knobs);
+      EXPECT_EQ(leaf->getKnobs(), *knobs);
+      check("matmul_0_reduce", target, *leaf);
+    }
+  }
+}
+
+} // namespace
