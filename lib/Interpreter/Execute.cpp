@@ -54,63 +54,6 @@ private:
 
 } // namespace
 
-/// The identity of a reduction of `kind` on elements of `type`.
-static double identity(ReduceKind kind, Type type) {
-  if (isa<FloatType>(type)) {
-    switch (kind) {
-    case ReduceKind::add:
-      return 0;
-    case ReduceKind::mul:
-      return 1;
-    case ReduceKind::max:
-      return -std::numeric_limits<double>::infinity();
-    case ReduceKind::min:
-      return std::numeric_limits<double>::infinity();
-    }
-  }
-  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-  switch (kind) {
-  case ReduceKind::add:
-    return 0;
-  case ReduceKind::mul:
-    return 1;
-  case ReduceKind::max:
-    return roundTo(type, static_cast<double>(
-                             APInt::getSignedMinValue(width).getSExtValue()));
-  case ReduceKind::min:
-    return roundTo(type, static_cast<double>(
-                             APInt::getSignedMaxValue(width).getSExtValue()));
-  }
-  return 0;
-}
-
-/// `a` combined with `b` by `kind`, rounded to `type`. Float max and min
-/// propagate NaNs (arith.maximumf, minimumf); integer ones are signed
-/// (arith.maxsi, minsi), the ops the reduction lowers to.
-static double combine(ReduceKind kind, Type type, double a, double b) {
-  double r = 0;
-  bool isFloat = isa<FloatType>(type);
-  switch (kind) {
-  case ReduceKind::add:
-    r = a + b;
-    break;
-  case ReduceKind::mul:
-    r = a * b;
-    break;
-  case ReduceKind::max:
-    if (!isFloat)
-      return signedValue(type, a) >= signedValue(type, b) ? a : b;
-    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::max(a, b);
-    break;
-  case ReduceKind::min:
-    if (!isFloat)
-      return signedValue(type, a) <= signedValue(type, b) ? a : b;
-    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::min(a, b);
-    break;
-  }
-  return roundTo(type, r);
-}
-
 LogicalResult Machine::runFunction(const interp::Block &body,
                                    ArrayRef<Buffer> inputs,
                                    SmallVectorImpl<Buffer> &out) {
@@ -240,7 +183,7 @@ LogicalResult Machine::exec(const Instr &instr) {
       return failure();
     double v = scalar(instr.in[0]);
     if (std::optional<ReduceKind> kind = store.getReduceKind())
-      v = combine(*kind, instr.type, buf.data[*e], v);
+      v = reduceCombine(*kind, instr.type, buf.data[*e], v);
     buf.data[*e] = v;
     return success();
   }
@@ -293,7 +236,7 @@ LogicalResult Machine::execReduce(const Instr &instr) {
   Type element = type.getElementType();
   auto result = std::make_shared<Buffer>(type.getShape(), element);
   std::fill(result->data.begin(), result->data.end(),
-            identity(op.getKind(), element));
+            reduceIdentity(op.getKind(), element));
   // Output strides over the input dimensions (0 along reduced axes).
   ArrayRef<int64_t> axes = op.getAxes();
   SmallVector<int64_t> strides(input.shape.size(), 0);
@@ -310,7 +253,7 @@ LogicalResult Machine::execReduce(const Instr &instr) {
     for (auto [i, s] : llvm::zip(index, strides))
       out += i * s;
     result->data[out] =
-        combine(op.getKind(), element, result->data[out], input.data[e]);
+        reduceCombine(op.getKind(), element, result->data[out], input.data[e]);
     for (int d = index.size() - 1; d >= 0; --d) {
       if (++index[d] < input.shape[d])
         break;

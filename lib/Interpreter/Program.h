@@ -9,6 +9,7 @@
 #ifndef DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
 #define DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
 
+#include "Deplodock/Dialect/Common/DeplodockEnums.h"
 #include "Deplodock/Interpreter/Buffer.h"
 #include "mlir/IR/Operation.h"
 
@@ -114,6 +115,13 @@ std::optional<int64_t> evalAffine(mlir::AffineExpr expr,
 /// The signed value of a stored integer of `type` (i1 true is -1), as
 /// signed comparisons and max/min see it.
 int64_t signedValue(mlir::Type type, double v);
+
+/// The identity of a reduction of `kind` on elements of `type`.
+double reduceIdentity(ReduceKind kind, mlir::Type type);
+
+/// `a` combined with `b` by `kind`, rounded to `type`, as the arith op the
+/// kind stands for computes it (Deplodock/Dialect/Common/Reductions.h).
+double reduceCombine(ReduceKind kind, mlir::Type type, double a, double b);
 
 /// What reading memory nobody wrote gives, and what ub.poison is: NaN for
 /// floats, 0xDEADBEEF wrapped to the width for integers.

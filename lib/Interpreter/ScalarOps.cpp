@@ -66,6 +66,73 @@ double deplodock::interp::poisonValue(Type type) {
   return roundTo(type, static_cast<double>(0xDEADBEEFu));
 }
 
+double deplodock::interp::reduceIdentity(ReduceKind kind, Type type) {
+  if (isa<FloatType>(type)) {
+    switch (kind) {
+    case ReduceKind::add:
+      return 0;
+    case ReduceKind::mul:
+      return 1;
+    case ReduceKind::max:
+      return -std::numeric_limits<double>::infinity();
+    case ReduceKind::min:
+      return std::numeric_limits<double>::infinity();
+    case ReduceKind::maxnum:
+    case ReduceKind::minnum:
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  switch (kind) {
+  case ReduceKind::add:
+    return 0;
+  case ReduceKind::mul:
+    return 1;
+  case ReduceKind::max:
+  case ReduceKind::maxnum:
+    return roundTo(type, static_cast<double>(
+                             APInt::getSignedMinValue(width).getSExtValue()));
+  case ReduceKind::min:
+  case ReduceKind::minnum:
+    return roundTo(type, static_cast<double>(
+                             APInt::getSignedMaxValue(width).getSExtValue()));
+  }
+  return 0;
+}
+
+double deplodock::interp::reduceCombine(ReduceKind kind, Type type, double a,
+                                        double b) {
+  bool isFloat = isa<FloatType>(type);
+  bool isMax = kind == ReduceKind::max || kind == ReduceKind::maxnum;
+  double r = 0;
+  switch (kind) {
+  case ReduceKind::add:
+    r = a + b;
+    break;
+  case ReduceKind::mul:
+    r = a * b;
+    break;
+  case ReduceKind::max:
+  case ReduceKind::min:
+  case ReduceKind::maxnum:
+  case ReduceKind::minnum:
+    if (!isFloat) {
+      bool aWins = isMax ? signedValue(type, a) >= signedValue(type, b)
+                         : signedValue(type, a) <= signedValue(type, b);
+      return aWins ? a : b;
+    }
+    if (std::isnan(a) || std::isnan(b)) {
+      // maximumf/minimumf propagate a NaN, maxnumf/minnumf ignore one.
+      if (kind == ReduceKind::max || kind == ReduceKind::min)
+        return roundTo(type, a + b);
+      return roundTo(type, std::isnan(a) ? b : a);
+    }
+    r = isMax ? std::max(a, b) : std::min(a, b);
+    break;
+  }
+  return roundTo(type, r);
+}
+
 bool deplodock::interp::isSupportedElementType(Type type) {
   if (type.isIndex() || isa<FloatType>(type))
     return true;

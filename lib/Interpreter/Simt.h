@@ -68,15 +68,39 @@ enum class Kind : uint8_t {
   AffineApply,
   Nop,
   // Control flow.
-  Tile, ScfFor, ScfIf, LoopFor, StridedFor,
+  Tile,
+  ScfFor,
+  ScfIf,
+  LoopFor,
+  StridedFor,
   // Memory.
-  Load, Store, Alloca, AllocShared, SelectView,
+  Load,
+  Store,
+  Alloca,
+  AllocShared,
+  SelectView,
   // Tile IR.
-  Stage, Combine, AsyncWait,
+  Stage,
+  Combine,
+  AsyncWait,
   // Kernel IR.
-  ThreadId, BlockId, BlockDim, GridDim, LaneId, Barrier, Shuffle, CpAsync,
-  CpCommit, CpWait, MbInit, MbArrive, MbWait, TmaLoad, WarpReduce,
-  TreeReduce, AtomicStore,
+  ThreadId,
+  BlockId,
+  BlockDim,
+  GridDim,
+  LaneId,
+  Barrier,
+  Shuffle,
+  CpAsync,
+  CpCommit,
+  CpWait,
+  MbInit,
+  MbArrive,
+  MbWait,
+  TmaLoad,
+  WarpReduce,
+  TreeReduce,
+  AtomicStore,
 };
 
 /// An index computation of a load or store: per memref dimension, a linear
@@ -197,11 +221,6 @@ struct Mask {
   uint32_t count = 0;
   bool full = false;
 };
-
-/// The identity and combination of reductions (NaN-propagating max and min),
-/// rounded to `type`: the semantics of dloop's reducing stores.
-double reduceIdentity(ReduceKind kind, mlir::Type type);
-double reduceCombine(ReduceKind kind, mlir::Type type, double a, double b);
 
 } // namespace deplodock::interp::simt
 

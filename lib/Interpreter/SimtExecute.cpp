@@ -25,49 +25,6 @@ using namespace deplodock::interp;
 using namespace deplodock::interp::simt;
 
 //===----------------------------------------------------------------------===//
-// Reductions
-//===----------------------------------------------------------------------===//
-
-double simt::reduceIdentity(ReduceKind kind, Type type) {
-  bool isFloat = isa<FloatType>(type);
-  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-  switch (kind) {
-  case ReduceKind::add:
-    return 0;
-  case ReduceKind::mul:
-    return 1;
-  case ReduceKind::max:
-    return isFloat ? -std::numeric_limits<double>::infinity()
-                   : static_cast<double>(
-                         APInt::getSignedMinValue(width).getSExtValue());
-  case ReduceKind::min:
-    return isFloat ? std::numeric_limits<double>::infinity()
-                   : static_cast<double>(
-                         APInt::getSignedMaxValue(width).getSExtValue());
-  }
-  return 0;
-}
-
-double simt::reduceCombine(ReduceKind kind, Type type, double a, double b) {
-  double r = 0;
-  switch (kind) {
-  case ReduceKind::add:
-    r = a + b;
-    break;
-  case ReduceKind::mul:
-    r = a * b;
-    break;
-  case ReduceKind::max:
-    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::max(a, b);
-    break;
-  case ReduceKind::min:
-    r = (std::isnan(a) || std::isnan(b)) ? a + b : std::min(a, b);
-    break;
-  }
-  return roundTo(type, r);
-}
-
-//===----------------------------------------------------------------------===//
 // Launches and blocks
 //===----------------------------------------------------------------------===//
 

@@ -18,7 +18,7 @@
 // KERNELS-NOT: dloop.kernel
 //     CHECK: dloop.kernel @softmax_0_reduce
 //     CHECK:   dloop.for {{.*}} reduce
-//     CHECK:     arith.maximumf
+//     CHECK:     arith.maxnumf
 //     CHECK:   dloop.for {{.*}} reduce
 //     CHECK:     math.exp
 //     CHECK:   dloop.for {{.*}} free

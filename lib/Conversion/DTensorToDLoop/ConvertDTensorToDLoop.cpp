@@ -7,6 +7,7 @@
 
 #include "Deplodock/Conversion/Passes.h"
 
+#include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -56,9 +57,10 @@ private:
   /// A kernel named after `kind` that reads `operands` (by buffer, each
   /// once) and writes `output`; `body` fills it given the body argument of
   /// each operand (null for computed ones) and of the output.
-  void buildKernel(Location loc, StringRef kind, ArrayRef<Operand> operands,
-                   Value output,
-                   function_ref<void(OpBuilder &, ArrayRef<Value>, Value)> body);
+  void
+  buildKernel(Location loc, StringRef kind, ArrayRef<Operand> operands,
+              Value output,
+              function_ref<void(OpBuilder &, ArrayRef<Value>, Value)> body);
   /// Reads element `map(indices)` of an operand inside a kernel.
   Value read(OpBuilder &b, Location loc, const Operand &operand, Value arg,
              AffineMap map, ValueRange indices);
@@ -153,8 +155,7 @@ void Lifter::buildKernel(
       (func.getSymName() + "_" + kind + Twine(kernelCount++)).str();
   dloop::KernelOp::create(
       b, loc, name, inputs, ValueRange{output},
-      [&](OpBuilder &b, Location, ValueRange inputArgs,
-          ValueRange outputArgs) {
+      [&](OpBuilder &b, Location, ValueRange inputArgs, ValueRange outputArgs) {
         SmallVector<Value> args;
         for (const Operand &operand : reads) {
           if (!operand.buffer) {
@@ -175,75 +176,24 @@ void Lifter::liftElementwise(dtensor::ElementwiseOp op) {
     reads.push_back(operands.lookup(input));
   Value output = allocate(op.getResult());
   ArrayRef<int64_t> shape = op.getType().getShape();
-  buildKernel(loc, "elementwise", reads, output,
-              [&](OpBuilder &b, ArrayRef<Value> args, Value out) {
-                buildNest(b, loc, shape, "d", [&](OpBuilder &b, ValueRange ivs) {
-                  AffineMap identity =
-                      b.getMultiDimIdentityMap(shape.size());
-                  IRMapping mapping;
-                  Block &body = op.getBody().front();
-                  for (auto [arg, read, value] :
-                       llvm::zip(body.getArguments(), reads, args))
-                    mapping.map(arg,
-                                this->read(b, loc, read, value, identity, ivs));
-                  for (Operation &bodyOp : body.without_terminator())
-                    b.clone(bodyOp, mapping);
-                  Value result = mapping.lookup(op.getYield().getValue());
-                  dloop::StoreOp::create(b, loc, result, out, ivs);
-                });
-              });
+  buildKernel(
+      loc, "elementwise", reads, output,
+      [&](OpBuilder &b, ArrayRef<Value> args, Value out) {
+        buildNest(b, loc, shape, "d", [&](OpBuilder &b, ValueRange ivs) {
+          AffineMap identity = b.getMultiDimIdentityMap(shape.size());
+          IRMapping mapping;
+          Block &body = op.getBody().front();
+          for (auto [arg, read, value] :
+               llvm::zip(body.getArguments(), reads, args))
+            mapping.map(arg, this->read(b, loc, read, value, identity, ivs));
+          for (Operation &bodyOp : body.without_terminator())
+            b.clone(bodyOp, mapping);
+          Value result = mapping.lookup(op.getYield().getValue());
+          dloop::StoreOp::create(b, loc, result, out, ivs);
+        });
+      });
   buffers.map(op.getResult(), output);
   operands[op.getResult()] = Operand{output, {}, false};
-}
-
-/// The identity of `kind` for elements of `type`.
-static TypedAttr identityAttr(OpBuilder &b, ReduceKind kind, Type type) {
-  if (auto fp = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = fp.getFloatSemantics();
-    switch (kind) {
-    case ReduceKind::add:
-      return b.getFloatAttr(type, APFloat::getZero(sem));
-    case ReduceKind::mul:
-      return b.getFloatAttr(type, APFloat::getOne(sem));
-    case ReduceKind::max:
-      return b.getFloatAttr(type, APFloat::getInf(sem, /*Negative=*/true));
-    case ReduceKind::min:
-      return b.getFloatAttr(type, APFloat::getInf(sem));
-    }
-  }
-  unsigned width = type.getIntOrFloatBitWidth();
-  switch (kind) {
-  case ReduceKind::add:
-    return b.getIntegerAttr(type, 0);
-  case ReduceKind::mul:
-    return b.getIntegerAttr(type, 1);
-  case ReduceKind::max:
-    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
-  case ReduceKind::min:
-    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
-  }
-  return {};
-}
-
-/// `a kind b` as scalar code.
-static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value a,
-                     Value c) {
-  bool isFloat = isa<FloatType>(a.getType());
-  switch (kind) {
-  case ReduceKind::add:
-    return isFloat ? arith::AddFOp::create(b, loc, a, c).getResult()
-                   : arith::AddIOp::create(b, loc, a, c).getResult();
-  case ReduceKind::mul:
-    return isFloat ? arith::MulFOp::create(b, loc, a, c).getResult()
-                   : arith::MulIOp::create(b, loc, a, c).getResult();
-  case ReduceKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, a, c).getResult()
-                   : arith::MaxSIOp::create(b, loc, a, c).getResult();
-  case ReduceKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, a, c).getResult()
-                   : arith::MinSIOp::create(b, loc, a, c).getResult();
-  }
-  return {};
 }
 
 void Lifter::liftReduce(dtensor::ReduceOp op) {
@@ -264,8 +214,8 @@ void Lifter::liftReduce(dtensor::ReduceOp op) {
       loc, "reduce", {input}, output,
       [&](OpBuilder &b, ArrayRef<Value> args, Value out) {
         buildNest(b, loc, keptShape, "d", [&](OpBuilder &b, ValueRange kept) {
-          Value init =
-              arith::ConstantOp::create(b, loc, identityAttr(b, kind, element));
+          Value init = arith::ConstantOp::create(
+              b, loc, getReduceIdentity(kind, element));
           // Reduce loops, outermost reduced axis first, carry the
           // accumulator; the innermost loads and folds one element.
           SmallVector<Value> reduced;
@@ -279,7 +229,7 @@ void Lifter::liftReduce(dtensor::ReduceOp op) {
                                                             : kept[k++]);
               AffineMap identity = b.getMultiDimIdentityMap(shape.size());
               Value v = read(b, loc, input, args[0], identity, index);
-              return combine(b, loc, kind, acc, v);
+              return buildCombiner(b, loc, kind, acc, v);
             }
             int64_t extent = shape[axes[level]];
             if (extent == 1) {
@@ -356,20 +306,20 @@ static Value predicate(OpBuilder &b, Location loc, IntegerSet set,
     Value cond;
     if (matchUnitDim(expr, pos, coeff, constant)) {
       // coeff * d + constant >= 0 (== 0).
-      Value bound =
-          arith::ConstantIndexOp::create(b, loc, coeff > 0 ? -constant : constant);
-      auto pred = set.isEq(i)      ? arith::CmpIPredicate::eq
-                  : coeff > 0      ? arith::CmpIPredicate::sge
-                                   : arith::CmpIPredicate::sle;
+      Value bound = arith::ConstantIndexOp::create(
+          b, loc, coeff > 0 ? -constant : constant);
+      auto pred = set.isEq(i) ? arith::CmpIPredicate::eq
+                  : coeff > 0 ? arith::CmpIPredicate::sge
+                              : arith::CmpIPredicate::sle;
       cond = arith::CmpIOp::create(b, loc, pred, ivs[pos], bound);
     } else {
       Value v = affine::AffineApplyOp::create(
           b, loc, AffineMap::get(set.getNumDims(), 0, expr), ivs);
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      cond = arith::CmpIOp::create(
-          b, loc,
-          set.isEq(i) ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sge,
-          v, zero);
+      cond = arith::CmpIOp::create(b, loc,
+                                   set.isEq(i) ? arith::CmpIPredicate::eq
+                                               : arith::CmpIPredicate::sge,
+                                   v, zero);
     }
     all = all ? arith::AndIOp::create(b, loc, all, cond).getResult() : cond;
   }
@@ -387,30 +337,30 @@ void Lifter::liftIndexMap(dtensor::IndexMapOp op) {
   buildKernel(
       loc, "index_map", reads, output,
       [&](OpBuilder &b, ArrayRef<Value> args, Value out) {
-        buildNest(b, loc, type.getShape(), "d", [&](OpBuilder &b,
-                                                    ValueRange ivs) {
-          // The first source whose predicate holds, else the padding.
-          std::function<Value(OpBuilder &, unsigned)> value =
-              [&](OpBuilder &b, unsigned i) -> Value {
-            if (i == numSources)
-              return arith::ConstantOp::create(b, loc, *op.getPadding());
-            IntegerSet set = op.getPredicate(i);
-            if (!set)
-              return read(b, loc, reads[i], args[i], op.getMap(i), ivs);
-            Value cond = predicate(b, loc, set, ivs);
-            auto ifOp = scf::IfOp::create(
-                b, loc, TypeRange{type.getElementType()}, cond,
-                /*withElseRegion=*/true);
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-            scf::YieldOp::create(
-                b, loc, read(b, loc, reads[i], args[i], op.getMap(i), ivs));
-            b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-            scf::YieldOp::create(b, loc, value(b, i + 1));
-            return ifOp.getResult(0);
-          };
-          dloop::StoreOp::create(b, loc, value(b, 0), out, ivs);
-        });
+        buildNest(
+            b, loc, type.getShape(), "d", [&](OpBuilder &b, ValueRange ivs) {
+              // The first source whose predicate holds, else the padding.
+              std::function<Value(OpBuilder &, unsigned)> value =
+                  [&](OpBuilder &b, unsigned i) -> Value {
+                if (i == numSources)
+                  return arith::ConstantOp::create(b, loc, *op.getPadding());
+                IntegerSet set = op.getPredicate(i);
+                if (!set)
+                  return read(b, loc, reads[i], args[i], op.getMap(i), ivs);
+                Value cond = predicate(b, loc, set, ivs);
+                auto ifOp = scf::IfOp::create(
+                    b, loc, TypeRange{type.getElementType()}, cond,
+                    /*withElseRegion=*/true);
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+                scf::YieldOp::create(
+                    b, loc, read(b, loc, reads[i], args[i], op.getMap(i), ivs));
+                b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+                scf::YieldOp::create(b, loc, value(b, i + 1));
+                return ifOp.getResult(0);
+              };
+              dloop::StoreOp::create(b, loc, value(b, 0), out, ivs);
+            });
       });
   buffers.map(op.getResult(), output);
   operands[op.getResult()] = Operand{output, {}, false};
@@ -424,9 +374,9 @@ LogicalResult Lifter::liftOp(Operation *op) {
         if (!dense)
           return success(); // Scalar constants stay.
         if (dense.isSplat()) {
-          operands[cst.getResult()] = Operand{
-              Value(), cast<TypedAttr>(dense.getSplatValue<Attribute>()),
-              false};
+          operands[cst.getResult()] =
+              Operand{Value(),
+                      cast<TypedAttr>(dense.getSplatValue<Attribute>()), false};
           return success();
         }
         if (isIota(dense)) {
@@ -499,9 +449,8 @@ LogicalResult Lifter::run() {
   for (Operation *op : llvm::reverse(ops)) {
     if (isa<func::ReturnOp>(op))
       continue;
-    bool isTensorOp = llvm::any_of(op->getResultTypes(), [](Type t) {
-      return isa<TensorType>(t);
-    });
+    bool isTensorOp = llvm::any_of(op->getResultTypes(),
+                                   [](Type t) { return isa<TensorType>(t); });
     if (isTensorOp) {
       op->dropAllUses();
       op->erase();

@@ -18,6 +18,7 @@
 #include "Deplodock/Conversion/Passes.h"
 
 #include "Deplodock/Dialect/Common/AffineBounds.h"
+#include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
@@ -173,10 +174,6 @@ private:
   Value rem(Location loc, Value lhs, int64_t rhs);
   Value cmpLt(Location loc, Value lhs, int64_t rhs);
   Value cmpEq(Location loc, Value lhs, int64_t rhs);
-  /// `lhs <kind> rhs` as an arith op.
-  Value combineValues(Location loc, ReduceKind kind, Value lhs, Value rhs);
-  /// The neutral element of `kind` on `type`.
-  TypedAttr identity(ReduceKind kind, Type type);
   /// Splits `linear` in [0, prod(extents)) into coordinates, the last
   /// fastest; extent-1 coordinates are the constant 0.
   SmallVector<Value> delinearize(Location loc, Value linear,
@@ -308,54 +305,6 @@ Value KernelLowering::cmpLt(Location loc, Value lhs, int64_t rhs) {
 Value KernelLowering::cmpEq(Location loc, Value lhs, int64_t rhs) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs,
                                index(rhs));
-}
-
-Value KernelLowering::combineValues(Location loc, ReduceKind kind, Value lhs,
-                                    Value rhs) {
-  bool isFloat = isa<FloatType>(lhs.getType());
-  switch (kind) {
-  case ReduceKind::add:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, lhs, rhs))
-                   : Value(arith::AddIOp::create(b, loc, lhs, rhs));
-  case ReduceKind::mul:
-    return isFloat ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
-                   : Value(arith::MulIOp::create(b, loc, lhs, rhs));
-  case ReduceKind::max:
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, lhs, rhs))
-                   : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
-  case ReduceKind::min:
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, lhs, rhs))
-                   : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
-  }
-  llvm_unreachable("unknown reduce kind");
-}
-
-TypedAttr KernelLowering::identity(ReduceKind kind, Type type) {
-  if (auto fp = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = fp.getFloatSemantics();
-    switch (kind) {
-    case ReduceKind::add:
-      return FloatAttr::get(type, APFloat::getZero(sem));
-    case ReduceKind::mul:
-      return FloatAttr::get(type, APFloat::getOne(sem));
-    case ReduceKind::max:
-      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/true));
-    case ReduceKind::min:
-      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/false));
-    }
-  }
-  unsigned width = type.getIntOrFloatBitWidth();
-  switch (kind) {
-  case ReduceKind::add:
-    return IntegerAttr::get(type, APInt::getZero(width));
-  case ReduceKind::mul:
-    return IntegerAttr::get(type, APInt(width, 1));
-  case ReduceKind::max:
-    return IntegerAttr::get(type, APInt::getSignedMinValue(width));
-  case ReduceKind::min:
-    return IntegerAttr::get(type, APInt::getSignedMaxValue(width));
-  }
-  llvm_unreachable("unknown reduce kind");
 }
 
 SmallVector<Value> KernelLowering::delinearize(Location loc, Value linear,
@@ -772,7 +721,7 @@ Value KernelLowering::combineThroughWarps(dtile::CombineOp op, Value value,
         slot = arith::SelectOp::create(b, loc, valid, slot, index(0));
         Value loaded = memref::LoadOp::create(b, loc, partials, slot);
         x = arith::SelectOp::create(b, loc, valid, loaded,
-                                    constant(identity(kind, type)));
+                                    constant(getReduceIdentity(kind, type)));
       }
       Value total = dkernel::WarpReduceOp::create(b, loc, kind, x, width);
       Value leader = groups == 1 ? cmpEq(loc, lane, 0) : cmpEq(loc, j, 0);
@@ -793,7 +742,7 @@ Value KernelLowering::combineThroughWarps(dtile::CombineOp op, Value value,
         b.setInsertionPointToStart(loop.getBody());
         Value next = memref::LoadOp::create(
             b, loc, partials, add(loc, base, loop.getInductionVar()));
-        Value acc = combineValues(loc, kind, loop.getRegionIterArg(0), next);
+        Value acc = buildCombiner(b, loc, kind, loop.getRegionIterArg(0), next);
         scf::YieldOp::create(b, loc, acc);
       }
       memref::StoreOp::create(b, loc, loop.getResult(0), results, lane);
@@ -817,7 +766,8 @@ Value KernelLowering::combineByTree(dtile::CombineOp op, Value value) {
   // Pad to a power of two with the identity (fewer than numThreads slots).
   if (length > numThreads)
     ifThen(loc, cmpLt(loc, tid, length - numThreads), [&] {
-      memref::StoreOp::create(b, loc, constant(identity(op.getKind(), type)),
+      memref::StoreOp::create(b, loc,
+                              constant(getReduceIdentity(op.getKind(), type)),
                               buffer, add(loc, tid, index(numThreads)));
     });
   barrier(loc);
@@ -844,7 +794,7 @@ Value KernelLowering::combineSequentially(dtile::CombineOp op, Value value,
       Value next = memref::LoadOp::create(
           b, loc, buffer, add(loc, base, loop.getInductionVar()));
       Value acc =
-          combineValues(loc, op.getKind(), loop.getRegionIterArg(0), next);
+          buildCombiner(b, loc, op.getKind(), loop.getRegionIterArg(0), next);
       scf::YieldOp::create(b, loc, acc);
     }
     memref::StoreOp::create(b, loc, loop.getResult(0), results, tid);

@@ -27,9 +27,9 @@ static bool isDynamic(Type type) {
 /// Emits an error at `op` for its first dynamically shaped value.
 static LogicalResult checkStaticShapes(Operation *op) {
   auto refuse = [&](StringRef what, unsigned i, Type type) {
-    return op->emitOpError() << what << " #" << i << " has type " << type
-                             << "; dynamic shapes are not supported by "
-                             << kPassName;
+    return op->emitOpError()
+           << what << " #" << i << " has type " << type
+           << "; dynamic shapes are not supported by " << kPassName;
   };
   if (auto func = dyn_cast<func::FuncOp>(op)) {
     for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))

@@ -10,6 +10,7 @@
 
 #include "Importers.h"
 
+#include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -168,8 +169,7 @@ LogicalResult BodyImporter::collect(Value root, BlockArgument forbidden) {
     }
     if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
       // A comparison of coordinates: a predicated index map of constants.
-      if (std::optional<IntegerSet> set =
-              indexPredicate(cmp, domain.size())) {
+      if (std::optional<IntegerSet> set = indexPredicate(cmp, domain.size())) {
         auto scalar = RankedTensorType::get({}, i1);
         Value yes = arith::ConstantOp::create(
             rewriter, loc, DenseElementsAttr::get(scalar, true));
@@ -186,15 +186,14 @@ LogicalResult BodyImporter::collect(Value root, BlockArgument forbidden) {
     if (auto index = dyn_cast<linalg::IndexOp>(def)) {
       // Any other use of a coordinate reads it from an iota constant.
       int64_t dim = index.getDim();
-      auto iotaType = RankedTensorType::get({domain[dim]},
-                                            IndexType::get(ctx));
+      auto iotaType = RankedTensorType::get({domain[dim]}, IndexType::get(ctx));
       SmallVector<APInt> values;
       for (int64_t i = 0; i < domain[dim]; ++i)
         values.push_back(APInt(64, i));
       Value iota = arith::ConstantOp::create(
           rewriter, loc, DenseElementsAttr::get(iotaType, values));
-      AffineMap map = AffineMap::get(domain.size(), 0,
-                                     getAffineDimExpr(dim, ctx), ctx);
+      AffineMap map =
+          AffineMap::get(domain.size(), 0, getAffineDimExpr(dim, ctx), ctx);
       leaves.push_back({v, readOver(rewriter, loc, iota, map, domain)});
       continue;
     }
@@ -251,59 +250,14 @@ FailureOr<Value> BodyImporter::build(Value root, BlockArgument forbidden) {
   return elementwise.getResult();
 }
 
-/// The reduction kind of a combining op, if it is one.
-static std::optional<ReduceKind> combinerKind(Operation *op) {
-  if (isa<arith::AddFOp, arith::AddIOp>(op))
-    return ReduceKind::add;
-  if (isa<arith::MulFOp, arith::MulIOp>(op))
-    return ReduceKind::mul;
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op))
-    return ReduceKind::max;
-  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op))
-    return ReduceKind::min;
-  return std::nullopt;
-}
-
-/// Whether `init` is, everywhere, the identity of `kind` as `combiner`
-/// computes it: folding it in then changes nothing and the combine can be
-/// dropped.
-static bool isIdentityInit(Value init, ReduceKind kind, Operation *combiner) {
+/// Whether `init` is, everywhere, the identity of `kind`: folding it in then
+/// changes nothing and the combine can be dropped.
+static bool isIdentityInit(Value init, ReduceKind kind) {
   auto fill = init.getDefiningOp<dtensor::ElementwiseOp>();
   if (!fill || !fill.getInputs().empty())
     return false;
   auto cst = fill.getYield().getValue().getDefiningOp<arith::ConstantOp>();
-  if (!cst)
-    return false;
-  if (auto fp = dyn_cast<FloatAttr>(cst.getValue())) {
-    APFloat v = fp.getValue();
-    // maxnumf and minnumf ignore a NaN operand (upstream softmax starts so).
-    if (v.isNaN() && isa<arith::MaxNumFOp, arith::MinNumFOp>(combiner))
-      return true;
-    switch (kind) {
-    case ReduceKind::add:
-      return v.isZero();
-    case ReduceKind::mul:
-      return v.isExactlyValue(1.0);
-    case ReduceKind::max:
-      return v.isInfinity() && v.isNegative();
-    case ReduceKind::min:
-      return v.isInfinity() && !v.isNegative();
-    }
-  }
-  if (auto integer = dyn_cast<IntegerAttr>(cst.getValue())) {
-    APInt v = integer.getValue();
-    switch (kind) {
-    case ReduceKind::add:
-      return v.isZero();
-    case ReduceKind::mul:
-      return v.isOne();
-    case ReduceKind::max:
-      return v.isMinSignedValue();
-    case ReduceKind::min:
-      return v.isMaxSignedValue();
-    }
-  }
-  return false;
+  return cst && isReduceIdentity(cst.getValue(), kind);
 }
 
 /// Lays a tensor over the domain's dimensions `dims` (in domain order) out
@@ -311,8 +265,8 @@ static bool isIdentityInit(Value init, ReduceKind kind, Operation *combiner) {
 /// constant 0 on a size-1 output axis (keepdim reductions).
 static FailureOr<Value> layoutResult(RewriterBase &rewriter,
                                      linalg::GenericOp op, Value value,
-                                     ArrayRef<unsigned> dims,
-                                     AffineMap outMap, Type resultType) {
+                                     ArrayRef<unsigned> dims, AffineMap outMap,
+                                     Type resultType) {
   auto shape = cast<RankedTensorType>(resultType).getShape();
   auto refuse = [&] {
     return op.emitOpError("has an output map that is not a permutation of "
@@ -342,8 +296,8 @@ static FailureOr<Value> layoutResult(RewriterBase &rewriter,
   return readOver(rewriter, op.getLoc(), value, map, shape);
 }
 
-FailureOr<SmallVector<Value>>
-importer::importGeneric(RewriterBase &rewriter, linalg::GenericOp op) {
+FailureOr<SmallVector<Value>> importer::importGeneric(RewriterBase &rewriter,
+                                                      linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics())
     return op.emitOpError("works on buffers; ")
            << kPassName << " imports ops on tensors";
@@ -363,10 +317,10 @@ importer::importGeneric(RewriterBase &rewriter, linalg::GenericOp op) {
       FailureOr<Value> full = BodyImporter(rewriter, op, domain).build(value);
       if (failed(full))
         return failure();
-      FailureOr<Value> result = layoutResult(
-          rewriter, op, *full, parallel,
-          op.getIndexingMapMatchingResult(op->getResult(i)),
-          op->getResult(i).getType());
+      FailureOr<Value> result =
+          layoutResult(rewriter, op, *full, parallel,
+                       op.getIndexingMapMatchingResult(op->getResult(i)),
+                       op->getResult(i).getType());
       if (failed(result))
         return failure();
       results.push_back(*result);
@@ -380,7 +334,7 @@ importer::importGeneric(RewriterBase &rewriter, linalg::GenericOp op) {
   BlockArgument acc = op.getRegionOutputArgs()[0];
   Operation *combiner = yield.getValues()[0].getDefiningOp();
   std::optional<ReduceKind> kind =
-      combiner ? combinerKind(combiner) : std::nullopt;
+      combiner ? getCombinerKind(combiner) : std::nullopt;
   if (!kind || combiner->getBlock() != op.getBlock() ||
       !llvm::is_contained(combiner->getOperands(), acc))
     return op.emitOpError("has a reduction body that is not an add, mul, max "
@@ -404,13 +358,12 @@ importer::importGeneric(RewriterBase &rewriter, linalg::GenericOp op) {
       rewriter, loc, RankedTensorType::get(keptShape, element), *full, *kind,
       rewriter.getDenseI64ArrayAttr(axes), /*keepdim=*/false);
   Value init = op.getDpsInits()[0];
-  FailureOr<Value> laidOut =
-      layoutResult(rewriter, op, reduced, parallel,
-                   op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                   init.getType());
+  FailureOr<Value> laidOut = layoutResult(
+      rewriter, op, reduced, parallel,
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)), init.getType());
   if (failed(laidOut))
     return failure();
-  if (isIdentityInit(init, *kind, combiner))
+  if (isIdentityInit(init, *kind))
     return SmallVector<Value>{*laidOut};
   // Fold the initial value in with the body's own combining op.
   Value combined = dtensor::ElementwiseOp::create(

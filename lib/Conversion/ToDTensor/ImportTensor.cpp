@@ -23,8 +23,8 @@ static Value indexMap(RewriterBase &rewriter, Operation *op, Value source,
                       ArrayRef<AffineExpr> exprs) {
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   auto map = AffineMap::get(resultType.getRank(), 0, exprs, op->getContext());
-  return dtensor::IndexMapOp::create(rewriter, op->getLoc(), resultType,
-                                     source, map);
+  return dtensor::IndexMapOp::create(rewriter, op->getLoc(), resultType, source,
+                                     map);
 }
 
 static FailureOr<Value> importExpand(RewriterBase &rewriter,
@@ -205,18 +205,16 @@ static FailureOr<Value> importPad(RewriterBase &rewriter, tensor::PadOp op) {
 FailureOr<Value> importer::importTensorOp(RewriterBase &rewriter,
                                           Operation *op) {
   return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
-      .Case([&](tensor::ExpandShapeOp op) {
-        return importExpand(rewriter, op);
-      })
+      .Case(
+          [&](tensor::ExpandShapeOp op) { return importExpand(rewriter, op); })
       .Case([&](tensor::CollapseShapeOp op) {
         return importCollapse(rewriter, op);
       })
       .Case([&](tensor::ExtractSliceOp op) {
         return importExtract(rewriter, op);
       })
-      .Case([&](tensor::InsertSliceOp op) {
-        return importInsert(rewriter, op);
-      })
+      .Case(
+          [&](tensor::InsertSliceOp op) { return importInsert(rewriter, op); })
       .Case([&](tensor::ConcatOp op) { return importConcat(rewriter, op); })
       .Case([&](tensor::PadOp op) { return importPad(rewriter, op); })
       .Case([&](tensor::CastOp op) -> FailureOr<Value> {

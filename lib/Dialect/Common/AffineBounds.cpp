@@ -116,7 +116,8 @@ static std::optional<Interval> exactRange(AffineExpr expr,
   if (expr.getKind() == AffineExprKind::CeilDiv)
     return Interval{llvm::divideCeilSigned(lhs->lo, c),
                     llvm::divideCeilSigned(lhs->hi, c)};
-  if (llvm::divideFloorSigned(lhs->lo, c) == llvm::divideFloorSigned(lhs->hi, c))
+  if (llvm::divideFloorSigned(lhs->lo, c) ==
+      llvm::divideFloorSigned(lhs->hi, c))
     return Interval{llvm::mod(lhs->lo, c), llvm::mod(lhs->hi, c)};
   if (lhs->hi - lhs->lo + 1 >= c)
     return Interval{0, c - 1};

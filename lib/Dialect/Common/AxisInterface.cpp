@@ -22,6 +22,7 @@ std::optional<deplodock::Interval> deplodock::getCoordRange(Value value) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg)
     return std::nullopt;
-  auto binder = dyn_cast_or_null<AxisOpInterface>(arg.getOwner()->getParentOp());
+  auto binder =
+      dyn_cast_or_null<AxisOpInterface>(arg.getOwner()->getParentOp());
   return binder ? binder.getCoordRange(arg) : std::nullopt;
 }

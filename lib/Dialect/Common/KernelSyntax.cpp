@@ -62,8 +62,8 @@ LogicalResult deplodock::verifyKernelBuffers(Operation *op, StringRef name,
       return op->emitOpError("buffer #")
              << i << " has type " << type << "; buffers need a static shape";
     if (!type.getLayout().isIdentity())
-      return op->emitOpError("buffer #")
-             << i << " has type " << type << "; buffers need an identity layout";
+      return op->emitOpError("buffer #") << i << " has type " << type
+                                         << "; buffers need an identity layout";
     for (unsigned j = 0; j < i; ++j)
       if (buffers[j] == buffer)
         return op->emitOpError("buffer #")

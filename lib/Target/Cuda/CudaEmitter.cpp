@@ -1048,6 +1048,15 @@ FailureOr<std::string> CudaEmitter::combine(ReduceKind kind, Type type,
       return maximum(type, isMax, a, b);
     return ((isMax ? "max(" : "min(") + a + ", " + b + ")").str();
   }
+  case ReduceKind::maxnum:
+  case ReduceKind::minnum: {
+    // fmax and fmin ignore a NaN operand, as arith.maxnumf does.
+    bool isMax = kind == ReduceKind::maxnum;
+    StringRef name = type.isF64()   ? (isMax ? "fmax" : "fmin")
+                     : isHalf(type) ? (isMax ? "__hmax" : "__hmin")
+                                    : (isMax ? "fmaxf" : "fminf");
+    return (name + "(" + a + ", " + b + ")").str();
+  }
   }
   llvm_unreachable("unknown reduction kind");
 }

@@ -91,9 +91,10 @@ func.func @sum_keepdim(%x: tensor<1x4x8xf32>) -> tensor<1x4x1xf32> {
 
 // -----
 
-/// Softmax decomposes into max, subtract-exp, sum and divide.
+/// Softmax decomposes into a NaN-ignoring max (maxnumf from a NaN fill),
+/// subtract-exp, sum and divide.
 // CHECK-LABEL: func.func @softmax
-//       CHECK:   dtensor.reduce max %{{.*}} axes [1]
+//       CHECK:   dtensor.reduce maxnum %{{.*}} axes [1]
 //       CHECK:   math.exp
 //       CHECK:   dtensor.reduce add %{{.*}} axes [1]
 //       CHECK:   arith.divf
@@ -198,4 +199,45 @@ func.func @scalar_operand(%x: tensor<4xf32>) -> tensor<4xf32> {
     linalg.yield %s : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// -----
+
+/// minnumf ignores NaNs, so the reduction is minnum, not min (which
+/// propagates them). A fill of -inf is not minnum's identity (NaN): it is
+/// folded in with the body's own minnumf.
+// CHECK-LABEL: func.func @minnumf_reduction
+//       CHECK:   %[[FILL:.*]] = dtensor.elementwise () -> tensor<3xf32>
+//       CHECK:   %[[MIN:.*]] = dtensor.reduce minnum %{{.*}} axes [1] : tensor<3x4xf32> -> tensor<3xf32>
+//       CHECK:   dtensor.elementwise (%[[A:.*]] = %[[FILL]] : tensor<3xf32>, %[[B:.*]] = %[[MIN]] : tensor<3xf32>)
+//       CHECK:     arith.minnumf %[[A]], %[[B]] : f32
+func.func @minnumf_reduction(%x: tensor<3x4xf32>) -> tensor<3xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<3x4xf32>) outs(%f : tensor<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.minnumf %o, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+/// A NaN fill is maxnum's identity (upstream softmax starts so): the
+/// reduction alone is the result.
+// CHECK-LABEL: func.func @maxnumf_nan_init
+//       CHECK:   %[[MAX:.*]] = dtensor.reduce maxnum %{{.*}} axes [1] : tensor<3x4xf32> -> tensor<3xf32>
+//       CHECK:   return %[[MAX]]
+func.func @maxnumf_nan_init(%x: tensor<3x4xf32>) -> tensor<3xf32> {
+  %nan = arith.constant 0x7FC00000 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %f = linalg.fill ins(%nan : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<3x4xf32>) outs(%f : tensor<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maxnumf %o, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
 }

@@ -711,6 +711,15 @@ dkernel.func @warp_width_odd(%y: memref<4xf32>, %v: memref<f32>) outputs [0] gri
 
 // -----
 
+dkernel.func @warp_maxnum_int(%y: memref<4xi32>, %v: memref<i32>) outputs [0] grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %x = memref.load %v[] : memref<i32>
+  // expected-error @+1 {{a maxnum reduction needs float elements, got 'i32'}}
+  %r = dkernel.warp_reduce maxnum %x width 32 : i32
+  dkernel.return
+}
+
+// -----
+
 dkernel.func @tree_global(%y: memref<8xf32>) outputs [0] grid [1, 1, 1] block [64, 1, 1] smem 0 {
   // expected-error @+1 {{buffer must be a rank-1 memref in workgroup memory, got 'memref<8xf32>'}}
   %r = dkernel.tree_reduce add %y length 8 : memref<8xf32> -> f32

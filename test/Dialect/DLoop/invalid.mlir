@@ -430,6 +430,17 @@ func.func @store_reduce_kind_parse(%arg0: memref<4xf32>) {
 
 // -----
 
+func.func @store_minnum_int(%arg0: memref<4xi32>) {
+  dloop.kernel @k outs(%y = %arg0 : memref<4xi32>) {
+    %c = arith.constant 1 : i32
+    // expected-error @+1 {{a minnum reduction needs float elements, got 'i32'}}
+    dloop.store minnum %c, %y[0] : memref<4xi32>
+  }
+  return
+}
+
+// -----
+
 func.func @store_reduce_element(%arg0: memref<4xvector<2xf32>>) {
   dloop.kernel @k outs(%y = %arg0 : memref<4xvector<2xf32>>) {
     %c = arith.constant dense<1.0> : vector<2xf32>

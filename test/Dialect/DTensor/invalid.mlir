@@ -112,6 +112,14 @@ func.func @reduce_axis_range(%x: tensor<4x8xf32>) {
 
 // -----
 
+func.func @reduce_maxnum_int(%x: tensor<4x8xi32>) {
+  // expected-error @+1 {{a maxnum reduction needs float elements, got 'i32'}}
+  %r = dtensor.reduce maxnum %x axes [1] : tensor<4x8xi32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @reduce_axis_order(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{axes must be strictly increasing}}
   %r = dtensor.reduce add %x axes [1, 0] : tensor<4x8xf32> -> tensor<f32>

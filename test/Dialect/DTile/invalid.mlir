@@ -845,6 +845,19 @@ func.func @combine_outside_tile(%arg0: memref<4xf32>) {
 
 // -----
 
+func.func @combine_maxnum_int(%arg0: memref<4xi32>) {
+  dtile.kernel @k outs(%y = %arg0 : memref<4xi32>) {
+    %v = arith.constant 1 : i32
+    dtile.tile threads(%t : 4 "t") {
+      // expected-error @+1 {{a maxnum reduction needs float elements, got 'i32'}}
+      %s = dtile.combine maxnum %v over ["t"] : i32
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @combine_over_nothing(%arg0: memref<4xf32>) {
   dtile.kernel @k outs(%y = %arg0 : memref<4xf32>) {
     %v = arith.constant 1.0 : f32

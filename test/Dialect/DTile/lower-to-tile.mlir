@@ -71,7 +71,7 @@
 /// a max and a sum combined across it.
 // SOFTMAX: dtile.kernel @softmax_0_reduce knobs<threads = 32>
 // SOFTMAX:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 32 "d1") threads(%[[T:.*]] : 32 "t") {
-// SOFTMAX:     dtile.combine max %{{.*}} over ["t"] : f32
+// SOFTMAX:     dtile.combine maxnum %{{.*}} over ["t"] : f32
 // SOFTMAX:     dtile.combine add %{{.*}} over ["t"] : f32
 
 /// 32 x 5632 elements, 256 threads per block from the inner axis.

@@ -16,12 +16,18 @@ def Deplodock_ReduceKind : I32Enum<"ReduceKind", "reduction kind", [
     I32EnumCase<"add", 0>,
     I32EnumCase<"mul", 1>,
     I32EnumCase<"max", 2>,
-    I32EnumCase<"min", 3>]> {
+    I32EnumCase<"min", 3>,
+    I32EnumCase<"maxnum", 4>,
+    I32EnumCase<"minnum", 5>]> {
   let cppNamespace = "::deplodock";
   let description = [{
     The combining operation of a reduction. `add` and `mul` are sums and
-    products; `max` and `min` keep the extreme value. All four are associative
-    and commutative, which is what lets later levels split and reorder them.
+    products; `max` and `min` keep the extreme value, and a NaN wins over
+    anything (`arith.maximumf`; signed `arith.maxsi` on integers). `maxnum`
+    and `minnum`, on floats only, ignore NaNs (`arith.maxnumf`, CUDA's
+    `fmaxf`): their identity is NaN, and only a slice of NaNs reduces to NaN.
+    All six are associative and commutative, which is what lets later levels
+    split and reorder them.
   }];
 }
 def Deplodock_ReduceKindProp : EnumProp<Deplodock_ReduceKind>;

@@ -19,12 +19,11 @@ bool isIdentifier(llvm::StringRef name);
 
 /// Parses an optional `keyword(%arg = %operand : type, ...)`, appending to
 /// the three lists; each argument takes its operand's type.
-mlir::ParseResult
-parseBindings(mlir::OpAsmParser &parser, llvm::StringRef keyword,
-              llvm::SmallVectorImpl<mlir::OpAsmParser::Argument> &args,
-              llvm::SmallVectorImpl<mlir::OpAsmParser::UnresolvedOperand>
-                  &operands,
-              llvm::SmallVectorImpl<mlir::Type> &types);
+mlir::ParseResult parseBindings(
+    mlir::OpAsmParser &parser, llvm::StringRef keyword,
+    llvm::SmallVectorImpl<mlir::OpAsmParser::Argument> &args,
+    llvm::SmallVectorImpl<mlir::OpAsmParser::UnresolvedOperand> &operands,
+    llvm::SmallVectorImpl<mlir::Type> &types);
 
 /// Prints ` keyword(%arg = %operand : type, ...)`, or nothing when there are
 /// no operands; the inverse of parseBindings.

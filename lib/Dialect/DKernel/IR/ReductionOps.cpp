@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -22,7 +23,7 @@ LogicalResult WarpReduceOp::verify() {
   if (width < 2 || width > 32 || !llvm::isPowerOf2_64(width))
     return emitOpError("width must be a power of two in [2, 32], got ")
            << width;
-  return success();
+  return verifyReduceKind(*this, getKind(), getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -51,7 +52,7 @@ LogicalResult TreeReduceOp::verify() {
     return emitOpError("length ")
            << length << " needs " << length / 2
            << " threads, but the block has " << kernel.getNumThreads();
-  return success();
+  return verifyReduceKind(*this, getKind(), getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -72,5 +73,5 @@ LogicalResult AtomicStoreOp::verify() {
   if (getScalarBytes(type.getElementType()) < 2)
     return emitOpError("atomics need elements of 2, 4 or 8 bytes, got ")
            << type.getElementType();
-  return success();
+  return verifyReduceKind(*this, getKind(), type.getElementType());
 }

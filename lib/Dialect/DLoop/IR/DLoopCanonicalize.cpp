@@ -1,4 +1,5 @@
-//===- DLoopCanonicalize.cpp - Canonical forms of dloop accesses -*- C++ -*-===//
+//===- DLoopCanonicalize.cpp - Canonical forms of dloop accesses -*- C++
+//-*-===//
 //
 // Index arithmetic written as `affine.apply` or constants folds into the
 // affine map of the load or store that uses it, so an access reads as one
@@ -48,9 +49,8 @@ struct ComposeAccessMap final : OpRewritePattern<AccessOp> {
     SmallVector<AffineExpr> exprs;
     for (AffineExpr expr : map.getResults())
       exprs.push_back(simplifyWithRanges(expr, ranges));
-    map = simplifyAffineMap(AffineMap::get(map.getNumDims(),
-                                           map.getNumSymbols(), exprs,
-                                           op.getContext()));
+    map = simplifyAffineMap(AffineMap::get(
+        map.getNumDims(), map.getNumSymbols(), exprs, op.getContext()));
     if (map == op.getMap() && ValueRange(indices) == op.getIndices())
       return failure();
     rewriter.modifyOpInPlace(op, [&] {

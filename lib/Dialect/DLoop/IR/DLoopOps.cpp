@@ -4,6 +4,7 @@
 
 #include "Deplodock/Dialect/Common/AxisInterface.h"
 #include "Deplodock/Dialect/Common/KernelSyntax.h"
+#include "Deplodock/Dialect/Common/Reductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -510,6 +511,9 @@ LogicalResult StoreOp::verify() {
     return emitOpError("a reducing store needs integer or float elements, "
                        "got ")
            << type.getElementType();
+  if (std::optional<ReduceKind> kind = getReduceKind())
+    if (failed(verifyReduceKind(*this, *kind, type.getElementType())))
+      return failure();
   return verifyAccess(*this, type, getMap(), getIndices(), "writes");
 }
 

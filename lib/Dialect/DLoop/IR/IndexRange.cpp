@@ -125,8 +125,10 @@ static bool narrowByCondition(Value condition, bool holds, Narrowed &narrowed,
   Operation *def = condition.getDefiningOp();
   if ((holds && isa_and_nonnull<arith::AndIOp>(def)) ||
       (!holds && isa_and_nonnull<arith::OrIOp>(def))) {
-    bool lhs = narrowByCondition(def->getOperand(0), holds, narrowed, depth + 1);
-    bool rhs = narrowByCondition(def->getOperand(1), holds, narrowed, depth + 1);
+    bool lhs =
+        narrowByCondition(def->getOperand(0), holds, narrowed, depth + 1);
+    bool rhs =
+        narrowByCondition(def->getOperand(1), holds, narrowed, depth + 1);
     return lhs && rhs;
   }
   auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);

@@ -3,6 +3,7 @@
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 
 #include "Deplodock/Dialect/Common/AffineBounds.h"
+#include "Deplodock/Dialect/Common/Reductions.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -51,12 +52,11 @@ ParseResult ElementwiseOp::parse(OpAsmParser &parser, OperationState &result) {
 void ElementwiseOp::print(OpAsmPrinter &p) {
   p << " (";
   Block &block = getBody().front();
-  llvm::interleaveComma(llvm::zip(block.getArguments(), getInputs()), p,
-                        [&](auto pair) {
-                          auto [arg, input] = pair;
-                          p << arg << " = " << input << " : "
-                            << input.getType();
-                        });
+  llvm::interleaveComma(
+      llvm::zip(block.getArguments(), getInputs()), p, [&](auto pair) {
+        auto [arg, input] = pair;
+        p << arg << " = " << input << " : " << input.getType();
+      });
   p << ") -> " << getType();
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
   p << ' ';
@@ -148,8 +148,8 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("expected at least one axis");
   for (auto [i, axis] : llvm::enumerate(axes)) {
     if (axis < 0 || axis >= inputType.getRank())
-      return emitOpError("axis ") << axis << " is out of range for rank "
-                                  << inputType.getRank();
+      return emitOpError("axis ")
+             << axis << " is out of range for rank " << inputType.getRank();
     if (i > 0 && axis <= axes[i - 1])
       return emitOpError("axes must be strictly increasing");
   }
@@ -159,6 +159,8 @@ LogicalResult ReduceOp::verify() {
            << inputType.getElementType();
   if (!inputType.getElementType().isIntOrFloat())
     return emitOpError("expected integer or float elements");
+  if (failed(verifyReduceKind(*this, getKind(), inputType.getElementType())))
+    return failure();
   SmallVector<int64_t> expected;
   for (auto [d, size] : llvm::enumerate(inputType.getShape())) {
     if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
@@ -314,9 +316,9 @@ LogicalResult IndexMapOp::verify() {
            << numSources << " maps, one per source, got " << getMaps().size();
   ArrayAttr predicates = getPredicatesAttr();
   if (predicates && predicates.size() != numSources)
-    return emitOpError("expected ") << numSources
-                                    << " predicates, one per source, got "
-                                    << predicates.size();
+    return emitOpError("expected ")
+           << numSources << " predicates, one per source, got "
+           << predicates.size();
   if (predicates)
     for (Attribute pred : predicates)
       if (!isa<IntegerSetAttr, UnitAttr>(pred))
@@ -368,9 +370,8 @@ LogicalResult IndexMapOp::verify() {
       llvm::raw_string_ostream(text) << expr;
       return emitOpError("source #")
              << i << " is read out of bounds: index " << d << " (" << text
-             << ") ranges over [" << range->lo << ", "
-             << range->hi << "] but the source has size "
-             << sourceType.getDimSize(d);
+             << ") ranges over [" << range->lo << ", " << range->hi
+             << "] but the source has size " << sourceType.getDimSize(d);
     }
   }
   if (getPredicate(numSources - 1) && !getPadding())

@@ -5,6 +5,7 @@
 #include "Deplodock/Dialect/Common/AffineBounds.h"
 #include "Deplodock/Dialect/Common/AxisInterface.h"
 #include "Deplodock/Dialect/Common/KernelSyntax.h"
+#include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -746,6 +747,8 @@ void StageOp::getEffects(
 LogicalResult CombineOp::verify() {
   if (!getValue().getType().isIntOrFloat())
     return emitOpError("expected an integer or float value");
+  if (failed(verifyReduceKind(*this, getKind(), getValue().getType())))
+    return failure();
   auto tile = (*this)->getParentOfType<TileOp>();
   if (!tile)
     return emitOpError("must be inside a dtile.tile");

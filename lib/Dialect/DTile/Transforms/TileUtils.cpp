@@ -2,6 +2,7 @@
 
 #include "TileUtils.h"
 
+#include "Deplodock/Dialect/Common/Reductions.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -49,9 +50,9 @@ bool dtile::isMatmulLoop(dloop::ForOp loop) {
     for (auto [i, index] : llvm::enumerate(load.getIndices())) {
       unsigned pos = i;
       if (index == iv && pos < map.getNumDims() &&
-          llvm::any_of(map.getResults(), [&](AffineExpr e) {
-            return e.isFunctionOfDim(pos);
-          }))
+          llvm::any_of(
+              map.getResults(),
+              [&](AffineExpr e) { return e.isFunctionOfDim(pos); }))
         buffers.insert(load.getMemRef());
     }
   });
@@ -80,48 +81,12 @@ std::optional<ReduceKind> dtile::getAccumulatorKind(dloop::ForOp loop,
   if (!def || def->getNumOperands() != 2 ||
       !llvm::is_contained(def->getOperands(), acc) || !acc.hasOneUse())
     return std::nullopt;
-  if (isa<arith::AddFOp, arith::AddIOp>(def))
-    return ReduceKind::add;
-  if (isa<arith::MulFOp, arith::MulIOp>(def))
-    return ReduceKind::mul;
-  if (isa<arith::MaximumFOp, arith::MaxSIOp>(def))
-    return ReduceKind::max;
-  if (isa<arith::MinimumFOp, arith::MinSIOp>(def))
-    return ReduceKind::min;
-  return std::nullopt;
+  return getCombinerKind(def);
 }
 
 bool dtile::isIdentity(Value value, ReduceKind kind) {
   Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return false;
-  if (auto fp = dyn_cast<FloatAttr>(attr)) {
-    APFloat v = fp.getValue();
-    switch (kind) {
-    case ReduceKind::add:
-      return v.isZero();
-    case ReduceKind::mul:
-      return v.isExactlyValue(1.0);
-    case ReduceKind::max:
-      return v.isInfinity() && v.isNegative();
-    case ReduceKind::min:
-      return v.isInfinity() && !v.isNegative();
-    }
-  }
-  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
-    APInt v = integer.getValue();
-    switch (kind) {
-    case ReduceKind::add:
-      return v.isZero();
-    case ReduceKind::mul:
-      return v.isOne();
-    case ReduceKind::max:
-      return v.isMinSignedValue();
-    case ReduceKind::min:
-      return v.isMaxSignedValue();
-    }
-  }
-  return false;
+  return matchPattern(value, m_Constant(&attr)) && isReduceIdentity(attr, kind);
 }
 
 void dtile::substituteCoord(OpBuilder &b, TileOp tile, Value coord,
@@ -212,10 +177,10 @@ dloop::ForOp dtile::splitReduceLoop(dloop::ForOp loop, int64_t chunk) {
               AffineExpr o, i;
               bindDims(b.getContext(), o, i);
               IRMapping mapping;
-              mapping.map(loop.getInductionVar(),
-                          affine::AffineApplyOp::create(
-                              b, loc, AffineMap::get(2, 0, o * chunk + i),
-                              {ko, ki}));
+              mapping.map(
+                  loop.getInductionVar(),
+                  affine::AffineApplyOp::create(
+                      b, loc, AffineMap::get(2, 0, o * chunk + i), {ko, ki}));
               mapping.map(loop.getIterArgs(), innerIters);
               for (Operation &op : loop.getBody()->without_terminator())
                 b.clone(op, mapping);
