@@ -283,17 +283,7 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
             instr.code = Opcode::LoopLoad;
             return success();
           })
-          .Case([&](dloop::StoreOp store) -> LogicalResult {
-            // Kernels only read their inputs (passes hoist and merge those
-            // loads), a contract the verifier does not check.
-            auto kernel = store->getParentOfType<dloop::KernelOp>();
-            auto arg = dyn_cast<BlockArgument>(store.getMemRef());
-            if (kernel && arg && arg.getOwner() == kernel.getBody() &&
-                arg.getArgNumber() < kernel.getInputs().size())
-              return store.emitOpError("writes input #")
-                     << arg.getArgNumber() << " of kernel @"
-                     << kernel.getSymName()
-                     << ", which kernels only read; cannot interpret it";
+          .Case([&](dloop::StoreOp store) {
             instr.code = Opcode::LoopStore;
             instr.type = store.getValue().getType();
             return success();

@@ -1019,19 +1019,6 @@ func.func @complex(%x: tensor<4xcomplex<f32>>) {
       {R"mlir(
 func.func private @external(%x: tensor<4xf32>))mlir",
        "'func.func' op has no body to interpret"},
-      {R"mlir(
-func.func @writes_input(%a: memref<4xf32>, %b: memref<4xf32>) {
-  dloop.kernel @k ins(%x = %a : memref<4xf32>) outs(%y = %b : memref<4xf32>) {
-    %zero = arith.constant 0.0 : f32
-    dloop.for %i = 0 to 4 free "i" {
-      dloop.store %zero, %y[%i] : memref<4xf32>
-      dloop.store %zero, %x[%i] : memref<4xf32>
-    }
-  }
-  return
-})mlir",
-       "'dloop.store' op writes input #0 of kernel @k, which kernels only "
-       "read; cannot interpret it"},
   };
   for (const Case &c : cases) {
     OwningOpRef<ModuleOp> module = parse(c.source);

@@ -3,6 +3,8 @@
 #include "Deplodock/Dialect/Common/KernelSyntax.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -72,8 +74,28 @@ LogicalResult deplodock::verifyKernelBuffers(Operation *op, StringRef name,
   return success();
 }
 
+/// The first op that writes `buffer` or a view of it, if any.
+static Operation *findWriter(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() == v)
+          llvm::append_range(worklist, user->getResults());
+        continue;
+      }
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (effects && effects.getEffectOnValue<MemoryEffects::Write>(v))
+        return user;
+    }
+  }
+  return nullptr;
+}
+
 LogicalResult deplodock::verifyKernelBody(Operation *op, Block &body,
-                                          OperandRange buffers) {
+                                          OperandRange buffers,
+                                          unsigned numInputs) {
   if (body.getNumArguments() != buffers.size())
     return op->emitOpError("body takes ")
            << body.getNumArguments() << " arguments but the kernel has "
@@ -85,6 +107,14 @@ LogicalResult deplodock::verifyKernelBody(Operation *op, Block &body,
       return op->emitOpError("body argument #")
              << i << " has type " << arg.getType() << ", expected "
              << buffer.getType();
+    if (i >= numInputs)
+      continue;
+    if (Operation *writer = findWriter(arg)) {
+      InFlightDiagnostic diag = writer->emitOpError("writes input #")
+                                << i << " of its kernel; inputs are read-only";
+      diag.attachNote(op->getLoc()) << "kernel is here";
+      return diag;
+    }
   }
   return success();
 }

@@ -430,6 +430,21 @@ func.func @store_reduce_kind_parse(%arg0: memref<4xf32>) {
 
 // -----
 
+func.func @store_into_input(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-note @+1 {{kernel is here}}
+  dloop.kernel @k ins(%x = %a : memref<4xf32>) outs(%y = %b : memref<4xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dloop.for %i = 0 to 4 free "i" {
+      dloop.store %zero, %y[%i] : memref<4xf32>
+      // expected-error @+1 {{writes input #0 of its kernel; inputs are read-only}}
+      dloop.store %zero, %x[%i] : memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @store_minnum_int(%arg0: memref<4xi32>) {
   dloop.kernel @k outs(%y = %arg0 : memref<4xi32>) {
     %c = arith.constant 1 : i32

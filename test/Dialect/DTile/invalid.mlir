@@ -920,3 +920,17 @@ func.func @async_wait_outside_tile(%arg0: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @store_into_input(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-note @+1 {{kernel is here}}
+  dtile.kernel @k ins(%x = %a : memref<4xf32>) outs(%y = %b : memref<4xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dtile.tile threads(%t : 4 "t") {
+      // expected-error @+1 {{writes input #0 of its kernel; inputs are read-only}}
+      dloop.store %zero, %x[%t] : memref<4xf32>
+    }
+  }
+  return
+}

@@ -37,9 +37,12 @@ mlir::LogicalResult verifyKernelBuffers(mlir::Operation *op,
                                         mlir::OperandRange buffers,
                                         unsigned numOutputs);
 
-/// Checks that the kernel body's arguments match its buffers.
+/// Checks that the kernel body's arguments match its buffers, and that
+/// nothing in it writes one of the first `numInputs` (inputs are read-only:
+/// fusion and the tuner rely on reading them at any time).
 mlir::LogicalResult verifyKernelBody(mlir::Operation *op, mlir::Block &body,
-                                     mlir::OperandRange buffers);
+                                     mlir::OperandRange buffers,
+                                     unsigned numInputs);
 
 /// Names a kernel's buffer arguments `%in0, %in1, ..., %out0, ...`.
 void nameKernelArgs(mlir::Region &region, unsigned numInputs,

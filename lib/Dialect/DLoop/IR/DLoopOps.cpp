@@ -105,7 +105,7 @@ LogicalResult KernelOp::verify() {
 }
 
 LogicalResult KernelOp::verifyRegions() {
-  return verifyKernelBody(*this, *getBody(), getBuffers());
+  return verifyKernelBody(*this, *getBody(), getBuffers(), getInputs().size());
 }
 
 //===----------------------------------------------------------------------===//

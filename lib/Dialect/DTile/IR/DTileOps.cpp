@@ -123,7 +123,8 @@ LogicalResult KernelOp::verify() {
 }
 
 LogicalResult KernelOp::verifyRegions() {
-  if (failed(verifyKernelBody(*this, getBody().front(), getBuffers())))
+  if (failed(verifyKernelBody(*this, getBody().front(), getBuffers(),
+                              getInputs().size())))
     return failure();
   auto tiles = getBody().front().getOps<TileOp>();
   if (std::distance(tiles.begin(), tiles.end()) > 1)
