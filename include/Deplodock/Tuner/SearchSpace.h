@@ -95,7 +95,8 @@ public:
   virtual Measurement measure(NodeId node) = 0;
 };
 
-/// An evaluator that forwards to a callable, for tests and small tools.
+/// An evaluator that forwards to a callable, for tests and small tools; the
+/// callable must outlive it.
 class FunctionEvaluator : public Evaluator {
 public:
   explicit FunctionEvaluator(llvm::function_ref<Measurement(NodeId)> fn)
