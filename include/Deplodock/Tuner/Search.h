@@ -1,0 +1,202 @@
+//===- Search.h - Search strategies of the tuner ----------------*- C++ -*-===//
+//
+// Strategies that walk a SearchSpace, measure terminals with an Evaluator and
+// keep the fastest: single-player MCTS (the default), greedy replay, random
+// walks, tinygrad-style beam search and an exhaustive sweep. They share the
+// options (budgets, patience, seed, progress callback) and the result. See
+// docs/Tuner/Search.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_SEARCH_H
+#define DEPLODOCK_TUNER_SEARCH_H
+
+#include "Deplodock/Tuner/SearchSpace.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace deplodock::tuner {
+
+/// Patience of MCTS, random and beam when SearchOptions leaves it unset.
+inline constexpr unsigned kDefaultPatience = 60;
+
+/// One measured terminal, in measuring order.
+struct MeasuredVariant {
+  NodeId node = 0;
+  Measurement measurement;
+  /// Seconds since the search started, read after measuring.
+  double seconds = 0;
+};
+
+/// What a progress callback sees after every measurement.
+struct ProgressEvent {
+  /// 1-based number of this variant in the search.
+  size_t variant = 0;
+  NodeId node = 0;
+  const Measurement &measurement;
+  /// The best valid variant so far (this one included); null if none.
+  const MeasuredVariant *best = nullptr;
+  /// Whether this variant became the best.
+  bool improved = false;
+  double seconds = 0;
+};
+
+/// Why a search stopped.
+enum class StopReason : uint8_t {
+  /// Every terminal has been measured (or is a dead end).
+  Exhausted,
+  /// The strategy finished its own walk (greedy after its one path, beam
+  /// after the last depth) with terminals left unmeasured.
+  Completed,
+  /// `patience` consecutive measurements did not beat the best.
+  Patience,
+  /// `maxVariants` variants were measured.
+  VariantBudget,
+  /// `maxSeconds` elapsed.
+  TimeBudget,
+};
+
+/// The lower-case name of a stop reason ("exhausted", "variant_budget", ...).
+llvm::StringRef stopReasonName(StopReason reason);
+
+struct SearchOptions {
+  /// Stop after this many measured variants (failures included); 0: none.
+  size_t maxVariants = 0;
+  /// Stop once this many seconds have passed (checked before every expansion
+  /// and measurement, so a running measurement is never cut); 0: none.
+  double maxSeconds = 0;
+  /// Stop after this many consecutive measured variants (failures included)
+  /// fail to beat the best; 0 disables. Unset: kDefaultPatience for mcts,
+  /// random and beam, disabled for exhaustive and greedy.
+  std::optional<unsigned> patience;
+  /// The MCTS exploration constant c.
+  double explorationConstant = std::sqrt(2.0);
+  /// Seed of the random strategy.
+  uint64_t seed = 0;
+  /// Nodes kept per depth by beam search (0 means 1).
+  unsigned beamWidth = 4;
+  /// Monotonic time in seconds; unset: std::chrono::steady_clock. Inject a
+  /// fake clock for deterministic time budgets.
+  std::function<double()> clock;
+  /// Called after every measurement, e.g. to print a live progress line.
+  std::function<void(const ProgressEvent &)> onMeasured;
+};
+
+struct SearchResult {
+  /// Every measured variant, in order; a terminal appears at most once.
+  std::vector<MeasuredVariant> variants;
+  /// Index into `variants` of the fastest valid one.
+  std::optional<size_t> bestIndex;
+  StopReason stopReason = StopReason::Exhausted;
+  /// Measured variants that failed (status other than ok, or no latency).
+  size_t numFailed = 0;
+  /// Calls of SearchSpace::children.
+  size_t numExpanded = 0;
+  /// Nodes the strategy held at the end (search-tree size; memory use).
+  size_t numTreeNodes = 0;
+  double seconds = 0;
+
+  size_t numMeasured() const { return variants.size(); }
+  /// The best variant, or null when no measurement was valid.
+  const MeasuredVariant *best() const {
+    return bestIndex ? &variants[*bestIndex] : nullptr;
+  }
+};
+
+/// A way to walk a SearchSpace.
+class SearchStrategy {
+public:
+  virtual ~SearchStrategy();
+  /// The command-line name ("mcts", ...).
+  virtual llvm::StringRef name() const = 0;
+  /// Searches `space` until exhausted, completed, out of patience or over a
+  /// budget. Deterministic for given options (and seed).
+  virtual SearchResult run(SearchSpace &space, Evaluator &evaluator,
+                           const SearchOptions &options) = 0;
+};
+
+/// Single-player MCTS: normalised UCB1 over max-Q, unvisited children first
+/// (in prior order), live-count filtering, patience termination.
+std::unique_ptr<SearchStrategy> createMctsSearch();
+/// Follows preferredChild from the root and measures that one terminal.
+std::unique_ptr<SearchStrategy> createGreedySearch();
+/// Seeded uniform root-to-leaf walks over unexhausted children; no terminal
+/// is measured twice.
+std::unique_ptr<SearchStrategy> createRandomSearch();
+/// Keeps the best `beamWidth` nodes per depth, scored by the terminal their
+/// preferredChild path reaches, and expands all their children.
+std::unique_ptr<SearchStrategy> createBeamSearch();
+/// Depth-first over every terminal in option order.
+std::unique_ptr<SearchStrategy> createExhaustiveSearch();
+
+/// The names createSearchStrategy accepts, default first.
+llvm::ArrayRef<llvm::StringRef> searchStrategyNames();
+
+/// The strategy called `name`. An unknown name is an error that starts with
+/// `origin` (e.g. "--search") and lists the known names.
+llvm::Expected<std::unique_ptr<SearchStrategy>>
+createSearchStrategy(llvm::StringRef name,
+                     llvm::StringRef origin = "search strategy");
+
+/// The SP-MCTS selection score of a child: +infinity when unvisited, else
+/// childBest / globalBest (0 while globalBest is 0) + c * sqrt(ln(parentVisits)
+/// / childVisits). Rewards are 1 / latency in µs, maxima over the subtree.
+double normalizedUcb(double childBestReward, uint64_t childVisits,
+                     uint64_t parentVisits, double globalBestReward, double c);
+
+//===----------------------------------------------------------------------===//
+// Comparing strategies
+//===----------------------------------------------------------------------===//
+
+/// How many measured variants `result` needed before one had a median within
+/// `targetUs` (1-based), or none if it never got there.
+std::optional<size_t> variantsToReach(const SearchResult &result,
+                                      double targetUs);
+
+struct StrategyComparison {
+  std::string strategy;
+  /// Best median found (infinity when nothing valid was measured).
+  double bestUs = 0;
+  size_t measured = 0;
+  StopReason stopReason = StopReason::Exhausted;
+  /// Variants needed to get within the tolerance of the reference.
+  std::optional<size_t> variantsToTarget;
+};
+
+struct ComparisonReport {
+  /// The best latency the rows are compared with.
+  double referenceUs = 0;
+  double tolerance = 0;
+  llvm::SmallVector<StrategyComparison> rows;
+};
+
+/// Runs each named strategy on `space` and `evaluator` with `options` and
+/// reports how many variants each needed to get within `tolerance` (relative)
+/// of `referenceUs`, by default the best median any of them found. Use with a
+/// replaying evaluator (recorded table) so that every strategy sees the same
+/// latencies.
+llvm::Expected<ComparisonReport> compareStrategies(
+    SearchSpace &space, Evaluator &evaluator,
+    llvm::ArrayRef<llvm::StringRef> strategies, const SearchOptions &options,
+    std::optional<double> referenceUs = std::nullopt, double tolerance = 0.02);
+
+/// Prints a report as a table, one strategy per line.
+void printComparison(llvm::raw_ostream &os, const ComparisonReport &report);
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_SEARCH_H

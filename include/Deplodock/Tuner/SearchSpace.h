@@ -1,0 +1,112 @@
+//===- SearchSpace.h - The tree a tuner searches ----------------*- C++ -*-===//
+//
+// The search strategies see a kernel's variants as an abstract tree: every
+// node is one partial lowering, its children are one rule's options, and its
+// terminals are finished kernels that can be measured. Nodes are opaque
+// 64-bit ids; the space regenerates whatever state it needs from an id, so a
+// search tree holds ids and statistics only, never IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_SEARCHSPACE_H
+#define DEPLODOCK_TUNER_SEARCHSPACE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace deplodock::tuner {
+
+/// An opaque node of a search space. Ids are only compared and hashed; two
+/// nodes with the same id are the same node (a terminal reached along two
+/// paths is measured once).
+using NodeId = uint64_t;
+
+/// The fork tree of one kernel.
+class SearchSpace {
+public:
+  virtual ~SearchSpace();
+
+  /// The kernel with no fork decided yet.
+  virtual NodeId root() = 0;
+
+  /// Whether `node` is a finished kernel that can be measured. May be called
+  /// more than once per node, so it should be cheap.
+  virtual bool isTerminal(NodeId node) = 0;
+
+  /// Appends the children of the non-terminal `node` to `out`: one per option
+  /// of the next rule that forks, option 0 (the heuristic) first. Possibly
+  /// expensive; strategies that keep a tree call it at most once per node. A
+  /// non-terminal without children is a dead end (every option illegal or
+  /// failed to apply): it is never measured.
+  virtual void children(NodeId node, llvm::SmallVectorImpl<NodeId> &out) = 0;
+
+  /// An optional prior in [0, 1] for `node` (higher is more promising). MCTS
+  /// tries unvisited siblings in decreasing prior order; nodes without a prior
+  /// come after those with one, in option order. Default: none.
+  virtual std::optional<double> prior(NodeId node);
+
+  /// The replay / heuristic choice among `children` of `node`, an index into
+  /// `children` (an index out of range means 0). Default: option 0.
+  virtual size_t preferredChild(NodeId node, llvm::ArrayRef<NodeId> children);
+};
+
+/// How a measurement ended; everything but Ok is a failed variant.
+enum class MeasureStatus : uint8_t {
+  Ok,
+  CompileFail,
+  LaunchFail,
+  Timeout,
+  WrongResult,
+};
+
+/// The lower-case name of a status ("ok", "compile_fail", ...).
+llvm::StringRef measureStatusName(MeasureStatus status);
+
+/// The outcome of measuring one terminal; latencies in microseconds.
+struct Measurement {
+  MeasureStatus status = MeasureStatus::Ok;
+  double medianUs = 0;
+  double minUs = 0;
+  double maxUs = 0;
+  unsigned samples = 0;
+
+  /// A successful measurement with a single latency (min = median = max).
+  static Measurement latency(double us, unsigned samples = 1);
+  /// A failed measurement.
+  static Measurement failure(MeasureStatus status);
+
+  /// Ok with a positive, finite median: the only measurements that have a
+  /// reward and can become the best.
+  bool isValid() const;
+  /// 1 / median µs for valid measurements, 0 otherwise.
+  double reward() const;
+};
+
+/// Measures terminals (compile, run, check, time).
+class Evaluator {
+public:
+  virtual ~Evaluator();
+  /// Measures the terminal `node`. Strategies never ask twice for one node.
+  virtual Measurement measure(NodeId node) = 0;
+};
+
+/// An evaluator that forwards to a callable, for tests and small tools; the
+/// callable must outlive it.
+class FunctionEvaluator : public Evaluator {
+public:
+  explicit FunctionEvaluator(llvm::function_ref<Measurement(NodeId)> fn)
+      : fn(fn) {}
+  Measurement measure(NodeId node) override { return fn(node); }
+
+private:
+  llvm::function_ref<Measurement(NodeId)> fn;
+};
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_SEARCHSPACE_H

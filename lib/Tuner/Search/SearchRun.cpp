@@ -1,0 +1,80 @@
+//===- SearchRun.cpp - Bookkeeping shared by the strategies ---------------===//
+
+#include "SearchRun.h"
+
+#include <chrono>
+
+using namespace llvm;
+using namespace deplodock::tuner;
+using namespace deplodock::tuner::detail;
+
+static double steadySeconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+SearchRun::SearchRun(SearchSpace &space, Evaluator &evaluator,
+                     const SearchOptions &options, unsigned defaultPatience)
+    : space(space), evaluator(evaluator), options(options),
+      patience(options.patience.value_or(defaultPatience)) {
+  start = options.clock ? options.clock() : steadySeconds();
+}
+
+double SearchRun::now() const {
+  return (options.clock ? options.clock() : steadySeconds()) - start;
+}
+
+bool SearchRun::shouldStop() {
+  if (reason)
+    return true;
+  if (patience && sinceBest >= patience)
+    reason = StopReason::Patience;
+  else if (options.maxVariants && result.variants.size() >= options.maxVariants)
+    reason = StopReason::VariantBudget;
+  else if (options.maxSeconds > 0 && now() >= options.maxSeconds)
+    reason = StopReason::TimeBudget;
+  return reason.has_value();
+}
+
+void SearchRun::expand(NodeId node, SmallVectorImpl<NodeId> &out) {
+  ++result.numExpanded;
+  space.children(node, out);
+}
+
+Measurement SearchRun::evaluate(NodeId node) {
+  auto known = measured.find(node);
+  if (known != measured.end())
+    return result.variants[known->second].measurement;
+  Measurement m = evaluator.measure(node);
+  size_t index = result.variants.size();
+  measured.try_emplace(node, index);
+  result.variants.push_back({node, m, now()});
+
+  bool improved = false;
+  if (!m.isValid()) {
+    ++result.numFailed;
+  } else if (!result.bestIndex ||
+             m.medianUs <
+                 result.variants[*result.bestIndex].measurement.medianUs) {
+    result.bestIndex = index;
+    improved = true;
+  }
+  // A failure is a measured variant that did not beat the best, so it counts
+  // toward the patience like any other.
+  sinceBest = improved ? 0 : sinceBest + 1;
+
+  const MeasuredVariant &variant = result.variants.back();
+  if (options.onMeasured) {
+    ProgressEvent event{index + 1,     node,     variant.measurement,
+                        result.best(), improved, variant.seconds};
+    options.onMeasured(event);
+  }
+  return variant.measurement;
+}
+
+SearchResult SearchRun::finish(StopReason fallback, size_t treeNodes) {
+  result.stopReason = reason.value_or(fallback);
+  result.numTreeNodes = treeNodes;
+  result.seconds = now();
+  return std::move(result);
+}

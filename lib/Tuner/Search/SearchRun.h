@@ -1,0 +1,65 @@
+//===- SearchRun.h - Bookkeeping shared by the strategies -------*- C++ -*-===//
+//
+// One search in progress: the measured variants, the best, memoisation by
+// terminal, budgets, patience and the progress callback. Every strategy
+// measures through a SearchRun and asks it before every expansion and
+// measurement whether to stop, so that the stop rules are the same for all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_LIB_TUNER_SEARCH_SEARCHRUN_H
+#define DEPLODOCK_LIB_TUNER_SEARCH_SEARCHRUN_H
+
+#include "Deplodock/Tuner/Search.h"
+
+#include <unordered_map>
+
+namespace deplodock::tuner::detail {
+
+class SearchRun {
+public:
+  /// Starts the clock. `defaultPatience` applies when options leave it unset.
+  SearchRun(SearchSpace &space, Evaluator &evaluator,
+            const SearchOptions &options, unsigned defaultPatience);
+
+  SearchSpace &getSpace() { return space; }
+  const SearchOptions &getOptions() const { return options; }
+
+  /// Whether a budget or the patience forbids the next expansion or
+  /// measurement; records the reason the first time it answers yes.
+  bool shouldStop();
+  /// Whether shouldStop has already answered yes.
+  bool stopped() const { return reason.has_value(); }
+
+  /// `space.children(node)`, counted.
+  void expand(NodeId node, llvm::SmallVectorImpl<NodeId> &out);
+
+  /// The measurement of terminal `node`: measured now (counted, reported,
+  /// checked against the best) unless measured before in this search.
+  Measurement evaluate(NodeId node);
+  /// Whether `node` was measured in this search.
+  bool isMeasured(NodeId node) const { return measured.count(node); }
+
+  /// Finishes the result; `fallback` is the reason when nothing stopped it.
+  SearchResult finish(StopReason fallback, size_t treeNodes);
+
+private:
+  double now() const;
+
+  SearchSpace &space;
+  Evaluator &evaluator;
+  const SearchOptions &options;
+  unsigned patience;
+  double start;
+  SearchResult result;
+  /// Terminal -> index in result.variants. Not a DenseMap: every id is
+  /// legal, including the ones DenseMap reserves.
+  std::unordered_map<NodeId, size_t> measured;
+  /// Measurements since the last improvement of the best.
+  unsigned sinceBest = 0;
+  std::optional<StopReason> reason;
+};
+
+} // namespace deplodock::tuner::detail
+
+#endif // DEPLODOCK_LIB_TUNER_SEARCH_SEARCHRUN_H
