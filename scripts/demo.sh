@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The main job on a bundled example: builds Deplodock, then lowers the
-# example as far as the pipeline reaches and prints every level, and checks
-# on the reference interpreter that the lowered layer computes what the
-# input does.
+# The main job on a bundled example: builds Deplodock, lowers the example
+# through every level down to CUDA C++ and prints each, and checks on the
+# reference interpreter that the fused loops and the GPU kernels (simulated
+# thread by thread) compute what the input does.
 #
 #   scripts/demo.sh                               # examples/rmsnorm.mlir
 #   scripts/demo.sh examples/decoder_block.mlir   # any file(s)
@@ -18,6 +18,7 @@ ninja -C "$build_dir" -j "${JOBS:-$(nproc)}" deplodock-opt deplodock-run \
   deplodock-translate >/dev/null
 opt="$build_dir/bin/deplodock-opt"
 run="$build_dir/bin/deplodock-run"
+translate="$build_dir/bin/deplodock-translate"
 
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$root/examples/rmsnorm.mlir")
@@ -33,7 +34,18 @@ for f in "${files[@]}"; do
   echo "---- Loop IR (--lower-to-loop: lifted and fused)"
   "$opt" "$f" --lower-to-loop
   echo
-  echo "---- check: Loop IR against Tensor IR on seeded inputs"
+  echo "---- Tile IR (--lower-to-tile: option 0 at every fork)"
+  "$opt" "$f" --lower-to-tile
+  echo
+  echo "---- Kernel IR (--lower-to-kernel)"
+  "$opt" "$f" --lower-to-kernel
+  echo
+  echo "---- CUDA C++ (deplodock-translate --emit-cuda)"
+  "$opt" "$f" --deplodock-pipeline | "$translate" --emit-cuda
+  echo
+  echo "---- check: Loop IR and Kernel IR against Tensor IR on seeded inputs"
   "$run" --interp "$f" --pipeline=lower-to-tensor --compare=lower-to-loop \
     --print=summary
+  "$run" --interp "$f" --pipeline=lower-to-tensor \
+    --compare=lower-to-kernel --print=none
 done

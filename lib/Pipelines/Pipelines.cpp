@@ -50,6 +50,14 @@ void deplodock::buildLowerToTilePipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+void deplodock::buildLowerToKernelPipeline(
+    OpPassManager &pm, const TilePipelineOptions &options) {
+  buildLowerToTilePipeline(pm, options);
+  pm.addPass(createConvertDTileToDKernel());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void deplodock::registerDeplodockPipelines() {
   PassPipelineRegistration<>(
       "lower-to-tensor",
@@ -64,4 +72,14 @@ void deplodock::registerDeplodockPipelines() {
       "Lower a layer to Tile IR: fused kernels mapped onto the GPU by the "
       "Tile rules (option 0 at each fork unless knobs= names another)",
       buildLowerToTilePipeline);
+  PassPipelineRegistration<TilePipelineOptions>(
+      "lower-to-kernel",
+      "Lower a layer to Kernel IR: dkernel.func kernels with their grid, "
+      "block and shared memory, launched from the host function",
+      buildLowerToKernelPipeline);
+  PassPipelineRegistration<TilePipelineOptions>(
+      "deplodock-pipeline",
+      "The whole compiler: any supported input (linalg, tosa, tensor, "
+      "dtensor) to Kernel IR that --emit-cuda prints",
+      buildLowerToKernelPipeline);
 }

@@ -1,9 +1,10 @@
 //===- Pipelines.h - The Deplodock lowering pipelines -----------*- C++ -*-===//
 //
 // The named pipelines that take a layer from the input dialects down the
-// levels: lower-to-tensor, lower-to-loop (and, later, lower-to-tile,
-// lower-to-kernel and deplodock-pipeline). Each is also a function that adds
-// its passes to a pass manager, for tools that build their own pipelines.
+// levels: lower-to-tensor, lower-to-loop, lower-to-tile, lower-to-kernel, and
+// deplodock-pipeline (everything, from any input dialect to Kernel IR ready
+// for --emit-cuda). Each is also a function that adds its passes to a pass
+// manager, for tools that embed them in their own pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,10 @@ void buildLowerToLoopPipeline(mlir::OpPassManager &pm);
 /// lower-to-loop, then every Tile rule on every kernel.
 void buildLowerToTilePipeline(mlir::OpPassManager &pm,
                               const TilePipelineOptions &options);
+
+/// lower-to-tile, then every dtile.kernel to a dkernel.func and its launch.
+void buildLowerToKernelPipeline(mlir::OpPassManager &pm,
+                                const TilePipelineOptions &options);
 
 /// Registers the pipelines by name with the global pass registry.
 void registerDeplodockPipelines();
