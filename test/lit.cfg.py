@@ -18,7 +18,8 @@ config.environment["FILECHECK_OPTS"] = (
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-tools = ["deplodock-opt", "deplodock-run", "deplodock-translate"]
+tools = ["deplodock-opt", "deplodock-run", "deplodock-translate",
+         "deplodock-tune"]
 llvm_config.add_tool_substitutions(
     tools, [config.deplodock_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%deplodock_src_root", config.deplodock_src_root))

@@ -45,17 +45,26 @@ void deplodock::buildLowerToTilePipeline(OpPassManager &pm,
   lower.target = options.target;
   lower.knobs = options.knobs;
   lower.listForks = options.listForks;
+  lower.tuneDb = options.tuneDb;
+  lower.tuneContext = options.tuneContext;
+  lower.tuneReport = options.tuneReport;
   pm.addPass(dtile::createDTileLower(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
-void deplodock::buildLowerToKernelPipeline(
-    OpPassManager &pm, const TilePipelineOptions &options) {
-  buildLowerToTilePipeline(pm, options);
-  pm.addPass(createConvertDTileToDKernel());
+void deplodock::buildTileToKernelPasses(OpPassManager &pm, StringRef target) {
+  ConvertDTileToDKernelOptions convert;
+  convert.target = target.str();
+  pm.addPass(createConvertDTileToDKernel(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+void deplodock::buildLowerToKernelPipeline(OpPassManager &pm,
+                                           const TilePipelineOptions &options) {
+  buildLowerToTilePipeline(pm, options);
+  buildTileToKernelPasses(pm, options.target);
 }
 
 void deplodock::registerDeplodockPipelines() {
@@ -70,7 +79,8 @@ void deplodock::registerDeplodockPipelines() {
   PassPipelineRegistration<TilePipelineOptions>(
       "lower-to-tile",
       "Lower a layer to Tile IR: fused kernels mapped onto the GPU by the "
-      "Tile rules (option 0 at each fork unless knobs= names another)",
+      "Tile rules (option 0 at each fork unless knobs= names another or "
+      "tune-db= recorded one)",
       buildLowerToTilePipeline);
   PassPipelineRegistration<TilePipelineOptions>(
       "lower-to-kernel",

@@ -4,6 +4,7 @@
 //   deplodock-run --interp layer.mlir --compare=lower-to-loop
 //   deplodock-run --interp layer.mlir --input=x.npy --output-dir=out
 //   deplodock-run --interp kernels.mlir --func=ref --compare-func=gpu
+//   deplodock-run --interp layer.mlir --compare=lower-to-kernel --tune-db=t.db
 //
 // Runs a function on the CPU reference interpreter. With --compare it also
 // lowers a copy of the module with a pass pipeline and checks that both give
@@ -101,6 +102,12 @@ static cl::opt<std::string> variantPipeline(
     cl::desc("Pass pipeline run on each variant after its Tile rules (e.g. "
              "convert-dtile-to-dkernel to check at the Kernel level)"),
     cl::cat(runCategory));
+static cl::opt<std::string> tuneDb(
+    "tune-db",
+    cl::desc("Replay the fork choices recorded in this tune database in the "
+             "--pipeline and --compare pipelines (their dtile-lower pass: "
+             "lower-to-tile, lower-to-kernel, deplodock-pipeline)"),
+    cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print", cl::desc("What to print of the results"),
@@ -110,9 +117,9 @@ static cl::opt<PrintMode> printMode(
                clEnumValN(PrintMode::None, "none", "nothing")),
     cl::init(PrintMode::Values), cl::cat(runCategory));
 
-/// Applies a textual pass pipeline to `module`.
-static LogicalResult applyPipeline(ModuleOp module, StringRef text) {
-  PassManager pm(module.getContext());
+/// Parses a textual pass pipeline into `pm`; with --tune-db, also sets that
+/// option on its dtile-lower passes. Returns how many it set.
+static FailureOr<unsigned> parsePipeline(StringRef text, PassManager &pm) {
   std::string error;
   llvm::raw_string_ostream os(error);
   if (failed(parsePassPipeline(text, pm, os))) {
@@ -120,7 +127,55 @@ static LogicalResult applyPipeline(ModuleOp module, StringRef text) {
                  << "\n";
     return failure();
   }
+  unsigned configured = 0;
+  if (tuneDb.empty())
+    return configured;
+  for (Pass &pass : pm.getPasses()) {
+    if (pass.getArgument() != "dtile-lower")
+      continue;
+    std::string problem;
+    if (failed(pass.initializeOptions("tune-db=\"" + tuneDb + "\"",
+                                      [&](const llvm::Twine &message) {
+                                        problem = message.str();
+                                        return failure();
+                                      }))) {
+      llvm::errs() << "error: --tune-db: " << problem << "\n";
+      return failure();
+    }
+    ++configured;
+  }
+  return configured;
+}
+
+/// Applies a textual pass pipeline to `module`.
+static LogicalResult applyPipeline(ModuleOp module, StringRef text) {
+  PassManager pm(module.getContext());
+  if (failed(parsePipeline(text, pm)))
+    return failure();
   return pm.run(module);
+}
+
+/// Fails with an error when --tune-db is given but neither --pipeline nor
+/// --compare lowers to Tile IR: the database would be silently ignored.
+static LogicalResult checkTuneDb(MLIRContext &context) {
+  if (tuneDb.empty())
+    return success();
+  unsigned configured = 0;
+  for (StringRef text : {StringRef(pipeline), StringRef(comparePipeline)}) {
+    if (text.empty())
+      continue;
+    PassManager pm(&context);
+    FailureOr<unsigned> count = parsePipeline(text, pm);
+    if (failed(count))
+      return failure();
+    configured += *count;
+  }
+  if (configured)
+    return success();
+  llvm::errs() << "error: --tune-db: neither --pipeline nor --compare lowers "
+                  "to Tile IR (use lower-to-tile, lower-to-kernel or "
+                  "deplodock-pipeline)\n";
+  return failure();
 }
 
 /// Writes `buffer` to DIR/<stem><i>.npy; reports errors on stderr.
@@ -320,6 +375,8 @@ static LogicalResult compareResults(ArrayRef<interp::Buffer> expected,
 }
 
 static int run(MLIRContext &context) {
+  if (failed(checkTuneDb(context)))
+    return 1;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =

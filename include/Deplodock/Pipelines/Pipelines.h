@@ -32,6 +32,20 @@ struct TilePipelineOptions
   Option<bool> listForks{*this, "list-forks",
                          llvm::cl::desc("Remark every rule's options"),
                          llvm::cl::init(false)};
+  Option<std::string> tuneDb{
+      *this, "tune-db",
+      llvm::cl::desc("Replay the fork choices recorded in this tune "
+                     "database (written by deplodock-tune)")};
+  Option<std::string> tuneContext{
+      *this, "tune-context",
+      llvm::cl::desc("Context of tune-db to replay: a context key, `model` "
+                     "or `auto` (default: the one GPU measured for the "
+                     "target, else the model)")};
+  Option<bool> tuneReport{
+      *this, "tune-report",
+      llvm::cl::desc("Remark whether each kernel was tuned, partly tuned or "
+                     "not tuned"),
+      llvm::cl::init(false)};
 };
 
 /// TOSA to linalg (upstream pipelines), then everything to dtensor.
@@ -43,6 +57,11 @@ void buildLowerToLoopPipeline(mlir::OpPassManager &pm);
 /// lower-to-loop, then every Tile rule on every kernel.
 void buildLowerToTilePipeline(mlir::OpPassManager &pm,
                               const TilePipelineOptions &options);
+
+/// Every dtile.kernel to a dkernel.func for `target` and its launch, then
+/// cleanup: what lower-to-kernel adds to lower-to-tile (the tuner lowers its
+/// variants with it too).
+void buildTileToKernelPasses(mlir::OpPassManager &pm, llvm::StringRef target);
 
 /// lower-to-tile, then every dtile.kernel to a dkernel.func and its launch.
 void buildLowerToKernelPipeline(mlir::OpPassManager &pm,

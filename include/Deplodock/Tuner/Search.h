@@ -68,6 +68,9 @@ enum class StopReason : uint8_t {
   VariantBudget,
   /// `maxSeconds` elapsed.
   TimeBudget,
+  /// `cancelled` answered true (the evaluator hit an error, or the user
+  /// interrupted).
+  Cancelled,
 };
 
 /// The lower-case name of a stop reason ("exhausted", "variant_budget", ...).
@@ -94,6 +97,9 @@ struct SearchOptions {
   std::function<double()> clock;
   /// Called after every measurement, e.g. to print a live progress line.
   std::function<void(const ProgressEvent &)> onMeasured;
+  /// Asked before every expansion and measurement; true stops the search
+  /// (reason `cancelled`).
+  std::function<bool()> cancelled;
 };
 
 struct SearchResult {

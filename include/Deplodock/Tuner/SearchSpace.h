@@ -11,6 +11,8 @@
 #ifndef DEPLODOCK_TUNER_SEARCHSPACE_H
 #define DEPLODOCK_TUNER_SEARCHSPACE_H
 
+#include "Deplodock/Tuner/MeasureStatus.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -54,18 +56,6 @@ public:
   /// `children` (an index out of range means 0). Default: option 0.
   virtual size_t preferredChild(NodeId node, llvm::ArrayRef<NodeId> children);
 };
-
-/// How a measurement ended; everything but Ok is a failed variant.
-enum class MeasureStatus : uint8_t {
-  Ok,
-  CompileFail,
-  LaunchFail,
-  Timeout,
-  WrongResult,
-};
-
-/// The lower-case name of a status ("ok", "compile_fail", ...).
-llvm::StringRef measureStatusName(MeasureStatus status);
 
 /// The outcome of measuring one terminal; latencies in microseconds.
 struct Measurement {

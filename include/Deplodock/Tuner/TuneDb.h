@@ -15,6 +15,7 @@
 #ifndef DEPLODOCK_TUNER_TUNEDB_H
 #define DEPLODOCK_TUNER_TUNEDB_H
 
+#include "Deplodock/Tuner/MeasureStatus.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
@@ -51,15 +52,6 @@ llvm::StringRef stringifyOpLevel(OpLevel level);
 
 /// The level spelled `text`, if any.
 std::optional<OpLevel> symbolizeOpLevel(llvm::StringRef text);
-
-/// The outcome of benchmarking one variant.
-enum class PerfStatus { Ok, CompileFail, LaunchFail, Timeout, WrongResult };
-
-/// "ok", "compile_fail", "launch_fail", "timeout" or "wrong_result".
-llvm::StringRef stringifyPerfStatus(PerfStatus status);
-
-/// The status spelled `text`, if any.
-std::optional<PerfStatus> symbolizePerfStatus(llvm::StringRef text);
 
 /// Serializes `knobs` canonically: compact, keys sorted at every level, so
 /// equal knob sets give equal text.
@@ -139,7 +131,7 @@ struct PerfRow {
   /// The key of the untuned kernel this op is a variant of; when set, an ok
   /// row also competes for the `best` row of that kernel. May be empty.
   std::string kernelKey;
-  PerfStatus status = PerfStatus::Ok;
+  MeasureStatus status = MeasureStatus::Ok;
   /// Required when `status` is ok; optional for failures.
   std::optional<PerfStats> stats;
   /// The full knob set that produced this variant.

@@ -143,32 +143,6 @@ std::optional<OpLevel> deplodock::tuner::symbolizeOpLevel(StringRef text) {
   return std::nullopt;
 }
 
-StringRef deplodock::tuner::stringifyPerfStatus(PerfStatus status) {
-  switch (status) {
-  case PerfStatus::Ok:
-    return "ok";
-  case PerfStatus::CompileFail:
-    return "compile_fail";
-  case PerfStatus::LaunchFail:
-    return "launch_fail";
-  case PerfStatus::Timeout:
-    return "timeout";
-  case PerfStatus::WrongResult:
-    return "wrong_result";
-  }
-  llvm_unreachable("unknown perf status");
-}
-
-std::optional<PerfStatus>
-deplodock::tuner::symbolizePerfStatus(StringRef text) {
-  for (PerfStatus status :
-       {PerfStatus::Ok, PerfStatus::CompileFail, PerfStatus::LaunchFail,
-        PerfStatus::Timeout, PerfStatus::WrongResult})
-    if (text == stringifyPerfStatus(status))
-      return status;
-  return std::nullopt;
-}
-
 /// Compact JSON text of `value`; llvm::json prints object keys sorted.
 static std::string formatJson(llvm::json::Value value) {
   std::string text;
@@ -1100,7 +1074,7 @@ FailureOr<bool> TuneDb::recordPerf(const PerfRow &row, std::string &error) {
       failed(checkKey(row.opKey, "the op key", what, error)) ||
       failed(checkKey(row.backend, "the backend", what, error)))
     return failure();
-  bool ok = row.status == PerfStatus::Ok;
+  bool ok = row.status == MeasureStatus::Ok;
   if (ok && (!row.stats || row.stats->numSamples < 1)) {
     error = "recordPerf: an ok row needs statistics of at least one sample";
     return failure();
@@ -1136,7 +1110,7 @@ FailureOr<bool> TuneDb::recordPerf(const PerfRow &row, std::string &error) {
       .bind(2, row.opKey)
       .bind(3, row.backend)
       .bindOrNull(4, row.kernelKey)
-      .bind(5, stringifyPerfStatus(row.status));
+      .bind(5, measureStatusName(row.status));
   if (row.stats) {
     perf->bind(6, row.stats->medianUs)
         .bind(7, row.stats->minUs)
@@ -1391,7 +1365,7 @@ static FailureOr<PerfRow> readPerf(const Statement &stmt, std::string &error) {
   row.opKey = stmt.text(1);
   row.backend = stmt.text(2);
   row.kernelKey = stmt.text(3);
-  std::optional<PerfStatus> status = symbolizePerfStatus(stmt.text(4));
+  std::optional<MeasureStatus> status = symbolizeMeasureStatus(stmt.text(4));
   if (!status) {
     error = stmt.malformed(4, "is not a perf status");
     return failure();

@@ -24,22 +24,6 @@ std::optional<double> SearchSpace::prior(NodeId) { return std::nullopt; }
 
 size_t SearchSpace::preferredChild(NodeId, ArrayRef<NodeId>) { return 0; }
 
-StringRef deplodock::tuner::measureStatusName(MeasureStatus status) {
-  switch (status) {
-  case MeasureStatus::Ok:
-    return "ok";
-  case MeasureStatus::CompileFail:
-    return "compile_fail";
-  case MeasureStatus::LaunchFail:
-    return "launch_fail";
-  case MeasureStatus::Timeout:
-    return "timeout";
-  case MeasureStatus::WrongResult:
-    return "wrong_result";
-  }
-  llvm_unreachable("unknown measure status");
-}
-
 Measurement Measurement::latency(double us, unsigned samples) {
   Measurement m;
   m.medianUs = m.minUs = m.maxUs = us;
@@ -71,6 +55,8 @@ StringRef deplodock::tuner::stopReasonName(StopReason reason) {
     return "variant_budget";
   case StopReason::TimeBudget:
     return "time_budget";
+  case StopReason::Cancelled:
+    return "cancelled";
   }
   llvm_unreachable("unknown stop reason");
 }

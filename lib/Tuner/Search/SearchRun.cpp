@@ -27,7 +27,9 @@ double SearchRun::now() const {
 bool SearchRun::shouldStop() {
   if (reason)
     return true;
-  if (patience && sinceBest >= patience)
+  if (options.cancelled && options.cancelled())
+    reason = StopReason::Cancelled;
+  else if (patience && sinceBest >= patience)
     reason = StopReason::Patience;
   else if (options.maxVariants && result.variants.size() >= options.maxVariants)
     reason = StopReason::VariantBudget;

@@ -44,7 +44,7 @@ PerfRow okRow(llvm::StringRef context, llvm::StringRef opKey, double median,
   row.contextKey = context.str();
   row.opKey = opKey.str();
   row.backend = "cuda";
-  row.status = PerfStatus::Ok;
+  row.status = MeasureStatus::Ok;
   row.stats =
       PerfStats{median, median * 0.9, median * 1.2, median * 1.01, 0.25, 100};
   row.knobs = std::move(knobs);
@@ -53,7 +53,7 @@ PerfRow okRow(llvm::StringRef context, llvm::StringRef opKey, double median,
 
 /// A failed perf row of `opKey`.
 PerfRow failRow(llvm::StringRef context, llvm::StringRef opKey,
-                PerfStatus status, llvm::StringRef detail = "") {
+                MeasureStatus status, llvm::StringRef detail = "") {
   PerfRow row;
   row.contextKey = context.str();
   row.opKey = opKey.str();
@@ -182,17 +182,18 @@ TEST_F(TuneCacheTest, LowerMedianReplacesHigherDoesNot) {
   EXPECT_EQ(stored.stats->medianUs, 15.0);
   EXPECT_EQ(stored.stats->numSamples, 100);
   EXPECT_EQ(stored.knobs, (Object{{"BM", 64}}));
-  EXPECT_EQ(stored.status, PerfStatus::Ok);
+  EXPECT_EQ(stored.status, MeasureStatus::Ok);
 }
 
 TEST_F(TuneCacheTest, FailureNeverOverridesOk) {
   ASSERT_TRUE(record(okRow("ctx-a", "op", 12.5)));
-  for (PerfStatus status : {PerfStatus::CompileFail, PerfStatus::LaunchFail,
-                            PerfStatus::Timeout, PerfStatus::WrongResult}) {
+  for (MeasureStatus status :
+       {MeasureStatus::CompileFail, MeasureStatus::LaunchFail,
+        MeasureStatus::Timeout, MeasureStatus::WrongResult}) {
     EXPECT_FALSE(record(failRow("ctx-a", "op", status, "boom")))
-        << stringifyPerfStatus(status).str();
+        << measureStatusName(status).str();
     PerfRow stored = perf("ctx-a", "op");
-    EXPECT_EQ(stored.status, PerfStatus::Ok);
+    EXPECT_EQ(stored.status, MeasureStatus::Ok);
     ASSERT_TRUE(stored.stats.has_value());
     EXPECT_EQ(stored.stats->medianUs, 12.5);
     EXPECT_EQ(stored.detail, "");
@@ -200,16 +201,16 @@ TEST_F(TuneCacheTest, FailureNeverOverridesOk) {
 }
 
 TEST_F(TuneCacheTest, NewerFailureReplacesOlderFailure) {
-  ASSERT_TRUE(
-      record(failRow("ctx-a", "op", PerfStatus::CompileFail, "nvrtc: error")));
-  EXPECT_EQ(perf("ctx-a", "op").status, PerfStatus::CompileFail);
+  ASSERT_TRUE(record(
+      failRow("ctx-a", "op", MeasureStatus::CompileFail, "nvrtc: error")));
+  EXPECT_EQ(perf("ctx-a", "op").status, MeasureStatus::CompileFail);
   EXPECT_FALSE(perf("ctx-a", "op").stats.has_value());
 
-  PerfRow timeout = failRow("ctx-a", "op", PerfStatus::Timeout, "10 s");
+  PerfRow timeout = failRow("ctx-a", "op", MeasureStatus::Timeout, "10 s");
   timeout.stats = PerfStats{2e6, 2e6, 2e6, 2e6, 0, 1};
   EXPECT_TRUE(record(timeout));
   PerfRow stored = perf("ctx-a", "op");
-  EXPECT_EQ(stored.status, PerfStatus::Timeout);
+  EXPECT_EQ(stored.status, MeasureStatus::Timeout);
   EXPECT_EQ(stored.detail, "10 s");
   ASSERT_TRUE(stored.stats.has_value());
   EXPECT_EQ(stored.stats->medianUs, 2e6);
@@ -217,7 +218,7 @@ TEST_F(TuneCacheTest, NewerFailureReplacesOlderFailure) {
   // Even a fast-looking failure is still a failure: an ok row replaces it,
   // whatever its median.
   EXPECT_TRUE(record(okRow("ctx-a", "op", 5e6)));
-  EXPECT_EQ(perf("ctx-a", "op").status, PerfStatus::Ok);
+  EXPECT_EQ(perf("ctx-a", "op").status, MeasureStatus::Ok);
   EXPECT_EQ(perf("ctx-a", "op").detail, "");
 }
 
@@ -260,10 +261,10 @@ TEST_F(TuneCacheTest, ContextsAreKeptApart) {
 }
 
 TEST_F(TuneCacheTest, AllPerfListsOkFastestFirstThenFailures) {
-  ASSERT_TRUE(record(failRow("ctx-a", "a-fail", PerfStatus::WrongResult)));
+  ASSERT_TRUE(record(failRow("ctx-a", "a-fail", MeasureStatus::WrongResult)));
   ASSERT_TRUE(record(okRow("ctx-a", "slow", 30.0)));
   ASSERT_TRUE(record(okRow("ctx-a", "fast", 10.0)));
-  ASSERT_TRUE(record(failRow("ctx-a", "b-fail", PerfStatus::LaunchFail)));
+  ASSERT_TRUE(record(failRow("ctx-a", "b-fail", MeasureStatus::LaunchFail)));
   ASSERT_TRUE(record(okRow("ctx-b", "other", 1.0)));
   auto rows = db->allPerf("ctx-a", error);
   ASSERT_TRUE(succeeded(rows)) << error;
@@ -294,7 +295,7 @@ TEST_F(TuneCacheTest, BestKnobsTracksTheFastestVariant) {
   ASSERT_TRUE(record(variant("v32", 20.0, 32)));
   ASSERT_TRUE(record(variant("v64", 12.0, 64)));
   ASSERT_TRUE(record(variant("v128", 16.0, 128)));
-  PerfRow failed = failRow("ctx-a", "v256", PerfStatus::LaunchFail);
+  PerfRow failed = failRow("ctx-a", "v256", MeasureStatus::LaunchFail);
   failed.kernelKey = "kernel";
   failed.knobs = Object{{"BM", 256}};
   ASSERT_TRUE(record(failed));
@@ -603,12 +604,13 @@ TEST_F(TuneCacheTest, InMemoryDatabasesArePrivate) {
 }
 
 TEST(TuneCacheEnums, StatusAndLevelSpellingsRoundTrip) {
-  for (PerfStatus status :
-       {PerfStatus::Ok, PerfStatus::CompileFail, PerfStatus::LaunchFail,
-        PerfStatus::Timeout, PerfStatus::WrongResult})
-    EXPECT_EQ(symbolizePerfStatus(stringifyPerfStatus(status)), status);
-  EXPECT_EQ(stringifyPerfStatus(PerfStatus::WrongResult), "wrong_result");
-  EXPECT_FALSE(symbolizePerfStatus("bench_fail").has_value());
+  for (MeasureStatus status :
+       {MeasureStatus::Ok, MeasureStatus::CompileFail,
+        MeasureStatus::LaunchFail, MeasureStatus::Timeout,
+        MeasureStatus::WrongResult})
+    EXPECT_EQ(symbolizeMeasureStatus(measureStatusName(status)), status);
+  EXPECT_EQ(measureStatusName(MeasureStatus::WrongResult), "wrong_result");
+  EXPECT_FALSE(symbolizeMeasureStatus("bench_fail").has_value());
   for (OpLevel level :
        {OpLevel::Loop, OpLevel::Tile, OpLevel::Kernel, OpLevel::Cuda})
     EXPECT_EQ(symbolizeOpLevel(stringifyOpLevel(level)), level);

@@ -50,7 +50,7 @@ std::string dtile::describeOptions(const Rule &rule,
 
 LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
                              const Target &target, KnobsAttr requested,
-                             bool listForks) {
+                             bool listForks, OptionChooser chooser) {
   SmallVector<KnobsAttr> options = rule.getOptions(kernel, target);
   if (listForks)
     kernel.emitRemark() << describeOptions(rule, options);
@@ -80,6 +80,12 @@ LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
              << describeOptions(rule, options);
     }
     chosen = *it;
+  } else if (chooser && options.size() > 1) {
+    FailureOr<std::optional<size_t>> pick = chooser(rule, kernel, options);
+    if (failed(pick))
+      return failure();
+    if (*pick && **pick < options.size())
+      chosen = options[**pick];
   }
   if (failed(rule.apply(kernel, chosen, target)))
     return kernel.emitOpError("rule ")

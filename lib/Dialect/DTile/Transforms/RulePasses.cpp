@@ -2,6 +2,9 @@
 
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Dialect/DTile/Transforms/Rules.h"
+#include "Deplodock/Tuner/KnobsJson.h"
+#include "Deplodock/Tuner/Replay.h"
+#include "Deplodock/Tuner/StructuralKey.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -143,15 +146,54 @@ struct LowerPass final : deplodock::dtile::impl::DTileLowerBase<LowerPass> {
     FailureOr<RuleOptions> options = parseOptions(module, target, knobs);
     if (failed(options))
       return signalPassFailure();
+    std::optional<tuner::TuneDbReplay> replay;
+    SmallVector<std::string> loopKeys;
+    if (!tuneDb.empty()) {
+      std::string error;
+      FailureOr<tuner::TuneDbReplay> opened =
+          tuner::TuneDbReplay::open(tuneDb, tuneContext, target, error);
+      if (failed(opened)) {
+        module.emitError(error);
+        return signalPassFailure();
+      }
+      replay.emplace(std::move(*opened));
+      // Keyed by the Loop IR kernels, which tileify replaces.
+      module.walk([&](dloop::KernelOp kernel) {
+        loopKeys.push_back(tuner::structuralKey(kernel));
+      });
+    }
     FailureOr<SmallVector<KernelOp>> kernels = tileifyAll(module);
     if (failed(kernels) || failed(checkKernelNames(module, *options, *kernels)))
       return signalPassFailure();
     llvm::StringSet<> used;
-    for (KernelOp kernel : *kernels) {
+    for (auto [position, kernel] : llvm::enumerate(*kernels)) {
+      size_t index = position;
+      tuner::KernelReplayReport report;
+      report.kernel = kernel.getSymName().str();
+      auto replayChoice =
+          [&](const Rule &, KernelOp at,
+              ArrayRef<KnobsAttr> choices) -> FailureOr<std::optional<size_t>> {
+        ++report.forks;
+        std::string error;
+        FailureOr<std::optional<llvm::json::Object>> delta =
+            replay->lookup(loopKeys[index], at.getKnobs(), error);
+        if (failed(delta))
+          return at.emitOpError(error);
+        if (!*delta)
+          return std::optional<size_t>();
+        std::optional<size_t> choice = tuner::findOption(choices, **delta);
+        ++(choice ? report.replayed : report.stale);
+        return choice;
+      };
       for (const std::unique_ptr<Rule> &rule : getRules())
         if (failed(runRule(*rule, kernel, options->target,
-                           options->requestedFor(kernel), listForks)))
+                           options->requestedFor(kernel), listForks,
+                           replay ? OptionChooser(replayChoice) : nullptr)))
           return signalPassFailure();
+      if (replay && tuneReport)
+        kernel.emitRemark("tune-db: ")
+            << report.describe() << " in context '" << replay->getContextKey()
+            << "'" << (replay->hasContext() ? "" : ", which it does not hold");
       // A knob meant for this kernel must have been taken.
       KnobsAttr taken = kernel.getKnobs();
       for (NamedAttribute entry : taken.getEntries())

@@ -6,16 +6,17 @@
 include "mlir/Pass/PassBase.td"
 
 /// Options every Tile-rule pass takes.
+defvar TileRuleOptionList = [
+  Option<"target", "target", "std::string", "\"sm_90\"",
+         "GPU to lower for: sm_80 or sm_90">,
+  Option<"knobs", "knobs", "std::string", "\"\"",
+         "Choose options by knob value (BK=32,stage=[0:1],...; "
+         "`kernel:BK=32;other:...` per kernel); default: option 0">,
+  Option<"listForks", "list-forks", "bool", "false",
+         "Emit a remark listing the rule's options for each kernel">
+];
 class TileRuleOptions {
-  list<Option> options = [
-    Option<"target", "target", "std::string", "\"sm_90\"",
-           "GPU to lower for: sm_80 or sm_90">,
-    Option<"knobs", "knobs", "std::string", "\"\"",
-           "Choose options by knob value (BK=32,stage=[0:1],...; "
-           "`kernel:BK=32;other:...` per kernel); default: option 0">,
-    Option<"listForks", "list-forks", "bool", "false",
-           "Emit a remark listing the rule's options for each kernel">
-  ];
+  list<Option> options = TileRuleOptionList;
 }
 
 class TileRulePass<string arg, string rule, string what>
@@ -60,14 +61,32 @@ def DTileStageInputs : TileRulePass<"dtile-stage-inputs", "stage_inputs",
 def DTileMarkUnroll : TileRulePass<"dtile-mark-unroll", "mark_unroll",
     "mark inner loops for unrolling (fork: factor)">;
 
-def DTileLower : Pass<"dtile-lower", "::mlir::ModuleOp">, TileRuleOptions {
+def DTileLower : Pass<"dtile-lower", "::mlir::ModuleOp"> {
   let summary = "Lower every dloop.kernel to Tile IR through all the rules";
   let description = [{
     Tileifies each kernel, then runs every Tile rule in pipeline order,
     choosing at each fork the option `knobs` names, else option 0. The
     chosen knobs end up on each kernel, so the printed IR records every
     decision and the same knobs reproduce it.
+
+    With `tune-db`, a fork that `knobs` does not decide takes the choice the
+    tune database recorded for the kernel at that point (its structural key
+    and the knobs chosen so far) in the context `tune-context` names, else
+    option 0: what `deplodock-tune` found replays in one lookup per fork.
+    `tune-report` remarks, per kernel, whether it was tuned, partly tuned or
+    not tuned.
   }];
+  let options = !listconcat(TileRuleOptionList, [
+    Option<"tuneDb", "tune-db", "std::string", "\"\"",
+           "Replay the choices recorded in this tune database "
+           "(deplodock-tune writes it)">,
+    Option<"tuneContext", "tune-context", "std::string", "\"\"",
+           "Context to replay: a context key, `model` (the model's context "
+           "for the target) or `auto` (the default: the one GPU measured "
+           "for the target, else the model)">,
+    Option<"tuneReport", "tune-report", "bool", "false",
+           "Remark, for each kernel, how many forks replay decided">
+  ]);
   let dependentDialects = ["::deplodock::dtile::DTileDialect",
                            "::deplodock::dloop::DLoopDialect",
                            "::mlir::affine::AffineDialect",

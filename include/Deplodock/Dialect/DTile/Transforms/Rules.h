@@ -17,6 +17,7 @@
 #include "Deplodock/Dialect/DTile/Transforms/Target.h"
 
 #include <memory>
+#include <optional>
 
 namespace deplodock::dtile {
 
@@ -55,14 +56,21 @@ mlir::FailureOr<KernelOp> tileify(dloop::KernelOp kernel);
 std::string describeOptions(const Rule &rule,
                             llvm::ArrayRef<KnobsAttr> options);
 
+/// Picks one of a rule's options for a kernel when the requested knobs name
+/// none: an index into the options, none for option 0, or failure (after
+/// reporting an error). Called only where the rule has several options.
+using OptionChooser = llvm::function_ref<mlir::FailureOr<std::optional<size_t>>(
+    const Rule &, KernelOp, llvm::ArrayRef<KnobsAttr>)>;
+
 /// Runs `rule` on `kernel`: picks the option matching `requested` (the
-/// values `requested` gives for the rule's knobs), else option 0, applies it
-/// and stamps its knobs. With `listForks`, also emits the options as a
-/// remark. Succeeds without change when the rule does not apply; fails with
-/// a located error when `requested` names an illegal value.
+/// values `requested` gives for the rule's knobs), else the one `chooser`
+/// picks (replay), else option 0, applies it and stamps its knobs. With
+/// `listForks`, also emits the options as a remark. Succeeds without change
+/// when the rule does not apply; fails with a located error when `requested`
+/// names an illegal value.
 mlir::LogicalResult runRule(const Rule &rule, KernelOp kernel,
                             const Target &target, KnobsAttr requested,
-                            bool listForks);
+                            bool listForks, OptionChooser chooser = nullptr);
 
 /// Parses a knobs option: `BK=32,BM=64,stage=[0:1],tma=true` for every kernel,
 /// or `name:BK=32,BM=64;other:threads=128` per kernel (name "" = every

@@ -1,0 +1,90 @@
+//===- Backend.h - Where the latency of a variant comes from ----*- C++ -*-===//
+//
+// The tuner asks a backend for the latency of each finished variant. All
+// backends answer the same question behind one interface:
+//
+//  * `model`  — an analytic roofline estimate on the Kernel IR
+//  (RooflineModel.h).
+//               It never pretends to be a measurement: its results are
+//               recorded under backend "model" in a context of its own
+//               (modelContextKey), and tools call them estimates.
+//  * `replay` — latencies read from a recorded table (LatencyTable.h), so
+//               strategies can be compared deterministically.
+//  * `cuda`   — (not yet here) the GPU bench worker: compile `Variant::cuda`
+//               with NVRTC, launch `Variant::kernel`'s geometry on buffers of
+//               its parameter types, check, time. It goes in one more file,
+//               lib/Tuner/Backends/CudaBackend.cpp, whose context is the
+//               device fingerprint (extra.backend = "cuda"), and one more
+//               case in createBackend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_BACKEND_H
+#define DEPLODOCK_TUNER_BACKEND_H
+
+#include "Deplodock/Dialect/DTile/Transforms/Target.h"
+#include "Deplodock/Tuner/SearchSpace.h"
+#include "Deplodock/Tuner/TuneDb.h"
+#include "Deplodock/Tuner/Variant.h"
+
+#include <memory>
+#include <string>
+
+namespace deplodock::tuner {
+
+/// What a backend says about one variant.
+struct BackendResult {
+  Measurement measurement;
+  /// Mean and variance of the samples; a single estimate has mean = median
+  /// and no variance.
+  double meanUs = 0;
+  double varianceUs2 = 0;
+  /// Why it failed, or how an estimate was bounded ("memory-bound, ...").
+  std::string detail;
+
+  /// A single latency (an estimate or a recorded median).
+  static BackendResult single(double us, std::string detail = "");
+  /// A failed variant.
+  static BackendResult failure(MeasureStatus status, std::string detail);
+};
+
+/// A source of latencies.
+class Backend {
+public:
+  virtual ~Backend();
+  /// The name its perf rows carry: "model", "replay", "cuda".
+  virtual llvm::StringRef getName() const = 0;
+  /// Whether its latencies are estimates rather than measurements.
+  virtual bool isEstimate() const { return false; }
+  /// The context its rows are recorded under.
+  virtual const DeviceContext &getContext() const = 0;
+  /// The latency of `variant`. A variant that fails (to compile, launch,
+  /// check) is a BackendResult with that status; failure() with a message
+  /// means the backend cannot answer at all (a table without the variant, a
+  /// lost device), and the tuner stops.
+  virtual mlir::FailureOr<BackendResult> measure(const Variant &variant,
+                                                 std::string &error) = 0;
+};
+
+/// The roofline model of `target`'s reference GPU (sm_80: A100, sm_90:
+/// H100).
+mlir::FailureOr<std::unique_ptr<Backend>>
+createModelBackend(llvm::StringRef target, std::string &error);
+
+/// Latencies from the table at `path` (LatencyTable.h), which must have been
+/// recorded for `target`.
+mlir::FailureOr<std::unique_ptr<Backend>>
+createReplayBackend(llvm::StringRef path, llvm::StringRef target,
+                    std::string &error);
+
+/// The names createBackend accepts.
+llvm::ArrayRef<llvm::StringRef> backendNames();
+
+/// The backend called `name` for `target`; `tablePath` is the replay table.
+mlir::FailureOr<std::unique_ptr<Backend>>
+createBackend(llvm::StringRef name, llvm::StringRef target,
+              llvm::StringRef tablePath, std::string &error);
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_BACKEND_H

@@ -1,0 +1,130 @@
+//===- ForkTree.h - One kernel's fork tree as a search space ----*- C++ -*-===//
+//
+// The search space the tuner walks for one fused Loop IR kernel: the Tile
+// rules run in order and every rule with several options branches. The tree
+// stores decisions, not IR: a node is its parent and the option taken there
+// (plus a few uniqued attributes), so thousands of nodes cost kilobytes. The
+// IR of a node is rebuilt on demand by replaying its choices from the root,
+// starting from the nearest ancestor held in a small LRU cache of cursors.
+// Rules with a single option are applied in passing and make no tree level.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_FORKTREE_H
+#define DEPLODOCK_TUNER_FORKTREE_H
+
+#include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Tuner/SearchSpace.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace deplodock::tuner {
+
+/// The fork tree of one Loop IR kernel. Node ids are dense indices in
+/// creation order (the root is 0); the same node always has the same id and
+/// the same children, so several strategies may walk one space in turn.
+class ForkTreeSpace : public SearchSpace {
+public:
+  /// Cursors kept besides the root's when none is given.
+  static constexpr size_t kDefaultCacheCapacity = 8;
+
+  /// The space of `kernel` on `target`. The kernel is copied (it may die
+  /// afterwards); fails, with the errors tileify reports, when it cannot be
+  /// tileified.
+  static mlir::FailureOr<std::unique_ptr<ForkTreeSpace>>
+  create(dloop::KernelOp kernel, const dtile::Target &target,
+         size_t cacheCapacity = kDefaultCacheCapacity);
+
+  NodeId root() override { return 0; }
+  /// Whether every rule has run at `node`; false at a dead end.
+  bool isTerminal(NodeId node) override;
+  /// One child per option of the next forking rule, option 0 first; none at
+  /// a terminal or a dead end (an option that failed to apply).
+  void children(NodeId node, llvm::SmallVectorImpl<NodeId> &out) override;
+
+  /// The kernel at `node`, rebuilt by replay; null at a dead end. Valid until
+  /// the next call that materialises a node.
+  const dtile::ForkCursor *getCursor(NodeId node);
+
+  /// The parent of `node` (the root is its own parent).
+  NodeId getParent(NodeId node) const;
+  /// The nodes from the root down to `node`, both included.
+  llvm::SmallVector<NodeId> getAncestry(NodeId node) const;
+  /// The option index taken at each fork from the root to `node`.
+  llvm::SmallVector<unsigned> getPath(NodeId node) const;
+  /// The node `path` (option indices from the root) leads to, or failure
+  /// when an index is out of range or the path passes a dead end.
+  mlir::FailureOr<NodeId> descend(llvm::ArrayRef<unsigned> path);
+  /// The first terminal of option 0 at every fork (the heuristic default),
+  /// or failure when that path is a dead end.
+  mlir::FailureOr<NodeId> defaultTerminal();
+
+  /// The option (knob delta) taken to reach `node`; empty at the root.
+  dtile::KnobsAttr getDelta(NodeId node) const;
+  /// The knobs stamped on the kernel at `node`; null at a dead end.
+  dtile::KnobsAttr getKnobs(NodeId node);
+  /// The rule that forks at the non-terminal `node`, or null.
+  const dtile::Rule *getRule(NodeId node);
+
+  /// Called once for every node whose kernel is first built, with its
+  /// cursor (to record its IR, say).
+  void setVisitor(std::function<void(NodeId, const dtile::ForkCursor &)> fn) {
+    visitor = std::move(fn);
+  }
+
+  /// Nodes created so far.
+  size_t getNumNodes() const { return nodes.size(); }
+  /// Bytes the tree itself holds per node (no IR).
+  static size_t getBytesPerNode();
+  /// Cursors held now, the root's excluded: never more than the capacity.
+  size_t getNumCachedCursors() const { return cache.size(); }
+  size_t getCacheCapacity() const { return capacity; }
+  /// Rule applications done to rebuild nodes, and the seconds they took,
+  /// for reports.
+  size_t getNumReplayedChoices() const { return numChoices; }
+  double getReplaySeconds() const { return replaySeconds; }
+
+private:
+  enum class State : uint8_t { Unknown, Inner, Terminal, DeadEnd };
+  struct Node {
+    uint32_t parent;
+    uint32_t option;
+    uint32_t firstChild = 0;
+    uint32_t numChildren = 0;
+    State state = State::Unknown;
+    bool expanded = false;
+    uint16_t rule = 0;
+    dtile::KnobsAttr delta;
+    dtile::KnobsAttr knobs;
+  };
+  struct CacheEntry {
+    NodeId node;
+    uint64_t lastUse;
+    dtile::ForkCursor cursor;
+  };
+
+  ForkTreeSpace(dtile::ForkCursor root, size_t capacity);
+  /// Applies single-option rules until a fork or the end.
+  static mlir::FailureOr<dtile::ForkCursor> skipForced(dtile::ForkCursor cursor,
+                                                       size_t &choices);
+  /// Records what `cursor` tells about `node` the first time it is built.
+  void learn(NodeId node, const dtile::ForkCursor &cursor);
+  /// Finds `node` in the cache (the root is always there).
+  const dtile::ForkCursor *lookup(NodeId node);
+
+  std::vector<Node> nodes;
+  dtile::ForkCursor rootCursor;
+  std::vector<CacheEntry> cache;
+  size_t capacity;
+  uint64_t clock = 0;
+  size_t numChoices = 0;
+  double replaySeconds = 0;
+  std::function<void(NodeId, const dtile::ForkCursor &)> visitor;
+};
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_FORKTREE_H

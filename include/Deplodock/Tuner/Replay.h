@@ -1,0 +1,95 @@
+//===- Replay.h - Following recorded tuning decisions -----------*- C++ -*-===//
+//
+// Replay is what `--lower-to-tile="tune-db=PATH"` does at each fork: it
+// looks up the lowering row of the kernel's fork-point key in one context of
+// the tune database and takes the recorded child's option, else option 0.
+// This file resolves the context, reads the rows and keeps the per-kernel
+// tally behind the replay report. docs/Tuner/Driver.md describes the keys.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_REPLAY_H
+#define DEPLODOCK_TUNER_REPLAY_H
+
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+#include "Deplodock/Tuner/TuneDb.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace deplodock::tuner {
+
+/// The version of the roofline model. It is part of the model's context
+/// keys: bump it whenever the device parameters or the formula change, so
+/// estimates of different models never compete.
+inline constexpr int64_t kModelVersion = 1;
+
+/// The context the model backend records its estimates for `target` under
+/// ("model-sm_90-v1").
+std::string modelContextKey(llvm::StringRef target);
+
+/// The value of the `backend` field of a context's `extra` JSON ("model",
+/// "replay", "cuda"), or "" when it has none.
+std::string contextBackend(const DeviceContext &context);
+
+/// How one kernel was lowered under replay.
+struct KernelReplayReport {
+  std::string kernel;
+  /// Forks left to replay: rules with several options for the kernel whose
+  /// choice the `knobs` option did not name.
+  unsigned forks = 0;
+  /// Forks that took the recorded choice.
+  unsigned replayed = 0;
+  /// Forks whose recorded choice is no option any more (the rules changed
+  /// since tuning): option 0 was taken.
+  unsigned stale = 0;
+
+  /// "tuned" (every fork replayed), "partly tuned", "not tuned" (option 0
+  /// everywhere) or "no forks".
+  llvm::StringRef verdict() const;
+  /// One line: `@matmul: tuned (3 of 3 forks replayed)`.
+  std::string describe() const;
+};
+
+/// A tune database opened for replay in one context.
+class TuneDbReplay {
+public:
+  /// Opens the database at `path` read-only (it must exist and be sound) to
+  /// replay decisions for `target`. `context` picks the context:
+  ///  * "" or "auto": the one context measured on a device of the target's
+  ///    compute capability (a `cuda` context) when the database has exactly
+  ///    one, else the model context of the target;
+  ///  * "model": the model context of the target (modelContextKey);
+  ///  * anything else: that context key, which must be recorded.
+  /// Fails with a message in `error`.
+  static mlir::FailureOr<TuneDbReplay> open(llvm::StringRef path,
+                                            llvm::StringRef context,
+                                            llvm::StringRef target,
+                                            std::string &error);
+
+  /// The context whose rows are followed.
+  llvm::StringRef getContextKey() const { return contextKey; }
+  /// Whether the database holds that context (without it every fork takes
+  /// option 0).
+  bool hasContext() const { return contextKnown; }
+
+  /// The recorded knob delta at the fork point of `knobs` (the knobs stamped
+  /// so far) in the kernel of structural key `loopKey`, if any.
+  mlir::FailureOr<std::optional<llvm::json::Object>>
+  lookup(llvm::StringRef loopKey, dtile::KnobsAttr knobs, std::string &error);
+
+private:
+  TuneDbReplay(std::unique_ptr<TuneDb> db, std::string contextKey,
+               bool contextKnown)
+      : db(std::move(db)), contextKey(std::move(contextKey)),
+        contextKnown(contextKnown) {}
+
+  std::unique_ptr<TuneDb> db;
+  std::string contextKey;
+  bool contextKnown;
+};
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_REPLAY_H

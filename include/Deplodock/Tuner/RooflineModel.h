@@ -1,0 +1,116 @@
+//===- RooflineModel.h - An analytic latency estimate of a kernel -*- C++ -*-//
+//
+// The model backend's arithmetic. It reads a Kernel IR function the way a
+// GPU would run it — FLOPs and memory accesses per thread (loop trip counts
+// and branch fractions evaluated over the block's threads), 32-byte sectors
+// per warp for global accesses (coalescing, broadcasts), bank wavefronts for
+// shared ones, an occupancy from threads, shared memory and estimated
+// registers, waves over the SMs — and bounds the time by the slowest of
+// compute, L2, DRAM, shared-memory throughput and memory latency. It is an
+// estimate for tests, priors and comparing strategies, never a measurement.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_ROOFLINEMODEL_H
+#define DEPLODOCK_TUNER_ROOFLINEMODEL_H
+
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
+#include <string>
+
+namespace deplodock::tuner {
+
+/// The reference GPU of a target. Numbers from the vendor's whitepapers and
+/// datasheets where they publish one; RooflineModel.cpp cites each, and
+/// marks the assumptions.
+struct DeviceModel {
+  std::string target;
+  std::string gpuName;
+  int capability = 0;
+  int numSMs = 0;
+  double clockGHz = 0;
+  /// FP32 operations per SM per clock (FMA counts two).
+  double flopsPerSMPerClock = 0;
+  double dramGBs = 0;
+  double l2GBs = 0;
+  /// Most L2-to-SM bandwidth one SM can draw, bytes per clock.
+  double l2BytesPerSMPerClock = 0;
+  int64_t l2Bytes = 0;
+  /// Shared-memory bandwidth per SM, bytes per clock (32 banks x 4 bytes).
+  double sharedBytesPerSMPerClock = 128;
+  int64_t sharedBytesPerSM = 0;
+  int64_t maxSharedBytesPerBlock = 0;
+  int64_t maxThreadsPerSM = 2048;
+  int64_t maxBlocksPerSM = 32;
+  int64_t registersPerSM = 65536;
+  int64_t maxRegistersPerThread = 255;
+  /// Latencies in clocks of a global access (L2 hit and DRAM mixed) and of
+  /// a shared one; launch overhead in microseconds.
+  double globalLatencyClocks = 0;
+  double sharedLatencyClocks = 0;
+  double launchUs = 0;
+};
+
+/// The reference GPU of `target` ("sm_80": A100 SXM4 80 GB, "sm_90": H100
+/// SXM5 80 GB), or failure.
+mlir::FailureOr<DeviceModel> getDeviceModel(llvm::StringRef target);
+
+/// What a kernel does, counted from its Kernel IR.
+struct KernelProfile {
+  int64_t numBlocks = 0;
+  int64_t threadsPerBlock = 0;
+  int64_t sharedBytes = 0;
+  /// Estimated registers per thread (before the occupancy cap).
+  int64_t registers = 0;
+  /// Per block: FP32-equivalent operations (an FMA is two, a special
+  /// function four), 32-byte-sector bytes moved between L2 and the SM,
+  /// bytes of shared-memory wavefronts (128 bytes each).
+  double flopsPerBlock = 0;
+  double l2BytesPerBlock = 0;
+  double sharedBytesPerBlock = 0;
+  /// Per thread: global and shared loads that wait one after another (each
+  /// load divided by the independent loads it can overlap with), and clocks
+  /// of barriers and shuffles.
+  double serialGlobalLoads = 0;
+  double serialSharedLoads = 0;
+  double syncClocks = 0;
+  /// Bytes of the kernel's buffers: what DRAM must move at least once.
+  double uniqueBytes = 0;
+};
+
+/// Counts what `kernel` does.
+KernelProfile profileKernel(dkernel::FuncOp kernel);
+
+/// The estimate of one kernel on one device.
+struct RooflineEstimate {
+  /// False when the block cannot launch (too many threads, too much shared
+  /// memory); `reason` says why and the times are zero.
+  bool launchable = true;
+  std::string reason;
+  double us = 0;
+  /// The bounds, in microseconds, the largest of which (plus the launch
+  /// overhead) is `us`.
+  double computeUs = 0;
+  double l2Us = 0;
+  double dramUs = 0;
+  double sharedUs = 0;
+  double latencyUs = 0;
+  /// Resident blocks per SM, the fraction of the SM's warps they fill, and
+  /// rounds of blocks the busiest SM runs.
+  int64_t blocksPerSM = 0;
+  double occupancy = 0;
+  int64_t rounds = 0;
+  /// "compute", "l2", "dram", "shared" or "latency".
+  std::string bound;
+
+  /// One line: `memory-bound (dram) 12.3 us, occupancy 50%, 2 rounds`.
+  std::string describe() const;
+};
+
+/// Estimates `profile` on `device`.
+RooflineEstimate estimateLatency(const KernelProfile &profile,
+                                 const DeviceModel &device);
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_ROOFLINEMODEL_H

@@ -1,0 +1,68 @@
+//===- Variant.h - A finished kernel variant at every level -----*- C++ -*-===//
+//
+// A terminal of the fork tree is a Tile IR kernel with every rule applied.
+// Before it can be measured or recorded it is lowered the rest of the way,
+// exactly as `lower-to-kernel` and `--emit-cuda` would: to Kernel IR (a
+// dkernel.func with its launch geometry) and to CUDA C++. A Variant holds
+// all three with their keys, so a backend takes what it needs and the tune
+// database gets one inventory row per level.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_VARIANT_H
+#define DEPLODOCK_TUNER_VARIANT_H
+
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Tuner/TuneDb.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+
+namespace deplodock::tuner {
+
+/// One finished variant of a kernel.
+struct Variant {
+  /// The structural key of the Loop IR kernel it is a variant of.
+  std::string loopKey;
+  /// The kernel's symbol name.
+  std::string name;
+  /// Every knob the rules chose, and the same as `knobs=` option text.
+  dtile::KnobsAttr knobs;
+  std::string knobsText;
+
+  /// The finished Tile IR kernel: its fork-point key and printed form.
+  std::string tileKey;
+  std::string tileText;
+
+  /// The Kernel IR: a module holding `kernel` and the host function that
+  /// launches it; its key (opKey) and printed form.
+  mlir::OwningOpRef<mlir::ModuleOp> kernelModule;
+  dkernel::FuncOp kernel;
+  std::string kernelKey;
+  std::string kernelText;
+
+  /// The CUDA C++ source of `kernel` and its key (SHA-256 of the source and
+  /// the launch geometry).
+  std::string cuda;
+  std::string cudaKey;
+
+  /// Seconds spent lowering from the finished Tile IR to CUDA text.
+  double loweringSeconds = 0;
+
+  /// The `cuda_op` inventory row: source, geometry and the parameters in
+  /// launch order (index, type, whether written, whether zeroed first).
+  CudaOpRow getCudaOpRow() const;
+};
+
+/// Lowers the finished kernel of `terminal` (every rule applied) to Kernel
+/// IR and CUDA for `target`. Fails with the diagnostics in `error`: a variant
+/// that cannot be lowered is a compile failure, not a crash.
+mlir::FailureOr<Variant> lowerVariant(const dtile::ForkCursor &terminal,
+                                      llvm::StringRef loopKey,
+                                      const dtile::Target &target,
+                                      std::string &error);
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_VARIANT_H

@@ -1,0 +1,64 @@
+//===- ModelBackend.cpp - Roofline estimates as a backend -----------------===//
+
+#include "Deplodock/Tuner/Backend.h"
+#include "Deplodock/Tuner/Replay.h"
+#include "Deplodock/Tuner/RooflineModel.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::tuner;
+
+namespace {
+
+class ModelBackend : public Backend {
+public:
+  explicit ModelBackend(DeviceModel device) : device(std::move(device)) {
+    context.key = modelContextKey(this->device.target);
+    context.gpuName = this->device.gpuName;
+    context.ccMajor = this->device.capability / 10;
+    context.ccMinor = this->device.capability % 10;
+    context.smCount = this->device.numSMs;
+    context.l2Bytes = this->device.l2Bytes;
+    // Nothing ran: no driver, toolkit or compiler was involved.
+    context.driverVersion = "none";
+    context.cudaVersion = "none";
+    context.nvrtcVersion = "none";
+    context.compilerVersion = "deplodock roofline model";
+    context.extra = llvm::json::Object{{"backend", "model"},
+                                       {"model_version", kModelVersion},
+                                       {"target", this->device.target}};
+  }
+
+  llvm::StringRef getName() const override { return "model"; }
+  bool isEstimate() const override { return true; }
+  const DeviceContext &getContext() const override { return context; }
+
+  FailureOr<BackendResult> measure(const Variant &variant,
+                                   std::string &) override {
+    dkernel::FuncOp kernel = variant.kernel;
+    RooflineEstimate estimate = estimateLatency(profileKernel(kernel), device);
+    if (!estimate.launchable)
+      return BackendResult::failure(MeasureStatus::LaunchFail,
+                                    estimate.describe());
+    return BackendResult::single(estimate.us,
+                                 "estimated: " + estimate.describe());
+  }
+
+private:
+  DeviceModel device;
+  DeviceContext context;
+};
+
+} // namespace
+
+FailureOr<std::unique_ptr<Backend>>
+deplodock::tuner::createModelBackend(StringRef target, std::string &error) {
+  FailureOr<DeviceModel> device = getDeviceModel(target);
+  if (failed(device)) {
+    error =
+        ("the model knows no target '" + target + "' (expected sm_80 or sm_90)")
+            .str();
+    return failure();
+  }
+  return std::unique_ptr<Backend>(new ModelBackend(std::move(*device)));
+}

@@ -1,0 +1,94 @@
+//===- ReplayBackend.cpp - Latencies from a recorded table ----------------===//
+
+#include "Deplodock/Tuner/Backend.h"
+#include "Deplodock/Tuner/LatencyTable.h"
+#include "Deplodock/Tuner/StructuralKey.h"
+
+using namespace mlir;
+using namespace deplodock::tuner;
+
+namespace {
+
+class ReplayBackend : public Backend {
+public:
+  ReplayBackend(LatencyTable table, std::string path, int capability)
+      : table(std::move(table)), path(std::move(path)) {
+    // A context of its own, named by the table's contents: replayed rows
+    // never mix with measured or estimated ones.
+    std::string digest = sha256Hex(this->table.print());
+    context.key = "replay-" + digest.substr(0, 16);
+    context.gpuName = "replay of " + (this->table.recordedContext.empty()
+                                          ? std::string("a recorded table")
+                                          : this->table.recordedContext);
+    context.ccMajor = capability / 10;
+    context.ccMinor = capability % 10;
+    context.driverVersion = "none";
+    context.cudaVersion = "none";
+    context.nvrtcVersion = "none";
+    context.compilerVersion = "deplodock latency table";
+    context.extra =
+        llvm::json::Object{{"backend", "replay"},
+                           {"table_sha256", digest},
+                           {"recorded_with", this->table.recordedWith},
+                           {"recorded_context", this->table.recordedContext},
+                           {"target", this->table.target}};
+  }
+
+  llvm::StringRef getName() const override { return "replay"; }
+  bool isEstimate() const override { return table.recordedWith == "model"; }
+  const DeviceContext &getContext() const override { return context; }
+
+  FailureOr<BackendResult> measure(const Variant &variant,
+                                   std::string &error) override {
+    const LatencyEntry *entry =
+        table.lookup(variant.loopKey, variant.knobsText);
+    if (!entry) {
+      error = "latency table '" + path + "' has no entry for @" + variant.name +
+              " (kernel " + variant.loopKey.substr(0, 12) + ") with knobs '" +
+              variant.knobsText +
+              "'; record every variant with --search=exhaustive "
+              "--record-table";
+      return failure();
+    }
+    BackendResult result;
+    if (entry->status != MeasureStatus::Ok)
+      return BackendResult::failure(entry->status, entry->detail);
+    result.measurement.status = MeasureStatus::Ok;
+    result.measurement.medianUs = entry->medianUs;
+    result.measurement.minUs = entry->minUs;
+    result.measurement.maxUs = entry->maxUs;
+    result.measurement.samples = entry->samples;
+    result.meanUs = entry->medianUs;
+    result.detail = entry->detail;
+    return result;
+  }
+
+private:
+  LatencyTable table;
+  std::string path;
+  DeviceContext context;
+};
+
+} // namespace
+
+FailureOr<std::unique_ptr<Backend>>
+deplodock::tuner::createReplayBackend(StringRef path, StringRef target,
+                                      std::string &error) {
+  FailureOr<LatencyTable> table = LatencyTable::read(path, error);
+  if (failed(table))
+    return failure();
+  if (table->target != target) {
+    error = ("latency table '" + path + "' was recorded for " + table->target +
+             ", not " + target)
+                .str();
+    return failure();
+  }
+  int capability = 0;
+  StringRef digits = target;
+  if (!digits.consume_front("sm_") || digits.getAsInteger(10, capability)) {
+    error = ("unknown target '" + target + "'").str();
+    return failure();
+  }
+  return std::unique_ptr<Backend>(
+      new ReplayBackend(std::move(*table), path.str(), capability));
+}
