@@ -126,6 +126,21 @@ compareOnKernel(dloop::KernelOp kernel, llvm::StringRef loopKey,
                 llvm::ArrayRef<llvm::StringRef> strategies,
                 const SearchOptions &options, std::string &error);
 
+/// How long lowering one variant of a kernel from Loop IR to CUDA takes.
+struct LoweringTiming {
+  size_t variants = 0;
+  double meanMs = 0;
+  double medianMs = 0;
+  double maxMs = 0;
+};
+
+/// Lowers `count` seeded random variants of `kernel` from scratch (tileify,
+/// every rule, Kernel IR, CUDA; nothing cached between them) and times each.
+mlir::FailureOr<LoweringTiming> timeVariantLowering(dloop::KernelOp kernel,
+                                                    const dtile::Target &target,
+                                                    size_t count, uint64_t seed,
+                                                    std::string &error);
+
 } // namespace deplodock::tuner
 
 #endif // DEPLODOCK_TUNER_TUNER_H

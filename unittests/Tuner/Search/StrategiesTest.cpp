@@ -68,6 +68,7 @@ TEST(SearchFactory, Names) {
   EXPECT_EQ(stopReasonName(StopReason::Patience), "patience");
   EXPECT_EQ(stopReasonName(StopReason::VariantBudget), "variant_budget");
   EXPECT_EQ(stopReasonName(StopReason::TimeBudget), "time_budget");
+  EXPECT_EQ(stopReasonName(StopReason::Cancelled), "cancelled");
   EXPECT_EQ(measureStatusName(MeasureStatus::Ok), "ok");
   EXPECT_EQ(measureStatusName(MeasureStatus::CompileFail), "compile_fail");
   EXPECT_EQ(measureStatusName(MeasureStatus::LaunchFail), "launch_fail");
@@ -75,6 +76,23 @@ TEST(SearchFactory, Names) {
   EXPECT_EQ(measureStatusName(MeasureStatus::WrongResult), "wrong_result");
   EXPECT_DOUBLE_EQ(Measurement::latency(4).reward(), 0.25);
   EXPECT_EQ(Measurement::failure(MeasureStatus::Timeout).reward(), 0);
+}
+
+TEST(SearchFactory, CancellingStopsEveryStrategy) {
+  for (llvm::StringRef name : searchStrategyNames()) {
+    SyntheticTree tree = makeRandomTree(5, smallTree());
+    SearchOptions options;
+    size_t measured = 0;
+    options.onMeasured = [&](const ProgressEvent &) { ++measured; };
+    // Cancelled once three variants are in: the fourth is never measured.
+    options.cancelled = [&] { return measured >= 3; };
+    SearchResult result = runNamed(name, tree, options);
+    EXPECT_LE(result.numMeasured(), 3u) << name.str();
+    if (name != "greedy") {
+      EXPECT_EQ(result.numMeasured(), 3u) << name.str();
+      EXPECT_EQ(result.stopReason, StopReason::Cancelled) << name.str();
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,235 @@
+//===- RooflineModelTest.cpp - Tests of the model backend -----------------===//
+//
+// The roofline model must order obvious cases the way a GPU would: one
+// thread per block is slower than 256, a strided (uncoalesced) read slower
+// than a contiguous one, a bank-conflicted shared read slower than a clean
+// one, a slower GPU slower. Counting must follow trip counts and the
+// threads that take a branch, and a block that cannot launch is a launch
+// failure, not a latency. The backend records in a context of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Tuner/RooflineModel.h"
+#include "Deplodock/InitAllDialects.h"
+#include "Deplodock/Tuner/Backend.h"
+#include "Deplodock/Tuner/Replay.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::tuner;
+
+namespace {
+
+constexpr llvm::StringLiteral kKernels = R"mlir(
+dkernel.func @wide(%in: memref<1048576xf32>, %out: memref<1048576xf32>) outputs [1] grid [4096, 1, 1] block [256, 1, 1] smem 0 {
+  %c256 = arith.constant 256 : index
+  %bid = gpu.block_id x
+  %tid = gpu.thread_id x
+  %base = arith.muli %bid, %c256 : index
+  %i = arith.addi %base, %tid : index
+  %v = memref.load %in[%i] : memref<1048576xf32>
+  %w = arith.mulf %v, %v : f32
+  memref.store %w, %out[%i] : memref<1048576xf32>
+  dkernel.return
+}
+dkernel.func @narrow(%in: memref<1048576xf32>, %out: memref<1048576xf32>) outputs [1] grid [1048576, 1, 1] block [1, 1, 1] smem 0 {
+  %bid = gpu.block_id x
+  %v = memref.load %in[%bid] : memref<1048576xf32>
+  %w = arith.mulf %v, %v : f32
+  memref.store %w, %out[%bid] : memref<1048576xf32>
+  dkernel.return
+}
+dkernel.func @rows(%in: memref<1024x1024xf32>, %out: memref<1024x1024xf32>) outputs [1] grid [1024, 1, 1] block [1024, 1, 1] smem 0 {
+  %bid = gpu.block_id x
+  %tid = gpu.thread_id x
+  %v = memref.load %in[%bid, %tid] : memref<1024x1024xf32>
+  memref.store %v, %out[%bid, %tid] : memref<1024x1024xf32>
+  dkernel.return
+}
+dkernel.func @columns(%in: memref<1024x1024xf32>, %out: memref<1024x1024xf32>) outputs [1] grid [1024, 1, 1] block [1024, 1, 1] smem 0 {
+  %bid = gpu.block_id x
+  %tid = gpu.thread_id x
+  %v = memref.load %in[%tid, %bid] : memref<1024x1024xf32>
+  memref.store %v, %out[%bid, %tid] : memref<1024x1024xf32>
+  dkernel.return
+}
+dkernel.func @loop(%in: memref<256xf32>, %out: memref<256xf32>) outputs [1] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c100 = arith.constant 100 : index
+  %zero = arith.constant 0.0 : f32
+  %tid = gpu.thread_id x
+  %v = memref.load %in[%tid] : memref<256xf32>
+  %sum = scf.for %k = %c0 to %c100 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %p = arith.mulf %v, %v : f32
+    %s = arith.addf %acc, %p : f32
+    scf.yield %s : f32
+  }
+  %few = arith.cmpi ult, %tid, %c16 : index
+  scf.if %few {
+    memref.store %sum, %out[%tid] : memref<256xf32>
+  }
+  dkernel.return
+}
+dkernel.func @shared_clean(%out: memref<256xf32>) outputs [0] grid [1024, 1, 1] block [256, 1, 1] smem 32768 {
+  %s = dkernel.alloc_shared offset 0 : memref<256x32xf32, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %tid = gpu.thread_id x
+  %v = memref.load %s[%c0, %tid] : memref<256x32xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %out[%tid] : memref<256xf32>
+  dkernel.return
+}
+dkernel.func @shared_conflicted(%out: memref<256xf32>) outputs [0] grid [1024, 1, 1] block [256, 1, 1] smem 32768 {
+  %s = dkernel.alloc_shared offset 0 : memref<256x32xf32, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %tid = gpu.thread_id x
+  %v = memref.load %s[%tid, %c0] : memref<256x32xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %out[%tid] : memref<256xf32>
+  dkernel.return
+}
+dkernel.func @huge_smem(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 200000 {
+  %tid = gpu.thread_id x
+  %zero = arith.constant 0.0 : f32
+  memref.store %zero, %out[%tid] : memref<256xf32>
+  dkernel.return
+}
+)mlir";
+
+class RooflineModelTest : public ::testing::Test {
+protected:
+  RooflineModelTest() {
+    DialectRegistry registry;
+    registerDeplodockDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    module = parseSourceString<ModuleOp>(kKernels, &context);
+    EXPECT_TRUE(module);
+    h100 = *getDeviceModel("sm_90");
+    a100 = *getDeviceModel("sm_80");
+  }
+
+  dkernel::FuncOp kernel(StringRef name) {
+    auto func = module->lookupSymbol<dkernel::FuncOp>(name);
+    EXPECT_TRUE(func) << name.str();
+    return func;
+  }
+
+  RooflineEstimate estimate(StringRef name, const DeviceModel &device) {
+    return estimateLatency(profileKernel(kernel(name)), device);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  DeviceModel h100, a100;
+};
+
+TEST_F(RooflineModelTest, OneThreadPerBlockIsSlower) {
+  RooflineEstimate wide = estimate("wide", h100);
+  RooflineEstimate narrow = estimate("narrow", h100);
+  ASSERT_TRUE(wide.launchable && narrow.launchable);
+  EXPECT_GT(narrow.us, 4 * wide.us)
+      << wide.describe() << " vs " << narrow.describe();
+  // 8 MB through HBM3 at 3.35 TB/s is about 2.5 us; the wide copy is near it.
+  EXPECT_NEAR(wide.dramUs, 8.0 * 1048576 / 3.35e12 * 1e6, 0.01);
+  EXPECT_LT(wide.us, 4 * (wide.dramUs + h100.launchUs));
+}
+
+TEST_F(RooflineModelTest, StridedReadsCostMoreSectors) {
+  KernelProfile rows = profileKernel(kernel("rows"));
+  KernelProfile columns = profileKernel(kernel("columns"));
+  // A warp reading a row needs 4 sectors; reading a column, 32 (plus the
+  // coalesced store in both).
+  EXPECT_DOUBLE_EQ(rows.l2BytesPerBlock, 32 * (4 + 4) * 32.0);
+  EXPECT_DOUBLE_EQ(columns.l2BytesPerBlock, 32 * (32 + 4) * 32.0);
+  EXPECT_GT(estimate("columns", h100).us, estimate("rows", h100).us);
+}
+
+TEST_F(RooflineModelTest, BankConflictsCostWavefronts) {
+  KernelProfile clean = profileKernel(kernel("shared_clean"));
+  KernelProfile conflicted = profileKernel(kernel("shared_conflicted"));
+  EXPECT_DOUBLE_EQ(clean.sharedBytesPerBlock, 8 * 1 * 128.0);
+  EXPECT_DOUBLE_EQ(conflicted.sharedBytesPerBlock, 8 * 32 * 128.0);
+  EXPECT_GT(estimate("shared_conflicted", h100).sharedUs,
+            estimate("shared_clean", h100).sharedUs);
+}
+
+TEST_F(RooflineModelTest, CountsFollowLoopsAndBranches) {
+  KernelProfile p = profileKernel(kernel("loop"));
+  EXPECT_EQ(p.threadsPerBlock, 256);
+  EXPECT_EQ(p.numBlocks, 1);
+  // 100 trips of a mul and an add on 256 threads.
+  EXPECT_DOUBLE_EQ(p.flopsPerBlock, 100 * 2 * 256.0);
+  // The load by every warp (4 sectors each), the store by 16 threads of
+  // 256: each of the 8 warps is charged 1/16 of a 4-sector store.
+  EXPECT_DOUBLE_EQ(p.l2BytesPerBlock, 8 * 4 * 32.0 + 8 * 4 * 32.0 / 16);
+  EXPECT_DOUBLE_EQ(p.uniqueBytes, 2 * 256 * 4.0);
+}
+
+TEST_F(RooflineModelTest, ABlockThatDoesNotFitCannotLaunch) {
+  RooflineEstimate a = estimate("huge_smem", a100);
+  EXPECT_FALSE(a.launchable);
+  EXPECT_NE(a.reason.find("shared memory"), std::string::npos) << a.reason;
+  EXPECT_NE(a.describe().find("cannot launch"), std::string::npos);
+  // 200000 bytes fit an H100 block.
+  EXPECT_TRUE(estimate("huge_smem", h100).launchable);
+}
+
+TEST_F(RooflineModelTest, TheA100IsSlowerThanTheH100) {
+  for (StringRef name : {"wide", "rows", "loop"})
+    EXPECT_GT(estimate(name, a100).us, estimate(name, h100).us) << name.str();
+}
+
+TEST_F(RooflineModelTest, DevicesAreTheTargetsReferenceParts) {
+  EXPECT_EQ(h100.numSMs, 132);
+  EXPECT_EQ(a100.numSMs, 108);
+  EXPECT_EQ(h100.maxSharedBytesPerBlock, 232448);
+  EXPECT_EQ(a100.maxSharedBytesPerBlock, 166912);
+  // Peak FP32: 67 and 19.5 TFLOPS.
+  EXPECT_NEAR(h100.numSMs * h100.flopsPerSMPerClock * h100.clockGHz / 1e3, 67.0,
+              0.5);
+  EXPECT_NEAR(a100.numSMs * a100.flopsPerSMPerClock * a100.clockGHz / 1e3, 19.5,
+              0.1);
+  EXPECT_TRUE(failed(getDeviceModel("sm_70")));
+}
+
+TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
+  std::string error;
+  FailureOr<std::unique_ptr<Backend>> backend =
+      createModelBackend("sm_90", error);
+  ASSERT_TRUE(succeeded(backend)) << error;
+  EXPECT_TRUE((*backend)->isEstimate());
+  EXPECT_EQ((*backend)->getName(), "model");
+  const DeviceContext &context = (*backend)->getContext();
+  EXPECT_EQ(context.key, modelContextKey("sm_90"));
+  EXPECT_EQ(context.key, "model-sm_90-v1");
+  EXPECT_EQ(contextBackend(context), "model");
+  EXPECT_EQ(context.ccMajor, 9);
+  EXPECT_EQ(context.smCount, 132);
+
+  Variant variant;
+  variant.kernel = kernel("wide");
+  FailureOr<BackendResult> result = (*backend)->measure(variant, error);
+  ASSERT_TRUE(succeeded(result)) << error;
+  EXPECT_TRUE(result->measurement.isValid());
+  EXPECT_EQ(result->measurement.samples, 1u);
+  EXPECT_DOUBLE_EQ(result->measurement.medianUs, estimate("wide", h100).us);
+  EXPECT_EQ(result->detail.rfind("estimated: ", 0), 0u) << result->detail;
+
+  variant.kernel = kernel("huge_smem");
+  FailureOr<std::unique_ptr<Backend>> old = createModelBackend("sm_80", error);
+  ASSERT_TRUE(succeeded(old)) << error;
+  result = (*old)->measure(variant, error);
+  ASSERT_TRUE(succeeded(result)) << error;
+  EXPECT_EQ(result->measurement.status, MeasureStatus::LaunchFail);
+
+  EXPECT_TRUE(failed(createModelBackend("sm_75", error)));
+  EXPECT_NE(error.find("sm_75"), std::string::npos) << error;
+}
+
+} // namespace

@@ -1,0 +1,201 @@
+//===- RecordsTest.cpp - Tests of knob JSON, fork keys and replay ---------===//
+//
+// Knob sets convert to the database's JSON and back; a recorded delta picks
+// exactly the option it names; fork-point keys separate what they must.
+// Replay opens only sound databases, resolves its context (auto, model, an
+// explicit key) and reads the rows the tuner writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Dialect/DTile/IR/DTileDialect.h"
+#include "Deplodock/Tuner/KnobsJson.h"
+#include "Deplodock/Tuner/Replay.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::tuner;
+
+namespace {
+
+class RecordsTest : public ::testing::Test {
+protected:
+  RecordsTest() {
+    context.loadDialect<dtile::DTileDialect>();
+    llvm::SmallString<128> dir;
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("deplodock-replay", dir));
+    directory = std::string(dir);
+    path = directory + "/tune.db";
+  }
+  ~RecordsTest() override { llvm::sys::fs::remove_directories(directory); }
+
+  dtile::KnobsAttr knobs(StringRef text) {
+    return cast<dtile::KnobsAttr>(
+        parseAttribute(("#dtile.knobs<" + text + ">").str(), &context));
+  }
+
+  /// A database with `contexts` (key, backend, capability) recorded.
+  void makeDb(ArrayRef<std::tuple<const char *, const char *, int>> contexts) {
+    FailureOr<TuneDb> db = TuneDb::open(path, TuneDbOptions(), error);
+    ASSERT_TRUE(succeeded(db)) << error;
+    for (auto [key, backend, cc] : contexts) {
+      DeviceContext c;
+      c.key = key;
+      c.gpuName = "gpu";
+      c.ccMajor = cc / 10;
+      c.ccMinor = cc % 10;
+      c.extra = llvm::json::Object{{"backend", backend}};
+      ASSERT_TRUE(succeeded(db->recordContext(c, error))) << error;
+    }
+  }
+
+  /// The context replay picks for `spec` and `target`, or the error.
+  std::string pick(StringRef spec, StringRef target = "sm_90") {
+    FailureOr<TuneDbReplay> replay =
+        TuneDbReplay::open(path, spec, target, error);
+    if (failed(replay))
+      return "error: " + error;
+    return replay->getContextKey().str();
+  }
+
+  MLIRContext context;
+  std::string directory, path, error;
+};
+
+TEST_F(RecordsTest, KnobsRoundTripThroughJson) {
+  dtile::KnobsAttr k = knobs("BK = 32, BM = 64, stage = [0, 2], tma = true");
+  llvm::json::Object object = knobsToJson(k);
+  EXPECT_EQ(formatKnobsJson(k),
+            R"({"BK":32,"BM":64,"stage":[0,2],"tma":true})");
+  FailureOr<dtile::KnobsAttr> back = knobsFromJson(&context, object, error);
+  ASSERT_TRUE(succeeded(back)) << error;
+  EXPECT_EQ(*back, k);
+  EXPECT_EQ(formatKnobsJson(knobs("")), "{}");
+
+  EXPECT_TRUE(failed(
+      knobsFromJson(&context, llvm::json::Object{{"warp_size", 32}}, error)));
+  EXPECT_EQ(error, "unknown knob 'warp_size'");
+  EXPECT_TRUE(
+      failed(knobsFromJson(&context, llvm::json::Object{{"BK", true}}, error)));
+  EXPECT_EQ(error, "knob 'BK' expects an integer");
+  EXPECT_TRUE(failed(knobsFromJson(
+      &context, llvm::json::Object{{"stage", llvm::json::Array{1, "x"}}},
+      error)));
+  EXPECT_EQ(error, "knob 'stage' expects a list of integers");
+}
+
+TEST_F(RecordsTest, ADeltaPicksTheOptionItNames) {
+  SmallVector<dtile::KnobsAttr> options = {knobs("BM = 64, BN = 64"),
+                                           knobs("BM = 32, BN = 64"),
+                                           knobs("BM = 64, BN = 32")};
+  EXPECT_EQ(findOption(options, knobsToJson(knobs("BN = 32, BM = 64"))), 2u);
+  EXPECT_EQ(findOption(options, knobsToJson(knobs("BM = 64, BN = 64"))), 0u);
+  // Part of an option, or more than one, is no option.
+  EXPECT_FALSE(findOption(options, knobsToJson(knobs("BM = 32"))));
+  EXPECT_FALSE(
+      findOption(options, knobsToJson(knobs("BM = 32, BN = 64, BK = 8"))));
+}
+
+TEST_F(RecordsTest, ForkPointKeysSeparateStates) {
+  std::string a = forkPointKey("loop-a", knobs("BK = 32"));
+  EXPECT_EQ(a.size(), 64u);
+  EXPECT_EQ(a, forkPointKey("loop-a", knobs("BK = 32")));
+  EXPECT_NE(a, forkPointKey("loop-b", knobs("BK = 32")));
+  EXPECT_NE(a, forkPointKey("loop-a", knobs("BK = 16")));
+  EXPECT_NE(a, forkPointKey("loop-a", knobs("")));
+}
+
+TEST_F(RecordsTest, ReplayNeedsASoundDatabase) {
+  EXPECT_EQ(pick(""), "error: tune database '" + path + "': no such file");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << "this is not a database, just text that is long enough to be read "
+          "as a header by SQLite and rejected"
+       << std::string(200, 'x');
+  }
+  std::string message = pick("");
+  EXPECT_NE(message.find("not an SQLite database"), std::string::npos)
+      << message;
+  EXPECT_EQ(pick("", "sm_75x"), "error: unknown target 'sm_75x'");
+}
+
+TEST_F(RecordsTest, ReplayResolvesItsContext) {
+  makeDb({{"model-sm_90-v1", "model", 90},
+          {"gpu-a", "cuda", 90},
+          {"gpu-b", "cuda", 80},
+          {"gpu-c", "cuda", 80}});
+  // auto: the one GPU of the target's architecture, else the model.
+  EXPECT_EQ(pick(""), "gpu-a");
+  EXPECT_EQ(pick("auto"), "gpu-a");
+  EXPECT_EQ(pick("auto", "sm_80"), "model-sm_80-v1"); // Two sm_80 GPUs.
+  EXPECT_EQ(pick("model"), "model-sm_90-v1");
+  EXPECT_EQ(pick("gpu-b"), "gpu-b");
+  EXPECT_EQ(pick("gpu-z"),
+            "error: tune database '" + path +
+                "' has no context 'gpu-z' (it has gpu-a, gpu-b, gpu-c, "
+                "model-sm_90-v1)");
+}
+
+TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
+  makeDb({{"model-sm_90-v1", "model", 90}});
+  {
+    FailureOr<TuneDb> db = TuneDb::open(path, TuneDbOptions(), error);
+    ASSERT_TRUE(succeeded(db)) << error;
+    LoweringRow row;
+    row.contextKey = "model-sm_90-v1";
+    row.parentKey = forkPointKey("loop", knobs("BK = 32"));
+    row.childKey = forkPointKey("loop", knobs("BK = 32, BM = 16, BN = 8"));
+    row.knobs = knobsToJson(knobs("BM = 16, BN = 8"));
+    row.bestMedianUs = 4.5;
+    ASSERT_TRUE(succeeded(db->recordLowering(row, error))) << error;
+    // A hop whose every variant failed is no choice.
+    row.parentKey = forkPointKey("loop", knobs("BK = 16"));
+    row.bestMedianUs = std::nullopt;
+    ASSERT_TRUE(succeeded(db->recordLowering(row, error))) << error;
+  }
+  FailureOr<TuneDbReplay> replay =
+      TuneDbReplay::open(path, "model", "sm_90", error);
+  ASSERT_TRUE(succeeded(replay)) << error;
+  EXPECT_TRUE(replay->hasContext());
+  auto lookup = [&](StringRef loop, StringRef so) {
+    FailureOr<std::optional<llvm::json::Object>> delta =
+        replay->lookup(loop, knobs(so), error);
+    EXPECT_TRUE(succeeded(delta)) << error;
+    return succeeded(delta) && *delta ? formatKnobs(**delta) : "none";
+  };
+  EXPECT_EQ(lookup("loop", "BK = 32"), R"({"BM":16,"BN":8})");
+  EXPECT_EQ(lookup("loop", "BK = 16"), "none");
+  EXPECT_EQ(lookup("other", "BK = 32"), "none");
+
+  // The sm_80 model context is not in the file: nothing to replay.
+  FailureOr<TuneDbReplay> empty = TuneDbReplay::open(path, "", "sm_80", error);
+  ASSERT_TRUE(succeeded(empty)) << error;
+  EXPECT_FALSE(empty->hasContext());
+  FailureOr<std::optional<llvm::json::Object>> none =
+      empty->lookup("loop", knobs("BK = 32"), error);
+  ASSERT_TRUE(succeeded(none)) << error;
+  EXPECT_FALSE(*none);
+}
+
+TEST(KernelReplayReport, SaysHowMuchWasReplayed) {
+  KernelReplayReport r;
+  r.kernel = "mm";
+  EXPECT_EQ(r.describe(), "@mm: no forks");
+  r.forks = 3;
+  EXPECT_EQ(r.describe(), "@mm: not tuned (0 of 3 forks replayed)");
+  r.replayed = 1;
+  r.stale = 1;
+  EXPECT_EQ(r.describe(),
+            "@mm: partly tuned (1 of 3 forks replayed, 1 stale record)");
+  r.replayed = 3;
+  r.stale = 0;
+  EXPECT_EQ(r.describe(), "@mm: tuned (3 of 3 forks replayed)");
+}
+
+} // namespace
