@@ -86,6 +86,11 @@ static cl::opt<std::string>
                 cl::desc("Write every measured latency to this table (for "
                          "--backend=replay)"),
                 cl::cat(tuneCategory));
+static cl::opt<std::string> knobsOut(
+    "knobs-out",
+    cl::desc("Write every kernel's winning knobs to this file, in the syntax "
+             "of the knobs= pipeline option (kernel:BK=32,...;other:...)"),
+    cl::cat(tuneCategory));
 static cl::opt<double> exploration("exploration",
                                    cl::desc("MCTS exploration constant c"),
                                    cl::init(std::sqrt(2.0)),
@@ -262,6 +267,33 @@ static llvm::json::Value toJson(const KernelTuneResult &r) {
       {"backend_ms_per_variant", r.backendSeconds * 1e3 / lowered}};
 }
 
+/// Writes the winners' knobs as a knobs= option, kernel by kernel (those
+/// sharing a structural key too).
+static LogicalResult writeWinners(ArrayRef<KernelTuneResult> results,
+                                  std::string &error) {
+  SmallVector<std::string> groups;
+  for (const KernelTuneResult &r : results) {
+    if (r.bestKnobs.empty())
+      continue;
+    groups.push_back(r.name + ":" + r.bestKnobs);
+    for (const std::string &other : r.sameAs)
+      groups.push_back(other + ":" + r.bestKnobs);
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(knobsOut, ec, llvm::sys::fs::OF_Text);
+  if (!ec) {
+    os << llvm::join(groups, ";") << "\n";
+    os.close();
+    ec = os.error();
+    os.clear_error();
+  }
+  if (ec) {
+    error = "cannot write '" + knobsOut + "': " + ec.message();
+    return failure();
+  }
+  return success();
+}
+
 /// Parses the input and lowers it to Loop IR.
 static OwningOpRef<ModuleOp> loadLoopIR(MLIRContext &context,
                                         llvm::SourceMgr &sourceMgr) {
@@ -405,6 +437,8 @@ static int run(MLIRContext &context) {
     results.push_back(std::move(*tuned));
   }
   if (table && failed(table->write(recordTable, error)))
+    return fail(error);
+  if (!knobsOut.empty() && failed(writeWinners(results, error)))
     return fail(error);
 
   if (jsonOutput) {
