@@ -212,11 +212,15 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   OwningOpRef<ModuleOp> loops = module.clone();
   if (failed(applyPipeline(*loops, "lower-to-loop")))
     return false;
-  func::FuncOp func = findFunc(*loops);
   FailureOr<dtile::Target> target = dtile::Target::get(variantTarget);
-  if (!func || failed(target)) {
-    llvm::errs() << "error: no function to check, or unknown target '"
-                 << variantTarget << "'\n";
+  if (failed(target)) {
+    llvm::errs() << "error: unknown target '" << variantTarget
+                 << "' (expected sm_80 or sm_90)\n";
+    return false;
+  }
+  func::FuncOp func = findFunc(*loops);
+  if (!func) {
+    llvm::errs() << "error: the Loop-level module lost the function\n";
     return false;
   }
   bool allOk = true;
@@ -237,8 +241,11 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
     if (all) {
       FailureOr<SmallVector<dtile::KnobsAttr>> every =
           root->enumerate(checkVariants);
-      if (failed(every))
+      if (failed(every)) {
+        llvm::errs() << "error: cannot enumerate the variants of @" << name
+                     << "\n";
         return false;
+      }
       variants = std::move(*every);
     } else {
       std::mt19937_64 rng(seed);
@@ -247,8 +254,11 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
            variants.size() < checkVariants && tries < 8 * checkVariants;
            ++tries) {
         FailureOr<dtile::KnobsAttr> knobs = root->sample(rng);
-        if (failed(knobs))
+        if (failed(knobs)) {
+          llvm::errs() << "error: cannot sample a variant of @" << name
+                       << "\n";
           return false;
+        }
         if (seen.insert(*knobs).second)
           variants.push_back(*knobs);
       }
