@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
@@ -19,6 +20,7 @@
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Interpreter/BufferIO.h"
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -31,6 +33,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <random>
@@ -100,6 +103,12 @@ static cl::opt<std::string> variantPipeline(
     "variant-pipeline",
     cl::desc("Pass pipeline run on each variant after its Tile rules (e.g. "
              "convert-dtile-to-dkernel to check at the Kernel level)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> variantCudaDir(
+    "variant-cuda-dir",
+    cl::desc("With --check-variants and a variant pipeline that reaches "
+             "Kernel IR, also write each variant's kernel as CUDA to "
+             "DIR/<kernel>.<i>.cu (to compile them all)"),
     cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
@@ -204,6 +213,32 @@ static bool compareAll(ArrayRef<interp::Buffer> expected,
   return ok;
 }
 
+/// Writes the Kernel-IR kernel `name` of `module` as CUDA to
+/// <variant-cuda-dir>/<name>.<index>.cu.
+static LogicalResult writeVariantCuda(ModuleOp module, StringRef name,
+                                      unsigned index) {
+  auto kernel = dyn_cast_or_null<dkernel::FuncOp>(
+      SymbolTable::lookupSymbolIn(module, name));
+  if (!kernel) {
+    llvm::errs() << "error: --variant-cuda-dir needs a variant pipeline that "
+                    "lowers @"
+                 << name << " to a dkernel.func\n";
+    return failure();
+  }
+  SmallString<128> path(variantCudaDir);
+  llvm::sys::path::append(path, name + "." + Twine(index) + ".cu");
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  if (failed(translateToCuda(kernel, file->os())))
+    return failure();
+  file->keep();
+  return success();
+}
+
 /// Checks variants of every kernel of the Loop-level lowering of `module`
 /// against `expected`; returns whether all matched.
 static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
@@ -255,15 +290,14 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
            ++tries) {
         FailureOr<dtile::KnobsAttr> knobs = root->sample(rng);
         if (failed(knobs)) {
-          llvm::errs() << "error: cannot sample a variant of @" << name
-                       << "\n";
+          llvm::errs() << "error: cannot sample a variant of @" << name << "\n";
           return false;
         }
         if (seen.insert(*knobs).second)
           variants.push_back(*knobs);
       }
     }
-    unsigned failures = 0;
+    unsigned failures = 0, index = 0;
     for (dtile::KnobsAttr knobs : variants) {
       OwningOpRef<ModuleOp> lowered = loops->clone();
       PassManager pm(context);
@@ -279,6 +313,10 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
         ++failures;
         continue;
       }
+      if (!variantCudaDir.empty() &&
+          failed(writeVariantCuda(*lowered, name, index)))
+        return false;
+      ++index;
       FailureOr<SmallVector<interp::Buffer>> results =
           interp::runFunction(findFunc(*lowered), args);
       if (failed(results) || !compareAll(expected, *results, what))
