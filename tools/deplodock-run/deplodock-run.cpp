@@ -476,10 +476,7 @@ int main(int argc, char **argv) {
                     "interpreter\n";
     return 2;
   }
-  DialectRegistry registry;
-  registerDeplodockDialects(registry);
-  registerDeplodockInputDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  MLIRContext context;
+  loadDeplodockDialects(context);
   return run(context);
 }

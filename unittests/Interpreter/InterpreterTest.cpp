@@ -8,8 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Deplodock/Interpreter/Interpreter.h"
+#include "TestSupport.h"
+
 #include "Deplodock/Interpreter/BufferIO.h"
+#include "Deplodock/Interpreter/Interpreter.h"
 #include "Program.h"
 
 #include "Deplodock/InitAllDialects.h"
@@ -39,20 +41,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 class InterpreterTest : public ::testing::Test {
 protected:
-  InterpreterTest() : b(&context) {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  InterpreterTest() : b(&context) { loadDeplodockDialects(context); }
 
-  /// Parses `source` into a module; fails the test when it does not parse.
   OwningOpRef<ModuleOp> parse(StringRef source) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, ParserConfig(&context));
-    EXPECT_TRUE(module);
-    return module;
+    return test::parseModule(context, source);
   }
 
   /// The first function of `module`.
