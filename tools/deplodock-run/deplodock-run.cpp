@@ -399,11 +399,10 @@ static int run(MLIRContext &context) {
         llvm::errs() << "error: cannot read " << path << ": " << error << "\n";
         return 1;
       }
-      // .npy has no index type: an index argument reads int64.
-      if (i < func.getNumArguments() &&
-          getElementTypeOrSelf(func.getArgumentTypes()[i]).isIndex() &&
-          buffer->elementType.isInteger(64))
-        buffer->elementType = IndexType::get(&context);
+      // .npy has no index or bf16 type.
+      if (i < func.getNumArguments())
+        interp::adaptElementType(
+            *buffer, getElementTypeOrSelf(func.getArgumentTypes()[i]));
       args.push_back(std::move(*buffer));
     }
   }
