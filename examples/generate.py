@@ -11,11 +11,20 @@ scaled-down shapes for the interpreter tests:
     examples/generate.py --small rmsnorm    # one example, small shapes
     examples/generate.py --scaled rmsnorm   # the real shapes scaled down
     examples/generate.py --list
+
+The file is also a module: the benchmark suite (bench/cases.py) builds its
+cases with the `layer_*` functions below, at any shape and in f32, bf16 or
+f16 (see `Precision`).
 """
+
+from __future__ import annotations
 
 import argparse
 import pathlib
+import string
 import sys
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
 # Model dimensions: hidden, intermediate, heads, kv heads, head dim, sequence.
 REAL = dict(H=2048, I=5632, NH=32, NKV=4, D=64, S=32)  # TinyLlama, seq 32
@@ -23,6 +32,26 @@ SMALL = dict(H=32, I=48, NH=4, NKV=2, D=8, S=8)
 # The real shapes divided by 8 (sequence by 2), keeping TinyLlama's ratios:
 # 8 query heads per kv head, I/H = 2.75.
 SCALED = dict(H=256, I=704, NH=16, NKV=2, D=16, S=16)
+
+
+@dataclass(frozen=True)
+class Precision:
+    """The element type tensors are stored in and the one arithmetic runs in.
+
+    In f32 both are f32 and the layers are plain f32 programs. In bf16 and
+    f16 the arguments, the results and every operand of a matmul are stored
+    in the half type, while all arithmetic (matmul accumulation, reductions,
+    exp, rsqrt...) runs in f32 and is rounded to the half type only where a
+    tensor is stored: the mixed precision of PyTorch's half kernels.
+    """
+
+    storage: str = "f32"
+    compute: str = "f32"
+
+
+F32 = Precision()
+BF16 = Precision("bf16")
+F16 = Precision("f16")
 
 
 def ty(shape, elem="f32"):
@@ -38,8 +67,17 @@ def ident(n):
     return amap(n, [f"d{i}" for i in range(n)])
 
 
+def float_width(elem: str) -> int:
+    return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}[elem]
+
+
 class Fn:
-    """Accumulates the body of one func.func with fresh SSA names."""
+    """Accumulates the body of one func.func with fresh SSA names.
+
+    `args` are (name, shape) or (name, shape, element type) pairs, and so
+    are the (value, shape[, element type]) entries of `results`; the
+    element type defaults to f32.
+    """
 
     def __init__(self, name, args, doc):
         self.name, self.args, self.doc = name, args, doc
@@ -59,186 +97,249 @@ class Fn:
         self.emit(f"{v} = arith.constant {value} : {elem}")
         return v
 
-    def empty(self, shape):
+    def empty(self, shape, elem="f32"):
         v = self.fresh("init")
-        self.emit(f"{v} = tensor.empty() : {ty(shape)}")
+        self.emit(f"{v} = tensor.empty() : {ty(shape, elem)}")
         return v
 
-    def fill(self, value, shape):
-        c = self.const(value, hint="fill_value")
-        e = self.empty(shape)
+    def fill(self, value, shape, elem="f32"):
+        c = self.const(value, elem, hint="fill_value")
+        e = self.empty(shape, elem)
         v = self.fresh("filled")
-        self.emit(f"{v} = linalg.fill ins({c} : f32) outs({e} : {ty(shape)}) -> {ty(shape)}")
+        t = ty(shape, elem)
+        self.emit(f"{v} = linalg.fill ins({c} : {elem}) outs({e} : {t}) -> {t}")
         return v
 
-    def generic(self, hint, ins, out_shape, body, iters=None, out_map=None,
-                init=None):
-        """ins: [(value, shape, map)]; body: lines using %a0.. and %out."""
+    def generic(self, hint, ins, out_shape, body, result, iters=None,
+                out_map=None, init=None, out_elem="f32", compute="f32"):
+        """A linalg.generic computing `body` in the `compute` type.
+
+        ins: [(value, shape, map)] or [(value, shape, map, element type)].
+        body: lines in which $a0, $a1... are the inputs and $out the output's
+        running value, all of type $t (the compute type); `result` names the
+        value yielded. Inputs of another type are converted to the compute
+        type first, and the result to `out_elem` last.
+        """
         n = len(iters) if iters else len(out_shape)
         iters = iters or ["parallel"] * n
         out_map = out_map or ident(n)
-        init = init or self.empty(out_shape)
-        maps = ", ".join([m for _, _, m in ins] + [out_map])
+        init = init or self.empty(out_shape, out_elem)
+        ins = [tuple(i) + ("f32",) * (4 - len(i)) for i in ins]
+        maps = ", ".join([m for _, _, m, _ in ins] + [out_map])
         its = ", ".join(f'"{i}"' for i in iters)
         v = self.fresh(hint)
-        in_vals = ", ".join(x for x, _, _ in ins)
-        in_tys = ", ".join(ty(s) for _, s, _ in ins)
-        args = ", ".join(f"%a{i}: f32" for i in range(len(ins)))
+        in_vals = ", ".join(x for x, _, _, _ in ins)
+        in_tys = ", ".join(ty(s, e) for _, s, _, e in ins)
+        args = ", ".join(f"%a{i}: {e}" for i, (_, _, _, e) in enumerate(ins))
         self.emit(f"{v} = linalg.generic {{indexing_maps = [{maps}], "
                   f"iterator_types = [{its}]}}")
         if ins:
             self.emit(f"    ins({in_vals} : {in_tys})")
-        self.emit(f"    outs({init} : {ty(out_shape)}) {{")
-        self.emit(f"  ^bb0({args}{', ' if args else ''}%out: f32):")
+        self.emit(f"    outs({init} : {ty(out_shape, out_elem)}) {{")
+        self.emit(f"  ^bb0({args}{', ' if args else ''}%out: {out_elem}):")
+        names = {"t": compute, "out": "%out"}
+        for i, (_, _, _, e) in enumerate(ins):
+            names[f"a{i}"] = f"%a{i}"
+            if e != compute:
+                names[f"a{i}"] = f"%a{i}w"
+                self.emit(f"    %a{i}w = {convert(e, compute)} %a{i} : {e} to "
+                          f"{compute}")
+        if out_elem != compute and any("$out" in line for line in body):
+            raise ValueError("a generic reading its output must compute in "
+                             "the output's type")
         for line in body:
-            self.emit("    " + line)
-        self.emit(f"}} -> {ty(out_shape)}")
+            self.emit("    " + string.Template(line).substitute(names))
+        result = string.Template(result).substitute(names)
+        if out_elem != compute:
+            self.emit(f"    %stored = {convert(compute, out_elem)} {result} : "
+                      f"{compute} to {out_elem}")
+            result = "%stored"
+        self.emit(f"    linalg.yield {result} : {out_elem}")
+        self.emit(f"}} -> {ty(out_shape, out_elem)}")
         return v
 
-    def collapse(self, x, reassoc, out_shape, src_shape):
+    def cast(self, x, shape, src, dst):
+        """x converted elementwise from `src` to `dst` (x itself if equal)."""
+        if src == dst:
+            return x
+        n = len(shape)
+        return self.generic("cast", [(x, shape, ident(n), src)], shape, [],
+                            "$a0", out_elem=dst, compute=src)
+
+    def collapse(self, x, reassoc, out_shape, src_shape, elem="f32"):
         v = self.fresh("flat")
         self.emit(f"{v} = tensor.collapse_shape {x} {reassoc} : "
-                  f"{ty(src_shape)} into {ty(out_shape)}")
+                  f"{ty(src_shape, elem)} into {ty(out_shape, elem)}")
         return v
 
-    def expand(self, x, reassoc, out_shape, src_shape):
+    def expand(self, x, reassoc, out_shape, src_shape, elem="f32"):
         v = self.fresh("view")
         sizes = ", ".join(str(d) for d in out_shape)
         self.emit(f"{v} = tensor.expand_shape {x} {reassoc} output_shape "
-                  f"[{sizes}] : {ty(src_shape)} into {ty(out_shape)}")
+                  f"[{sizes}] : {ty(src_shape, elem)} into "
+                  f"{ty(out_shape, elem)}")
         return v
 
-    def transpose(self, x, shape, perm):
+    def transpose(self, x, shape, perm, elem="f32"):
         out = [shape[p] for p in perm]
-        e = self.empty(out)
+        e = self.empty(out, elem)
         v = self.fresh("t")
-        self.emit(f"{v} = linalg.transpose ins({x} : {ty(shape)}) outs({e} : "
-                  f"{ty(out)}) permutation = [{', '.join(map(str, perm))}]")
+        self.emit(f"{v} = linalg.transpose ins({x} : {ty(shape, elem)}) "
+                  f"outs({e} : {ty(out, elem)}) permutation = "
+                  f"[{', '.join(map(str, perm))}]")
         return v, out
 
-    def matmul(self, a, b, m, k, n):
-        init = self.fill("0.0", [m, n])
+    def matmul(self, a, b, m, k, n, elem="f32", acc="f32"):
+        """a[m,k] . b[k,n] of `elem` elements, accumulated in `acc`."""
+        init = self.fill("0.0", [m, n], acc)
         v = self.fresh("mm")
-        self.emit(f"{v} = linalg.matmul ins({a}, {b} : {ty([m, k])}, "
-                  f"{ty([k, n])}) outs({init} : {ty([m, n])}) -> {ty([m, n])}")
+        self.emit(f"{v} = linalg.matmul ins({a}, {b} : {ty([m, k], elem)}, "
+                  f"{ty([k, n], elem)}) outs({init} : {ty([m, n], acc)}) -> "
+                  f"{ty([m, n], acc)}")
         return v
 
-    def batch_matmul(self, a, b, bsz, m, k, n):
-        init = self.fill("0.0", [bsz, m, n])
+    def batch_matmul(self, a, b, bsz, m, k, n, elem="f32", acc="f32"):
+        init = self.fill("0.0", [bsz, m, n], acc)
         v = self.fresh("bmm")
-        self.emit(f"{v} = linalg.batch_matmul ins({a}, {b} : {ty([bsz, m, k])}, "
-                  f"{ty([bsz, k, n])}) outs({init} : {ty([bsz, m, n])}) -> "
-                  f"{ty([bsz, m, n])}")
+        self.emit(f"{v} = linalg.batch_matmul ins({a}, {b} : "
+                  f"{ty([bsz, m, k], elem)}, {ty([bsz, k, n], elem)}) "
+                  f"outs({init} : {ty([bsz, m, n], acc)}) -> "
+                  f"{ty([bsz, m, n], acc)}")
         return v
 
-    def softmax(self, x, shape, dim):
-        e = self.empty(shape)
+    def softmax(self, x, shape, dim, elem="f32"):
+        e = self.empty(shape, elem)
         v = self.fresh("probs")
-        self.emit(f"{v} = linalg.softmax dimension({dim}) ins({x} : {ty(shape)}) "
-                  f"outs({e} : {ty(shape)}) -> {ty(shape)}")
+        t = ty(shape, elem)
+        self.emit(f"{v} = linalg.softmax dimension({dim}) ins({x} : {t}) "
+                  f"outs({e} : {t}) -> {t}")
         return v
 
     def text(self):
-        args = ", ".join(f"%{n}: {ty(s)}" for n, s in self.args)
-        rets = ", ".join(ty(s) for _, s in self.results)
+        def typed(entry):
+            return ty(entry[1], entry[2] if len(entry) > 2 else "f32")
+
+        args = ", ".join(f"%{a[0]}: {typed(a)}" for a in self.args)
+        rets = ", ".join(typed(r) for r in self.results)
         out = [f"// {line}" if line else "//" for line in self.doc.split("\n")]
         out.append(f"func.func @{self.name}({args}) -> ({rets}) {{")
         out += self.lines
-        vals = ", ".join(v for v, _ in self.results)
+        vals = ", ".join(r[0] for r in self.results)
         out.append(f"  return {vals} : {rets}")
         out.append("}")
         return "\n".join(out) + "\n"
 
 
+def convert(src: str, dst: str) -> str:
+    """The arith op converting a float of type `src` to `dst`."""
+    return "arith.extf" if float_width(dst) > float_width(src) else "arith.truncf"
+
+
 # --- Building blocks shared by the examples ---------------------------------
 
-def linear(f, x, s, k, w, n):
-    """x[1,s,k] . w[k,n] -> [1,s,n], as torch-mlir writes nn.Linear."""
-    flat = f.collapse(x, "[[0, 1], [2]]", [s, k], [1, s, k])
-    y = f.matmul(flat, w, s, k, n)
-    return f.expand(y, "[[0, 1], [2]]", [1, s, n], [s, n])
+def linear(f, x, s, k, w, n, prec=F32):
+    """x[1,s,k] . w[k,n] -> [1,s,n], as torch-mlir writes nn.Linear.
+
+    x and w are stored in prec.storage; the result is in prec.compute.
+    """
+    flat = f.collapse(x, "[[0, 1], [2]]", [s, k], [1, s, k], prec.storage)
+    y = f.matmul(flat, w, s, k, n, prec.storage, prec.compute)
+    return f.expand(y, "[[0, 1], [2]]", [1, s, n], [s, n], prec.compute)
 
 
-def rmsnorm(f, x, w, s, h, eps="9.99999997E-7"):
-    sq = f.generic("sq", [(x, [1, s, h], ident(3))], [1, s, h],
-                   ["%m = arith.mulf %a0, %a0 : f32", "linalg.yield %m : f32"])
-    zero = f.fill("0.0", [1, s, 1])
-    ss = f.generic("sumsq", [(sq, [1, s, h], ident(3))], [1, s, 1],
-                   ["%m = arith.addf %a0, %out : f32", "linalg.yield %m : f32"],
+def rmsnorm(f, x, w, s, h, eps="9.99999997E-7", prec=F32):
+    st, ct = prec.storage, prec.compute
+    sq = f.generic("sq", [(x, [1, s, h], ident(3), st)], [1, s, h],
+                   ["%m = arith.mulf $a0, $a0 : $t"], "%m", out_elem=ct,
+                   compute=ct)
+    zero = f.fill("0.0", [1, s, 1], ct)
+    ss = f.generic("sumsq", [(sq, [1, s, h], ident(3), ct)], [1, s, 1],
+                   ["%m = arith.addf $a0, $out : $t"], "%m",
                    iters=["parallel", "parallel", "reduction"],
-                   out_map=amap(3, ["d0", "d1", "0"]), init=zero)
+                   out_map=amap(3, ["d0", "d1", "0"]), init=zero, out_elem=ct,
+                   compute=ct)
     return f.generic(
         "normed",
-        [(x, [1, s, h], ident(3)), (ss, [1, s, 1], amap(3, ["d0", "d1", "0"])),
-         (w, [h], amap(3, ["d2"]))],
+        [(x, [1, s, h], ident(3), st),
+         (ss, [1, s, 1], amap(3, ["d0", "d1", "0"]), ct),
+         (w, [h], amap(3, ["d2"]), st)],
         [1, s, h],
-        [f"%n = arith.constant {float(h):.1f} : f32",
-         f"%eps = arith.constant {eps} : f32",
-         "%mean = arith.divf %a1, %n : f32",
-         "%var = arith.addf %mean, %eps : f32",
-         "%rstd = math.rsqrt %var : f32",
-         "%y = arith.mulf %a0, %rstd : f32",
-         "%o = arith.mulf %y, %a2 : f32",
-         "linalg.yield %o : f32"])
+        [f"%n = arith.constant {float(h):.1f} : $t",
+         f"%eps = arith.constant {eps} : $t",
+         "%mean = arith.divf $a1, %n : $t",
+         "%var = arith.addf %mean, %eps : $t",
+         "%rstd = math.rsqrt %var : $t",
+         "%y = arith.mulf $a0, %rstd : $t",
+         "%o = arith.mulf %y, $a2 : $t"], "%o", out_elem=st, compute=ct)
 
 
-def silu_mul(f, g, u, shape):
-    n = len(shape)
+def silu_mul(f, g, u, shape, prec=F32):
+    n, st = len(shape), prec.storage
     return f.generic(
-        "act", [(g, shape, ident(n)), (u, shape, ident(n))], shape,
-        ["%one = arith.constant 1.0 : f32",
-         "%neg = arith.negf %a0 : f32",
-         "%e = math.exp %neg : f32",
-         "%d = arith.addf %one, %e : f32",
-         "%s = arith.divf %a0, %d : f32",
-         "%o = arith.mulf %s, %a1 : f32",
-         "linalg.yield %o : f32"])
+        "act", [(g, shape, ident(n), st), (u, shape, ident(n), st)], shape,
+        ["%one = arith.constant 1.0 : $t",
+         "%neg = arith.negf $a0 : $t",
+         "%e = math.exp %neg : $t",
+         "%d = arith.addf %one, %e : $t",
+         "%s = arith.divf $a0, %d : $t",
+         "%o = arith.mulf %s, $a1 : $t"], "%o", out_elem=st,
+        compute=prec.compute)
 
 
-def add(f, a, b, shape, hint="sum"):
+def add(f, a, b, shape, hint="sum", elems=("f32", "f32"), prec=F32):
+    """a + b, `elems` their element types, stored in prec.storage."""
     n = len(shape)
-    return f.generic(hint, [(a, shape, ident(n)), (b, shape, ident(n))], shape,
-                     ["%o = arith.addf %a0, %a1 : f32", "linalg.yield %o : f32"])
+    return f.generic(hint, [(a, shape, ident(n), elems[0]),
+                            (b, shape, ident(n), elems[1])], shape,
+                     ["%o = arith.addf $a0, $a1 : $t"], "%o",
+                     out_elem=prec.storage, compute=prec.compute)
 
 
-def attention(f, q, k, v, nh, nkv, s, d, causal):
-    """softmax(q k^T / sqrt(d) [+ causal mask]) v on [1, heads, s, d]."""
-    q3 = f.collapse(q, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d])
+def attention(f, q, k, v, nh, nkv, s, d, causal, prec=F32):
+    """softmax(q k^T / sqrt(d) [+ causal mask]) v on [1, heads, s, d].
+
+    q, k, v are stored in prec.storage; the result is in prec.compute. The
+    probabilities are stored in prec.storage before they meet v.
+    """
+    st, ct = prec.storage, prec.compute
+    q3 = f.collapse(q, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d], st)
     if nkv != nh:  # GQA: each kv head serves nh / nkv query heads.
         rep = nh // nkv
-        k3 = f.collapse(k, "[[0, 1], [2], [3]]", [nkv, s, d], [1, nkv, s, d])
-        v3 = f.collapse(v, "[[0, 1], [2], [3]]", [nkv, s, d], [1, nkv, s, d])
+        k3 = f.collapse(k, "[[0, 1], [2], [3]]", [nkv, s, d], [1, nkv, s, d],
+                        st)
+        v3 = f.collapse(v, "[[0, 1], [2], [3]]", [nkv, s, d], [1, nkv, s, d],
+                        st)
         outs = []
         for t in (k3, v3):
-            e = f.empty([nkv, rep, s, d])
+            e = f.empty([nkv, rep, s, d], st)
             b = f.fresh("rep")
-            f.emit(f"{b} = linalg.broadcast ins({t} : {ty([nkv, s, d])}) outs({e} : "
-                   f"{ty([nkv, rep, s, d])}) dimensions = [1]")
+            f.emit(f"{b} = linalg.broadcast ins({t} : {ty([nkv, s, d], st)}) "
+                   f"outs({e} : {ty([nkv, rep, s, d], st)}) dimensions = [1]")
             outs.append(f.collapse(b, "[[0, 1], [2], [3]]", [nh, s, d],
-                                   [nkv, rep, s, d]))
+                                   [nkv, rep, s, d], st))
         k3, v3 = outs
     else:
-        k3 = f.collapse(k, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d])
-        v3 = f.collapse(v, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d])
-    kt, _ = f.transpose(k3, [nh, s, d], [0, 2, 1])
-    scores = f.batch_matmul(q3, kt, nh, s, d, s)
+        k3 = f.collapse(k, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d], st)
+        v3 = f.collapse(v, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d], st)
+    kt, _ = f.transpose(k3, [nh, s, d], [0, 2, 1], st)
+    scores = f.batch_matmul(q3, kt, nh, s, d, s, st, ct)
     scale = 1.0 / (d ** 0.5)
-    body = [f"%scale = arith.constant {scale:.9e} : f32",
-            "%sx = arith.mulf %a0, %scale : f32"]
+    body = [f"%scale = arith.constant {scale:.9e} : $t",
+            "%sx = arith.mulf $a0, %scale : $t"]
+    result = "%sx"
     if causal:
         body += ["%i = linalg.index 1 : index",
                  "%j = linalg.index 2 : index",
                  "%future = arith.cmpi sgt, %j, %i : index",
-                 "%ninf = arith.constant 0xFF800000 : f32",
-                 "%m = arith.select %future, %ninf, %sx : f32",
-                 "linalg.yield %m : f32"]
-    else:
-        body += ["linalg.yield %sx : f32"]
-    scaled = f.generic("scaled", [(scores, [nh, s, s], ident(3))], [nh, s, s],
-                       body)
-    probs = f.softmax(scaled, [nh, s, s], 2)
-    out = f.batch_matmul(probs, v3, nh, s, s, d)
-    return f.expand(out, "[[0, 1], [2], [3]]", [1, nh, s, d], [nh, s, d])
+                 "%ninf = arith.constant 0xFF800000 : $t",
+                 "%m = arith.select %future, %ninf, %sx : $t"]
+        result = "%m"
+    scaled = f.generic("scaled", [(scores, [nh, s, s], ident(3), ct)],
+                       [nh, s, s], body, result, out_elem=ct, compute=ct)
+    probs = f.softmax(scaled, [nh, s, s], 2, ct)
+    probs = f.cast(probs, [nh, s, s], ct, st)
+    out = f.batch_matmul(probs, v3, nh, s, s, d, st, ct)
+    return f.expand(out, "[[0, 1], [2], [3]]", [1, nh, s, d], [nh, s, d], ct)
 
 
 def rope(f, x, cos, sin, nh, s, d):
@@ -252,7 +353,7 @@ def rope(f, x, cos, sin, nh, s, d):
     f.emit(f"{hi} = tensor.extract_slice {x}[0, 0, 0, {half}] [1, {nh}, {s}, {half}] "
            f"[1, 1, 1, 1] : {ty(shape)} to {ty([1, nh, s, half])}")
     neg = f.generic("negated", [(hi, [1, nh, s, half], ident(4))], [1, nh, s, half],
-                    ["%n = arith.negf %a0 : f32", "linalg.yield %n : f32"])
+                    ["%n = arith.negf $a0 : $t"], "%n")
     rot = f.fresh("rot")
     f.emit(f"{rot} = tensor.concat dim(3) {neg}, {lo} : ({ty([1, nh, s, half])}, "
            f"{ty([1, nh, s, half])}) -> {ty(shape)}")
@@ -262,8 +363,8 @@ def rope(f, x, cos, sin, nh, s, d):
         [(x, shape, ident(4)), (rot, shape, ident(4)), (cos, [s, d], table),
          (sin, [s, d], table)],
         shape,
-        ["%xc = arith.mulf %a0, %a2 : f32", "%rs = arith.mulf %a1, %a3 : f32",
-         "%o = arith.addf %xc, %rs : f32", "linalg.yield %o : f32"])
+        ["%xc = arith.mulf $a0, $a2 : $t", "%rs = arith.mulf $a1, $a3 : $t",
+         "%o = arith.addf %xc, %rs : $t"], "%o")
 
 
 def heads(f, x, s, n, d):
@@ -273,106 +374,146 @@ def heads(f, x, s, n, d):
     return t
 
 
-# --- The examples ------------------------------------------------------------
+# --- Layers at explicit sizes (the benchmark families) -----------------------
 
-def ex_matmul(c):
-    s, h, n = c["S"], c["H"], c["H"]
-    f = Fn("matmul", [("x", [1, s, h]), ("w", [h, n])],
+def layer_matmul(s: int, k: int, n: int, prec: Precision = F32) -> Fn:
+    st = prec.storage
+    f = Fn("matmul", [("x", [1, s, k], st), ("w", [k, n], st)],
            "A projection, x(1,S,H) . W(H,N), as torch-mlir lowers nn.Linear "
            "without bias.")
-    f.results.append((linear(f, "%x", s, h, "%w", n), [1, s, n]))
+    y = f.cast(linear(f, "%x", s, k, "%w", n, prec), [1, s, n], prec.compute,
+               st)
+    f.results.append((y, [1, s, n], st))
     return f
 
 
-def ex_rmsnorm(c):
-    s, h = c["S"], c["H"]
-    f = Fn("rmsnorm", [("x", [1, s, h]), ("w", [h])],
+def layer_rmsnorm(s: int, h: int, prec: Precision = F32) -> Fn:
+    st = prec.storage
+    f = Fn("rmsnorm", [("x", [1, s, h], st), ("w", [h], st)],
            "RMSNorm: y = x * rsqrt(mean(x^2) + eps) * w.")
-    f.results.append((rmsnorm(f, "%x", "%w", s, h), [1, s, h]))
+    f.results.append((rmsnorm(f, "%x", "%w", s, h, prec=prec), [1, s, h], st))
     return f
 
 
-def ex_softmax(c):
-    shape = [1, c["NH"], c["S"], c["S"]]
-    f = Fn("softmax", [("x", shape)], "Softmax over the last axis of "
+def layer_softmax(nh: int, s: int, prec: Precision = F32) -> Fn:
+    shape, st, ct = [1, nh, s, s], prec.storage, prec.compute
+    f = Fn("softmax", [("x", shape, st)], "Softmax over the last axis of "
            "attention scores (linalg.softmax, as IREE has it).")
-    e = f.empty(shape)
-    v = f.fresh("probs")
-    f.emit(f"{v} = linalg.softmax dimension(3) ins(%x : {ty(shape)}) outs({e} : "
-           f"{ty(shape)}) -> {ty(shape)}")
-    f.results.append((v, shape))
+    x = f.cast("%x", shape, st, ct)
+    probs = f.cast(f.softmax(x, shape, 3, ct), shape, ct, st)
+    f.results.append((probs, shape, st))
     return f
 
 
-def ex_silu_mul(c):
-    shape = [1, c["S"], c["I"]]
-    f = Fn("silu_mul", [("gate", shape), ("up", shape)],
+def layer_silu_mul(s: int, i: int, prec: Precision = F32) -> Fn:
+    shape, st = [1, s, i], prec.storage
+    f = Fn("silu_mul", [("gate", shape, st), ("up", shape, st)],
            "The gated activation of a LLaMA MLP: silu(gate) * up.")
-    f.results.append((silu_mul(f, "%gate", "%up", shape), shape))
+    f.results.append((silu_mul(f, "%gate", "%up", shape, prec), shape, st))
     return f
 
 
-def ex_sdpa(c):
-    nh, nkv, s, d = c["NH"], c["NKV"], c["S"], c["D"]
-    f = Fn("sdpa", [("q", [1, nh, s, d]), ("k", [1, nkv, s, d]),
-                    ("v", [1, nkv, s, d])],
+def layer_sdpa(nh: int, nkv: int, s: int, d: int,
+               prec: Precision = F32) -> Fn:
+    st = prec.storage
+    f = Fn("sdpa", [("q", [1, nh, s, d], st), ("k", [1, nkv, s, d], st),
+                    ("v", [1, nkv, s, d], st)],
            "Scaled dot-product attention with a causal mask and grouped-query\n"
            "attention: NKV key/value heads each serve NH/NKV query heads.")
-    f.results.append((attention(f, "%q", "%k", "%v", nh, nkv, s, d, True),
-                      [1, nh, s, d]))
+    out = attention(f, "%q", "%k", "%v", nh, nkv, s, d, True, prec)
+    f.results.append((f.cast(out, [1, nh, s, d], prec.compute, st),
+                      [1, nh, s, d], st))
     return f
 
 
-def ex_naive_attn(c):
-    nh, s, d = c["NH"], c["S"], c["D"]
-    shape = [1, nh, s, d]
-    f = Fn("naive_attn", [("q", shape), ("k", shape), ("v", shape)],
+def layer_naive_attn(nh: int, s: int, d: int, prec: Precision = F32) -> Fn:
+    shape, st, ct = [1, nh, s, d], prec.storage, prec.compute
+    f = Fn("naive_attn", [("q", shape, st), ("k", shape, st), ("v", shape, st)],
            "Attention written out: softmax(q k^T / sqrt(d) + mask) v, the mask\n"
            "-1e9 above the diagonal, added rather than selected.")
-    q3 = f.collapse("%q", "[[0, 1], [2], [3]]", [nh, s, d], shape)
-    k3 = f.collapse("%k", "[[0, 1], [2], [3]]", [nh, s, d], shape)
-    v3 = f.collapse("%v", "[[0, 1], [2], [3]]", [nh, s, d], shape)
-    kt, _ = f.transpose(k3, [nh, s, d], [0, 2, 1])
-    scores = f.batch_matmul(q3, kt, nh, s, d, s)
+    q3 = f.collapse("%q", "[[0, 1], [2], [3]]", [nh, s, d], shape, st)
+    k3 = f.collapse("%k", "[[0, 1], [2], [3]]", [nh, s, d], shape, st)
+    v3 = f.collapse("%v", "[[0, 1], [2], [3]]", [nh, s, d], shape, st)
+    kt, _ = f.transpose(k3, [nh, s, d], [0, 2, 1], st)
+    scores = f.batch_matmul(q3, kt, nh, s, d, s, st, ct)
     mask = f.generic("mask", [], [s, s],
                      ["%i = linalg.index 0 : index",
                       "%j = linalg.index 1 : index",
                       "%future = arith.cmpi sgt, %j, %i : index",
-                      "%big = arith.constant -1.0e+09 : f32",
-                      "%zero = arith.constant 0.0 : f32",
-                      "%m = arith.select %future, %big, %zero : f32",
-                      "linalg.yield %m : f32"])
+                      "%big = arith.constant -1.0e+09 : $t",
+                      "%zero = arith.constant 0.0 : $t",
+                      "%m = arith.select %future, %big, %zero : $t"], "%m",
+                     out_elem=ct, compute=ct)
     scale = 1.0 / (d ** 0.5)
     scaled = f.generic(
-        "scaled", [(scores, [nh, s, s], ident(3)),
-                   (mask, [s, s], amap(3, ["d1", "d2"]))], [nh, s, s],
-        [f"%scale = arith.constant {scale:.9e} : f32",
-         "%sx = arith.mulf %a0, %scale : f32",
-         "%m = arith.addf %sx, %a1 : f32", "linalg.yield %m : f32"])
-    probs = f.softmax(scaled, [nh, s, s], 2)
-    out = f.batch_matmul(probs, v3, nh, s, s, d)
-    f.results.append((f.expand(out, "[[0, 1], [2], [3]]", shape, [nh, s, d]),
-                      shape))
+        "scaled", [(scores, [nh, s, s], ident(3), ct),
+                   (mask, [s, s], amap(3, ["d1", "d2"]), ct)], [nh, s, s],
+        [f"%scale = arith.constant {scale:.9e} : $t",
+         "%sx = arith.mulf $a0, %scale : $t",
+         "%m = arith.addf %sx, $a1 : $t"], "%m", out_elem=ct, compute=ct)
+    probs = f.cast(f.softmax(scaled, [nh, s, s], 2, ct), [nh, s, s], ct, st)
+    out = f.batch_matmul(probs, v3, nh, s, s, d, st, ct)
+    out = f.cast(out, [nh, s, d], ct, st)
+    f.results.append((f.expand(out, "[[0, 1], [2], [3]]", shape, [nh, s, d],
+                               st), shape, st))
     return f
+
+
+def layer_matmul_add(s: int, k: int, n: int, prec: Precision = F32) -> Fn:
+    st = prec.storage
+    f = Fn("matmul_add",
+           [("x", [1, s, k], st), ("w", [k, n], st), ("r", [1, s, n], st)],
+           "An output projection with its residual: x . W + r.")
+    y = linear(f, "%x", s, k, "%w", n, prec)
+    f.results.append((add(f, y, "%r", [1, s, n], elems=(prec.compute, st),
+                          prec=prec), [1, s, n], st))
+    return f
+
+
+def layer_silu_mul_matmul(s: int, i: int, h: int,
+                          prec: Precision = F32) -> Fn:
+    st = prec.storage
+    f = Fn("silu_mul_matmul", [("gate", [1, s, i], st), ("up", [1, s, i], st),
+                               ("w", [i, h], st)],
+           "The end of a LLaMA MLP: (silu(gate) * up) . W_down.")
+    m = silu_mul(f, "%gate", "%up", [1, s, i], prec)
+    y = f.cast(linear(f, m, s, i, "%w", h, prec), [1, s, h], prec.compute, st)
+    f.results.append((y, [1, s, h], st))
+    return f
+
+
+# --- The examples ------------------------------------------------------------
+
+def ex_matmul(c):
+    return layer_matmul(c["S"], c["H"], c["H"])
+
+
+def ex_rmsnorm(c):
+    return layer_rmsnorm(c["S"], c["H"])
+
+
+def ex_softmax(c):
+    return layer_softmax(c["NH"], c["S"])
+
+
+def ex_silu_mul(c):
+    return layer_silu_mul(c["S"], c["I"])
+
+
+def ex_sdpa(c):
+    return layer_sdpa(c["NH"], c["NKV"], c["S"], c["D"])
+
+
+def ex_naive_attn(c):
+    return layer_naive_attn(c["NH"], c["S"], c["D"])
 
 
 def ex_matmul_add(c):
-    s, h = c["S"], c["H"]
-    f = Fn("matmul_add", [("x", [1, s, h]), ("w", [h, h]), ("r", [1, s, h])],
-           "An output projection with its residual: x . W + r.")
-    y = linear(f, "%x", s, h, "%w", h)
-    f.results.append((add(f, y, "%r", [1, s, h]), [1, s, h]))
-    return f
+    return layer_matmul_add(c["S"], c["H"], c["H"])
 
 
 def ex_silu_mul_matmul(c):
-    s, i, h = c["S"], c["I"], c["H"]
-    f = Fn("silu_mul_matmul", [("gate", [1, s, i]), ("up", [1, s, i]),
-                               ("w", [i, h])],
-           "The end of a LLaMA MLP: (silu(gate) * up) . W_down.")
-    m = silu_mul(f, "%gate", "%up", [1, s, i])
-    f.results.append((linear(f, m, s, i, "%w", h), [1, s, h]))
-    return f
+    return layer_silu_mul_matmul(c["S"], c["I"], c["H"])
 
 
 def ex_decoder_block(c):
@@ -404,7 +545,7 @@ def ex_decoder_block(c):
     return f
 
 
-EXAMPLES = {
+EXAMPLES: dict[str, Callable[[dict], Fn]] = {
     "matmul": ex_matmul,
     "rmsnorm": ex_rmsnorm,
     "softmax": ex_softmax,
@@ -426,7 +567,7 @@ def render(name, dims, label):
     return HEADER.format(shapes=label, dims=pretty) + text
 
 
-def main():
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     group = parser.add_mutually_exclusive_group(required=True)
@@ -441,7 +582,7 @@ def main():
     group.add_argument("--real", metavar="NAME",
                        help="print one example at the real shapes")
     group.add_argument("--list", action="store_true", help="list the examples")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     here = pathlib.Path(__file__).resolve().parent
     if args.list:
         print("\n".join(EXAMPLES))

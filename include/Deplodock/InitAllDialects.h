@@ -10,6 +10,7 @@
 
 namespace mlir {
 class DialectRegistry;
+class MLIRContext;
 } // namespace mlir
 
 namespace deplodock {
@@ -21,6 +22,10 @@ void registerDeplodockDialects(mlir::DialectRegistry &registry);
 /// own: func, arith, math, scf, cf, memref, tensor, linalg, tosa, gpu,
 /// affine.
 void registerDeplodockInputDialects(mlir::DialectRegistry &registry);
+
+/// Registers both sets with `context` and loads them (and their
+/// extensions), as a tool that parses any Deplodock input needs.
+void loadDeplodockDialects(mlir::MLIRContext &context);
 
 } // namespace deplodock
 

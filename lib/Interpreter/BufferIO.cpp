@@ -18,11 +18,12 @@
 using namespace mlir;
 using namespace deplodock::interp;
 
-/// The NumPy descr of `type`, or "" if .npy cannot hold it.
+/// The NumPy descr of `type`, or "" if .npy cannot hold it. NumPy has no
+/// bf16: it is written as f32, which holds every bf16 value exactly.
 static std::string descrOf(Type type) {
   if (type.isF16())
     return "<f2";
-  if (type.isF32())
+  if (type.isF32() || type.isBF16())
     return "<f4";
   if (type.isF64())
     return "<f8";
@@ -48,6 +49,7 @@ static std::pair<Type, size_t> typeOf(StringRef descr, Builder &b) {
       .Case("|b1", {b.getI1Type(), 1})
       .Case("|i1", {b.getIntegerType(8), 1})
       .Case("<i2", {b.getIntegerType(16), 2})
+      .Case("<u2", {b.getIntegerType(16), 2})
       .Case("<i4", {b.getI32Type(), 4})
       .Case("<i8", {b.getI64Type(), 8})
       .Default({Type(), 0});
@@ -238,6 +240,8 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
       v = readRaw<int8_t>(p);
     else if (descr == "<i2")
       v = readRaw<int16_t>(p);
+    else if (descr == "<u2") // As i16 holds it: wrapped, sign extended.
+      v = static_cast<int16_t>(readRaw<uint16_t>(p));
     else if (descr == "<i4")
       v = readRaw<int32_t>(p);
     else
@@ -245,6 +249,28 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
     p += width;
   }
   return buffer;
+}
+
+void deplodock::interp::adaptElementType(Buffer &buffer, Type expected) {
+  Type got = buffer.elementType;
+  if (expected.isIndex() && got.isInteger(64)) {
+    buffer.elementType = expected;
+  } else if (expected.isBF16() && got.isInteger(16)) {
+    // The bits of bf16 values: the upper half of an f32.
+    for (double &v : buffer.data) {
+      uint32_t bits =
+          static_cast<uint32_t>(static_cast<uint16_t>(static_cast<int64_t>(v)))
+          << 16;
+      float f;
+      std::memcpy(&f, &bits, sizeof(f));
+      v = f;
+    }
+    buffer.elementType = expected;
+  } else if (expected.isBF16() && got.isF32()) {
+    for (double &v : buffer.data)
+      v = roundTo(expected, v);
+    buffer.elementType = expected;
+  }
 }
 
 void deplodock::interp::printBuffer(const Buffer &buffer, StringRef title,

@@ -36,6 +36,10 @@ private:
   LogicalResult execScfFor(const Instr &instr);
   LogicalResult execScfIf(const Instr &instr);
   LogicalResult execLoopFor(const Instr &instr);
+  /// Runs the body of loop `instr` for iv = lb, lb + step, ... < ub, its
+  /// carried values starting from operands firstInit, firstInit + 1, ...
+  LogicalResult runLoop(const Instr &instr, int64_t lb, int64_t ub,
+                        int64_t step, unsigned firstInit);
   LogicalResult execAffineApply(const Instr &instr);
   /// The linear element of `buffer` at the affine access `map` applied to
   /// the index operands `in[from, ...)`.
@@ -336,23 +340,7 @@ LogicalResult Machine::execScfFor(const Instr &instr) {
   auto step = static_cast<int64_t>(scalar(instr.in[2]));
   if (step <= 0)
     return instr.op->emitOpError("has a non-positive step");
-  const interp::Block &body = *instr.regions[0];
-  unsigned numIters = instr.out.size();
-  SmallVector<Slot, 4> carried;
-  for (unsigned i = 0; i < numIters; ++i)
-    carried.push_back(frame[instr.in[3 + i]]);
-  for (int64_t iv = lb; iv < ub; iv += step) {
-    scalar(body.args[0]) = static_cast<double>(iv);
-    for (unsigned i = 0; i < numIters; ++i)
-      frame[body.args[1 + i]] = carried[i];
-    if (failed(runBlock(body)))
-      return failure();
-    for (unsigned i = 0; i < numIters; ++i)
-      carried[i] = frame[body.yields[i]];
-  }
-  for (unsigned i = 0; i < numIters; ++i)
-    frame[instr.out[i]] = carried[i];
-  return success();
+  return runLoop(instr, lb, ub, step, /*firstInit=*/3);
 }
 
 FailureOr<int64_t> Machine::access(const Instr &instr, AffineMap map,
@@ -390,12 +378,17 @@ LogicalResult Machine::execAffineApply(const Instr &instr) {
 
 LogicalResult Machine::execLoopFor(const Instr &instr) {
   auto loop = cast<dloop::ForOp>(instr.op);
+  return runLoop(instr, 0, loop.getExtent(), 1, /*firstInit=*/0);
+}
+
+LogicalResult Machine::runLoop(const Instr &instr, int64_t lb, int64_t ub,
+                               int64_t step, unsigned firstInit) {
   const interp::Block &body = *instr.regions[0];
   unsigned numIters = instr.out.size();
   SmallVector<Slot, 4> carried;
   for (unsigned i = 0; i < numIters; ++i)
-    carried.push_back(frame[instr.in[i]]);
-  for (int64_t iv = 0, e = loop.getExtent(); iv < e; ++iv) {
+    carried.push_back(frame[instr.in[firstInit + i]]);
+  for (int64_t iv = lb; iv < ub; iv += step) {
     scalar(body.args[0]) = static_cast<double>(iv);
     for (unsigned i = 0; i < numIters; ++i)
       frame[body.args[1 + i]] = carried[i];

@@ -24,6 +24,9 @@ static unsigned widthOf(Type type) {
 /// 64-bit integer. NaNs and infinities give 0 (they only arise from poison:
 /// an out-of-range fptosi).
 static uint64_t wrapTo64(double v) {
+  // Every index and almost every integer fits: the cast truncates.
+  if (v > -0x1p63 && v < 0x1p63)
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
   double t = std::trunc(v);
   if (!std::isfinite(t))
     return 0;
@@ -145,7 +148,11 @@ double deplodock::interp::roundTo(Type type, double v) {
     return static_cast<double>(static_cast<float>(v));
   if (type.isF64())
     return v;
-  if (auto fp = dyn_cast<FloatType>(type)) {
+  // Integers before the FloatType interface cast, which is slower.
+  if (type.isIndex())
+    return static_cast<double>(toInt(type, v));
+  if (!isa<IntegerType>(type)) {
+    auto fp = cast<FloatType>(type);
     APFloat value(v);
     bool lost;
     value.convert(fp.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 
 void deplodock::registerDeplodockDialects(mlir::DialectRegistry &registry) {
   registry.insert<dtensor::DTensorDialect, dloop::DLoopDialect,
@@ -37,6 +38,14 @@ void deplodock::registerDeplodockInputDialects(
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
+}
+
+void deplodock::loadDeplodockDialects(mlir::MLIRContext &context) {
+  mlir::DialectRegistry registry;
+  registerDeplodockDialects(registry);
+  registerDeplodockInputDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
 }
 
 void deplodock::registerDeplodockPasses() {

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
@@ -20,6 +21,7 @@
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Interpreter/BufferIO.h"
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -32,6 +34,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <random>
@@ -107,6 +110,12 @@ static cl::opt<std::string> tuneDb(
     cl::desc("Replay the fork choices recorded in this tune database in the "
              "--pipeline and --compare pipelines (their dtile-lower pass: "
              "lower-to-tile, lower-to-kernel, deplodock-pipeline)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> variantCudaDir(
+    "variant-cuda-dir",
+    cl::desc("With --check-variants and a variant pipeline that reaches "
+             "Kernel IR, also write each variant's kernel as CUDA to "
+             "DIR/<kernel>.<i>.cu (to compile them all)"),
     cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
@@ -259,6 +268,32 @@ static bool compareAll(ArrayRef<interp::Buffer> expected,
   return ok;
 }
 
+/// Writes the Kernel-IR kernel `name` of `module` as CUDA to
+/// <variant-cuda-dir>/<name>.<index>.cu.
+static LogicalResult writeVariantCuda(ModuleOp module, StringRef name,
+                                      unsigned index) {
+  auto kernel = dyn_cast_or_null<dkernel::FuncOp>(
+      SymbolTable::lookupSymbolIn(module, name));
+  if (!kernel) {
+    llvm::errs() << "error: --variant-cuda-dir needs a variant pipeline that "
+                    "lowers @"
+                 << name << " to a dkernel.func\n";
+    return failure();
+  }
+  SmallString<128> path(variantCudaDir);
+  llvm::sys::path::append(path, name + "." + Twine(index) + ".cu");
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  if (failed(translateToCuda(kernel, file->os())))
+    return failure();
+  file->keep();
+  return success();
+}
+
 /// Checks variants of every kernel of the Loop-level lowering of `module`
 /// against `expected`; returns whether all matched.
 static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
@@ -267,11 +302,15 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   OwningOpRef<ModuleOp> loops = module.clone();
   if (failed(applyPipeline(*loops, "lower-to-loop")))
     return false;
-  func::FuncOp func = findFunc(*loops);
   FailureOr<dtile::Target> target = dtile::Target::get(variantTarget);
-  if (!func || failed(target)) {
-    llvm::errs() << "error: no function to check, or unknown target '"
-                 << variantTarget << "'\n";
+  if (failed(target)) {
+    llvm::errs() << "error: unknown target '" << variantTarget
+                 << "' (expected sm_80 or sm_90)\n";
+    return false;
+  }
+  func::FuncOp func = findFunc(*loops);
+  if (!func) {
+    llvm::errs() << "error: the Loop-level module lost the function\n";
     return false;
   }
   bool allOk = true;
@@ -292,8 +331,11 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
     if (all) {
       FailureOr<SmallVector<dtile::KnobsAttr>> every =
           root->enumerate(checkVariants);
-      if (failed(every))
+      if (failed(every)) {
+        llvm::errs() << "error: cannot enumerate the variants of @" << name
+                     << "\n";
         return false;
+      }
       variants = std::move(*every);
     } else {
       std::mt19937_64 rng(seed);
@@ -302,13 +344,15 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
            variants.size() < checkVariants && tries < 8 * checkVariants;
            ++tries) {
         FailureOr<dtile::KnobsAttr> knobs = root->sample(rng);
-        if (failed(knobs))
+        if (failed(knobs)) {
+          llvm::errs() << "error: cannot sample a variant of @" << name << "\n";
           return false;
+        }
         if (seen.insert(*knobs).second)
           variants.push_back(*knobs);
       }
     }
-    unsigned failures = 0;
+    unsigned failures = 0, index = 0;
     for (dtile::KnobsAttr knobs : variants) {
       OwningOpRef<ModuleOp> lowered = loops->clone();
       PassManager pm(context);
@@ -324,6 +368,10 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
         ++failures;
         continue;
       }
+      if (!variantCudaDir.empty() &&
+          failed(writeVariantCuda(*lowered, name, index)))
+        return false;
+      ++index;
       FailureOr<SmallVector<interp::Buffer>> results =
           interp::runFunction(findFunc(*lowered), args);
       if (failed(results) || !compareAll(expected, *results, what))
@@ -408,11 +456,10 @@ static int run(MLIRContext &context) {
         llvm::errs() << "error: cannot read " << path << ": " << error << "\n";
         return 1;
       }
-      // .npy has no index type: an index argument reads int64.
-      if (i < func.getNumArguments() &&
-          getElementTypeOrSelf(func.getArgumentTypes()[i]).isIndex() &&
-          buffer->elementType.isInteger(64))
-        buffer->elementType = IndexType::get(&context);
+      // .npy has no index or bf16 type.
+      if (i < func.getNumArguments())
+        interp::adaptElementType(
+            *buffer, getElementTypeOrSelf(func.getArgumentTypes()[i]));
       args.push_back(std::move(*buffer));
     }
   }
@@ -485,10 +532,7 @@ int main(int argc, char **argv) {
                     "interpreter\n";
     return 2;
   }
-  DialectRegistry registry;
-  registerDeplodockDialects(registry);
-  registerDeplodockInputDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  MLIRContext context;
+  loadDeplodockDialects(context);
   return run(context);
 }

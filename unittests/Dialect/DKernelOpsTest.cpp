@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/InitAllDialects.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,25 +31,13 @@ namespace {
 class DKernelOpsTest : public ::testing::Test {
 protected:
   DKernelOpsTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    loadDeplodockDialects(context);
     module = ModuleOp::create(builder, loc);
     builder.setInsertionPointToEnd(module->getBody());
   }
 
-  /// Verifies `op` and returns the first diagnostic it produced ("" if none).
   std::string verifyMessage(Operation *op) {
-    std::string message;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    (void)verify(op);
-    return message;
+    return test::firstVerifyError(op);
   }
 
   /// A global f32 buffer.

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/InitAllDialects.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -31,26 +33,14 @@ namespace {
 class DLoopOpsTest : public ::testing::Test {
 protected:
   DLoopOpsTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    loadDeplodockDialects(context);
     module = ModuleOp::create(builder, loc);
   }
 
   ~DLoopOpsTest() override { module->erase(); }
 
-  /// Verifies `op` and returns the first diagnostic it produced ("" if none).
   std::string verifyMessage(Operation *op) {
-    std::string message;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    (void)verify(op);
-    return message;
+    return test::firstVerifyError(op);
   }
 
   MemRefType memrefType(ArrayRef<int64_t> shape) {

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DLoop/Transforms/Transforms.h"
 #include "Deplodock/InitAllDialects.h"
@@ -32,13 +34,7 @@ namespace {
 
 class DLoopTransformsTest : public ::testing::Test {
 protected:
-  DLoopTransformsTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  DLoopTransformsTest() { loadDeplodockDialects(context); }
 
   /// Parses `source` into `module` and returns its first function.
   func::FuncOp parse(StringRef source) {
@@ -64,16 +60,8 @@ protected:
     return text;
   }
 
-  /// Verifies `op` and returns the first diagnostic it produced ("" if none).
   std::string verifyMessage(Operation *op) {
-    std::string message;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    (void)verify(op);
-    return message;
+    return test::firstVerifyError(op);
   }
 
   /// How many ops named `name` `op` contains.

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "Deplodock/InitAllDialects.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,24 +26,10 @@ namespace {
 
 class DTensorOpsTest : public ::testing::Test {
 protected:
-  DTensorOpsTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  DTensorOpsTest() { loadDeplodockDialects(context); }
 
-  /// Verifies `op` and returns the first diagnostic it produced ("" if none).
   std::string verifyMessage(Operation *op) {
-    std::string message;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    (void)verify(op);
-    return message;
+    return test::firstVerifyError(op);
   }
 
   RankedTensorType tensorType(ArrayRef<int64_t> shape) {
@@ -69,7 +57,8 @@ TEST_F(DTensorOpsTest, BuildsRMSNormSumOfSquares) {
   auto module = ModuleOp::create(builder, loc);
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(
-      builder, loc, "ss", builder.getFunctionType({tensorType({1, 32, 2048})}, {}));
+      builder, loc, "ss",
+      builder.getFunctionType({tensorType({1, 32, 2048})}, {}));
   builder.setInsertionPointToEnd(func.addEntryBlock());
   Value x = func.getArgument(0);
 
@@ -79,8 +68,8 @@ TEST_F(DTensorOpsTest, BuildsRMSNormSumOfSquares) {
       builder.getDenseI64ArrayAttr({2}), /*keepdim=*/true);
   AffineExpr d0, d1, d2;
   bindDims(&context, d0, d1, d2);
-  auto broadcast = AffineMap::get(3, 0, {d0, d1, getAffineConstantExpr(0, &context)},
-                                  &context);
+  auto broadcast = AffineMap::get(
+      3, 0, {d0, d1, getAffineConstantExpr(0, &context)}, &context);
   auto map = dtensor::IndexMapOp::create(
       builder, loc, tensorType({1, 32, 2048}), ValueRange{sum.getResult()},
       builder.getArrayAttr({AffineMapAttr::get(broadcast)}), ArrayAttr(),
@@ -102,9 +91,8 @@ TEST_F(DTensorOpsTest, RejectsReduceWithWrongShape) {
   auto func = func::FuncOp::create(
       builder, loc, "bad", builder.getFunctionType({tensorType({4, 8})}, {}));
   builder.setInsertionPointToEnd(func.addEntryBlock());
-  dtensor::ReduceOp::create(builder, loc, tensorType({4}),
-                            func.getArgument(0), ReduceKind::max,
-                            builder.getDenseI64ArrayAttr({1}),
+  dtensor::ReduceOp::create(builder, loc, tensorType({4}), func.getArgument(0),
+                            ReduceKind::max, builder.getDenseI64ArrayAttr({1}),
                             /*keepdim=*/true);
   func::ReturnOp::create(builder, loc);
   EXPECT_EQ(verifyMessage(module),

@@ -8,10 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+#include "TestSupport.h"
+
 #include "Deplodock/Dialect/Common/KernelSyntax.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 #include "Deplodock/InitAllDialects.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,26 +38,14 @@ namespace {
 class DTileOpsTest : public ::testing::Test {
 protected:
   DTileOpsTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    loadDeplodockDialects(context);
     module = ModuleOp::create(builder, loc);
   }
 
   ~DTileOpsTest() override { module->erase(); }
 
-  /// Verifies `op` and returns the first diagnostic it produced ("" if none).
   std::string verifyMessage(Operation *op) {
-    std::string message;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    (void)verify(op);
-    return message;
+    return test::firstVerifyError(op);
   }
 
   /// A global f32 buffer.

@@ -126,11 +126,7 @@ constexpr llvm::StringLiteral kForkingKernels[] = {
 class DTileRulesTest : public ::testing::Test {
 protected:
   DTileRulesTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    loadDeplodockDialects(context);
     module = parseSourceString<ModuleOp>(kKernels, &context);
   }
 

@@ -8,8 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Deplodock/Interpreter/Interpreter.h"
+#include "TestSupport.h"
+
 #include "Deplodock/Interpreter/BufferIO.h"
+#include "Deplodock/Interpreter/Interpreter.h"
 #include "Program.h"
 
 #include "Deplodock/InitAllDialects.h"
@@ -39,20 +41,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 class InterpreterTest : public ::testing::Test {
 protected:
-  InterpreterTest() : b(&context) {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  InterpreterTest() : b(&context) { loadDeplodockDialects(context); }
 
-  /// Parses `source` into a module; fails the test when it does not parse.
   OwningOpRef<ModuleOp> parse(StringRef source) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, ParserConfig(&context));
-    EXPECT_TRUE(module);
-    return module;
+    return test::parseModule(context, source);
   }
 
   /// The first function of `module`.
@@ -584,12 +576,31 @@ TEST_F(NpyTest, ReportsBadFiles) {
                           "")),
             "bad shape in .npy header");
 
-  Buffer bf16 = buffer({1}, b.getBF16Type(), {1});
-  EXPECT_TRUE(failed(writeNpy(bf16, path("bf16.npy"), error)));
-  EXPECT_EQ(error, "cannot write elements of type bf16 to .npy");
+  Buffer i4 = buffer({1}, b.getIntegerType(4), {1});
+  EXPECT_TRUE(failed(writeNpy(i4, path("i4.npy"), error)));
+  EXPECT_EQ(error, "cannot write elements of type i4 to .npy");
   Buffer f32 = buffer({1}, b.getF32Type(), {1});
   EXPECT_TRUE(failed(writeNpy(f32, path("no/such/dir/x.npy"), error)));
   EXPECT_EQ(error, "No such file or directory");
+}
+
+// NumPy has no bf16: inputs come as raw bits (<u2, read as i16) or as f32;
+// both become bf16 values when the function expects bf16.
+TEST_F(InterpreterTest, AdaptsNpyInputsToBf16) {
+  Type bf16 = b.getBF16Type();
+  // 0x4000 is 2.0, 0xC0A0 is -5.0 (read as the signed i16 -16224).
+  Buffer bits = buffer({2}, b.getIntegerType(16), {0x4000, -16224});
+  adaptElementType(bits, bf16);
+  EXPECT_EQ(bits.elementType, bf16);
+  EXPECT_EQ(bits.data, (std::vector<double>{2.0, -5.0}));
+  // f32 values are rounded to bf16, to nearest even.
+  Buffer floats = buffer({2}, b.getF32Type(), {1.0 + 3 * 0x1p-8, 0.5});
+  adaptElementType(floats, bf16);
+  EXPECT_EQ(floats.data, (std::vector<double>{1.0 + 0x1p-6, 0.5}));
+  // Other mismatches are left for the caller to report.
+  Buffer f16 = buffer({1}, b.getF16Type(), {1});
+  adaptElementType(f16, bf16);
+  EXPECT_TRUE(f16.elementType.isF16());
 }
 
 TEST_F(InterpreterTest, PrintsBuffers) {

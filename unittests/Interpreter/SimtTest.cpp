@@ -44,11 +44,7 @@ std::string substitute(std::string text,
 class SimtTest : public ::testing::Test {
 protected:
   SimtTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    loadDeplodockDialects(context);
   }
 
   /// Parses `source` and runs its function `name` on `inputs`; diagnostics

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
@@ -49,20 +51,10 @@ dkernel.func @silu(%x: memref<2048xf32>, %y: memref<2048xf32>) outputs [1] grid 
 
 class CudaEmitterTest : public ::testing::Test {
 protected:
-  CudaEmitterTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  CudaEmitterTest() { loadDeplodockDialects(context); }
 
-  /// Parses `source` into a module; fails the test when it does not parse.
   OwningOpRef<ModuleOp> parse(StringRef source) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, ParserConfig(&context));
-    EXPECT_TRUE(module);
-    return module;
+    return test::parseModule(context, source);
   }
 
   /// Translates `op`, collecting the CUDA in `cuda` and the first diagnostic

@@ -1,7 +1,7 @@
 //===- BufferIO.h - Read and write interpreter buffers ----------*- C++ -*-===//
 //
 // Two formats: NumPy's .npy (little-endian f16, f32, f64, bool, i8, i16,
-// i32, i64; what numpy.save writes and numpy.load reads) for exchanging
+// u16, i32, i64; what numpy.save writes and numpy.load reads) for exchanging
 // inputs and outputs with other tools, and a text format for reading
 // results:
 //
@@ -33,8 +33,14 @@ namespace deplodock::interp {
 mlir::FailureOr<Buffer> readNpy(llvm::StringRef path,
                                 mlir::MLIRContext *context, std::string &error);
 
+/// Adapts a buffer read from .npy to the element type `expected` where
+/// NumPy has no such type: int64 becomes index, and uint16 or int16 (the
+/// bits) or float32 (rounded) becomes bf16. Leaves other buffers as they
+/// are, for the caller to report a mismatch.
+void adaptElementType(Buffer &buffer, mlir::Type expected);
+
 /// Writes `buffer` as a .npy file (version 1): f16, f32, f64, i1 as bool,
-/// i8, i16, i32, i64, and index as i64. Other element types (bf16) fail.
+/// i8, i16, i32, i64, index as i64, and bf16 as f32 (exactly).
 mlir::LogicalResult writeNpy(const Buffer &buffer, llvm::StringRef path,
                              std::string &error);
 

@@ -128,3 +128,52 @@ void deplodock::nameKernelArgs(Region &region, unsigned numInputs,
     setNameFn(arg, i < numInputs ? "in" + std::to_string(i)
                                  : "out" + std::to_string(i - numInputs));
 }
+
+LogicalResult
+deplodock::verifyLoopCarriedValues(Operation *op, Block &body,
+                                   OperandRange inits,
+                                   std::optional<OperandRange> yielded) {
+  if (body.getNumArguments() != inits.size() + 1)
+    return op->emitOpError("body takes ")
+           << body.getNumArguments() << " arguments but the loop needs "
+           << inits.size() + 1 << " (the induction variable and one per init)";
+  Value inductionVar = body.getArgument(0);
+  if (!inductionVar.getType().isIndex())
+    return op->emitOpError("induction variable has type ")
+           << inductionVar.getType() << ", expected 'index'";
+  auto iterArgs = body.getArguments().drop_front();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(iterArgs, inits))) {
+    auto [arg, init] = pair;
+    if (arg.getType() != init.getType())
+      return op->emitOpError("iter arg #")
+             << i << " has type " << arg.getType() << " but its init has type "
+             << init.getType();
+  }
+  if (op->getNumResults() != inits.size())
+    return op->emitOpError("expected ")
+           << inits.size() << " results, one per init, got "
+           << op->getNumResults();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(op->getResultTypes(), inits))) {
+    auto [type, init] = pair;
+    if (type != init.getType())
+      return op->emitOpError("result #")
+             << i << " has type " << type << " but its init has type "
+             << init.getType();
+  }
+  if (!yielded)
+    return success();
+  if (yielded->size() != inits.size())
+    return op->emitOpError("body yields ")
+           << yielded->size() << " values but the loop carries "
+           << inits.size();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(yielded->getTypes(), iterArgs))) {
+    auto [type, arg] = pair;
+    if (type != arg.getType())
+      return op->emitOpError("yielded value #")
+             << i << " has type " << type << " but iter arg #" << i
+             << " has type " << arg.getType();
+  }
+  return success();
+}

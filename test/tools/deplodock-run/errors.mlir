@@ -44,7 +44,7 @@
 // RUN: not deplodock-run --interp %s --func=add --input=%t/short.npy --input=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=SHORT
 // SHORT: error: cannot read {{.*}}short.npy: truncated .npy data
 // RUN: not deplodock-run --interp %s --func=add --input=%t/u16.npy --input=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=U16
-// U16: error: cannot read {{.*}}u16.npy: unsupported .npy element type '<u2'
+// U16: error: 'func.func' op argument #0 has type 'tensor<2x3xf32>', but the input is a 'tensor<2x3xi16>'
 // RUN: not deplodock-run --interp %s --func=add --input=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=COUNT
 // COUNT: errors.mlir:[[@LINE+5]]:1: error: 'func.func' op expects 2 inputs, one per argument, but 1 were given
 // RUN: not deplodock-run --interp %s --func=add --input=%t/x23.npy --input=%t/x32.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
@@ -94,8 +94,8 @@ func.func @gather(%x: memref<2x3xf32>, %i: memref<2xindex>) -> memref<2xf32> {
 /// .npy has no code for.
 // RUN: not deplodock-run --interp %s --func=add --output-dir=%t/file 2>&1 | FileCheck %s --check-prefix=OUTDIR
 // OUTDIR: error: cannot write {{.*}}file{{/|\\}}result0.npy: Not a directory
-// RUN: not deplodock-run --interp %s --func=bf16 --save-inputs=%t/bf16 2>&1 | FileCheck %s --check-prefix=BF16
-// BF16: error: cannot write {{.*}}input0.npy: cannot write elements of type bf16 to .npy
-func.func @bf16(%x: tensor<4xbf16>) -> tensor<4xbf16> {
-  return %x : tensor<4xbf16>
+// RUN: not deplodock-run --interp %s --func=i4 --save-inputs=%t/i4 2>&1 | FileCheck %s --check-prefix=I4
+// I4: error: cannot write {{.*}}input0.npy: cannot write elements of type i4 to .npy
+func.func @i4(%x: tensor<4xi4>) -> tensor<4xi4> {
+  return %x : tensor<4xi4>
 }

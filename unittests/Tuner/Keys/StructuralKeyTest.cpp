@@ -20,11 +20,7 @@ namespace {
 class StructuralKeyTest : public ::testing::Test {
 protected:
   StructuralKeyTest() {
-    DialectRegistry registry;
-    registerDeplodockDialects(registry);
-    registerDeplodockInputDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    loadDeplodockDialects(context);
   }
 
   /// The key of the only dloop.kernel in `source`.

@@ -44,6 +44,15 @@ mlir::LogicalResult verifyKernelBody(mlir::Operation *op, mlir::Block &body,
                                      mlir::OperandRange buffers,
                                      unsigned numInputs);
 
+/// Checks what a loop carries: its body takes the induction variable (an
+/// index) then one iter arg per init, and the iter args, the results and the
+/// values its terminator yields (`yielded`, absent while the terminator is
+/// missing) all have the inits' types.
+mlir::LogicalResult
+verifyLoopCarriedValues(mlir::Operation *op, mlir::Block &body,
+                        mlir::OperandRange inits,
+                        std::optional<mlir::OperandRange> yielded);
+
 /// Names a kernel's buffer arguments `%in0, %in1, ..., %out0, ...`.
 void nameKernelArgs(mlir::Region &region, unsigned numInputs,
                     mlir::OpAsmSetValueNameFn setNameFn);

@@ -188,37 +188,38 @@ std::optional<Interval> deplodock::dloop::getIndexRange(Value value) {
   return ::getIndexRange(value, Narrowed(), /*depth=*/0);
 }
 
-std::optional<Interval> deplodock::dloop::getIndexRange(Value value,
-                                                        Operation *user) {
+/// The narrowing the scf.if conditions around `user` (up to the nearest
+/// isolated op) give; none when one is a condition we do not understand,
+/// under which ranges may be too wide.
+static std::optional<Narrowed> narrowingAt(Operation *user) {
   Narrowed narrowed;
   for (Operation *op = user; op; op = op->getParentOp()) {
     Operation *parent = op->getParentOp();
     if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
       break;
-    // Under a condition we do not understand, ranges may be too wide.
     if (auto ifOp = dyn_cast<scf::IfOp>(parent))
       if (!narrowByCondition(ifOp.getCondition(),
                              op->getParentRegion() == &ifOp.getThenRegion(),
                              narrowed))
         return std::nullopt;
   }
-  return ::getIndexRange(value, narrowed, /*depth=*/0);
+  return narrowed;
+}
+
+std::optional<Interval> deplodock::dloop::getIndexRange(Value value,
+                                                        Operation *user) {
+  std::optional<Narrowed> narrowed = narrowingAt(user);
+  if (!narrowed)
+    return std::nullopt;
+  return ::getIndexRange(value, *narrowed, /*depth=*/0);
 }
 
 std::optional<Interval> deplodock::dloop::getAccessRange(AffineExpr expr,
                                                          unsigned numDims,
                                                          ValueRange operands,
                                                          Operation *user) {
-  Narrowed narrowed;
-  for (Operation *op = user; op; op = op->getParentOp()) {
-    Operation *parent = op->getParentOp();
-    if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
-      break;
-    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
-      if (!narrowByCondition(ifOp.getCondition(),
-                             op->getParentRegion() == &ifOp.getThenRegion(),
-                             narrowed))
-        return std::nullopt;
-  }
-  return boundExpr(expr, numDims, operands, narrowed, /*depth=*/0);
+  std::optional<Narrowed> narrowed = narrowingAt(user);
+  if (!narrowed)
+    return std::nullopt;
+  return boundExpr(expr, numDims, operands, *narrowed, /*depth=*/0);
 }

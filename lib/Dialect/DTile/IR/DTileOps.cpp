@@ -466,47 +466,14 @@ LogicalResult StridedForOp::verify() {
     return emitOpError("a free loop cannot carry values; use a reduce loop");
 
   Block &body = getBody().front();
-  if (body.getNumArguments() != inits.size() + 1)
-    return emitOpError("body takes ")
-           << body.getNumArguments() << " arguments but the loop needs "
-           << inits.size() + 1 << " (the induction variable and one per init)";
-  if (!getInductionVar().getType().isIndex())
-    return emitOpError("induction variable has type ")
-           << getInductionVar().getType() << ", expected 'index'";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getIterArgs(), inits))) {
-    auto [arg, init] = pair;
-    if (arg.getType() != init.getType())
-      return emitOpError("iter arg #")
-             << i << " has type " << arg.getType() << " but its init has type "
-             << init.getType();
-  }
-  if (getNumResults() != inits.size())
-    return emitOpError("expected ")
-           << inits.size() << " results, one per init, got " << getNumResults();
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getResultTypes(), inits))) {
-    auto [type, init] = pair;
-    if (type != init.getType())
-      return emitOpError("result #")
-             << i << " has type " << type << " but its init has type "
-             << init.getType();
-  }
   // A missing or foreign terminator is reported by
   // SingleBlockImplicitTerminator.
-  if (auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back())) {
-    OperandRange yielded = yield.getValues();
-    if (yielded.size() != inits.size())
-      return emitOpError("body yields ")
-             << yielded.size() << " values but the loop carries "
-             << inits.size();
-    for (auto [i, pair] :
-         llvm::enumerate(llvm::zip(yielded.getTypes(), getIterArgs()))) {
-      auto [type, arg] = pair;
-      if (type != arg.getType())
-        return emitOpError("yielded value #")
-               << i << " has type " << type << " but iter arg #" << i
-               << " has type " << arg.getType();
-    }
-  }
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (failed(verifyLoopCarriedValues(
+          *this, body, inits,
+          yield ? std::optional<OperandRange>(yield.getValues())
+                : std::nullopt)))
+    return failure();
   if (isReduction() && inits.empty()) {
     WalkResult found = getBody().walk([](dloop::StoreOp store) {
       return store.isReducing() ? WalkResult::interrupt()

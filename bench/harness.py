@@ -1,0 +1,668 @@
+#!/usr/bin/env python3
+"""Benchmarks our kernels against PyTorch eager and torch.compile on a GPU.
+
+For every selected case (bench/cases.py):
+
+1. write its MLIR and lower it to CUDA with our tools (recorded, so a case
+   that does not lower says why);
+2. draw seeded inputs (NumPy) and save them as .npy;
+3. compute the float64 reference in PyTorch, then run and time PyTorch
+   eager and torch.compile (bench/timing.py: CUDA events, warm-up by time,
+   L2 flush, median of adaptive repeats), checking their outputs too;
+4. ours: `deplodock-run CASE.mlir --bench --input=... --output-dir=...
+   --bench-json=...`, its output checked against the reference;
+5. tuned: `deplodock-tune CASE.mlir --backend=cuda --db=DB ... --json`,
+   then `deplodock-run --bench --tune-db=DB`, checked the same way.
+
+A result that does not match the reference is 'wrong' and never counted
+as a time. Results are saved after every case to OUT/bench.json (all raw
+numbers), and rendered as OUT/bench.md and OUT/bench.png (bench/report.py).
+
+    bench/harness.py --out $OUT --bin-dir build-portable/bin --max-minutes 8
+    bench/harness.py --out $OUT --families rmsnorm,softmax --backends eager,compile,ours
+    bench/harness.py --out $OUT --resume old/bench.json      # skip what is done
+    bench/harness.py --dry-run --out /tmp/dry --families matmul
+
+--dry-run needs no GPU and no PyTorch: it lowers every case with our tools,
+checks the small ones (the 'mini' test model) on our CPU interpreter
+against NumPy, invents the timings deterministically from the roofline
+floor, and writes the same files, named bench.FAKE.*, marked FAKE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Sequence
+
+try:
+    import numpy
+except ImportError:
+    print("error: bench/harness.py needs numpy (python3 -m pip install numpy)",
+          file=sys.stderr)
+    sys.exit(2)
+
+import cases as suite
+import cli
+import compare
+import inputs as case_inputs
+import lowering
+import report
+import roofline
+from generate import case_record
+
+
+@dataclass
+class Settings:
+    out: pathlib.Path
+    work: pathlib.Path
+    tools: lowering.Tools
+    backends: tuple[str, ...]
+    dry_run: bool = False
+    target: str = "sm_90"
+    seed: int = 0
+    max_minutes: float = 8.0
+    case_timeout: float = 180.0
+    tune_seconds: float = 60.0
+    tune_variants: int = 64
+    compile_mode: str = "default"
+    bf16_npy: str = "bits"
+    device_profile: str | None = None
+    keep_arrays: bool = False
+    interp_max_flops: float = 2e6
+    retry_failed: bool = False
+    timing: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"backends": list(self.backends), "target": self.target,
+                "seed": self.seed, "max_minutes": self.max_minutes,
+                "case_timeout_s": self.case_timeout,
+                "tune_seconds": self.tune_seconds,
+                "tune_variants": self.tune_variants,
+                "compile_mode": self.compile_mode, "tf32": False,
+                "bf16_npy": self.bf16_npy, "timing": self.timing,
+                "tolerances": {d: vars(t) for d, t in compare.TOLERANCES.items()},
+                "dry_run": self.dry_run}
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(
+        timespec="seconds")
+
+
+def git_commit() -> str | None:
+    """$DEPLODOCK_COMMIT (a copy without .git), else git's description."""
+    if os.environ.get("DEPLODOCK_COMMIT"):
+        return os.environ["DEPLODOCK_COMMIT"]
+    try:
+        proc = subprocess.run(["git", "-C", str(suite.REPO), "describe",
+                               "--always", "--dirty"], capture_output=True,
+                              text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def entry(status: str, **fields) -> dict:
+    return dict(status=status, median_us=None, **fields)
+
+
+def default_work_dir() -> pathlib.Path:
+    return pathlib.Path(tempfile.gettempdir()) / "deplodock-bench"
+
+
+def remove_arrays(case_dir: pathlib.Path) -> None:
+    """Drops a case's .npy files (inputs and results); they can be large."""
+    for path in case_dir.rglob("*.npy"):
+        path.unlink()
+
+
+# --- Our tools on the GPU ----------------------------------------------------
+
+def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
+             input_paths: list[pathlib.Path], ref, out_dir: pathlib.Path,
+             tune_db: pathlib.Path | None = None) -> dict:
+    """deplodock-run --bench on the case; checked against `ref`."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bench_json = out_dir / "bench.json"
+    for stale in [bench_json, *out_dir.glob("result*.npy")]:
+        stale.unlink(missing_ok=True)
+    cmd = [str(settings.tools.path("deplodock-run")), str(mlir), "--bench",
+           f"--target={settings.target}"]
+    if tune_db:
+        cmd.append(f"--tune-db={tune_db}")
+    cmd += [f"--input={p}" for p in input_paths]
+    cmd += [f"--output-dir={out_dir}", f"--bench-json={bench_json}"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=settings.case_timeout)
+    except subprocess.TimeoutExpired:
+        return entry("timeout", command=cmd,
+                     error=f"deplodock-run ran over {settings.case_timeout:g} s")
+    if proc.returncode != 0:
+        return entry("run_fail", command=cmd,
+                     error=lowering.first_error(proc.stderr),
+                     stderr=proc.stderr[-4000:])
+    try:
+        bench = json.loads(bench_json.read_text())
+        median = float(bench["total_us"]["median"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return entry("run_fail", command=cmd,
+                     error=f"unreadable --bench-json: {e}")
+    try:
+        out = case_inputs.load_result(out_dir / "result0.npy", case.dtype)
+    except (OSError, ValueError) as e:
+        return entry("run_fail", command=cmd, bench=bench,
+                     error=f"no usable result0.npy: {e}")
+    check = compare.compare(out, ref, case.dtype)
+    status = "ok" if check["ok"] else "wrong"
+    return dict(status=status, median_us=median if check["ok"] else None,
+                measured_us=median, command=cmd, bench=bench, check=check,
+                error="" if check["ok"] else check["reason"])
+
+
+def run_tune(settings: Settings, mlir: pathlib.Path,
+             db: pathlib.Path) -> tuple[dict | None, dict]:
+    """deplodock-tune on the case; (failure entry or None, raw record)."""
+    cmd = [str(settings.tools.path("deplodock-tune")), str(mlir),
+           "--backend=cuda", f"--db={db}",
+           f"--max-variants={settings.tune_variants}",
+           f"--max-seconds={settings.tune_seconds:g}", "--json"]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=settings.tune_seconds + 120)
+    except subprocess.TimeoutExpired:
+        return entry("timeout", command=cmd, error="deplodock-tune ran over "
+                     f"{settings.tune_seconds + 120:g} s"), {"command": cmd}
+    raw: dict = {"command": cmd, "seconds": round(time.monotonic() - start, 3)}
+    try:
+        raw["result"] = json.loads(proc.stdout)
+    except ValueError:
+        raw["stdout"] = proc.stdout[-4000:]
+    if proc.returncode != 0:
+        return entry("tune_fail", command=cmd,
+                     error=lowering.first_error(proc.stderr),
+                     stderr=proc.stderr[-4000:]), raw
+    return None, raw
+
+
+# --- Runners -----------------------------------------------------------------
+
+class GpuRunner:
+    """Runs PyTorch and our tools on the GPU."""
+
+    def __init__(self, settings: Settings):
+        try:
+            import torch  # only here: the dry run works without PyTorch
+        except ImportError:
+            cli.fail("PyTorch is not installed: measure on a GPU machine with "
+                     "PyTorch, or use --dry-run")
+        import timing
+        import torch_ref
+        if not torch.cuda.is_available():
+            cli.fail("PyTorch sees no CUDA GPU (use --dry-run to test the "
+                     "harness without one)")
+        self.torch, self.torch_ref, self.settings = torch, torch_ref, settings
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
+        props = torch.cuda.get_device_properties(0)
+        self.l2_bytes = int(getattr(props, "L2_cache_size", 0))
+        self.timer = timing.Timer(timing.TimingSettings(**settings.timing),
+                                  self.l2_bytes)
+        self.props = props
+
+    def environment(self) -> dict:
+        torch, props = self.torch, self.props
+        env = {
+            "device": {"name": props.name, "cc": f"{props.major}.{props.minor}",
+                       "sm_count": props.multi_processor_count,
+                       "l2_bytes": self.l2_bytes,
+                       "memory_bytes": props.total_memory},
+            "torch": torch.__version__, "cuda": torch.version.cuda,
+            "python": platform.python_version(), "host": platform.node(),
+        }
+        try:
+            import triton
+            env["triton"] = triton.__version__
+        except ImportError:
+            env["triton"] = None
+        env["numpy"] = numpy.__version__
+        smi = shutil.which("nvidia-smi")
+        if smi:
+            proc = subprocess.run(
+                [smi, "--query-gpu=driver_version,clocks.max.sm,clocks.max.mem,"
+                 "power.limit", "--format=csv,noheader"],
+                capture_output=True, text=True)
+            fields = [f.strip() for f in proc.stdout.split(",")]
+            if proc.returncode == 0 and len(fields) == 4:
+                env["driver"] = fields[0]
+                env["device"].update(max_sm_clock=fields[1],
+                                     max_mem_clock=fields[2],
+                                     power_limit=fields[3])
+        return env
+
+    def device_name(self) -> str:
+        return self.props.name
+
+    def run_case(self, case: suite.Case, case_dir: pathlib.Path,
+                 backends: list[str], tune_db: pathlib.Path) -> dict:
+        try:
+            return self._run_case(case, case_dir, backends, tune_db)
+        finally:
+            if not self.settings.keep_arrays:
+                remove_arrays(case_dir)
+
+    def _run_case(self, case: suite.Case, case_dir: pathlib.Path,
+                  backends: list[str], tune_db: pathlib.Path) -> dict:
+        torch, s = self.torch, self.settings
+        mlir = case_dir / f"{case.name}.mlir"
+        arrays = case_inputs.make_inputs(case, s.seed, s.bf16_npy)
+        input_paths = case_inputs.save_inputs(arrays, case_dir / "inputs")
+        dtype = self.torch_ref.TORCH_DTYPES[case.dtype]
+        fn = self.torch_ref.REFERENCES[case.family]
+        xs = [torch.from_numpy(case_inputs.as_float32(a)).to("cuda").to(dtype)
+              for a in arrays]
+        record: dict = {}
+        try:
+            ref = fn(*[x.double() for x in xs]).cpu().numpy()
+        except Exception as e:  # noqa: BLE001 - any PyTorch failure is reported
+            for b in backends:
+                record[b] = entry("error", error=f"reference failed: {e}")
+            return record
+
+        def check(out) -> dict:
+            return compare.compare(out.double().cpu().numpy(), ref, case.dtype)
+
+        if "eager" in backends:
+            record["eager"] = self._torch_backend(lambda: fn(*xs), check)
+        if "compile" in backends:
+            torch._dynamo.reset()
+            start = time.monotonic()
+            try:
+                compiled = torch.compile(fn, mode=s.compile_mode, dynamic=False)
+                compiled(*xs)
+                torch.cuda.synchronize()
+            except Exception as e:  # noqa: BLE001
+                record["compile"] = entry("error", error=f"torch.compile: {e}")
+            else:
+                record["compile"] = self._torch_backend(lambda: compiled(*xs),
+                                                        check)
+                record["compile"]["compile_s"] = round(time.monotonic() - start, 3)
+        xs.clear()  # free the GPU memory before our tools run
+        torch.cuda.empty_cache()
+        if "ours" in backends:
+            record["ours"] = run_ours(s, case, mlir, input_paths, ref,
+                                      case_dir / "ours")
+        if "tuned" in backends:
+            failure, raw = run_tune(s, mlir, tune_db)
+            if failure:
+                record["tuned"] = dict(failure, tune=raw)
+            else:
+                record["tuned"] = dict(run_ours(s, case, mlir, input_paths, ref,
+                                                case_dir / "tuned", tune_db),
+                                       tune=raw)
+        return record
+
+    def _torch_backend(self, call, check) -> dict:
+        torch = self.torch
+        try:
+            out = call()
+            torch.cuda.synchronize()
+            result = check(out)
+            del out
+            t = self.timer.time(call)
+        except Exception as e:  # noqa: BLE001
+            return entry("error", error=f"{type(e).__name__}: {e}")
+        # PyTorch is the baseline: its time stands even when its output is
+        # off our tolerance; the report marks it.
+        return dict(status="ok", median_us=t.median_us, timing=t.to_json(),
+                    check=result)
+
+
+class DryRunner:
+    """No GPU, no PyTorch: real lowering, interpreter checks, FAKE times."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        key = settings.device_profile or "h100"
+        self.spec = roofline.DEVICES[key]
+
+    def environment(self) -> dict:
+        return {"device": {"name": f"FAKE ({self.spec.name} profile, no GPU)"},
+                "python": platform.python_version(),
+                "numpy": numpy.__version__, "fake": True}
+
+    def device_name(self) -> str:
+        return self.spec.name
+
+    def fake_us(self, case: suite.Case, backend: str, floor_us: float) -> float:
+        """A deterministic invented time: a launch cost plus 1.1-5x the floor."""
+        u = zlib.crc32(f"{case.name}/{backend}".encode()) / 2**32
+        launch, factor = {"eager": (6.0, 1.5 + 2.5 * u),
+                          "compile": (5.0, 1.3 + 2.0 * u),
+                          "ours": (3.0, 1.2 + 3.8 * u),
+                          "tuned": (2.5, 1.1 + 2.0 * u)}[backend]
+        return round(launch * (0.5 + u) + floor_us * factor, 3)
+
+    def run_case(self, case: suite.Case, case_dir: pathlib.Path,
+                 backends: list[str], tune_db: pathlib.Path) -> dict:
+        s = self.settings
+        floor_us = roofline.floor(case.mma_flops, case.other_flops,
+                                  case.min_bytes, case.dtype, self.spec).us
+        check = None
+        if case.flops <= s.interp_max_flops and ("ours" in backends or
+                                                 "tuned" in backends):
+            check = self.interp_check(case, case_dir)
+        record: dict = {}
+        for b in backends:
+            t = self.fake_us(case, b, floor_us)
+            if b in report.OURS:
+                cmd = self.planned_commands(case, case_dir, b, tune_db)
+                if check is None:
+                    record[b] = dict(status="ok", median_us=t, fake=True,
+                                     check={"ok": None, "reason":
+                                            "not checked (too large for the "
+                                            "interpreter)"}, planned=cmd)
+                elif check.get("status") == "run_fail":
+                    record[b] = dict(check, planned=cmd, fake=True)
+                else:
+                    ok = check["ok"]
+                    record[b] = dict(status="ok" if ok else "wrong",
+                                     median_us=t if ok else None, fake=True,
+                                     check=check, planned=cmd,
+                                     error="" if ok else check["reason"])
+            else:
+                record[b] = dict(status="ok", median_us=t, fake=True)
+        if not s.keep_arrays:
+            remove_arrays(case_dir)
+        return record
+
+    def planned_commands(self, case: suite.Case, case_dir: pathlib.Path,
+                         backend: str, tune_db: pathlib.Path) -> list[list[str]]:
+        """The commands a real run would run for `backend` (not run here)."""
+        s = self.settings
+        mlir = case_dir / f"{case.name}.mlir"
+        run = [str(s.tools.path("deplodock-run")), str(mlir), "--bench",
+               f"--target={s.target}"]
+        if backend == "tuned":
+            run.append(f"--tune-db={tune_db}")
+        run += [f"--input={case_dir / 'inputs' / f'input{i}.npy'}"
+                for i in range(len(case.args))]
+        run += [f"--output-dir={case_dir / backend}",
+                f"--bench-json={case_dir / backend / 'bench.json'}"]
+        if backend == "ours":
+            return [run]
+        tune = [str(s.tools.path("deplodock-tune")), str(mlir), "--backend=cuda",
+                f"--db={tune_db}", f"--max-variants={s.tune_variants}",
+                f"--max-seconds={s.tune_seconds:g}", "--json"]
+        return [tune, run]
+
+    def interp_check(self, case: suite.Case, case_dir: pathlib.Path) -> dict:
+        """Our compiled kernels on the CPU interpreter vs NumPy float64."""
+        import numpy_ref
+        s = self.settings
+        arrays = case_inputs.make_inputs(case, s.seed, s.bf16_npy)
+        paths = case_inputs.save_inputs(arrays, case_dir / "inputs")
+        out_dir = case_dir / "interp"
+        for stale in out_dir.glob("result*.npy"):
+            stale.unlink()
+        cmd = [str(s.tools.path("deplodock-run")), "--interp",
+               str(case_dir / f"{case.name}.mlir"),
+               "--pipeline=deplodock-pipeline", "--print=none",
+               *[f"--input={p}" for p in paths], f"--output-dir={out_dir}"]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=s.case_timeout)
+        except subprocess.TimeoutExpired:
+            return entry("run_fail", error="deplodock-run --interp ran over "
+                         f"{s.case_timeout:g} s", command=cmd)
+        if proc.returncode != 0:
+            return entry("run_fail", error=lowering.first_error(
+                proc.stderr.replace(f"{case_dir}/", "")), command=cmd)
+        ref = numpy_ref.REFERENCES[case.family](
+            *[case_inputs.as_float32(a).astype("float64") for a in arrays])
+        try:
+            out = case_inputs.load_result(out_dir / "result0.npy", case.dtype)
+        except (OSError, ValueError) as e:
+            return entry("run_fail", error=f"no usable result0.npy: {e}",
+                         command=cmd)
+        result = compare.compare(out, ref, case.dtype)
+        result["how"] = "deplodock-run --interp (SIMT) vs NumPy float64"
+        return result
+
+
+# --- The run -----------------------------------------------------------------
+
+def to_run(record: dict | None, backends: tuple[str, ...],
+           retry_failed: bool) -> list[str]:
+    """The backends of a case still to measure."""
+    if not record:
+        return list(backends)
+    out = []
+    for b in backends:
+        status = (record.get(b) or {}).get("status")
+        if status in (None, "not_run") or (retry_failed and status != "ok"):
+            out.append(b)
+    return out
+
+
+def run(settings: Settings, chosen: list[suite.Case],
+        previous: dict | None) -> dict:
+    runner = DryRunner(settings) if settings.dry_run else GpuRunner(settings)
+    spec = (roofline.DEVICES[settings.device_profile] if settings.device_profile
+            else roofline.find_device(runner.device_name()))
+    env = runner.environment()
+    env["commit"] = git_commit()
+    if previous:
+        results = previous
+        if report.device_name(previous) != env["device"]["name"]:
+            cli.fail(f"--resume: those results are from "
+                     f"'{report.device_name(previous)}', this is "
+                     f"'{env['device']['name']}'")
+        results["environment"] = env
+    else:
+        results = {"schema": report.SCHEMA, "fake": settings.dry_run,
+                   "created": now(), "environment": env, "cases": {}}
+    results["settings"] = settings.to_json()
+    results["settings"]["roofline"] = spec.to_json() if spec else None
+    if spec is None:
+        print(f"warning: no roofline numbers for '{runner.device_name()}' "
+              f"(known: {', '.join(roofline.DEVICES)}; see --device-profile): "
+              "no floors", file=sys.stderr)
+    name = "bench.FAKE" if settings.dry_run else "bench"
+    json_path = settings.out / f"{name}.json"
+    tune_db = settings.work / "tune.db"
+    start = time.monotonic()
+    deadline = start + settings.max_minutes * 60
+    durations: list[float] = []
+    todo = [(c, to_run(results["cases"].get(c.name), settings.backends,
+                       settings.retry_failed)) for c in chosen]
+    todo = [(c, b) for c, b in todo if b]
+    skipped_done = len(chosen) - len(todo)
+    if skipped_done:
+        print(f"resume: {skipped_done} cases already measured")
+    out_of_time = False
+    for i, (case, backends) in enumerate(todo):
+        record = results["cases"].setdefault(case.name, {})
+        record["case"] = case_record(case)
+        record["floor"] = None
+        if spec:
+            f = roofline.floor(case.mma_flops, case.other_flops,
+                               case.min_bytes, case.dtype, spec)
+            record["floor"] = {"us": f.us, "bound": f.bound,
+                               "terms_us": f.terms_us}
+        estimate = statistics.median(durations) if durations else 0.0
+        if out_of_time or time.monotonic() + estimate > deadline:
+            out_of_time = True
+            for b in backends:
+                record[b] = entry("not_run", error="time budget spent")
+            continue
+        case_start = time.monotonic()
+        case_dir = settings.work / case.name
+        case_dir.mkdir(parents=True, exist_ok=True)
+        mlir = case_dir / f"{case.name}.mlir"
+        mlir.write_text(case.mlir())
+        low = lowering.lower_case(settings.tools, mlir, case_dir,
+                                  settings.target, None, settings.case_timeout)
+        record["lowering"] = low.to_json()
+        ours_backends = [b for b in backends if b in report.OURS]
+        measured = [b for b in backends if b not in report.OURS]
+        if low.status != "ok":
+            for b in ours_backends:
+                record[b] = entry("lower_fail", error=low.error)
+        else:
+            measured += ours_backends
+        if measured:
+            record.update(runner.run_case(case, case_dir, measured, tune_db))
+        record["fake"] = settings.dry_run
+        record["seconds"] = round(time.monotonic() - case_start, 3)
+        record["ratios"] = report.ratios(record)
+        bench = (record.get("ours") or {}).get("bench") or {}
+        if bench.get("device") and "deplodock_device" not in env:
+            env["deplodock_device"] = bench["device"]
+        durations.append(record["seconds"])
+        results["updated"] = now()
+        report.write_json(results, json_path)
+        print(progress_line(i + 1, len(todo), case.name, record,
+                            settings.dry_run), flush=True)
+    results["updated"] = now()
+    results["cases"] = report.in_table_order(results["cases"])
+    return results
+
+
+def progress_line(i: int, n: int, name: str, record: dict, fake: bool) -> str:
+    parts = []
+    for b in report.BACKENDS:
+        e = record.get(b)
+        if not e:
+            continue
+        t = e.get("median_us")
+        parts.append(f"{b} {t:,.1f}" if e.get("status") == "ok" and t
+                     else f"{b} {e.get('status')}")
+    tag = " [FAKE]" if fake else ""
+    return (f"[{i:>3}/{n}] {name:<40} {'  '.join(parts)}  "
+            f"({record.get('seconds', 0):.1f} s){tag}")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    cli.add_selection_args(parser)
+    parser.add_argument("--out", type=pathlib.Path, required=True,
+                        help="folder for bench.json, bench.md, bench.png")
+    parser.add_argument("--work-dir", type=pathlib.Path,
+                        help="folder for cases, inputs, outputs and the tune "
+                        "DB (default: deplodock-bench in the temporary "
+                        "folder; never under $OUT, which must stay small)")
+    parser.add_argument("--bin-dir", help="folder of our tools (default: "
+                        "$DEPLODOCK_BIN, else build/bin)")
+    parser.add_argument("--backends", default="eager,compile,ours,tuned",
+                        help="comma-separated subset of eager, compile, ours, "
+                        "tuned (default: all)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="no GPU or PyTorch: FAKE timings, real lowering")
+    parser.add_argument("--resume", type=pathlib.Path, metavar="JSON",
+                        help="start from these results; measure only what "
+                        "they lack")
+    parser.add_argument("--retry-failed", action="store_true",
+                        help="with --resume: measure failed backends again")
+    parser.add_argument("--max-minutes", type=float, default=8.0,
+                        help="stop starting cases after this (default 8)")
+    parser.add_argument("--case-timeout", type=float, default=180.0,
+                        help="seconds per tool call (default 180)")
+    parser.add_argument("--tune-seconds", type=float, default=60.0,
+                        help="deplodock-tune --max-seconds (default 60)")
+    parser.add_argument("--tune-variants", type=int, default=64,
+                        help="deplodock-tune --max-variants (default 64)")
+    parser.add_argument("--target", default="sm_90")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--compile-mode", default="default",
+                        help="torch.compile mode (default 'default')")
+    parser.add_argument("--warmup-ms", type=float, default=25.0)
+    parser.add_argument("--rep-ms", type=float, default=100.0)
+    parser.add_argument("--min-reps", type=int, default=10)
+    parser.add_argument("--max-reps", type=int, default=500)
+    parser.add_argument("--device-profile", choices=sorted(roofline.DEVICES),
+                        help="roofline numbers to use (default: from the GPU's "
+                        "name; h100 in a dry run)")
+    parser.add_argument("--bf16-npy", choices=case_inputs.BF16_ENCODINGS,
+                        default="bits", help="how bf16 inputs are stored in "
+                        ".npy: raw bits as uint16 (default) or float32")
+    parser.add_argument("--keep-arrays", action="store_true",
+                        help="keep the input and output .npy files of every "
+                        "case in the work folder (large)")
+    parser.add_argument("--interp-max-flops", type=float, default=2e6,
+                        help="dry run: check cases up to this many FLOPs on "
+                        "the interpreter (default 2e6: the mini model and "
+                        "the smallest suite cases)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    chosen = cli.selected_cases(args)
+    backends = tuple(b.strip() for b in args.backends.split(",") if b.strip())
+    unknown = [b for b in backends if b not in report.BACKENDS]
+    if unknown or not backends:
+        cli.fail(f"unknown backend '{','.join(unknown)}' (known: "
+                 f"{', '.join(report.BACKENDS)})")
+    tools = lowering.Tools(lowering.resolve_bin_dir(args.bin_dir,
+                                                    cli.default_bin_dir()))
+    needed = ["deplodock-opt", "deplodock-translate", "deplodock-run"]
+    if "tuned" in backends and not args.dry_run:
+        needed.append("deplodock-tune")
+    try:
+        tools.require(needed)
+    except lowering.ToolError as e:
+        cli.fail(str(e))
+    previous = None
+    if args.resume:
+        try:
+            previous = report.load(args.resume)
+        except report.ReportError as e:
+            cli.fail(f"--resume: {e}")
+        if bool(previous.get("fake")) != args.dry_run:
+            cli.fail("--resume: cannot mix a dry run (FAKE timings) with a "
+                     "real run")
+    settings = Settings(
+        out=args.out, work=args.work_dir or default_work_dir(), tools=tools,
+        backends=backends, dry_run=args.dry_run, target=args.target,
+        seed=args.seed, max_minutes=args.max_minutes,
+        case_timeout=args.case_timeout, tune_seconds=args.tune_seconds,
+        tune_variants=args.tune_variants, compile_mode=args.compile_mode,
+        bf16_npy=args.bf16_npy, device_profile=args.device_profile,
+        keep_arrays=args.keep_arrays, interp_max_flops=args.interp_max_flops,
+        retry_failed=args.retry_failed,
+        timing={"warmup_ms": args.warmup_ms, "rep_ms": args.rep_ms,
+                "min_reps": args.min_reps, "max_reps": args.max_reps,
+                "flush_bytes": 256 << 20})
+    args.out.mkdir(parents=True, exist_ok=True)
+    settings.work.mkdir(parents=True, exist_ok=True)
+    results = run(settings, chosen, previous)
+    name = "bench.FAKE" if args.dry_run else "bench"
+    for note in report.write_all(results, args.out, name):
+        print(note, file=sys.stderr)
+    print()
+    print(report.short_table(results))
+    print(f"\nwrote {args.out / name}.json, .md" +
+          (", .png" if (args.out / f"{name}.png").exists() else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

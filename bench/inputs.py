@@ -1,0 +1,98 @@
+"""Seeded inputs of a case, as .npy files, and reading our results back.
+
+The values are the same for a case's three dtypes (the seed mixes the
+case's name without the dtype), rounded to the dtype. How each dtype is
+stored in .npy:
+
+* fp32: float32 ('<f4').
+* fp16: float16 ('<f2').
+* bf16: NumPy has no bfloat16. By default the raw bfloat16 bits as uint16
+  ('<u2', encoding "bits"); with encoding "f32", float32 holding values
+  that are exactly representable in bfloat16, so converting them is exact.
+  Either way the values are float32 draws rounded to nearest even. Results
+  are read back from float32, float16 or uint16 bits.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import zlib
+
+import numpy as np
+
+import cases as suite
+
+
+def case_seed(case: suite.Case, seed: int) -> int:
+    return (seed * 1_000_003 + zlib.crc32(case.base_name.encode())) % 2**32
+
+
+def round_to_bf16(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to the nearest bfloat16 (ties to even)."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounding = np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))
+    rounded = (bits + rounding) & np.uint32(0xFFFF0000)
+    return rounded.view(np.float32)
+
+
+BF16_ENCODINGS = ("bits", "f32")
+
+
+def to_storage(x: np.ndarray, dtype: str, bf16: str = "bits") -> np.ndarray:
+    """float32 values as the case's .npy stores them."""
+    if dtype == "fp32":
+        return x.astype(np.float32)
+    if dtype == "fp16":
+        return x.astype(np.float16)
+    if dtype == "bf16":
+        rounded = round_to_bf16(x)
+        if bf16 == "f32":
+            return rounded
+        if bf16 == "bits":
+            return (rounded.view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+        raise ValueError(f"unknown bf16 encoding '{bf16}'")
+    raise ValueError(f"unknown dtype '{dtype}'")
+
+
+def as_float32(a: np.ndarray) -> np.ndarray:
+    """An input array's values as float32 (uint16 is bfloat16 bits)."""
+    if a.dtype == np.uint16:
+        return (a.astype(np.uint32) << np.uint32(16)).view(np.float32)
+    return a.astype(np.float32)
+
+
+def make_inputs(case: suite.Case, seed: int = 0,
+                bf16: str = "bits") -> list[np.ndarray]:
+    """The case's arguments, in order, in their .npy representation."""
+    rng = np.random.default_rng(case_seed(case, seed))
+    out = []
+    for arg in case.args:
+        x = rng.standard_normal(arg.shape, dtype=np.float32)
+        if arg.role == "weight":
+            x *= np.float32(1.0 / np.sqrt(arg.shape[0]))
+        elif arg.role == "norm_weight":
+            x = np.float32(1.0) + np.float32(0.1) * x
+        out.append(to_storage(x, case.dtype, bf16))
+    return out
+
+
+def save_inputs(arrays: list[np.ndarray], folder: pathlib.Path) -> list[pathlib.Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, a in enumerate(arrays):
+        path = folder / f"input{i}.npy"
+        np.save(path, a)
+        paths.append(path)
+    return paths
+
+
+def load_result(path: pathlib.Path, dtype: str) -> np.ndarray:
+    """A result .npy as float64; uint16 is read as bfloat16 bits."""
+    a = np.load(path)
+    if a.dtype == np.uint16:
+        if dtype != "bf16":
+            raise ValueError(f"{path.name}: uint16 data for a {dtype} case")
+        a = as_float32(a)
+    if a.dtype.kind != "f":
+        raise ValueError(f"{path.name}: unexpected element type {a.dtype}")
+    return a.astype(np.float64)

@@ -1,0 +1,104 @@
+"""Timing a PyTorch callable on the GPU: the method eager and compile share.
+
+* CUDA events around each call, on a private stream.
+* Warm-up by time: calls until `warmup_ms` of GPU time have passed (module
+  loading, autotuning, clock ramp-up happen there).
+* The L2 cache flushed before every timed call, outside the event pair, by
+  zeroing a buffer larger than any L2 (256 MiB, or 4x the L2 if larger).
+* Adaptive repeats: the number of timed calls is what fits in `rep_ms`,
+  estimated from the warm-up, clamped to [min_reps, max_reps].
+* The median is the statistic; min, max, mean, stdev and every sample are
+  kept.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+import torch
+
+
+@dataclass
+class TimingSettings:
+    warmup_ms: float = 25.0
+    rep_ms: float = 100.0
+    min_reps: int = 10
+    max_reps: int = 500
+    flush_bytes: int = 256 << 20
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Timing:
+    median_us: float
+    min_us: float
+    max_us: float
+    mean_us: float
+    stdev_us: float
+    reps: int
+    warmup_calls: int
+    samples_us: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["samples_us"] = [round(s, 3) for s in self.samples_us]
+        for k in ("median_us", "min_us", "max_us", "mean_us", "stdev_us"):
+            d[k] = round(d[k], 3)
+        return d
+
+
+class Timer:
+    """Holds the flush buffer and stream, reused across cases."""
+
+    def __init__(self, settings: TimingSettings, l2_bytes: int = 0):
+        self.settings = settings
+        size = max(settings.flush_bytes, 4 * l2_bytes)
+        self.flush_buffer = torch.empty(size // 4, dtype=torch.int32,
+                                        device="cuda")
+        self.stream = torch.cuda.Stream()
+
+    def flush(self) -> None:
+        self.flush_buffer.zero_()
+
+    def time(self, fn: Callable[[], object]) -> Timing:
+        s = self.settings
+        # The inputs were made on the default stream: let that work finish.
+        torch.cuda.synchronize()
+        with torch.cuda.stream(self.stream):
+            fn()
+            torch.cuda.synchronize()
+            # Estimate one call (with its flush) from a few.
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(5):
+                self.flush()
+                fn()
+            end.record()
+            torch.cuda.synchronize()
+            estimate_ms = max(start.elapsed_time(end) / 5, 1e-3)
+            # Warm up by time.
+            warmup_calls = max(1, int(s.warmup_ms / estimate_ms))
+            for _ in range(warmup_calls):
+                self.flush()
+                fn()
+            reps = max(1, int(min(max(s.rep_ms / estimate_ms, s.min_reps),
+                                  s.max_reps)))
+            starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+            ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+            for i in range(reps):
+                self.flush()
+                starts[i].record()
+                fn()
+                ends[i].record()
+            torch.cuda.synchronize()
+        samples = [a.elapsed_time(b) * 1e3 for a, b in zip(starts, ends)]
+        return Timing(
+            median_us=statistics.median(samples), min_us=min(samples),
+            max_us=max(samples), mean_us=statistics.fmean(samples),
+            stdev_us=statistics.stdev(samples) if len(samples) > 1 else 0.0,
+            reps=reps, warmup_calls=warmup_calls, samples_us=samples)

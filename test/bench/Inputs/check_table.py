@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Consistency checks of the shape table in bench/cases.py.
+
+    check_table.py REPO
+
+Prints one line per check and exits 1 if any fails. Independent of the
+generator's own arithmetic where it can be: shapes are read back from the
+generated MLIR's function signature, and a few FLOP and byte counts are
+written out by hand.
+"""
+
+import pathlib
+import re
+import sys
+
+failures = 0
+
+
+def check(what, ok, detail=""):
+    global failures
+    print(f"{'PASS' if ok else 'FAIL'}: {what}" + (f" ({detail})" if detail and not ok else ""))
+    if not ok:
+        failures += 1
+
+
+def signature(mlir):
+    """[(shape, elem)] of the arguments and of the results of the func."""
+    m = re.search(r"func\.func @\w+\((.*)\) -> \((.*)\) \{", mlir)
+    def types(text):
+        return [(tuple(int(d) for d in t.split("x")[:-1]), t.split("x")[-1])
+                for t in re.findall(r"tensor<([^>]*)>", text)]
+    return types(m.group(1)), types(m.group(2))
+
+
+def main():
+    repo = pathlib.Path(sys.argv[1])
+    sys.path.insert(0, str(repo / "bench"))
+    import cases as suite
+
+    for m in suite.MODELS.values():
+        check(f"{m.name}: heads x head_dim = hidden",
+              m.heads * m.head_dim == m.hidden)
+        check(f"{m.name}: kv heads divide heads", m.heads % m.kv_heads == 0)
+
+    everything = suite.all_cases(include_test_models=True)
+    names = [c.name for c in everything]
+    check("case names are unique", len(names) == len(set(names)))
+    original = [c for c in everything if c.original]
+    check("84 original cases", len(original) == 84, len(original))
+    check("original cases keep the original names (no dtype suffix)",
+          all(c.name.count(".") == (3 if c.projection else 2) for c in original))
+    for dtype in ("bf16", "fp16"):
+        twins = [c for c in everything if c.in_suite and c.dtype == dtype]
+        check(f"every original case has a {dtype} twin",
+              [c.base_name for c in twins] == [c.base_name for c in original])
+
+    bad = []
+    for c in everything:
+        args, results = signature(c.mlir())
+        want_args = [(a.shape, c.elem) for a in c.args]
+        if args != want_args or results != [(c.result_shape, c.elem)]:
+            bad.append(c.name)
+    check("every case's MLIR signature matches its arguments, result and dtype",
+          not bad, ", ".join(bad[:5]))
+
+    q = suite.find("matmul.qwen.down_proj.s512")
+    check("matmul.qwen.down_proj.s512 FLOPs = 2*512*18944*3584",
+          q.flops == 2 * 512 * 18944 * 3584, q.flops)
+    check("matmul.qwen.down_proj.s512 bytes = 4*(512*18944 + 18944*3584 + 512*3584)",
+          q.min_bytes == 4 * (512 * 18944 + 18944 * 3584 + 512 * 3584))
+    h = suite.find("rmsnorm.tinyllama.s128.bf16")
+    check("rmsnorm.tinyllama.s128.bf16 bytes = 2*(2*128*2048 + 2048)",
+          h.min_bytes == 2 * (2 * 128 * 2048 + 2048), h.min_bytes)
+    a = suite.find("sdpa.tinyllama.s32")
+    pairs = 32 * 32 * 33 // 2
+    check("sdpa.tinyllama.s32 matmul FLOPs count the causal pairs only",
+          a.mma_flops == 4 * pairs * 64, a.mma_flops)
+    check("sdpa.tinyllama.s32 bytes = 4*(2*32*32*64 + 2*4*32*64)",
+          a.min_bytes == 4 * (2 * 32 * 32 * 64 + 2 * 4 * 32 * 64))
+    print(f"{len(everything)} cases checked")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+// REQUIRES: numpy
+/// bench/gpu/run.sh end to end, on stand-ins for nvidia-smi and PyTorch (no
+/// GPU here): the environment checks pass, the arguments reach the harness
+/// (a dry run), and the log and results land in the output folder.
+// RUN: rm -rf %t.stub %t.out %t.work && mkdir -p %t.stub
+// RUN: cp %S/Inputs/stub-nvidia-smi.sh %t.stub/nvidia-smi && chmod +x %t.stub/nvidia-smi
+// RUN: env PATH=%t.stub:/usr/bin:/bin PYTHON=%numpy_python PYTHONPATH=%S/Inputs/stub-torch bash %deplodock_src_root/bench/gpu/run.sh --bin %deplodock_obj_root/bin --out %t.out --work %t.work --dry-run --cases silu_mul.mini.s8 --backends eager,ours > %t.log 2>&1
+// RUN: FileCheck %s < %t.log
+// RUN: FileCheck %s < %t.out/run.log
+// RUN: ls %t.out | FileCheck %s --check-prefix=FILES
+// RUN: env PATH=%t.stub:/usr/bin:/bin PYTHON=%numpy_python PYTHONPATH=%S/Inputs/stub-torch bash %deplodock_src_root/bench/gpu/run.sh --bin %deplodock_obj_root/bin --out %t.out2 --env-only | FileCheck %s --check-prefix=ENV
+
+//      CHECK: == environment
+//      CHECK: Stub GPU (test), 0.0
+//      CHECK: torch 0.0-stub (CUDA 0.0)
+//      CHECK: device Stub GPU (test), sm_90, 0 SMs
+//      CHECK: deplodock-opt: ok
+// CHECK-NEXT: deplodock-translate: ok
+// CHECK-NEXT: deplodock-run: ok
+//      CHECK: == benchmark
+//      CHECK: [  1/1] silu_mul.mini.s8 {{ *}}eager {{[0-9.]+}}  ours {{[0-9.]+}}  ({{.*}}) [FAKE]
+//      CHECK: FAKE TIMINGS (dry run): nothing below was measured
+
+//      FILES: bench.FAKE.json
+// FILES-NEXT: bench.FAKE.md
+// FILES-NEXT: run.log
+
+//     ENV: deplodock-run: ok
+// ENV-NOT: == benchmark
