@@ -24,7 +24,7 @@
 // RUN: deplodock-opt --lower-to-tile="tune-db=%t/tune.db tune-report target=sm_80" %deplodock_src_root/examples/matmul.mlir -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOCONTEXT
 
 /// deplodock-run replays the same database in its pipelines.
-// RUN: deplodock-run --interp %deplodock_src_root/examples/matmul.mlir --pipeline="lower-to-tile{tune-report}" --tune-db=%t/tune.db --print=none --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: deplodock-run --interp %deplodock_src_root/examples/matmul.mlir --pipeline="lower-to-tile{tune-report}" --tune-db=%t/tune.db --print=none 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // TABLE: latencies are estimated by the model backend (context model-sm_90-v1), not measured
 // TABLE: kernel default us best us speed-up variants time best knobs
