@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job on a bundled example: builds Deplodock, lowers the example
-# through every level down to CUDA C++ and prints each, and checks on the
+# through every level down to CUDA C++ and prints each, checks on the
 # reference interpreter that the fused loops and the GPU kernels (simulated
-# thread by thread) compute what the input does.
+# thread by thread) compute what the input does, then tunes every kernel
+# (model backend without a GPU; DEPLODOCK_TUNE_BACKEND=cuda on one) into a
+# scratch database and compiles and checks the layer again with the winners.
 #
 #   scripts/demo.sh                               # examples/rmsnorm.mlir
 #   scripts/demo.sh examples/decoder_block.mlir   # any file(s)
@@ -15,10 +17,14 @@ export BUILD_DIR=$build_dir
 "$root/scripts/setup.sh"
 echo "demo: building (first time: a few minutes)"
 ninja -C "$build_dir" -j "${JOBS:-$(nproc)}" deplodock-opt deplodock-run \
-  deplodock-translate >/dev/null
+  deplodock-translate deplodock-tune >/dev/null
 opt="$build_dir/bin/deplodock-opt"
 run="$build_dir/bin/deplodock-run"
 translate="$build_dir/bin/deplodock-translate"
+tune="$build_dir/bin/deplodock-tune"
+backend=${DEPLODOCK_TUNE_BACKEND:-model}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$root/examples/rmsnorm.mlir")
@@ -48,4 +54,16 @@ for f in "${files[@]}"; do
     --print=summary
   "$run" --interp "$f" --pipeline=lower-to-tensor \
     --compare=lower-to-kernel --print=none
+  echo
+  echo "---- tune: every kernel, $backend backend, into a scratch database"
+  db="$scratch/$(basename "$f" .mlir).db"
+  "$tune" "$f" --backend="$backend" --db="$db" --max-variants=200 --quiet
+  echo
+  echo "---- CUDA C++ with the tuned knobs (--deplodock-pipeline=\"tune-db=...\")"
+  "$opt" "$f" --deplodock-pipeline="tune-db=$db tune-report" |
+    "$translate" --emit-cuda
+  echo
+  echo "---- check: the tuned kernels against Tensor IR"
+  "$run" --interp "$f" --pipeline=lower-to-tensor --compare=lower-to-kernel \
+    --tune-db="$db" --print=none
 done
