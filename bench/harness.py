@@ -18,7 +18,7 @@ A result that does not match the reference is 'wrong' and never counted
 as a time. Results are saved after every case to OUT/bench.json (all raw
 numbers), and rendered as OUT/bench.md and OUT/bench.png (bench/report.py).
 
-    bench/harness.py --out $OUT --bin-dir build-portable/bin --max-minutes 8
+    bench/harness.py --out $OUT --bin-dir build-portable/carry --max-minutes 8
     bench/harness.py --out $OUT --families rmsnorm,softmax --backends eager,compile,ours
     bench/harness.py --out $OUT --resume old/bench.json      # skip what is done
     bench/harness.py --dry-run --out /tmp/dry --families matmul

@@ -10,6 +10,15 @@ function(deplodock_link_mlir target)
   endif()
 endfunction()
 
+# In a portable build (DEPLODOCK_PORTABLE), links tool `target` so that it
+# runs without LLVM installed; nothing otherwise. Call it where the tool is
+# defined.
+function(deplodock_tool_portable target)
+  if(DEPLODOCK_PORTABLE)
+    deplodock_make_portable(${target})
+  endif()
+endfunction()
+
 # Generates ops, types, attributes and docs of dialect `name` (`DTensor`) with
 # namespace `ns` (`dtensor`) from <name>Ops.td, and the dialect's own enums
 # from <name>Enums.td when it exists (a separate file, because enum generation

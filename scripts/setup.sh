@@ -4,7 +4,11 @@
 #
 #   scripts/setup.sh            # install (if needed) and configure
 #   BUILD_DIR=out scripts/setup.sh
+#   scripts/setup.sh --portable # configure a portable build (build-portable.sh)
 set -euo pipefail
+
+portable=OFF
+[ "${1:-}" != --portable ] || portable=ON
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
@@ -33,5 +37,6 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DDEPLODOCK_PORTABLE=$portable >/dev/null
 fi

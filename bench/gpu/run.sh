@@ -8,8 +8,9 @@
 # folder: run.log, bench.json, bench.md, bench.png (when matplotlib is
 # there) and tune.db (the tuner's database, when one was written).
 #
-#   --bin DIR    folder of deplodock-opt, -translate, -run, -tune
-#                (default: $DEPLODOCK_BIN, else build-portable/bin)
+#   --bin DIR    folder of deplodock-opt, -translate, -run, -tune, or of
+#                the deplodock-tools.tar.xz that scripts/build-portable.sh
+#                packs (default: $DEPLODOCK_BIN, else build-portable/carry)
 #   --out DIR    output folder (default: $OUT, as the device tool sets it)
 #   --work DIR   cases, inputs and outputs (default: /tmp/deplodock-bench;
 #                large, so never under the output folder)
@@ -21,7 +22,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-bin=${DEPLODOCK_BIN:-$repo/build-portable/bin}
+bin=${DEPLODOCK_BIN:-$repo/build-portable/carry}
 out=${OUT:-}
 work=${TMPDIR:-/tmp}/deplodock-bench
 python=${PYTHON:-python3}
@@ -50,8 +51,15 @@ done
 [ -n "$out" ] || die "no output folder: set \$OUT or pass --out DIR"
 mkdir -p "$out" "$work"
 out=$(cd "$out" && pwd)
-[ -d "$bin" ] || die "no tools folder $bin (pass --bin DIR or set DEPLODOCK_BIN to the bin folder of a portable build)"
+[ -d "$bin" ] || die "no tools folder $bin (run scripts/build-portable.sh and carry build-portable/carry, or pass --bin DIR)"
 bin=$(cd "$bin" && pwd)
+# scripts/build-portable.sh packs the tools into one archive.
+if [ -f "$bin/deplodock-tools.tar.xz" ]; then
+  mkdir -p "$work/bin"
+  tar -C "$work/bin" -xJf "$bin/deplodock-tools.tar.xz" ||
+    die "cannot unpack $bin/deplodock-tools.tar.xz"
+  bin=$work/bin
+fi
 exec > >(tee -a "$out/run.log") 2>&1
 
 echo "== environment ($(date -u +%Y-%m-%dT%H:%M:%SZ))"

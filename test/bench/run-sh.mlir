@@ -9,6 +9,12 @@
 // RUN: FileCheck %s < %t.out/run.log
 // RUN: ls %t.out | FileCheck %s --check-prefix=FILES
 // RUN: env PATH=%t.stub:/usr/bin:/bin PYTHON=%numpy_python PYTHONPATH=%S/Inputs/stub-torch bash %deplodock_src_root/bench/gpu/run.sh --bin %deplodock_obj_root/bin --out %t.out2 --env-only | FileCheck %s --check-prefix=ENV
+/// The archive scripts/build-portable.sh packs is unpacked into the work
+/// folder and its tools used.
+// RUN: rm -rf %t.carry %t.work3 && mkdir -p %t.carry
+// RUN: tar -C %deplodock_obj_root/bin -cJf %t.carry/deplodock-tools.tar.xz .
+// RUN: env PATH=%t.stub:/usr/bin:/bin PYTHON=%numpy_python PYTHONPATH=%S/Inputs/stub-torch bash %deplodock_src_root/bench/gpu/run.sh --bin %t.carry --out %t.out3 --work %t.work3 --env-only | FileCheck %s --check-prefix=ENV
+// RUN: ls %t.work3/bin | FileCheck %s --check-prefix=UNPACKED
 
 //      CHECK: == environment
 //      CHECK: Stub GPU (test), 0.0
@@ -24,6 +30,9 @@
 //      FILES: bench.FAKE.json
 // FILES-NEXT: bench.FAKE.md
 // FILES-NEXT: run.log
+
+// UNPACKED: deplodock-opt
+// UNPACKED: deplodock-run
 
 //     ENV: deplodock-run: ok
 // ENV-NOT: == benchmark
