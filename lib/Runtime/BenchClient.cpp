@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -249,7 +250,7 @@ llvm::Expected<BenchResult> BenchClient::measure(const BenchRequest &request) {
     failure.status = BenchStatus::Timeout;
     failure.detail = llvm::formatv("no answer within {0} s (during {1}); the "
                                    "worker was killed",
-                                   seconds, phase)
+                                   llvm::format("%g", seconds), phase)
                          .str();
     return failure;
   };

@@ -23,9 +23,9 @@ Tolerance deplodock::runtime::defaultTolerance(DType dtype) {
   case DType::F32:
     return {1e-3, 1e-5, 1e-5};
   case DType::F16:
-    return {1e-2, 1e-3, 1e-2};
+    return {1e-2, 1e-3, 5e-3};
   case DType::BF16:
-    return {5e-2, 1e-2, 5e-2};
+    return {2e-2, 1e-2, 2e-2};
   default:
     return {0, 0, 0};
   }

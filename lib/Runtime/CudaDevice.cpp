@@ -13,6 +13,7 @@
 #include "Deplodock/Runtime/Nvrtc.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
@@ -418,7 +419,7 @@ llvm::Error CudaDevice::synchronize(double timeoutS) {
           BenchStatus::Timeout,
           llvm::formatv("the GPU was still busy after {0} s (a hung "
                         "kernel?)",
-                        timeoutS)
+                        llvm::format("%g", timeoutS))
               .str(),
           /*fatal=*/true);
     std::this_thread::sleep_for(pause);

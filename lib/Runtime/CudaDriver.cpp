@@ -169,11 +169,12 @@ bool CudaDriver::isSticky(CUresult result) {
 }
 
 std::string
-deplodock::runtime::readNvidiaDriverVersion(llvm::StringRef libraryPath) {
+deplodock::runtime::readNvidiaDriverVersion(llvm::StringRef libraryPath,
+                                            llvm::StringRef procFile) {
   // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul ..."
   llvm::Regex version("[0-9]+\\.[0-9]+(\\.[0-9]+)?");
   if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-          llvm::MemoryBuffer::getFileAsStream("/proc/driver/nvidia/version")) {
+          llvm::MemoryBuffer::getFileAsStream(procFile)) {
     llvm::StringRef text = (*file)->getBuffer();
     size_t at = text.find("Kernel Module");
     llvm::SmallVector<llvm::StringRef, 2> match;

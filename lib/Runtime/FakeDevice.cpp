@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 
@@ -301,7 +302,7 @@ llvm::Error FakeDevice::synchronize(double timeoutS) {
       BenchStatus::Timeout,
       llvm::formatv("the GPU was still busy after {0} s (a hung kernel?; fake "
                     "device)",
-                    timeoutS)
+                    llvm::format("%g", timeoutS))
           .str(),
       /*fatal=*/true);
 }

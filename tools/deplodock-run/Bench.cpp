@@ -62,6 +62,15 @@ static cl::opt<std::string>
                cl::desc("--bench: the bench worker to start (default: "
                         "deplodock-bench-worker beside this tool)"),
                cl::cat(getBenchCategory()));
+static cl::list<std::string>
+    workerArgs("worker-arg",
+               cl::desc("--bench: pass this argument to the bench worker "
+                        "(repeatable)"),
+               cl::cat(getBenchCategory()));
+static cl::opt<std::string>
+    fakeFault("fake-fault",
+              cl::desc("--bench: ask the fake device for this fault (tests)"),
+              cl::Hidden, cl::cat(getBenchCategory()));
 static cl::opt<int> deviceOrdinal("device", cl::desc("--bench: the GPU to use"),
                                   cl::init(0), cl::cat(getBenchCategory()));
 static cl::opt<std::string>
@@ -212,6 +221,8 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   request.timing.flushL2 = flushL2;
   request.kernelTimeoutS = kernelTimeoutS;
   request.returnOutputs = !config.outputDir.empty();
+  if (!fakeFault.empty())
+    request.fake["fault"] = fakeFault.getValue();
 
   // Inputs: seeded (the worker draws the same values as the interpreter),
   // or read from .npy files.
@@ -303,6 +314,8 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   options.workerArgs.push_back("--device=" + std::to_string(deviceOrdinal));
   if (!kernelCache.empty())
     options.workerArgs.push_back("--cache-dir=" + kernelCache);
+  options.workerArgs.insert(options.workerArgs.end(), workerArgs.begin(),
+                            workerArgs.end());
   llvm::Expected<std::unique_ptr<BenchClient>> client =
       BenchClient::create(options);
   if (!client) {
@@ -323,6 +336,10 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
      << device.smCount << " SMs, driver " << device.driverVersion << ", CUDA "
      << device.cudaVersion << ", NVRTC "
      << (device.nvrtcVersion.empty() ? "-" : device.nvrtcVersion) << ")\n";
+  if (result.compileCached)
+    os << "compile: cached\n";
+  else
+    os << llvm::format("compile: %.1f ms\n", result.compileMs);
   if (result.verified) {
     double worst = 0;
     for (const OutputCheck &check : result.checks)

@@ -50,8 +50,9 @@ struct CUuuid {
   char bytes[16];
 };
 
-/// cuda.h's CUtensorMap: 128 opaque bytes, 64-byte aligned.
-struct alignas(64) CUtensorMap {
+/// cuda.h's CUtensorMap: 128 opaque bytes, 128-byte aligned (CUDA 13; 64
+/// before, which 128 also satisfies).
+struct alignas(128) CUtensorMap {
   uint64_t opaque[16];
 };
 
@@ -215,9 +216,12 @@ private:
   std::string text;
 };
 
-/// The kernel driver's version: /proc/driver/nvidia/version, else the
-/// suffix of the loaded library's file name; empty when neither says.
-std::string readNvidiaDriverVersion(llvm::StringRef libraryPath);
+/// The kernel driver's version: what `procFile` says, else the suffix of
+/// the loaded library's file name (libcuda.so.580.65.06); empty when
+/// neither says.
+std::string readNvidiaDriverVersion(
+    llvm::StringRef libraryPath,
+    llvm::StringRef procFile = "/proc/driver/nvidia/version");
 
 } // namespace deplodock::runtime
 
