@@ -105,6 +105,11 @@ static llvm::Error validateLaunches(llvm::ArrayRef<LaunchSpec> launches,
   return llvm::Error::success();
 }
 
+/// " (name)" of a named buffer, else nothing, for messages.
+static std::string named(const BufferSpec &buffer) {
+  return buffer.name.empty() ? "" : " (" + buffer.name + ")";
+}
+
 llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
   if (request.source.empty())
     return invalid("no CUDA source");
@@ -112,15 +117,15 @@ llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
     uint64_t elements = 1;
     for (int64_t d : buffer.shape) {
       if (d < 1 || d > (int64_t(1) << 40))
-        return invalid("buffer #{0} ({1}) has dimension {2}", i, buffer.name,
+        return invalid("buffer #{0}{1} has dimension {2}", i, named(buffer),
                        d);
       elements *= static_cast<uint64_t>(d);
       if (elements > (uint64_t(1) << 40))
-        return invalid("buffer #{0} ({1}) is too large", i, buffer.name);
+        return invalid("buffer #{0}{1} is too large", i, named(buffer));
     }
     if (buffer.init == InitKind::Data &&
         buffer.data.size() != buffer.numBytes())
-      return invalid("buffer #{0} ({1}) has {2} bytes of data for {3} bytes", i,
+      return invalid("buffer #{0}{1} has {2} bytes of data for {3} bytes", i,
                      buffer.name, buffer.data.size(), buffer.numBytes());
   }
   if (llvm::Error error =
@@ -137,20 +142,20 @@ llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
                      output.buffer, request.buffers.size());
     const BufferSpec &buffer = request.buffers[output.buffer];
     if (output.expected && output.expected->size() != buffer.numBytes())
-      return invalid("output #{0} ({1}) has {2} expected bytes for {3} bytes",
-                     i, buffer.name, output.expected->size(),
+      return invalid("output #{0}{1} has {2} expected bytes for {3} bytes",
+                     i, named(buffer), output.expected->size(),
                      buffer.numBytes());
     if (output.expected && request.reference)
-      return invalid("output #{0} ({1}) has expected data and the request a "
+      return invalid("output #{0}{1} has expected data and the request a "
                      "reference program: give one or the other",
-                     i, buffer.name);
+                     i, named(buffer));
     if (output.tolerance) {
       const Tolerance &t = *output.tolerance;
       for (double v : {t.rtol, t.atol, t.scale})
         if (!(v >= 0) || std::isinf(v))
-          return invalid("output #{0} ({1}) has a negative or non-finite "
+          return invalid("output #{0}{1} has a negative or non-finite "
                          "tolerance",
-                         i, buffer.name);
+                         i, named(buffer));
     }
   }
   const TimingOptions &t = request.timing;

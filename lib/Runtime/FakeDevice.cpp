@@ -124,6 +124,19 @@ llvm::Error FakeDevice::beginRequest(const BenchRequest &request) {
   const llvm::json::Object &fake = request.fake;
   if (std::optional<llvm::StringRef> fault = fake.getString("fault"))
     config.fault = fault->str();
+  // A misspelt fault would make a test pass for the wrong reason.
+  static constexpr llvm::StringLiteral kFaults[] = {
+      "",      "compile_fail", "launch_fail", "sticky", "kernel_hang", "wrong",
+      "crash", "segfault",     "exit",        "hang",   "garbage"};
+  if (!llvm::is_contained(kFaults, config.fault))
+    return llvm::createStringError(
+        "the fake device knows no fault '" + config.fault +
+        "' (compile_fail, launch_fail, sticky, kernel_hang, wrong, crash, "
+        "segfault, exit, hang, garbage)");
+  if (std::optional<llvm::StringRef> phase = fake.getString("phase");
+      phase && !llvm::is_contained({"compile", "verify", "time"}, *phase))
+    return llvm::createStringError("the fake device knows no phase '" + *phase +
+                                   "' (compile, verify, time)");
   if (std::optional<llvm::StringRef> kernel = fake.getString("fault_kernel"))
     config.faultKernel = kernel->str();
   if (std::optional<double> us = fake.getNumber("default_us"))

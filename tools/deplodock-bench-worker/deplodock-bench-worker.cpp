@@ -17,6 +17,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,6 +61,10 @@ static std::string workerName() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // The stack dump of a crash ends up in the failure's detail; it is a
+  // crashed variant or a worker bug, not LLVM's.
+  llvm::setBugReportMsg("deplodock-bench-worker crashed; its parent records "
+                        "the failure and starts a new worker.\n");
   cl::HideUnrelatedOptions(workerCategory);
   cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { os << workerName() << "\n"; });

@@ -23,6 +23,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::runtime;
@@ -97,6 +99,11 @@ static cl::opt<double>
     kernelTimeoutS("kernel-timeout",
                    cl::desc("--bench: seconds before a kernel counts as hung"),
                    cl::init(10), cl::cat(getBenchCategory()));
+static cl::opt<double> benchTimeoutS(
+    "bench-timeout",
+    cl::desc("--bench: seconds the worker may take for the whole request "
+             "before it is killed (0: a bound from the timing budget)"),
+    cl::init(0), cl::cat(getBenchCategory()));
 
 /// The function called `name` (or the first with a body) of `module`.
 static func::FuncOp findFunction(ModuleOp module, StringRef name) {
@@ -182,7 +189,29 @@ static llvm::json::Object jsonStats(const Stats &stats) {
       {"spread", stats.spread},   {"samples", stats.samples}};
 }
 
+/// Checks the numeric --bench options, naming the flag (the worker's
+/// message would name the request's field instead).
+static LogicalResult checkOptions() {
+  auto bad = [](StringRef flag, StringRef what) {
+    llvm::errs() << "error: --" << flag << " must be " << what << "\n";
+    return failure();
+  };
+  if (!(kernelTimeoutS > 0) || std::isinf(kernelTimeoutS))
+    return bad("kernel-timeout", "a positive number of seconds");
+  if (!(benchTimeoutS >= 0) || std::isinf(benchTimeoutS))
+    return bad("bench-timeout", "a number of seconds, or 0");
+  if (!(warmupMs >= 0) || std::isinf(warmupMs))
+    return bad("warmup-ms", "a number of milliseconds");
+  if (!(maxTimeMs >= 0) || std::isinf(maxTimeMs))
+    return bad("max-time-ms", "a number of milliseconds");
+  if (minSamples < 1)
+    return bad("min-samples", "at least 1");
+  return success();
+}
+
 int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
+  if (failed(checkOptions()))
+    return 1;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
@@ -220,6 +249,7 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   request.timing.minSamples = minSamples;
   request.timing.flushL2 = flushL2;
   request.kernelTimeoutS = kernelTimeoutS;
+  request.timeoutS = benchTimeoutS;
   request.returnOutputs = !config.outputDir.empty();
   if (!fakeFault.empty())
     request.fake["fault"] = fakeFault.getValue();
@@ -347,11 +377,15 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
     os << "reference: " << result.checks.size() << " output"
        << (result.checks.size() == 1 ? "" : "s") << " checked against "
        << referenceNote << llvm::format(" (max abs error %.3g)", worst) << "\n";
-  } else {
+  } else if (result.status == BenchStatus::Ok) {
     os << "reference: " << referenceNote << "; the GPU results are not "
        << "checked\n";
+  } else {
+    os << "reference: " << referenceNote << " (not reached)\n";
   }
   if (result.status != BenchStatus::Ok) {
+    // After the report, in order when both streams go to one place.
+    os.flush();
     llvm::errs() << "error: the kernels failed ("
                  << benchStatusName(result.status) << "): " << result.detail
                  << "\n";

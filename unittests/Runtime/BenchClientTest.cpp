@@ -99,7 +99,10 @@ TEST_P(BenchClientFaults, TheNextRequestRunsInAFreshWorker) {
   const Fault &f = GetParam();
   std::unique_ptr<BenchClient> client = startClient();
   int pid = client->getWorkerPid();
-  BenchRequest bad = request(Object{{"fault", f.fault}, {"phase", f.phase}});
+  Object fake{{"fault", f.fault}};
+  if (*f.phase)
+    fake["phase"] = f.phase;
+  BenchRequest bad = request(std::move(fake));
   bad.timeoutS = 2; // For the hang.
   llvm::Expected<BenchResult> result = client->measure(bad);
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
@@ -174,6 +177,30 @@ TEST(BenchClient, MalformedRequestsAreTheCallersError) {
             "buffer #5, but there are 2");
   // The worker was never bothered.
   EXPECT_EQ(client->getRestarts(), 0u);
+}
+
+TEST(BenchClient, RequestsTheWorkerRejectsAreErrors) {
+  std::unique_ptr<BenchClient> client = startClient();
+  int pid = client->getWorkerPid();
+  llvm::Expected<BenchResult> result =
+      client->measure(request(Object{{"fault", "no_such_fault"}}));
+  ASSERT_FALSE(bool(result));
+  EXPECT_EQ(llvm::toString(result.takeError())
+                .rfind("the bench worker rejected the request: the fake device "
+                       "knows no fault 'no_such_fault'",
+                       0),
+            0u);
+  result =
+      client->measure(request(Object{{"fault", "crash"}, {"phase", "later"}}));
+  ASSERT_FALSE(bool(result));
+  EXPECT_EQ(llvm::toString(result.takeError()),
+            "the bench worker rejected the request: the fake device knows no "
+            "phase 'later' (compile, verify, time)");
+  // A rejected request costs no worker.
+  result = client->measure(request());
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(result->status, BenchStatus::Ok);
+  EXPECT_EQ(client->getWorkerPid(), pid);
 }
 
 TEST(BenchClient, WorkersThatCannotStart) {
