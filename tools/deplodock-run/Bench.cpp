@@ -10,6 +10,7 @@
 #include "Deplodock/Runtime/KernelProgram.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -214,6 +215,8 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
     return 1;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // The location says where; the op's generic form would bury it.
+  context.printOpOnDiagnostic(false);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(config.inputFile, sourceMgr, &context);
   if (!module)
@@ -229,6 +232,11 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
     return 1;
   }
   std::string name = input.getSymName().str();
+  // Only this function is run: the module's other cases need not lower.
+  for (auto func : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+    if (func != input && !func.isExternal() &&
+        SymbolTable::symbolKnownUseEmpty(func, *module))
+      func.erase();
 
   // The kernels: the input itself when it is Kernel IR already.
   bool kernelIR = !module->getOps<dkernel::FuncOp>().empty();
@@ -390,7 +398,7 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
                  << benchStatusName(result.status) << "): " << result.detail
                  << "\n";
   } else {
-    size_t width = 6;
+    size_t width = llvm::StringRef("sum of kernels").size();
     for (const LaunchSpec &launch : request.launches)
       width = std::max(width, launch.kernel.size());
     const UnitTiming *total = result.timing(-1);
