@@ -117,8 +117,7 @@ llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
     uint64_t elements = 1;
     for (int64_t d : buffer.shape) {
       if (d < 1 || d > (int64_t(1) << 40))
-        return invalid("buffer #{0}{1} has dimension {2}", i, named(buffer),
-                       d);
+        return invalid("buffer #{0}{1} has dimension {2}", i, named(buffer), d);
       elements *= static_cast<uint64_t>(d);
       if (elements > (uint64_t(1) << 40))
         return invalid("buffer #{0}{1} is too large", i, named(buffer));
@@ -126,7 +125,7 @@ llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
     if (buffer.init == InitKind::Data &&
         buffer.data.size() != buffer.numBytes())
       return invalid("buffer #{0}{1} has {2} bytes of data for {3} bytes", i,
-                     buffer.name, buffer.data.size(), buffer.numBytes());
+                     named(buffer), buffer.data.size(), buffer.numBytes());
   }
   if (llvm::Error error =
           validateLaunches(request.launches, request.buffers, "the request"))
@@ -142,9 +141,8 @@ llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
                      output.buffer, request.buffers.size());
     const BufferSpec &buffer = request.buffers[output.buffer];
     if (output.expected && output.expected->size() != buffer.numBytes())
-      return invalid("output #{0}{1} has {2} expected bytes for {3} bytes",
-                     i, named(buffer), output.expected->size(),
-                     buffer.numBytes());
+      return invalid("output #{0}{1} has {2} expected bytes for {3} bytes", i,
+                     named(buffer), output.expected->size(), buffer.numBytes());
     if (output.expected && request.reference)
       return invalid("output #{0}{1} has expected data and the request a "
                      "reference program: give one or the other",
