@@ -37,8 +37,8 @@
 // KHANG: error: the kernels failed (timeout): the GPU was still busy after 3 s (a hung kernel?; fake device)
 
 /// The worker dying or not answering in time costs only the worker.
-// RUN: not deplodock-run --bench %s --fake-device --fake-fault=hang --bench-timeout=0.5 --bench-json=%t/hang.json 2>&1 | FileCheck %s --check-prefix=HANG
-// HANG: error: the kernels failed (timeout): no answer within 0.5 s (during verify); the worker was killed
+// RUN: not deplodock-run --bench %s --fake-device --fake-fault=hang --bench-timeout=2 --bench-json=%t/hang.json 2>&1 | FileCheck %s --check-prefix=HANG
+// HANG: error: the kernels failed (timeout): no answer within 2 s (during verify); the worker was killed
 // RUN: FileCheck %s --check-prefix=HANG-JSON < %t/hang.json
 // HANG-JSON: "status": "timeout"
 // RUN: not deplodock-run --bench %s --fake-device --fake-fault=crash 2>&1 | FileCheck %s --check-prefix=CRASH
