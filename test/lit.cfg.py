@@ -6,7 +6,7 @@ from lit.llvm import llvm_config
 
 config.name = "DEPLODOCK"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.deplodock_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
@@ -18,8 +18,8 @@ config.environment["FILECHECK_OPTS"] = (
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-tools = ["deplodock-opt", "deplodock-run", "deplodock-translate",
-         "deplodock-tune"]
+tools = ["deplodock-bench-worker", "deplodock-opt", "deplodock-run",
+         "deplodock-translate", "deplodock-tune"]
 llvm_config.add_tool_substitutions(
     tools, [config.deplodock_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%deplodock_src_root", config.deplodock_src_root))
@@ -54,3 +54,29 @@ if os.path.exists("/usr/bin/python3") and subprocess.call(
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
     config.available_features.add("numpy")
     config.substitutions.append(("%numpy_python", "/usr/bin/python3"))
+
+# What the bench worker finds on this machine: NVRTC (for --fake-nvrtc, which
+# compiles for real without a GPU) and a CUDA device (tests that run
+# kernels). Asked of the worker itself, so that the features mean what the
+# runtime sees, whatever the toolkit lit knows about.
+worker = os.path.join(config.deplodock_tools_dir, "deplodock-bench-worker")
+
+
+def worker_succeeds(*args):
+    try:
+        return subprocess.call([worker, *args], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=120) == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+if worker_succeeds("--fake-device", "--fake-nvrtc", "--device-info"):
+    config.available_features.add("runtime-nvrtc")
+if worker_succeeds("--device-info"):
+    config.available_features.add("cuda-device")
+
+config.substitutions.append(
+    ("%frames", "%s %s" % (
+        "python3", os.path.join(config.test_source_root, "tools",
+                                "deplodock-bench-worker", "Inputs",
+                                "frames.py"))))

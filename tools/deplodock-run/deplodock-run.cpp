@@ -5,13 +5,17 @@
 //   deplodock-run --interp layer.mlir --input=x.npy --output-dir=out
 //   deplodock-run --interp kernels.mlir --func=ref --compare-func=gpu
 //   deplodock-run --interp layer.mlir --compare=lower-to-kernel --tune-db=t.db
+//   deplodock-run --bench layer.mlir --bench-json=out.json   # on the GPU
 //
 // Runs a function on the CPU reference interpreter. With --compare it also
 // lowers a copy of the module with a pass pipeline and checks that both give
 // the same results on the same inputs; with --compare-func it checks another
 // function of the module (say the same layer in Kernel IR) the same way.
+// --bench (Bench.cpp) runs the layer's kernels on the GPU instead.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Bench.h"
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
@@ -54,6 +58,11 @@ static cl::opt<bool> interpMode("interp",
                                 cl::desc("Run on the CPU reference "
                                          "interpreter"),
                                 cl::cat(runCategory));
+static cl::opt<bool>
+    benchMode("bench",
+              cl::desc("Lower to Kernel IR and run and time every kernel on "
+                       "the GPU (see the --bench options)"),
+              cl::cat(runCategory));
 static cl::opt<std::string> funcName("func",
                                      cl::desc("Function to run (default: the "
                                               "first one with a body)"),
@@ -96,10 +105,9 @@ static cl::opt<unsigned> checkVariants(
              "up to N variants of its fork tree (all of them when there are "
              "at most N, else a seeded sample of N) against the results"),
     cl::init(0), cl::cat(runCategory));
-static cl::opt<std::string> variantTarget("target",
-                                          cl::desc("GPU of --check-variants"),
-                                          cl::init("sm_90"),
-                                          cl::cat(runCategory));
+static cl::opt<std::string>
+    variantTarget("target", cl::desc("GPU of --check-variants and --bench"),
+                  cl::init("sm_90"), cl::cat(runCategory));
 static cl::opt<std::string> variantPipeline(
     "variant-pipeline",
     cl::desc("Pass pipeline run on each variant after its Tile rules (e.g. "
@@ -109,7 +117,8 @@ static cl::opt<std::string> tuneDb(
     "tune-db",
     cl::desc("Replay the fork choices recorded in this tune database in the "
              "--pipeline and --compare pipelines (their dtile-lower pass: "
-             "lower-to-tile, lower-to-kernel, deplodock-pipeline)"),
+             "lower-to-tile, lower-to-kernel, deplodock-pipeline), and in "
+             "--bench's lowering"),
     cl::cat(runCategory));
 static cl::opt<std::string> variantCudaDir(
     "variant-cuda-dir",
@@ -525,14 +534,19 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerDeplodockPasses();
   registerTransformsPasses();
-  cl::HideUnrelatedOptions(runCategory);
-  cl::ParseCommandLineOptions(argc, argv, "Deplodock reference interpreter\n");
-  if (!interpMode) {
+  cl::HideUnrelatedOptions({&runCategory, &getBenchCategory()});
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Deplodock reference interpreter and GPU "
+                              "runner\n");
+  if (interpMode == benchMode) {
     llvm::errs() << "error: choose a mode: --interp runs the CPU reference "
-                    "interpreter\n";
+                    "interpreter, --bench runs the kernels on the GPU\n";
     return 2;
   }
   MLIRContext context;
   loadDeplodockDialects(context);
+  if (benchMode)
+    return runBenchMode(context, {inputFile, funcName, seed, inputs, pipeline,
+                                  outputDir, variantTarget, tuneDb, argv[0]});
   return run(context);
 }

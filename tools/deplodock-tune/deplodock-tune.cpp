@@ -15,6 +15,8 @@
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Runtime/BenchClient.h"
+#include "Deplodock/Tuner/CudaBackend.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "Deplodock/Tuner/Tuner.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -75,7 +77,8 @@ static cl::opt<double>
 static cl::opt<std::string>
     backendName("backend",
                 cl::desc("Where latencies come from: model (roofline "
-                         "estimate) or replay (a recorded table)"),
+                         "estimate), replay (a recorded table) or cuda (run "
+                         "on the GPU by deplodock-bench-worker)"),
                 cl::init("model"), cl::cat(tuneCategory));
 static cl::opt<std::string>
     replayTable("replay-table",
@@ -86,6 +89,26 @@ static cl::opt<std::string>
                 cl::desc("Write every measured latency to this table (for "
                          "--backend=replay)"),
                 cl::cat(tuneCategory));
+static cl::opt<std::string>
+    workerPath("worker",
+               cl::desc("--backend=cuda: the bench worker (default: "
+                        "deplodock-bench-worker beside this tool)"),
+               cl::cat(tuneCategory));
+static cl::opt<unsigned> device("device",
+                                cl::desc("--backend=cuda: the GPU to use"),
+                                cl::init(0), cl::cat(tuneCategory));
+static cl::opt<uint64_t>
+    inputSeed("input-seed",
+              cl::desc("--backend=cuda: seed of the inputs variants run on"),
+              cl::init(0), cl::cat(tuneCategory));
+static cl::opt<bool>
+    fakeDevice("fake-device",
+               cl::desc("--backend=cuda: the worker's fake GPU (tests)"),
+               cl::Hidden, cl::cat(tuneCategory));
+static cl::list<std::string>
+    workerArgs("worker-arg",
+               cl::desc("--backend=cuda: pass this argument to the worker"),
+               cl::Hidden, cl::cat(tuneCategory));
 static cl::opt<std::string> knobsOut(
     "knobs-out",
     cl::desc("Write every kernel's winning knobs to this file, in the syntax "
@@ -316,6 +339,9 @@ static OwningOpRef<ModuleOp> loadLoopIR(MLIRContext &context,
   return module;
 }
 
+/// How the tool was called, to find the bench worker beside it.
+static const char *programName = nullptr;
+
 static int run(MLIRContext &context) {
   if (std::optional<std::string> problem = checkFlags())
     return fail(*problem);
@@ -337,8 +363,25 @@ static int run(MLIRContext &context) {
                     : "no kernel @" + kernelFilter + " in '" + inputFile + "'");
 
   std::string error;
+  CudaBackendOptions cuda;
+  if (backendName == "cuda") {
+    if (!workerPath.empty()) {
+      cuda.workerPath = workerPath;
+    } else {
+      llvm::Expected<std::string> found = runtime::findBenchWorker(programName);
+      if (!found)
+        return fail(llvm::toString(found.takeError()));
+      cuda.workerPath = *found;
+    }
+    if (fakeDevice)
+      cuda.workerArgs.push_back("--fake-device");
+    cuda.workerArgs.push_back("--device=" + std::to_string(device));
+    cuda.workerArgs.insert(cuda.workerArgs.end(), workerArgs.begin(),
+                           workerArgs.end());
+    cuda.seed = inputSeed;
+  }
   FailureOr<std::unique_ptr<Backend>> backend =
-      createBackend(backendName, targetName, replayTable, error);
+      createBackend(backendName, targetName, replayTable, error, &cuda);
   if (failed(backend))
     return fail(error);
 
@@ -479,15 +522,13 @@ static int run(MLIRContext &context) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  programName = argv[0];
   registerDeplodockPasses();
   cl::HideUnrelatedOptions(tuneCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Deplodock autotuner: tune every kernel of a "
                               "layer and record the winners\n");
-  DialectRegistry registry;
-  registerDeplodockDialects(registry);
-  registerDeplodockInputDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  MLIRContext context;
+  loadDeplodockDialects(context);
   return run(context);
 }

@@ -10,12 +10,10 @@
 //               (modelContextKey), and tools call them estimates.
 //  * `replay` — latencies read from a recorded table (LatencyTable.h), so
 //               strategies can be compared deterministically.
-//  * `cuda`   — (not yet here) the GPU bench worker: compile `Variant::cuda`
-//               with NVRTC, launch `Variant::kernel`'s geometry on buffers of
-//               its parameter types, check, time. It goes in one more file,
-//               lib/Tuner/Backends/CudaBackend.cpp, whose context is the
-//               device fingerprint (extra.backend = "cuda"), and one more
-//               case in createBackend.
+//  * `cuda`   — the GPU bench worker (CudaBackend.h): compile
+//               `Variant::cuda` with NVRTC, launch `Variant::kernel`'s
+//               geometry on seeded inputs, check, time; its context is the
+//               device fingerprint (extra.backend = "cuda").
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +27,10 @@
 
 #include <memory>
 #include <string>
+
+namespace deplodock::dloop {
+class KernelOp;
+} // namespace deplodock::dloop
 
 namespace deplodock::tuner {
 
@@ -58,6 +60,14 @@ public:
   virtual bool isEstimate() const { return false; }
   /// The context its rows are recorded under.
   virtual const DeviceContext &getContext() const = 0;
+  /// Called before the first variant of the Loop IR `kernel` is measured
+  /// (the default variant comes first), e.g. to compute what its variants
+  /// are checked against.
+  virtual mlir::LogicalResult beginKernel(dloop::KernelOp kernel,
+                                          llvm::StringRef loopKey,
+                                          std::string &error) {
+    return mlir::success();
+  }
   /// The latency of `variant`. A variant that fails (to compile, launch,
   /// check) is a BackendResult with that status; failure() with a message
   /// means the backend cannot answer at all (a table without the variant, a
@@ -80,10 +90,14 @@ createReplayBackend(llvm::StringRef path, llvm::StringRef target,
 /// The names createBackend accepts.
 llvm::ArrayRef<llvm::StringRef> backendNames();
 
-/// The backend called `name` for `target`; `tablePath` is the replay table.
+struct CudaBackendOptions;
+
+/// The backend called `name` for `target`; `tablePath` is the replay table,
+/// `cuda` how the cuda backend starts its worker (it needs them).
 mlir::FailureOr<std::unique_ptr<Backend>>
 createBackend(llvm::StringRef name, llvm::StringRef target,
-              llvm::StringRef tablePath, std::string &error);
+              llvm::StringRef tablePath, std::string &error,
+              const CudaBackendOptions *cuda = nullptr);
 
 } // namespace deplodock::tuner
 

@@ -1,6 +1,7 @@
 //===- Backend.cpp - Where the latency of a variant comes from ------------===//
 
 #include "Deplodock/Tuner/Backend.h"
+#include "Deplodock/Tuner/CudaBackend.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -25,13 +26,14 @@ BackendResult BackendResult::failure(MeasureStatus status, std::string detail) {
 }
 
 llvm::ArrayRef<llvm::StringRef> deplodock::tuner::backendNames() {
-  static const llvm::StringRef names[] = {"model", "replay"};
+  static const llvm::StringRef names[] = {"model", "replay", "cuda"};
   return names;
 }
 
 FailureOr<std::unique_ptr<Backend>>
 deplodock::tuner::createBackend(StringRef name, StringRef target,
-                                StringRef tablePath, std::string &error) {
+                                StringRef tablePath, std::string &error,
+                                const CudaBackendOptions *cuda) {
   if (name == "model")
     return createModelBackend(target, error);
   if (name == "replay") {
@@ -40,6 +42,13 @@ deplodock::tuner::createBackend(StringRef name, StringRef target,
       return failure();
     }
     return createReplayBackend(tablePath, target, error);
+  }
+  if (name == "cuda") {
+    if (!cuda) {
+      error = "the cuda backend needs to know how to start its bench worker";
+      return failure();
+    }
+    return createCudaBackend(*cuda, target, error);
   }
   error = ("unknown backend '" + name +
            "' (expected one of: " + llvm::join(backendNames(), ", ") + ")")

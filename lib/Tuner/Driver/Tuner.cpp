@@ -296,6 +296,8 @@ FailureOr<KernelTuneResult> Tuner::tuneKernel(dloop::KernelOp kernel,
     }
   }
 
+  if (failed(backend->beginKernel(kernel, loopKey, error)))
+    return failure();
   VariantEvaluator evaluator(**space, *backend, target, result.name, loopKey,
                              db, table, &options);
   // The heuristic default first: the reference of the speed-up.

@@ -226,7 +226,9 @@ TEST(ReplayBackend, RefusesTheWrongTargetAndMissingTables) {
   EXPECT_NE(error.find("cannot read latency table"), std::string::npos)
       << error;
   EXPECT_TRUE(failed(createBackend("cuda", "sm_90", "", error)));
-  EXPECT_NE(error.find("unknown backend 'cuda'"), std::string::npos) << error;
+  EXPECT_NE(error.find("bench worker"), std::string::npos) << error;
+  EXPECT_TRUE(failed(createBackend("tpu", "sm_90", "", error)));
+  EXPECT_NE(error.find("unknown backend 'tpu'"), std::string::npos) << error;
 }
 
 } // namespace

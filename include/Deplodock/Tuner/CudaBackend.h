@@ -1,0 +1,50 @@
+//===- CudaBackend.h - Latencies measured on the GPU ------------*- C++ -*-===//
+//
+// The `cuda` backend: every variant is compiled, run, checked and timed on
+// the GPU by deplodock-bench-worker (lib/Runtime, docs/Runtime.md). Its
+// context is the device fingerprint the worker reports, so results from
+// another GPU, driver, toolkit or compiler are never replayed as these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TUNER_CUDABACKEND_H
+#define DEPLODOCK_TUNER_CUDABACKEND_H
+
+#include "Deplodock/Runtime/BenchRequest.h"
+#include "Deplodock/Tuner/Backend.h"
+
+#include <limits>
+
+namespace deplodock::dloop {
+class KernelOp;
+} // namespace deplodock::dloop
+
+namespace deplodock::tuner {
+
+struct CudaBackendOptions {
+  /// The worker executable and its arguments (--fake-device, --device=N,
+  /// --cache-dir=DIR).
+  std::string workerPath;
+  std::vector<std::string> workerArgs;
+  /// The seed of the inputs every variant runs on.
+  uint64_t seed = 0;
+  runtime::TimingOptions timing;
+  /// Kernels whose Loop IR executes at most this many loads are checked
+  /// against the CPU interpreter; larger ones against their default variant
+  /// on the GPU.
+  int64_t cpuReferenceLoads = int64_t(1) << 24;
+};
+
+/// Starts the worker; fails when there is no GPU (the message says why) or
+/// the GPU is not `target` (sm_80, sm_90).
+mlir::FailureOr<std::unique_ptr<Backend>>
+createCudaBackend(const CudaBackendOptions &options, llvm::StringRef target,
+                  std::string &error);
+
+/// The loads the Loop IR `kernel` executes (saturating): what the CPU
+/// interpreter's work is proportional to.
+int64_t countLoopLoads(dloop::KernelOp kernel);
+
+} // namespace deplodock::tuner
+
+#endif // DEPLODOCK_TUNER_CUDABACKEND_H

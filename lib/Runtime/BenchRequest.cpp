@@ -1,0 +1,183 @@
+//===- BenchRequest.cpp - What the bench worker is asked to run -----------===//
+
+#include "Deplodock/Runtime/BenchRequest.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace deplodock::runtime;
+
+int64_t BufferSpec::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+Tolerance deplodock::runtime::defaultTolerance(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return {1e-9, 1e-12, 1e-12};
+  case DType::F32:
+    return {1e-3, 1e-5, 1e-5};
+  case DType::F16:
+    return {1e-2, 1e-3, 5e-3};
+  case DType::BF16:
+    return {2e-2, 1e-2, 2e-2};
+  default:
+    return {0, 0, 0};
+  }
+}
+
+template <typename... Ts>
+static llvm::Error invalid(const char *format, Ts &&...values) {
+  return llvm::createStringError(
+      "invalid request: " +
+      llvm::formatv(format, std::forward<Ts>(values)...).str());
+}
+
+/// Checks the launches of the request or of its reference program.
+static llvm::Error validateLaunches(llvm::ArrayRef<LaunchSpec> launches,
+                                    const std::vector<BufferSpec> &buffers,
+                                    llvm::StringRef what) {
+  if (launches.empty())
+    return invalid("{0} has no launches", what);
+  for (auto [i, launch] : llvm::enumerate(launches)) {
+    std::string where = llvm::formatv("{0} launch #{1}", what, i).str();
+    const std::string &name = launch.kernel;
+    if (name.empty() || llvm::isDigit(name[0]) ||
+        !llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+      return invalid("{0}: kernel name '{1}' is not a C identifier", where,
+                     name);
+    uint64_t threads = 1;
+    for (unsigned d = 0; d < 3; ++d) {
+      if (launch.grid[d] == 0 || launch.block[d] == 0)
+        return invalid("{0} (@{1}): grid and block dimensions must be "
+                       "positive",
+                       where, name);
+      threads *= launch.block[d];
+    }
+    if (threads > 1024)
+      return invalid("{0} (@{1}): {2} threads per block, more than 1024", where,
+                     name, threads);
+    auto checkBuffer = [&](unsigned b, llvm::StringRef role) -> llvm::Error {
+      if (b >= buffers.size())
+        return invalid("{0} (@{1}): {2} names buffer #{3}, but there are {4}",
+                       where, name, role, b, buffers.size());
+      return llvm::Error::success();
+    };
+    for (auto [p, param] : llvm::enumerate(launch.params)) {
+      std::string role = llvm::formatv("parameter #{0}", p).str();
+      if (!param.tma) {
+        if (llvm::Error error = checkBuffer(param.buffer, role))
+          return error;
+        continue;
+      }
+      const TmaSpec &tma = *param.tma;
+      if (llvm::Error error = checkBuffer(tma.buffer, role))
+        return error;
+      const BufferSpec &buffer = buffers[tma.buffer];
+      if (tma.box.size() != buffer.shape.size() || tma.box.empty() ||
+          tma.box.size() > 5)
+        return invalid("{0} (@{1}): {2} has a rank-{3} TMA box for a rank-{4} "
+                       "buffer (ranks 1 to 5)",
+                       where, name, role, tma.box.size(), buffer.shape.size());
+      for (auto [box, dim] : llvm::zip(tma.box, buffer.shape))
+        if (box < 1 || box > 256 || box > dim)
+          return invalid("{0} (@{1}): {2} has TMA box extent {3} for a "
+                         "dimension of {4} (1 to 256, within the buffer)",
+                         where, name, role, box, dim);
+      if (tma.swizzle != 0 && tma.swizzle != 32 && tma.swizzle != 64 &&
+          tma.swizzle != 128)
+        return invalid("{0} (@{1}): {2} has swizzle {3} (0, 32, 64 or 128)",
+                       where, name, role, tma.swizzle);
+    }
+    for (unsigned b : launch.zero)
+      if (llvm::Error error = checkBuffer(b, "zero"))
+        return error;
+    for (unsigned b : launch.writes)
+      if (llvm::Error error = checkBuffer(b, "writes"))
+        return error;
+  }
+  return llvm::Error::success();
+}
+
+/// " (name)" of a named buffer, else nothing, for messages.
+static std::string named(const BufferSpec &buffer) {
+  return buffer.name.empty() ? "" : " (" + buffer.name + ")";
+}
+
+llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
+  if (request.source.empty())
+    return invalid("no CUDA source");
+  for (auto [i, buffer] : llvm::enumerate(request.buffers)) {
+    uint64_t elements = 1;
+    for (int64_t d : buffer.shape) {
+      if (d < 1 || d > (int64_t(1) << 40))
+        return invalid("buffer #{0}{1} has dimension {2}", i, named(buffer), d);
+      elements *= static_cast<uint64_t>(d);
+      if (elements > (uint64_t(1) << 40))
+        return invalid("buffer #{0}{1} is too large", i, named(buffer));
+    }
+    if (buffer.init == InitKind::Data &&
+        buffer.data.size() != buffer.numBytes())
+      return invalid("buffer #{0}{1} has {2} bytes of data for {3} bytes", i,
+                     named(buffer), buffer.data.size(), buffer.numBytes());
+  }
+  if (llvm::Error error =
+          validateLaunches(request.launches, request.buffers, "the request"))
+    return error;
+  if (request.reference)
+    if (llvm::Error error =
+            validateLaunches(request.reference->launches, request.buffers,
+                             "the reference program"))
+      return error;
+  for (auto [i, output] : llvm::enumerate(request.outputs)) {
+    if (output.buffer >= request.buffers.size())
+      return invalid("output #{0} names buffer #{1}, but there are {2}", i,
+                     output.buffer, request.buffers.size());
+    const BufferSpec &buffer = request.buffers[output.buffer];
+    if (output.expected && output.expected->size() != buffer.numBytes())
+      return invalid("output #{0}{1} has {2} expected bytes for {3} bytes", i,
+                     named(buffer), output.expected->size(), buffer.numBytes());
+    if (output.expected && request.reference)
+      return invalid("output #{0}{1} has expected data and the request a "
+                     "reference program: give one or the other",
+                     i, named(buffer));
+    if (output.tolerance) {
+      const Tolerance &t = *output.tolerance;
+      for (double v : {t.rtol, t.atol, t.scale})
+        if (!(v >= 0) || std::isinf(v))
+          return invalid("output #{0}{1} has a negative or non-finite "
+                         "tolerance",
+                         i, named(buffer));
+    }
+  }
+  const TimingOptions &t = request.timing;
+  if (t.minSamples < 1 || t.maxSamples < 1)
+    return invalid("timing needs at least one sample");
+  for (double v : {t.warmupMs, t.minTimeMs, t.maxTimeMs, t.targetSpread,
+                   t.graphBelowUs, t.batchUs})
+    if (!(v >= 0) || std::isinf(v))
+      return invalid("timing options must be finite and not negative");
+  if (!(request.kernelTimeoutS > 0) || std::isinf(request.kernelTimeoutS))
+    return invalid("kernel_timeout_s must be positive");
+  if (!(request.timeoutS >= 0) || std::isinf(request.timeoutS))
+    return invalid("timeout_s must not be negative");
+  return llvm::Error::success();
+}
+
+double deplodock::runtime::requestDeadlineS(const BenchRequest &request) {
+  if (request.timeoutS > 0)
+    return request.timeoutS;
+  // Compiling, the reference and verification, then every timed unit at its
+  // budget, with room for L2 flushes and slow launches.
+  size_t units = (request.time.eachLaunch ? request.launches.size() : 0) +
+                 (request.time.total ? 1 : 0);
+  double perUnitS =
+      2 * (request.timing.warmupMs + request.timing.maxTimeMs) / 1000 + 1;
+  return 60 + 2 * request.kernelTimeoutS + units * perUnitS;
+}

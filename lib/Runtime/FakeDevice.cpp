@@ -1,0 +1,361 @@
+//===- FakeDevice.cpp - A device for tests without a GPU ------------------===//
+//
+// Buffers live in host memory. A launch writes, into each buffer it writes,
+// the contents the worker said to expect there (the reference), else a
+// pattern computed from the contents of its other parameters, so that a
+// reference program and the kernels under test agree. Latencies come from
+// the request ("kernel_us") with a small deterministic jitter, on a
+// simulated clock, so sample counts and statistics are the same on every
+// run. Faults are injected on request.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Runtime/Device.h"
+#include "Deplodock/Runtime/Nvrtc.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
+
+#include <cmath>
+#include <map>
+
+using namespace deplodock::runtime;
+
+namespace {
+
+/// What a request asks of the fake device.
+struct FakeConfig {
+  /// "compile_fail", "launch_fail", "sticky", "kernel_hang", "wrong", or a
+  /// process fault the worker applies (crash, segfault, exit, hang,
+  /// garbage).
+  std::string fault;
+  /// The kernel the launch faults hit (any when empty).
+  std::string faultKernel;
+  llvm::StringMap<double> kernelUs;
+  double defaultUs = 10;
+  int64_t registers = 32;
+};
+
+struct FakeModule {
+  std::string source;
+};
+
+class FakeDevice : public Device {
+public:
+  explicit FakeDevice(const FakeDeviceOptions &options, const Nvrtc *nvrtc)
+      : nvrtc(nvrtc), cache(options.cacheDir) {
+    info.name = "Deplodock fake GPU";
+    info.ccMajor = 9;
+    info.ccMinor = 0;
+    info.smCount = 132;
+    info.l2Bytes = 50 << 20;
+    info.memoryBytes = int64_t(80) << 30;
+    info.smemPerBlockOptin = 232448;
+    info.driverVersion = "0.0-fake";
+    info.cudaVersion = "13.0";
+    info.nvrtcVersion = nvrtc ? nvrtc->getVersion() : "";
+    info.uuid = "GPU-00000000-0000-0000-0000-000000000000";
+    info.fake = true;
+  }
+
+  const DeviceInfo &getInfo() const override { return info; }
+  llvm::Error beginRequest(const BenchRequest &request) override;
+  llvm::Expected<void *> loadModule(llvm::StringRef source,
+                                    llvm::ArrayRef<std::string> options,
+                                    bool &cached) override;
+  llvm::Expected<Kernel> getKernel(void *module, llvm::StringRef name,
+                                   uint32_t smemBytes) override;
+  llvm::Expected<DevicePtr> allocate(uint64_t bytes) override;
+  void release(DevicePtr pointer) override { memory.erase(pointer); }
+  llvm::Error upload(DevicePtr dst, llvm::ArrayRef<uint8_t> src) override;
+  llvm::Error download(llvm::MutableArrayRef<uint8_t> dst,
+                       DevicePtr src) override;
+  llvm::Expected<cuda::CUtensorMap> encodeTma(DevicePtr base, DType dtype,
+                                              llvm::ArrayRef<int64_t> shape,
+                                              llvm::ArrayRef<int64_t> box,
+                                              unsigned swizzle) override;
+  void expectContents(DevicePtr buffer,
+                      llvm::ArrayRef<uint8_t> contents) override {
+    expected[buffer].assign(contents.begin(), contents.end());
+  }
+  llvm::Error run(Unit &unit) override;
+  llvm::Error synchronize(double timeoutS) override;
+  llvm::Expected<SampleResult> sample(Unit &unit,
+                                      const SampleRound &round) override;
+  double nowMs() override { return clockMs; }
+
+private:
+  /// The buffer at `pointer`, if allocated.
+  std::vector<uint8_t> *find(DevicePtr pointer) {
+    auto it = memory.find(pointer);
+    return it == memory.end() ? nullptr : &it->second;
+  }
+  /// Whether launch faults hit `kernel`.
+  bool hits(llvm::StringRef kernel) const {
+    return config.faultKernel.empty() || config.faultKernel == kernel;
+  }
+  /// Microseconds one run of `unit` takes.
+  double unitUs(const Unit &unit) const;
+
+  const Nvrtc *nvrtc;
+  CompileCache cache;
+  DeviceInfo info;
+  FakeConfig config;
+  std::map<DevicePtr, std::vector<uint8_t>> memory;
+  llvm::DenseMap<DevicePtr, std::vector<uint8_t>> expected;
+  std::vector<std::unique_ptr<FakeModule>> modules;
+  llvm::StringMap<bool> compiled;
+  DevicePtr next = 0x10000;
+  double clockMs = 0;
+  uint64_t samples = 0;
+  bool hung = false;
+};
+
+} // namespace
+
+llvm::Error FakeDevice::beginRequest(const BenchRequest &request) {
+  config = FakeConfig();
+  expected.clear();
+  samples = 0;
+  hung = false;
+  const llvm::json::Object &fake = request.fake;
+  if (std::optional<llvm::StringRef> fault = fake.getString("fault"))
+    config.fault = fault->str();
+  // A misspelt fault would make a test pass for the wrong reason.
+  static constexpr llvm::StringLiteral kFaults[] = {
+      "",      "compile_fail", "launch_fail", "sticky", "kernel_hang", "wrong",
+      "crash", "segfault",     "exit",        "hang",   "garbage"};
+  if (!llvm::is_contained(kFaults, config.fault))
+    return llvm::createStringError(
+        "the fake device knows no fault '" + config.fault +
+        "' (compile_fail, launch_fail, sticky, kernel_hang, wrong, crash, "
+        "segfault, exit, hang, garbage)");
+  if (std::optional<llvm::StringRef> phase = fake.getString("phase");
+      phase && !llvm::is_contained({"compile", "verify", "time"}, *phase))
+    return llvm::createStringError("the fake device knows no phase '" + *phase +
+                                   "' (compile, verify, time)");
+  if (std::optional<llvm::StringRef> kernel = fake.getString("fault_kernel"))
+    config.faultKernel = kernel->str();
+  if (std::optional<double> us = fake.getNumber("default_us"))
+    config.defaultUs = *us;
+  if (std::optional<int64_t> registers = fake.getInteger("registers"))
+    config.registers = *registers;
+  if (const llvm::json::Object *us = fake.getObject("kernel_us"))
+    for (const auto &[name, value] : *us)
+      if (std::optional<double> v = value.getAsNumber())
+        config.kernelUs[name.str()] = *v;
+  return llvm::Error::success();
+}
+
+llvm::Expected<void *>
+FakeDevice::loadModule(llvm::StringRef source,
+                       llvm::ArrayRef<std::string> options, bool &cached) {
+  if (config.fault == "compile_fail")
+    return llvm::make_error<DeviceError>(
+        BenchStatus::CompileFail,
+        "NVRTC compilation failed:\nkernels.cu(1): error: injected compile "
+        "failure (fake device)");
+  cached = false;
+  if (nvrtc) {
+    std::vector<std::string> all = nvrtc->defaultOptions(info.arch());
+    all.insert(all.end(), options.begin(), options.end());
+    std::string key = CompileCache::key(nvrtc->getVersion(), all, source);
+    cached = cache.lookup(key).has_value();
+    if (!cached) {
+      llvm::Expected<std::string> image = nvrtc->compile(source, all);
+      if (!image)
+        return llvm::make_error<DeviceError>(BenchStatus::CompileFail,
+                                             llvm::toString(image.takeError()));
+      cache.store(key, *image);
+    }
+  } else {
+    // Without NVRTC, a source seen before counts as cached.
+    cached = compiled.count(source);
+    compiled[source] = true;
+  }
+  clockMs += cached ? 0.1 : 50;
+  modules.push_back(std::make_unique<FakeModule>(FakeModule{source.str()}));
+  return static_cast<void *>(modules.back().get());
+}
+
+llvm::Expected<Kernel> FakeDevice::getKernel(void *module, llvm::StringRef name,
+                                             uint32_t smemBytes) {
+  const std::string &source = static_cast<FakeModule *>(module)->source;
+  llvm::Regex defined("(^|[^A-Za-z0-9_])" + name.str() + "[ \t\n]*\\(");
+  if (!defined.match(source))
+    return llvm::make_error<DeviceError>(
+        BenchStatus::CompileFail,
+        ("looking up kernel '" + name +
+         "' failed: CUDA_ERROR_NOT_FOUND (named symbol not found)")
+            .str());
+  if (smemBytes > info.smemPerBlockOptin)
+    return llvm::make_error<DeviceError>(
+        BenchStatus::LaunchFail,
+        llvm::formatv("kernel '{0}' needs {1} bytes of dynamic shared "
+                      "memory; the device allows {2}",
+                      name, smemBytes, info.smemPerBlockOptin)
+            .str());
+  Kernel kernel;
+  kernel.handle = module;
+  kernel.info.name = name.str();
+  kernel.info.registers = config.registers;
+  kernel.info.maxThreadsPerBlock = 1024;
+  return kernel;
+}
+
+llvm::Expected<DevicePtr> FakeDevice::allocate(uint64_t bytes) {
+  if (bytes > static_cast<uint64_t>(info.memoryBytes))
+    return llvm::make_error<DeviceError>(
+        BenchStatus::LaunchFail,
+        "cuMemAlloc of " + std::to_string(bytes) +
+            " bytes failed: CUDA_ERROR_OUT_OF_MEMORY (fake device)");
+  DevicePtr pointer = next;
+  next += (bytes + 0xffff) & ~uint64_t(0xffff);
+  memory[pointer].assign(bytes, 0xa5);
+  return pointer;
+}
+
+llvm::Error FakeDevice::upload(DevicePtr dst, llvm::ArrayRef<uint8_t> src) {
+  std::vector<uint8_t> *buffer = find(dst);
+  if (!buffer || buffer->size() < src.size())
+    return llvm::make_error<DeviceError>(BenchStatus::LaunchFail,
+                                         "upload to an unknown fake buffer");
+  std::copy(src.begin(), src.end(), buffer->begin());
+  return llvm::Error::success();
+}
+
+llvm::Error FakeDevice::download(llvm::MutableArrayRef<uint8_t> dst,
+                                 DevicePtr src) {
+  std::vector<uint8_t> *buffer = find(src);
+  if (!buffer || buffer->size() < dst.size())
+    return llvm::make_error<DeviceError>(BenchStatus::LaunchFail,
+                                         "download of an unknown fake buffer");
+  std::copy(buffer->begin(), buffer->begin() + dst.size(), dst.begin());
+  return llvm::Error::success();
+}
+
+llvm::Expected<cuda::CUtensorMap> FakeDevice::encodeTma(DevicePtr base, DType,
+                                                        llvm::ArrayRef<int64_t>,
+                                                        llvm::ArrayRef<int64_t>,
+                                                        unsigned) {
+  cuda::CUtensorMap map = {};
+  map.opaque[0] = base;
+  return map;
+}
+
+/// FNV-1a of `bytes`, continuing from `hash`.
+static uint64_t fnv(uint64_t hash, llvm::ArrayRef<uint8_t> bytes) {
+  for (uint8_t b : bytes)
+    hash = (hash ^ b) * 0x100000001b3ull;
+  return hash;
+}
+
+llvm::Error FakeDevice::run(Unit &unit) {
+  for (const Step &step : unit.steps) {
+    const std::string &name = step.kernel.info.name;
+    if ((config.fault == "launch_fail" || config.fault == "sticky") &&
+        hits(name))
+      return llvm::make_error<DeviceError>(
+          BenchStatus::LaunchFail,
+          config.fault == "sticky"
+              ? "running the kernels failed: CUDA_ERROR_ILLEGAL_ADDRESS (an "
+                "illegal memory access was encountered; fake device)"
+              : "launching '" + name +
+                    "' failed: CUDA_ERROR_INVALID_VALUE (invalid argument; "
+                    "fake device)",
+          /*fatal=*/config.fault == "sticky");
+    if (config.fault == "kernel_hang" && hits(name))
+      hung = true;
+    for (auto [pointer, bytes] : step.zero)
+      if (std::vector<uint8_t> *buffer = find(pointer))
+        std::fill_n(buffer->begin(), std::min<uint64_t>(bytes, buffer->size()),
+                    0);
+    // The pattern depends on everything the kernel reads.
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (const ParamValue &param : step.params) {
+      bool written = llvm::any_of(step.writes, [&](const Step::Write &w) {
+        return w.buffer == param.buffer;
+      });
+      if (std::vector<uint8_t> *buffer = find(param.buffer); buffer && !written)
+        hash = fnv(hash, *buffer);
+    }
+    for (const Step::Write &write : step.writes) {
+      std::vector<uint8_t> *buffer = find(write.buffer);
+      if (!buffer)
+        continue;
+      auto it = expected.find(write.buffer);
+      if (it != expected.end() && it->second.size() == buffer->size()) {
+        *buffer = it->second;
+      } else {
+        int64_t n = write.bytes / dtypeSize(write.dtype);
+        for (int64_t i = 0; i < n; ++i)
+          writeElement(
+              write.dtype, buffer->data(), i,
+              static_cast<double>(((hash >> (i % 32)) + i) % 17) / 16.0 - 0.5);
+      }
+      if (config.fault == "wrong" && hits(name)) {
+        double v = readElement(write.dtype, buffer->data(), 0);
+        writeElement(write.dtype, buffer->data(), 0,
+                     write.dtype == DType::I1 ? 1 - v : v + 1 + std::fabs(v));
+      }
+    }
+  }
+  clockMs += unitUs(unit) / 1000;
+  return llvm::Error::success();
+}
+
+llvm::Error FakeDevice::synchronize(double timeoutS) {
+  if (!hung)
+    return llvm::Error::success();
+  clockMs += timeoutS * 1000;
+  return llvm::make_error<DeviceError>(
+      BenchStatus::Timeout,
+      llvm::formatv("the GPU was still busy after {0} s (a hung kernel?; fake "
+                    "device)",
+                    llvm::format("%g", timeoutS))
+          .str(),
+      /*fatal=*/true);
+}
+
+double FakeDevice::unitUs(const Unit &unit) const {
+  double us = 0;
+  for (const Step &step : unit.steps) {
+    auto it = config.kernelUs.find(step.kernel.info.name);
+    us += it == config.kernelUs.end() ? config.defaultUs : it->second;
+    us += 0.5 * step.zero.size();
+  }
+  return us;
+}
+
+llvm::Expected<SampleResult> FakeDevice::sample(Unit &unit,
+                                                const SampleRound &round) {
+  SampleResult result;
+  result.graph = round.graph;
+  double us = unitUs(unit);
+  // The verified run already wrote the results; samples only cost time.
+  for (unsigned i = 0; i < round.samples; ++i) {
+    clockMs += us * round.repeats / 1000;
+    // A jitter of up to ±0.4%, the same on every run.
+    double jitter = 0.002 * static_cast<double>(samples++ * 7 % 5) - 0.004;
+    result.us.push_back(us * (1 + jitter));
+    clockMs += (round.flushL2 ? 0.03 : 0) + 0.005;
+  }
+  if (llvm::Error error = synchronize(round.timeoutS))
+    return std::move(error);
+  return result;
+}
+
+llvm::Expected<std::unique_ptr<Device>>
+deplodock::runtime::createFakeDevice(const FakeDeviceOptions &options) {
+  const Nvrtc *nvrtc = nullptr;
+  if (options.compileWithNvrtc) {
+    llvm::Expected<const Nvrtc &> loaded = Nvrtc::get();
+    if (!loaded)
+      return loaded.takeError();
+    nvrtc = &*loaded;
+  }
+  return std::make_unique<FakeDevice>(options, nvrtc);
+}

@@ -1,0 +1,46 @@
+//===- Bench.h - deplodock-run --bench --------------------------*- C++ -*-===//
+//
+// Lowers a layer to Kernel IR, runs every kernel of a function in order on
+// the GPU through the bench worker, checks the results against the CPU
+// interpreter when the layer is small enough, and prints the time of each
+// kernel and of the whole function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_TOOLS_DEPLODOCK_RUN_BENCH_H
+#define DEPLODOCK_TOOLS_DEPLODOCK_RUN_BENCH_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+#include <vector>
+
+namespace deplodock {
+
+/// The options deplodock-run shares with --bench.
+struct BenchConfig {
+  std::string inputFile;
+  std::string funcName;
+  uint64_t seed = 0;
+  std::vector<std::string> inputs;
+  /// A pass pipeline applied to the input first.
+  std::string pipeline;
+  std::string outputDir;
+  /// The GPU the Tile rules target (sm_80, sm_90).
+  std::string target;
+  /// A tune database whose recorded choices the lowering replays.
+  std::string tuneDb;
+  /// How the tool was called, to find the worker beside it.
+  const char *argv0 = nullptr;
+};
+
+/// The options only --bench has.
+llvm::cl::OptionCategory &getBenchCategory();
+
+/// Runs --bench; returns the exit code.
+int runBenchMode(mlir::MLIRContext &context, const BenchConfig &config);
+
+} // namespace deplodock
+
+#endif // DEPLODOCK_TOOLS_DEPLODOCK_RUN_BENCH_H
