@@ -13,8 +13,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${PORTABLE_BUILD_DIR:-$root/build-portable}
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(deplodock-run deplodock-tune deplodock-opt
-  deplodock-translate)
+[ ${#tools[@]} -gt 0 ] || tools=(deplodock-run deplodock-tune deplodock-bench-worker
+  deplodock-opt deplodock-translate)
 
 BUILD_DIR=$build_dir "$root/scripts/setup.sh" --portable
 ninja -C "$build_dir" -j "${JOBS:-$(nproc)}" "${tools[@]}"

@@ -87,7 +87,7 @@ for name in ("triton", "matplotlib"):
 EOF
 
 missing=()
-for tool in deplodock-opt deplodock-translate deplodock-run deplodock-tune; do
+for tool in deplodock-opt deplodock-translate deplodock-run deplodock-tune deplodock-bench-worker; do
   if [ ! -x "$bin/$tool" ]; then
     missing+=("$tool")
     continue
@@ -101,6 +101,7 @@ for tool in deplodock-opt deplodock-translate deplodock-run deplodock-tune; do
 done
 for tool in ${missing[@]+"${missing[@]}"}; do
   case "$tool" in
+    deplodock-bench-worker) die "missing $bin/deplodock-bench-worker (deplodock-run --bench and deplodock-tune --backend=cuda run kernels through it)" ;;
     deplodock-tune) echo "deplodock-tune: missing (the 'tuned' backend needs it; pass --backends eager,compile,ours without it)" ;;
     *) die "missing $bin/$tool" ;;
   esac

@@ -35,4 +35,4 @@
 // MERGE: error: cannot merge a dry run (FAKE timings) with a real run
 // MISSING: error: {{.*}}nothing.json: no such file
 // NOOUT: error: no output folder: set $OUT or pass --out DIR
-// NOBIN: error: no tools folder {{.*}}nope (pass --bin DIR or set DEPLODOCK_BIN to the bin folder of a portable build)
+// NOBIN: error: no tools folder {{.*}}nope (run scripts/build-portable.sh and carry build-portable/carry, or pass --bin DIR)

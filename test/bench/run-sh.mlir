@@ -35,4 +35,5 @@
 // UNPACKED: deplodock-run
 
 //     ENV: deplodock-run: ok
+//     ENV: deplodock-bench-worker: ok
 // ENV-NOT: == benchmark

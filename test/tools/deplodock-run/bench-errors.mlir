@@ -83,7 +83,7 @@
 // RUN: not deplodock-run --bench %s --fake-device --max-time-ms=inf 2>&1 | FileCheck %s --check-prefix=MAXTIME
 // MAXTIME: error: --max-time-ms must be a number of milliseconds
 // RUN: not deplodock-run --bench %s --fake-device --tune-db=%t/tune.db 2>&1 | FileCheck %s --check-prefix=TUNEDB
-// TUNEDB: error: --tune-db: this build's deplodock-pipeline cannot replay a tune database yet
+// TUNEDB: error: tune database '{{.*}}tune.db': no such file
 // RUN: not deplodock-run --bench --interp %s 2>&1 | FileCheck %s --check-prefix=MODE
 // MODE: error: choose a mode: --interp runs the CPU reference interpreter, --bench runs the kernels on the GPU
 
