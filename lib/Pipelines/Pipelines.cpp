@@ -48,6 +48,7 @@ void deplodock::buildLowerToTilePipeline(OpPassManager &pm,
   lower.tuneDb = options.tuneDb;
   lower.tuneContext = options.tuneContext;
   lower.tuneReport = options.tuneReport;
+  lower.simplest = options.simplest;
   pm.addPass(dtile::createDTileLower(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -126,16 +126,49 @@ static LogicalResult runPipeline(ModuleOp module, StringRef text) {
 /// Lowers `module` to Kernel IR with the --target, --knobs and --tune-db
 /// choices.
 static LogicalResult lowerToKernel(ModuleOp module, StringRef target,
-                                   StringRef tuneDb) {
+                                   StringRef tuneDb, StringRef knobs,
+                                   bool simplest = false) {
   TilePipelineOptions options;
   // A missing or unreadable database is the pipeline's located error.
   options.tuneDb = tuneDb.str();
   options.tuneReport = !tuneDb.empty();
   options.target = target.str();
-  options.knobs = knobs;
+  options.knobs = knobs.str();
+  options.simplest = simplest;
   PassManager pm(module.getContext());
   buildLowerToKernelPipeline(pm, options);
   return pm.run(module);
+}
+
+/// The reference of `program` (function `name` of `module` lowered for
+/// `target`) on the GPU: the same function in its simplest lowering
+/// (the simplest option at every fork), run on the same buffers. Fails, saying
+/// why in `why`, when that lowering does not give the same buffers.
+static FailureOr<ReferenceProgram>
+buildGpuReference(ModuleOp module, StringRef name, StringRef target,
+                  const KernelProgram &program, std::string &why) {
+  OwningOpRef<ModuleOp> simplest = module.clone();
+  func::FuncOp host;
+  FailureOr<KernelProgram> reference = failure();
+  if (succeeded(lowerToKernel(*simplest, target, "", "", /*simplest=*/true)) &&
+      (host = findFunction(*simplest, name)))
+    reference = buildKernelProgram(host);
+  if (failed(reference)) {
+    why = "the simplest lowering failed";
+    return failure();
+  }
+  bool same = reference->buffers.size() == program.buffers.size();
+  for (size_t i = 0; same && i < program.buffers.size(); ++i)
+    same = reference->buffers[i].dtype == program.buffers[i].dtype &&
+           reference->buffers[i].shape == program.buffers[i].shape;
+  if (!same) {
+    why = "the simplest lowering allocates other buffers";
+    return failure();
+  }
+  return ReferenceProgram{
+      reference->source,
+      {},
+      {reference->launches.begin(), reference->launches.end()}};
 }
 
 /// How many elements the reference interpreter materialises running `func`:
@@ -230,7 +263,7 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   bool kernelIR = !module->getOps<dkernel::FuncOp>().empty();
   OwningOpRef<ModuleOp> lowered = module->clone();
   if (!kernelIR &&
-      failed(lowerToKernel(*lowered, config.target, config.tuneDb)))
+      failed(lowerToKernel(*lowered, config.target, config.tuneDb, knobs)))
     return 1;
   func::FuncOp host = findFunction(*lowered, name);
   if (!host) {
@@ -302,14 +335,27 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
         kernelIR || succeeded(runPipeline(*reference, "lower-to-tensor"));
     func::FuncOp func = ready ? findFunction(*reference, name) : nullptr;
     uint64_t elements = func ? interpreterElements(func) : 0;
-    if (!func) {
-      referenceNote = "skipped: the layer does not lower to the Tensor level";
-    } else if (elements > cpuReferenceLimit) {
-      referenceNote = llvm::formatv("skipped: the CPU interpreter would hold "
-                                    "{0} elements, more than "
-                                    "--cpu-reference-limit={1}",
-                                    elements, cpuReferenceLimit.getValue())
-                          .str();
+    std::string why;
+    if (!func)
+      why = "the layer does not lower to the Tensor level";
+    else if (elements > cpuReferenceLimit)
+      why = llvm::formatv("the CPU interpreter would hold {0} elements, more "
+                          "than --cpu-reference-limit={1}",
+                          elements, cpuReferenceLimit.getValue())
+                .str();
+    if (!why.empty()) {
+      // Too big for the CPU: the simplest lowering on the GPU instead.
+      std::string gpuWhy = "the input is Kernel IR already";
+      FailureOr<ReferenceProgram> gpu =
+          kernelIR ? FailureOr<ReferenceProgram>(failure())
+                   : buildGpuReference(*module, name, config.target, *program,
+                                       gpuWhy);
+      if (succeeded(gpu)) {
+        request.reference = std::move(*gpu);
+        referenceNote = "the simplest lowering on the GPU, since " + why;
+      } else {
+        referenceNote = "skipped: " + why + "; " + gpuWhy;
+      }
     } else {
       FailureOr<SmallVector<interp::Buffer>> results =
           interp::runFunction(func, args);

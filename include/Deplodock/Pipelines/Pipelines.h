@@ -46,6 +46,11 @@ struct TilePipelineOptions
       llvm::cl::desc("Remark whether each kernel was tuned, partly tuned or "
                      "not tuned"),
       llvm::cl::init(false)};
+  Option<bool> simplest{
+      *this, "simplest",
+      llvm::cl::desc("The reference lowering: the simplest option at every "
+                     "fork knobs does not decide"),
+      llvm::cl::init(false)};
 };
 
 /// TOSA to linalg (upstream pipelines), then everything to dtensor.

@@ -30,8 +30,8 @@ struct CudaBackendOptions {
   uint64_t seed = 0;
   runtime::TimingOptions timing;
   /// Kernels whose Loop IR executes at most this many loads are checked
-  /// against the CPU interpreter; larger ones against their default variant
-  /// on the GPU.
+  /// against the CPU interpreter; larger ones against their simplest
+  /// lowering on the GPU.
   int64_t cpuReferenceLoads = int64_t(1) << 24;
 };
 

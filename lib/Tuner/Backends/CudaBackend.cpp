@@ -4,22 +4,25 @@
 // with NVRTC, launched with its Kernel IR geometry on seeded inputs, checked
 // against the kernel's reference, then timed. The reference is the Loop IR
 // kernel on the CPU interpreter when that is cheap, else the kernel's
-// default variant (option 0 at every fork, the first one the tuner
-// measures) run on the same GPU; the default itself is then checked only by
-// the property tests of the rules, which is said in its detail.
+// simplest lowering (the `simplest` option of the Tile pipelines) run on the
+// same GPU and the same inputs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Tuner/CudaBackend.h"
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "Deplodock/Pipelines/Pipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Runtime/KernelProgram.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -68,13 +71,39 @@ static OwningOpRef<ModuleOp> wrapKernel(dloop::KernelOp kernel) {
   return module;
 }
 
+/// `kernel`'s simplest lowering for `target`, as a program on the same
+/// buffers as its variants.
+static FailureOr<ReferenceProgram> lowerSimplest(dloop::KernelOp kernel,
+                                                 StringRef target) {
+  OwningOpRef<ModuleOp> module = wrapKernel(kernel);
+  // From Loop IR: the Tile rules, then what lower-to-kernel adds.
+  dtile::DTileLowerOptions options;
+  options.target = target.str();
+  options.simplest = true;
+  PassManager pm(kernel.getContext());
+  pm.addPass(dtile::createDTileLower(options));
+  buildTileToKernelPasses(pm, target);
+  if (failed(pm.run(*module)))
+    return failure();
+  auto funcs = module->getOps<dkernel::FuncOp>();
+  if (!llvm::hasSingleElement(funcs))
+    return failure();
+  FailureOr<KernelProgram> program = buildKernelProgram(*funcs.begin());
+  if (failed(program))
+    return failure();
+  return ReferenceProgram{program->source,
+                          {},
+                          {program->launches.begin(), program->launches.end()}};
+}
+
 namespace {
 
 class CudaBackend : public Backend {
 public:
   CudaBackend(std::unique_ptr<BenchClient> client, CudaBackendOptions options,
               StringRef target)
-      : client(std::move(client)), options(std::move(options)) {
+      : client(std::move(client)), options(std::move(options)),
+        target(target.str()) {
     llvm::json::Object extra{{"backend", "cuda"}, {"target", target}};
     context = makeDeviceContext(this->client->getDevice(), kCompilerVersion,
                                 std::move(extra));
@@ -89,8 +118,16 @@ public:
     if (ref.ready)
       return success();
     ref.ready = true;
-    if (countLoopLoads(kernel) > options.cpuReferenceLoads)
-      return success(); // The default variant on the GPU will be it.
+    if (countLoopLoads(kernel) > options.cpuReferenceLoads) {
+      FailureOr<ReferenceProgram> simplest = lowerSimplest(kernel, target);
+      if (failed(simplest)) {
+        error = "cannot lower the reference of kernel '" +
+                kernel.getSymName().str() + "' (see the diagnostics)";
+        return failure();
+      }
+      ref.gpu = std::move(*simplest);
+      return success();
+    }
     OwningOpRef<ModuleOp> module = wrapKernel(kernel);
     auto func = cast<func::FuncOp>(module->getBody()->front());
     FailureOr<SmallVector<interp::Buffer>> inputs =
@@ -126,16 +163,7 @@ public:
       note = ", checked against the CPU interpreter";
     } else if (ref.gpu) {
       request.reference = *ref.gpu;
-      note = ", checked against the default variant on the GPU";
-    } else {
-      // The first variant of a large kernel: the default, the reference of
-      // the others.
-      ref.gpu = ReferenceProgram{
-          program->source,
-          {},
-          {program->launches.begin(), program->launches.end()}};
-      note = ", not checked: the reference of the other variants (the "
-             "rules' property tests check it)";
+      note = ", checked against the simplest lowering on the GPU";
     }
 
     llvm::Expected<BenchResult> result = client->measure(request);
@@ -143,12 +171,9 @@ public:
       error = "the bench worker failed: " + llvm::toString(result.takeError());
       return failure();
     }
-    if (result->status != BenchStatus::Ok) {
-      if (!request.reference && ref.expected.empty())
-        ref.gpu.reset(); // A failed default cannot be the reference.
+    if (result->status != BenchStatus::Ok)
       return BackendResult::failure(toMeasureStatus(result->status),
                                     result->detail);
-    }
     const UnitTiming *timing = result->timing(-1);
     if (!timing) {
       error = "the bench worker returned no timing";
@@ -191,12 +216,13 @@ private:
     bool ready = false;
     /// The CPU interpreter's outputs, in order...
     SmallVector<interp::Buffer> expected;
-    /// ...or the default variant, run on the GPU.
+    /// ...or the simplest lowering, run on the GPU.
     std::optional<ReferenceProgram> gpu;
   };
 
   std::unique_ptr<BenchClient> client;
   CudaBackendOptions options;
+  std::string target;
   DeviceContext context;
   llvm::StringMap<KernelReference> references;
 };

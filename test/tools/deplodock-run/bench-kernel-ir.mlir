@@ -3,6 +3,8 @@
 // the CPU reference runs the Kernel IR itself. Host functions the runtime
 // cannot run are located errors.
 // RUN: deplodock-run --bench %s --func=host --fake-device --warmup-ms=0.1 --max-time-ms=1 | FileCheck %s --check-prefix=HOST
+// RUN: deplodock-run --bench %s --func=host --fake-device --warmup-ms=0.1 --max-time-ms=1 --cpu-reference-limit=0 | FileCheck %s --check-prefix=LIMIT
+// LIMIT: reference: skipped: the CPU interpreter would hold {{[0-9]+}} elements, more than --cpu-reference-limit=0; the input is Kernel IR already; the GPU results are not checked
 // HOST:      @host on Deplodock fake GPU
 // HOST:      reference: 1 output checked against the CPU interpreter (max abs error 0)
 // HOST-NEXT: #   kernel          median_us   share     min_us     max_us samples  grid           block             smem  regs

@@ -45,12 +45,15 @@
 // OUT-NEXT: 11.0 22.0 33.0 44.0 55.0 66.0 77.0 88.0
 
 /// With the CPU reference off, nothing is verified, and the report says so.
-// RUN: deplodock-run --bench %s --fake-device --warmup-ms=0.1 --max-time-ms=1 --cpu-reference-limit=0 --bench-json=%t/unchecked.json | FileCheck %s --check-prefix=UNCHECKED
-// UNCHECKED: reference: skipped: the CPU interpreter would hold 96 elements, more than --cpu-reference-limit=0; the GPU results are not checked
-// UNCHECKED: function
-// RUN: FileCheck %s --check-prefix=UNCHECKED-JSON < %t/unchecked.json
-// UNCHECKED-JSON: "status": "ok",
-// UNCHECKED-JSON: "verified": false
+// RUN: deplodock-run --bench %s --fake-device --warmup-ms=0.1 --max-time-ms=1 --cpu-reference-limit=0 --bench-json=%t/gpu-ref.json | FileCheck %s --check-prefix=GPU-REF
+// GPU-REF: reference: 1 output checked against the simplest lowering on the GPU, since the CPU interpreter would hold 96 elements, more than --cpu-reference-limit=0
+// GPU-REF: function
+// RUN: FileCheck %s --check-prefix=GPU-REF-JSON < %t/gpu-ref.json
+// GPU-REF-JSON: "status": "ok",
+// GPU-REF-JSON: "verified": true
+/// The GPU reference catches a wrong kernel too.
+// RUN: not deplodock-run --bench %s --fake-device --cpu-reference-limit=0 --fake-fault=wrong 2>&1 | FileCheck %s --check-prefix=GPU-WRONG
+// GPU-WRONG: error: the kernels failed (wrong_result): output alloc0: 1 of 32 elements differ
 
 /// Compiling with the real NVRTC on the fake device: the emitted CUDA
 /// compiles (nvrtc.test covers the worker side).

@@ -2,7 +2,7 @@
 // needed): every variant is run, checked and timed by the worker, the
 // winners are recorded under the device's context, and replay picks that
 // context by itself. A small kernel is checked against the CPU interpreter;
-// a large one against its default variant, run first.
+// a large one against its simplest lowering, run on the GPU.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: deplodock-tune %s --backend=cuda --fake-device --db=%t/tune.db --max-variants=3 -v 2> %t/small.err | FileCheck %s --check-prefix=SMALL
 // RUN: FileCheck %s --check-prefix=SMALL-ERR < %t/small.err
@@ -30,8 +30,8 @@ func.func @small(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> 
 
 // REPLAY: remark: tune-db: @small_0_reduce: tuned ({{[0-9]+}} of {{[0-9]+}} forks replayed) in context '{{[0-9a-f]+}}'
 
-// LARGE: [matmul_0_reduce] #1 {{.*}}, not checked: the reference of the other variants
-// LARGE: [matmul_0_reduce] #2 {{.*}}, checked against the default variant on the GPU
+// LARGE: [matmul_0_reduce] #1 {{.*}}, checked against the simplest lowering on the GPU
+// LARGE: [matmul_0_reduce] #2 {{.*}}, checked against the simplest lowering on the GPU
 
 // JSON: "backend": "cuda"
 

@@ -6,6 +6,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
@@ -37,12 +40,12 @@ std::string dtile::describeOptions(const Rule &rule,
     SmallVector<std::string> parts;
     for (NamedAttribute entry : option.getEntries())
       parts.push_back(knobValue(entry.getValue()));
-    std::string text = parts.size() == 1 ? parts.front()
-                                         : "(" + llvm::join(parts, ", ") + ")";
+    std::string text =
+        parts.size() == 1 ? parts.front() : "(" + llvm::join(parts, ", ") + ")";
     values.push_back(text + (i == 0 ? "*" : ""));
   }
-  std::string lhs = names.size() == 1 ? names.front()
-                                      : "(" + llvm::join(names, ", ") + ")";
+  std::string lhs =
+      names.size() == 1 ? names.front() : "(" + llvm::join(names, ", ") + ")";
   return (rule.getName() + ": " + lhs + " in {" + llvm::join(values, ", ") +
           "}")
       .str();
@@ -73,8 +76,8 @@ LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
     if (it == options.end()) {
       SmallVector<std::string> asked;
       for (NamedAttribute w : wanted)
-        asked.push_back((w.getName().strref() + "=" + knobValue(w.getValue()))
-                            .str());
+        asked.push_back(
+            (w.getName().strref() + "=" + knobValue(w.getValue())).str());
       return kernel.emitOpError("knobs ")
              << llvm::join(asked, ",") << " are not a legal option of "
              << describeOptions(rule, options);
@@ -88,9 +91,8 @@ LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
       chosen = options[**pick];
   }
   if (failed(rule.apply(kernel, chosen, target)))
-    return kernel.emitOpError("rule ")
-           << rule.getName() << " failed to apply "
-           << describeOptions(rule, {chosen});
+    return kernel.emitOpError("rule ") << rule.getName() << " failed to apply "
+                                       << describeOptions(rule, {chosen});
   kernel.setKnobsAttr(kernel.getKnobs().merge(chosen));
   return success();
 }
@@ -150,7 +152,8 @@ dtile::parseKnobsOption(MLIRContext *context, StringRef text,
     // `name:` prefix: a kernel name is an identifier followed by ':'.
     size_t colon = group.find(':');
     size_t equal = group.find('=');
-    if (colon != StringRef::npos && (equal == StringRef::npos || colon < equal)) {
+    if (colon != StringRef::npos &&
+        (equal == StringRef::npos || colon < equal)) {
       kernel = group.take_front(colon).trim();
       group = group.drop_front(colon + 1);
     }
@@ -215,4 +218,38 @@ std::string dtile::formatKnobsOption(StringRef kernel, KnobsAttr knobs) {
   }
   std::string text = llvm::join(parts, ",");
   return kernel.empty() ? text : (kernel + ":" + text).str();
+}
+
+/// How much machinery one knob asks for (see simplestOption).
+static double knobCost(StringRef name, Attribute value) {
+  if (auto flag = dyn_cast<BoolAttr>(value))
+    return flag.getValue() ? 1 : 0;
+  if (auto list = dyn_cast<ArrayAttr>(value))
+    return list.size();
+  if (auto list = dyn_cast<DenseI64ArrayAttr>(value))
+    return list.size();
+  auto number = dyn_cast<IntegerAttr>(value);
+  if (!number || number.getInt() < 1)
+    return 0;
+  // Counts of threads cooperating, of values a thread holds, of copies of
+  // a loop body, of blocks sharing a sum: each doubling is more to get
+  // right. Tile shapes are not.
+  if (llvm::is_contained({"threads", "FM", "FN", "unroll", "split_k"}, name))
+    return std::log2(static_cast<double>(number.getInt()));
+  return 0;
+}
+
+size_t deplodock::dtile::simplestOption(ArrayRef<KnobsAttr> options) {
+  size_t best = 0;
+  double bestCost = std::numeric_limits<double>::infinity();
+  for (auto [i, option] : llvm::enumerate(options)) {
+    double cost = 0;
+    for (NamedAttribute entry : option.getEntries())
+      cost += knobCost(entry.getName(), entry.getValue());
+    if (cost < bestCost) {
+      best = i;
+      bestCost = cost;
+    }
+  }
+  return best;
 }

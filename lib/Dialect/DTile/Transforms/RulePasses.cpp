@@ -77,9 +77,8 @@ LogicalResult checkKernelNames(ModuleOp module, const RuleOptions &options,
 }
 
 /// Runs the rule called `name` on every tile kernel of `module`.
-LogicalResult runRuleOnModule(ModuleOp module, StringRef name,
-                              StringRef target, StringRef knobs,
-                              bool listForks) {
+LogicalResult runRuleOnModule(ModuleOp module, StringRef name, StringRef target,
+                              StringRef knobs, bool listForks) {
   FailureOr<RuleOptions> options = parseOptions(module, target, knobs);
   if (failed(options))
     return failure();
@@ -118,15 +117,15 @@ struct TileifyPass final
   }
 };
 
-#define DEFINE_RULE_PASS(Name, RuleName)                                      \
-  struct Name##Pass final                                                     \
-      : deplodock::dtile::impl::DTile##Name##Base<Name##Pass> {               \
-    using Base::Base;                                                         \
-    void runOnOperation() override {                                          \
-      if (failed(runRuleOnModule(getOperation(), RuleName, target, knobs,     \
-                                 listForks)))                                 \
-        signalPassFailure();                                                  \
-    }                                                                         \
+#define DEFINE_RULE_PASS(Name, RuleName)                                       \
+  struct Name##Pass final                                                      \
+      : deplodock::dtile::impl::DTile##Name##Base<Name##Pass> {                \
+    using Base::Base;                                                          \
+    void runOnOperation() override {                                           \
+      if (failed(runRuleOnModule(getOperation(), RuleName, target, knobs,      \
+                                 listForks)))                                  \
+        signalPassFailure();                                                   \
+    }                                                                          \
   };
 
 DEFINE_RULE_PASS(ChunkMatmulK, "chunk_matmul_k")
@@ -146,6 +145,11 @@ struct LowerPass final : deplodock::dtile::impl::DTileLowerBase<LowerPass> {
     FailureOr<RuleOptions> options = parseOptions(module, target, knobs);
     if (failed(options))
       return signalPassFailure();
+    if (simplest && !tuneDb.empty()) {
+      module.emitError("simplest and tune-db choose the same forks: pass "
+                       "one of them");
+      return signalPassFailure();
+    }
     std::optional<tuner::TuneDbReplay> replay;
     SmallVector<std::string> loopKeys;
     if (!tuneDb.empty()) {
@@ -185,10 +189,19 @@ struct LowerPass final : deplodock::dtile::impl::DTileLowerBase<LowerPass> {
         ++(choice ? report.replayed : report.stale);
         return choice;
       };
+      auto simplestChoice =
+          [](const Rule &, KernelOp,
+             ArrayRef<KnobsAttr> choices) -> FailureOr<std::optional<size_t>> {
+        return std::optional<size_t>(simplestOption(choices));
+      };
+      OptionChooser chooser = nullptr;
+      if (replay)
+        chooser = replayChoice;
+      else if (simplest)
+        chooser = simplestChoice;
       for (const std::unique_ptr<Rule> &rule : getRules())
         if (failed(runRule(*rule, kernel, options->target,
-                           options->requestedFor(kernel), listForks,
-                           replay ? OptionChooser(replayChoice) : nullptr)))
+                           options->requestedFor(kernel), listForks, chooser)))
           return signalPassFailure();
       if (replay && tuneReport)
         kernel.emitRemark("tune-db: ")

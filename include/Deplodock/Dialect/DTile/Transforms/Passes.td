@@ -75,6 +75,11 @@ def DTileLower : Pass<"dtile-lower", "::mlir::ModuleOp"> {
     option 0: what `deplodock-tune` found replays in one lookup per fork.
     `tune-report` remarks, per kernel, whether it was tuned, partly tuned or
     not tuned.
+
+    With `simplest`, a fork that `knobs` does not decide takes its simplest
+    option instead (simplestOption: serial reductions, no register tiles,
+    no staging, no unrolling): the reference GPU results are checked
+    against when the CPU interpreter would be too slow.
   }];
   let options = !listconcat(TileRuleOptionList, [
     Option<"tuneDb", "tune-db", "std::string", "\"\"",
@@ -85,7 +90,10 @@ def DTileLower : Pass<"dtile-lower", "::mlir::ModuleOp"> {
            "for the target) or `auto` (the default: the one GPU measured "
            "for the target, else the model)">,
     Option<"tuneReport", "tune-report", "bool", "false",
-           "Remark, for each kernel, how many forks replay decided">
+           "Remark, for each kernel, how many forks replay decided">,
+    Option<"simplest", "simplest", "bool", "false",
+           "Take the simplest option at every fork knobs does not decide "
+           "(the reference lowering)">
   ]);
   let dependentDialects = ["::deplodock::dtile::DTileDialect",
                            "::deplodock::dloop::DLoopDialect",

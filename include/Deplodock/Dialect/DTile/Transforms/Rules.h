@@ -62,6 +62,13 @@ std::string describeOptions(const Rule &rule,
 using OptionChooser = llvm::function_ref<mlir::FailureOr<std::optional<size_t>>(
     const Rule &, KernelOp, llvm::ArrayRef<KnobsAttr>)>;
 
+/// The simplest of a rule's options: the one whose knobs ask for the least
+/// machinery (every enabled flag, staged input and split counts one, every
+/// doubling of a thread count, register-tile side or unroll factor counts
+/// one; tile shapes count nothing), the earliest among equals. The
+/// reference lowering takes it at every fork.
+size_t simplestOption(llvm::ArrayRef<KnobsAttr> options);
+
 /// Runs `rule` on `kernel`: picks the option matching `requested` (the
 /// values `requested` gives for the rule's knobs), else the one `chooser`
 /// picks (replay), else option 0, applies it and stamps its knobs. With
