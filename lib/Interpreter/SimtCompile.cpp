@@ -403,6 +403,8 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.kind = Kind::CpAsync;
             instr.a = copy.getBytes();
             instr.b = copy.getSrcIndices().size();
+            // The zero-fill predicate, if any, is the last operand.
+            instr.c = copy.getValid() ? 1 : 0;
             auto src = cast<MemRefType>(copy.getSrc().getType());
             auto dst = cast<MemRefType>(copy.getDst().getType());
             if (src.getElementType() != dst.getElementType())

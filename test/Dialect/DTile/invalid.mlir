@@ -604,6 +604,18 @@ func.func @stage_box_extent(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
 
 // -----
 
+func.func @stage_zero_fill_origin(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{origin 0 (d0 * 32) ranges over [0, 96], outside the dimension of size 64}}
+      %s = dtile.stage %x[%b * 32, 0] box [32, 64] zero_fill : memref<64x64xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @stage_pad_rank(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {

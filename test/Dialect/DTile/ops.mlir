@@ -182,8 +182,9 @@ func.func @matmul_cp_async(%arg0: memref<128x256xf32>, %arg1: memref<256x64xf32>
 
 /// Every form of dtile.stage, and async waits that keep one or no stage in
 /// flight. `transport sync` is the default and is not printed; the other
-/// clauses print in a fixed order (pad, buffers/slot, transport, swizzle)
-/// whatever order the options come in, with discardable attributes last.
+/// clauses print in a fixed order (zero_fill, pad, buffers/slot, transport,
+/// swizzle) whatever order the options come in, with discardable attributes
+/// last. A zero_fill box may be larger than its source.
 // CHECK-LABEL: func.func @stage_forms
 //       CHECK:   dtile.kernel @stage_forms ins(%[[X:in0]] = %{{.*}} : memref<64x128xf32>) outs(%{{.*}} = %{{.*}} : memref<64x128xf32>) {
 //       CHECK:     %[[C1:.*]] = arith.constant 1 : index
@@ -196,6 +197,7 @@ func.func @matmul_cp_async(%arg0: memref<128x256xf32>, %arg1: memref<256x64xf32>
 //       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 0] box [32, 32] transport tma : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
 //       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 96] box [32, 32] transport tma swizzle 128 : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
 //       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 0] box [32, 128] pad [0, 1] buffers 2 slot %[[C1]] transport cp_async {note = "all"} : memref<64x128xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
+//       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 0] box [128, 128] zero_fill pad [0, 1] transport cp_async : memref<64x128xf32> -> memref<128x128xf32, #gpu.address_space<workgroup>>
 //       CHECK:       dtile.async_wait keep 1
 //       CHECK:       dtile.async_wait keep 0
 func.func @stage_forms(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) {
@@ -210,6 +212,7 @@ func.func @stage_forms(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) {
       %s5 = dtile.stage %x[%b * 32, 0] box [32, 32] transport tma : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
       %s6 = dtile.stage %x[%b * 32, 96] box [32, 32] transport tma swizzle 128 : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
       %s7 = dtile.stage %x[%b * 32, 0] box [32, 128] pad [0, 1] buffers 2 slot %c1 transport cp_async {note = "all"} : memref<64x128xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
+      %s8 = dtile.stage %x[%b * 32, 0] box [128, 128] zero_fill pad [0, 1] transport cp_async : memref<64x128xf32> -> memref<128x128xf32, #gpu.address_space<workgroup>>
       dtile.async_wait keep 1
       dtile.async_wait keep 0
     }

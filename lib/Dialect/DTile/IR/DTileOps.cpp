@@ -566,8 +566,8 @@ SmallVector<int64_t> StageOp::getPadding() {
   return SmallVector<int64_t>(getBox().size(), 0);
 }
 
-// %src[map] box [..] pad [..] buffers N slot %s transport T swizzle S
-//     attributes {...} : memref<..> -> memref<..>
+// %src[map] box [..] zero_fill pad [..] buffers N slot %s transport T
+//     swizzle S attributes {...} : memref<..> -> memref<..>
 ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &b = parser.getBuilder();
   OpAsmParser::UnresolvedOperand source, slot;
@@ -585,6 +585,7 @@ ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   props.map = cast<AffineMapAttr>(mapAttrs.get("map"));
   props.box = b.getDenseI64ArrayAttr(box);
+  props.zero_fill = succeeded(parser.parseOptionalKeyword("zero_fill"));
   if (succeeded(parser.parseOptionalKeyword("pad"))) {
     if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
           return parser.parseInteger(pad.emplace_back());
@@ -630,6 +631,8 @@ void StageOp::print(OpAsmPrinter &p) {
   p << ' ' << getSource() << '[';
   p.printAffineMapOfSSAIds(getMapAttr(), getOrigin());
   p << "] box [" << getBox() << ']';
+  if (getZeroFill())
+    p << " zero_fill";
   if (getPad())
     p << " pad [" << *getPad() << ']';
   if (getSlot())
@@ -640,17 +643,31 @@ void StageOp::print(OpAsmPrinter &p) {
     p << " swizzle " << getSwizzle();
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {"map", "box", "pad", "buffers", "transport",
-                           "swizzle", "operandSegmentSizes"});
+                           "swizzle", "zero_fill", "operandSegmentSizes"});
   p << " : " << getSource().getType() << " -> " << getType();
 }
 
 /// Checks, where the values of its indices are known exactly, that the box
-/// of `op` lies inside its source and its slot inside its buffers.
+/// of `op` lies inside its source (or, zero-filled, starts in it) and its
+/// slot inside its buffers.
 static LogicalResult verifyStageBounds(StageOp op) {
   auto sourceType = cast<MemRefType>(op.getSource().getType());
   AffineMap map = op.getMap();
   ArrayRef<int64_t> box = op.getBox();
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    if (op.getZeroFill()) {
+      // Past the end reads zeros, but the box must start inside.
+      std::optional<Interval> range =
+          dloop::getAccessRange(expr, map.getNumDims(), op.getOrigin(), op);
+      int64_t size = sourceType.getDimSize(d);
+      if (!range || Interval{0, size - 1}.contains(*range))
+        continue;
+      std::string text;
+      llvm::raw_string_ostream(text) << expr;
+      return op.emitOpError("origin ")
+             << d << " (" << text << ") ranges over [" << range->lo << ", "
+             << range->hi << "], outside the dimension of size " << size;
+    }
     std::optional<Interval> range =
         dloop::getAccessRange(expr, map.getNumDims(), op.getOrigin(), op);
     int64_t size = sourceType.getDimSize(d);
@@ -692,11 +709,16 @@ LogicalResult StageOp::verify() {
   if (static_cast<int64_t>(box.size()) != rank)
     return emitOpError("box has rank ")
            << box.size() << " but the source has rank " << rank;
-  for (auto [d, extent] : llvm::enumerate(box))
-    if (extent < 1 || extent > sourceType.getDimSize(d))
+  for (auto [d, extent] : llvm::enumerate(box)) {
+    if (extent < 1)
+      return emitOpError("box extent ")
+             << extent << " of dimension " << d << " is not positive";
+    // A zero-filled box may overhang a source smaller than the tile.
+    if (!getZeroFill() && extent > sourceType.getDimSize(d))
       return emitOpError("box extent ")
              << extent << " of dimension " << d << " is outside [1, "
              << sourceType.getDimSize(d) << "]";
+  }
   if (std::optional<ArrayRef<int64_t>> pad = getPad()) {
     if (pad->size() != box.size())
       return emitOpError("expected one padding per box dimension");

@@ -200,12 +200,16 @@ def DTile_StageOp : DTile_Op<"stage", [
     than padding. Where the values of the origin and slot indices are known
     exactly (constants and axis coordinates, combined linearly), the verifier
     checks that the box lies inside the source and the slot inside
-    `[0, buffers - 1]`.
+    `[0, buffers - 1]`. With `zero_fill` the box may reach past the end of
+    the source (the last tile of an extent the tile does not divide): those
+    elements of the slab read as zero, and the bounds check is left out.
 
     ```mlir
     %as = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] pad [0, 1]
         buffers 2 slot %s transport cp_async
         : memref<512x2048xf32> -> memref<64x32xf32, #gpu.address_space<workgroup>>
+    %bs = dtile.stage %b[%ko * 32, %no * 64] box [32, 64] zero_fill
+        : memref<1000x333xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins AnyStaticShapeMemRef:$source,
@@ -217,7 +221,8 @@ def DTile_StageOp : DTile_Op<"stage", [
                        DefaultValuedProp<I64Prop, "1">:$buffers,
                        DefaultValuedProp<DTile_TransportProp,
                                          "::deplodock::dtile::Transport::sync">:$transport,
-                       DefaultValuedProp<I64Prop, "0">:$swizzle);
+                       DefaultValuedProp<I64Prop, "0">:$swizzle,
+                       UnitProp:$zero_fill);
   let results = (outs AnyStaticShapeMemRef:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
