@@ -528,6 +528,10 @@ static LogicalResult compileTileKernel(dtile::KernelOp op, Kernel &kernel) {
   mlir::Block &body = op.getBody().front();
   for (BlockArgument arg : body.getArguments())
     kernel.bufferSlots.push_back(compiler.slotOf(arg));
+  unsigned numInputs = op.getInputs().size();
+  for (unsigned i = 0, e = op.getOutputs().size(); i < e; ++i)
+    if (op.isZeroInit(i))
+      kernel.zeroInit.push_back(numInputs + i);
   return compiler.compileBlock(body, kernel.body);
 }
 

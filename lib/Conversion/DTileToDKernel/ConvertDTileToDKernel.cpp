@@ -1160,13 +1160,14 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
   for (auto [i, arg] : llvm::enumerate(kernel.getOutputArgs())) {
     int64_t param = numInputs + i;
     outputs.push_back(param);
-    // Written only by reducing stores: atomics into a zeroed buffer.
+    // Zeroed at the Tile level (split-K), or written only by reducing
+    // stores: atomics into a buffer the runtime zeroes.
     bool reducing = false, plain = false;
     for (Operation *user : arg.getUsers())
       if (auto store = dyn_cast<dloop::StoreOp>(user);
           store && store.getMemref() == arg)
         (store.isReducing() ? reducing : plain) = true;
-    if (reducing && !plain)
+    if (kernel.isZeroInit(i) || (reducing && !plain))
       zeroInit.push_back(param);
   }
   // Geometry.

@@ -946,3 +946,21 @@ func.func @store_into_input(%a: memref<4xf32>, %b: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @zero_init_not_an_output(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{zero_init index 1 is not an output (the kernel has 1)}}
+  dtile.kernel @k zero_init [1] ins(%x = %a : memref<4xf32>) outs(%y = %b : memref<4xf32>) {
+  }
+  return
+}
+
+// -----
+
+func.func @zero_init_unsorted(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{zero_init indices must be strictly increasing}}
+  dtile.kernel @k zero_init [0, 0] outs(%x = %a : memref<4xf32>, %y = %b : memref<4xf32>) {
+  }
+  return
+}

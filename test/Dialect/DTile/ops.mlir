@@ -382,3 +382,24 @@ func.func @combine_stays(%arg0: memref<4x64xf32>, %arg1: memref<4xf32>, %arg2: m
   }
   return
 }
+
+/// Split-K: blocks along "k_s" each add a quarter of K into an output that
+/// zero_init zeroes before the kernel runs.
+// CHECK-LABEL: func.func @split_k
+//       CHECK:   dtile.kernel @split_k knobs<split_k = 4> zero_init [0] ins(
+//       CHECK:     dtile.tile blocks(%{{.*}} : 4 "k_s", %{{.*}} : 8 "m") {
+//       CHECK:       dloop.store add
+func.func @split_k(%arg0: memref<8x64xf32>, %arg1: memref<8xf32>) {
+  dtile.kernel @split_k knobs<split_k = 4> zero_init [0] ins(%x = %arg0 : memref<8x64xf32>) outs(%y = %arg1 : memref<8xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dtile.tile blocks(%s : 4 "k_s", %m : 8 "m") {
+      %sum = dloop.for %k = 0 to 16 reduce "k" iter(%acc = %zero : f32) {
+        %v = dloop.load %x[%m, %s * 16 + %k] : memref<8x64xf32>
+        %a = arith.addf %acc, %v : f32
+        dloop.yield %a : f32
+      }
+      dloop.store add %sum, %y[%m] : memref<8xf32>
+    }
+  }
+  return
+}

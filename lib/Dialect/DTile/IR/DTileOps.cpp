@@ -63,6 +63,14 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     props.knobs =
         KnobsAttr::get(parser.getContext(), ArrayRef<NamedAttribute>{});
   }
+  if (succeeded(parser.parseOptionalKeyword("zero_init"))) {
+    SmallVector<int64_t> zeroInit;
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(zeroInit.emplace_back());
+        }))
+      return failure();
+    props.zero_init = parser.getBuilder().getDenseI64ArrayAttr(zeroInit);
+  }
   SmallVector<OpAsmParser::Argument> args;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   SmallVector<Type> types;
@@ -90,10 +98,13 @@ void KernelOp::print(OpAsmPrinter &p) {
     p << " knobs";
     getKnobs().print(p);
   }
+  if (std::optional<ArrayRef<int64_t>> zeroInit = getZeroInit())
+    p << " zero_init [" << *zeroInit << ']';
   printBindings(p, "ins", getInputArgs(), getInputs());
   printBindings(p, "outs", getOutputArgs(), getOutputs());
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {"sym_name", "knobs", "operandSegmentSizes"});
+      (*this)->getAttrs(),
+      {"sym_name", "knobs", "zero_init", "operandSegmentSizes"});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -117,9 +128,28 @@ TileOp KernelOp::getTile() {
   return tiles.empty() ? TileOp() : *tiles.begin();
 }
 
+bool KernelOp::isZeroInit(unsigned i) {
+  std::optional<ArrayRef<int64_t>> zeroInit = getZeroInit();
+  return zeroInit && llvm::is_contained(*zeroInit, static_cast<int64_t>(i));
+}
+
 LogicalResult KernelOp::verify() {
-  return verifyKernelBuffers(*this, getSymName(), getBuffers(),
-                             getOutputs().size());
+  if (failed(verifyKernelBuffers(*this, getSymName(), getBuffers(),
+                                 getOutputs().size())))
+    return failure();
+  if (std::optional<ArrayRef<int64_t>> zeroInit = getZeroInit()) {
+    int64_t previous = -1;
+    for (int64_t i : *zeroInit) {
+      if (i < 0 || i >= static_cast<int64_t>(getOutputs().size()))
+        return emitOpError("zero_init index ")
+               << i << " is not an output (the kernel has "
+               << getOutputs().size() << ")";
+      if (i <= previous)
+        return emitOpError("zero_init indices must be strictly increasing");
+      previous = i;
+    }
+  }
+  return success();
 }
 
 LogicalResult KernelOp::verifyRegions() {

@@ -33,7 +33,9 @@ def DTile_KernelOp : DTile_Op<"kernel", [
   let description = [{
     The Tile-level form of a `dloop.kernel`: the same buffers, bound to block
     arguments, and a body whose outermost op is a `dtile.tile`. `knobs` records
-    the decisions of the Tile rules that produced it.
+    the decisions of the Tile rules that produced it. `zero_init` lists the
+    outputs (by position among the outputs) that are zeroed before the kernel
+    runs: split-K blocks fold their partial sums into them.
 
     ```mlir
     dtile.kernel @rmsnorm knobs<threads = 256>
@@ -41,11 +43,15 @@ def DTile_KernelOp : DTile_Op<"kernel", [
         outs(%y = %arg2 : memref<1x32x2048xf32>) {
       dtile.tile blocks(%r : 32 "r") threads(%t : 256 "t") { ... }
     }
+    dtile.kernel @mm knobs<split_k = 4> zero_init [0]
+        ins(%a = %arg0 : memref<37x1000xf32>, %b = %arg1 : memref<1000x333xf32>)
+        outs(%c = %arg2 : memref<37x333xf32>) { ... }
     ```
   }];
   let arguments = (ins
       StrAttr:$sym_name,
       DTile_KnobsAttr:$knobs,
+      OptionalAttr<DenseI64ArrayAttr>:$zero_init,
       Arg<Variadic<AnyMemRef>, "buffers the kernel reads", [MemRead]>:$inputs,
       Arg<Variadic<AnyMemRef>, "buffers the kernel writes",
           [MemRead, MemWrite]>:$outputs);
@@ -66,6 +72,8 @@ def DTile_KernelOp : DTile_Op<"kernel", [
     TileOp getTile();
     /// The inputs, then the outputs.
     ::mlir::OperandRange getBuffers() { return getOperands(); }
+    /// Whether output `i` (by position among the outputs) is zeroed first.
+    bool isZeroInit(unsigned i);
   }];
 }
 
