@@ -403,6 +403,8 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.kind = Kind::CpAsync;
             instr.a = copy.getBytes();
             instr.b = copy.getSrcIndices().size();
+            // The zero-fill predicate, if any, is the last operand.
+            instr.c = copy.getValid() ? 1 : 0;
             auto src = cast<MemRefType>(copy.getSrc().getType());
             auto dst = cast<MemRefType>(copy.getDst().getType());
             if (src.getElementType() != dst.getElementType())
@@ -526,6 +528,10 @@ static LogicalResult compileTileKernel(dtile::KernelOp op, Kernel &kernel) {
   mlir::Block &body = op.getBody().front();
   for (BlockArgument arg : body.getArguments())
     kernel.bufferSlots.push_back(compiler.slotOf(arg));
+  unsigned numInputs = op.getInputs().size();
+  for (unsigned i = 0, e = op.getOutputs().size(); i < e; ++i)
+    if (op.isZeroInit(i))
+      kernel.zeroInit.push_back(numInputs + i);
   return compiler.compileBlock(body, kernel.body);
 }
 

@@ -280,6 +280,9 @@ LogicalResult Machine::execCpAsync(const SInstr &instr, const Mask &mask) {
   int64_t count = bytes / std::max<int64_t>(elementBytes, 1);
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
+    // An invalid guarded copy reads nothing and lands zeros; its source
+    // indices must still be in bounds, as the address is still formed.
+    bool zeros = instr.c && frame[instr.in.back()].at(l) == 0;
     FailureOr<int64_t> from = elementAt(*this, instr, *src, 1, l, "source");
     FailureOr<int64_t> to =
         succeeded(from)
@@ -303,7 +306,8 @@ LogicalResult Machine::execCpAsync(const SInstr &instr, const Mask &mask) {
         return failure();
       dst->storage->data[at] = std::numeric_limits<double>::quiet_NaN();
     }
-    threadCopies[l].open.push_back({src, *from, dst, *to, count});
+    threadCopies[l].open.push_back(
+        {zeros ? nullptr : src, *from, dst, *to, count});
   }
   return success();
 }
@@ -311,8 +315,12 @@ LogicalResult Machine::execCpAsync(const SInstr &instr, const Mask &mask) {
 LogicalResult Machine::land(const SInstr &instr, const ElementCopy &copy,
                             uint32_t lane) {
   for (int64_t k = 0; k < copy.count; ++k) {
-    double v =
-        copy.src->storage->data[address(*copy.src, copy.srcElement + k, lane)];
+    // A copy without a source (a guarded cp.async that was invalid) lands
+    // zeros.
+    double v = copy.src
+                   ? copy.src->storage
+                         ->data[address(*copy.src, copy.srcElement + k, lane)]
+                   : 0.0;
     if (failed(write(instr, *copy.dst, copy.dstElement + k, lane, v)))
       return failure();
   }

@@ -21,6 +21,7 @@ namespace deplodock::interp::simt {
 
 /// A copy of `count` consecutive elements queued by one thread (cp.async).
 struct ElementCopy {
+  /// Null for a zero-filling copy.
   View *src = nullptr;
   int64_t srcElement = 0;
   View *dst = nullptr;

@@ -13,6 +13,8 @@
 
 #include "SimtMachine.h"
 
+#include <algorithm>
+
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 
 #include <limits>
@@ -97,8 +99,10 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
   View *slab = &views[instr.views[slotIndex]];
   frame[instr.out[0]].view = slab;
   ArrayRef<int64_t> box = slab->shape;
+  // A zero-filled box may reach past the end of the source.
+  bool zeroFill = stage.getZeroFill();
   for (unsigned d = 0; d < rank; ++d)
-    if (origin[d] < 0 || origin[d] + box[d] > source->shape[d])
+    if (origin[d] < 0 || (!zeroFill && origin[d] + box[d] > source->shape[d]))
       return error(instr) << "copies indices [" << origin[d] << ", "
                           << origin[d] + box[d] << ") of dimension " << d
                           << " of size " << source->shape[d] << whichBlock();
@@ -112,10 +116,19 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
     const double *src = source->storage->data.data();
     double *dst = slab->storage->data.data();
     for (int64_t row = 0; row < rows; ++row) {
-      int64_t from = 0;
-      for (unsigned d = 0; d < rank; ++d)
-        from = from * source->shape[d] + origin[d] + index[d];
-      std::copy(src + from, src + from + inner, dst + row * inner);
+      // Elements past the end of the source (zero_fill) read as zero.
+      int64_t from = 0, valid = inner;
+      for (unsigned d = 0; d < rank; ++d) {
+        int64_t i = origin[d] + index[d];
+        if (i >= source->shape[d])
+          valid = 0;
+        from = from * source->shape[d] + std::min(i, source->shape[d] - 1);
+      }
+      if (rank && valid)
+        valid = std::clamp<int64_t>(source->shape[rank - 1] - origin[rank - 1],
+                                    0, inner);
+      std::copy(src + from, src + from + valid, dst + row * inner);
+      std::fill(dst + row * inner + valid, dst + (row + 1) * inner, 0.0);
       for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
         if (++index[d] < box[d])
           break;

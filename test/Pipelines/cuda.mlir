@@ -17,25 +17,27 @@
 // lower-to-kernel is deplodock-pipeline by another name, and takes knobs.
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-kernel > %t.kernel.mlir
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --deplodock-pipeline | diff - %t.kernel.mlir
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-kernel='knobs=BK=64,BM=32,BN=64' | FileCheck %s --check-prefix=KNOBS
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-kernel='knobs=BK=64,BM=32,BN=64,split_k=1' | FileCheck %s --check-prefix=KNOBS
 
-/// A 32x2048 by 2048x2048 matmul: 16x32 output tiles of 256 threads, each
-/// thread a 1x2 register tile; the K loop stages 16x32 and 32x32 slabs in
-/// shared memory between barriers, and the inner loop is unrolled.
+/// A 32x2048 by 2048x2048 matmul: K split over 8 blocks (too few 32-row
+/// tiles to fill the GPU otherwise), 32x128 output tiles of 256 threads,
+/// each thread a 4x4 register tile; each block's 8 K chunks stage 32x32 and
+/// 32x128 slabs in shared memory between barriers, the inner loop is
+/// unrolled, and the partial sums are added atomically.
 // MATMUL:      extern "C" __global__ void __launch_bounds__(256)
 // MATMUL-NEXT: matmul_0_reduce(const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0) {
 // MATMUL:        extern __shared__ __align__(128) unsigned char smem[];
-// MATMUL:        for (int i0 = 0; i0 < 64; i0 += 1) {
+// MATMUL:        for (int i0 = 0; i0 < 8; i0 += 1) {
 // MATMUL:          __syncthreads();
 // MATMUL:          smem0[{{.*}}] = {{.*}};
 // MATMUL:          smem1[{{.*}}] = {{.*}};
 // MATMUL:          __syncthreads();
 // MATMUL:          #pragma unroll 32
 // MATMUL:          for (int i3 = 0; i3 < 32; i3 += 1) {
-// MATMUL-COUNT-2:    = smem1[
+// MATMUL-COUNT-4:    = smem1[
 // MATMUL:          }
-// MATMUL:        out0[{{.*}}] = acc0;
-// MATMUL:        out0[{{.*}}] = acc1;
+// MATMUL:        atomicAdd(&out0[{{.*}}], acc0);
+// MATMUL:        atomicAdd(&out0[{{.*}}], acc15);
 
 /// RMSNorm: one row per block of 256 threads; the sum of squares is a warp
 /// shuffle butterfly then a second one over the 8 warps' partials.

@@ -257,7 +257,7 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
     names.push_back(rule->getName());
   // register_tile before stage_inputs: see RuleRegistry.cpp.
   EXPECT_EQ(names, (SmallVector<StringRef>{
-                       "chunk_matmul_k", "cooperative_reduce",
+                       "chunk_matmul_k", "split_matmul_k", "cooperative_reduce",
                        "blockify_launch", "chunk_reduce", "register_tile",
                        "stage_inputs", "mark_unroll"}));
   llvm::StringSet<> unique;
@@ -271,7 +271,7 @@ TEST_F(DTileRulesTest, LookupRule) {
   EXPECT_EQ(lookupRule(""), nullptr);
   EXPECT_EQ(lookupRule("chunk-matmul-k"), nullptr);
   // In the knob table but not (yet) a rule.
-  EXPECT_EQ(lookupRule("split_matmul_k"), nullptr);
+  EXPECT_EQ(lookupRule("tma_copy"), nullptr);
 }
 
 TEST_F(DTileRulesTest, Targets) {
@@ -501,8 +501,8 @@ TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
 
 TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
   std::string error;
-  EXPECT_FALSE(lower("sm_90", "split_k=2", &error));
-  EXPECT_EQ(error, "no rule took knob \"split_k\" for any kernel");
+  EXPECT_FALSE(lower("sm_90", "tma=true", &error));
+  EXPECT_EQ(error, "no rule took knob \"tma\" for any kernel");
   EXPECT_FALSE(lower("sm_90", "matmul_0_reduce:threads=64", &error));
   EXPECT_EQ(error, "'dtile.kernel' op no rule took knob \"threads\" for this "
                    "kernel");
@@ -589,11 +589,11 @@ TEST_F(DTileRulesTest, ChooseLeavesTheParentUnchanged) {
   EXPECT_EQ(parent.getRule().getName(), "chunk_matmul_k");
   EXPECT_TRUE(parent.getKnobs().empty());
 
-  // The child took the option and moved past the rules that do not apply
-  // (cooperative_reduce) to the next fork.
+  // The child took the option and moved on to the next fork (split_k:
+  // eight chunks of 16 split over 2 or 4 blocks).
   EXPECT_EQ(child->getKnobs(), knobs("BK = 16"));
   EXPECT_NE(print(child->getKernel()), before);
-  EXPECT_EQ(child->getRule().getName(), "blockify_launch");
+  EXPECT_EQ(child->getRule().getName(), "split_matmul_k");
 
   // Two children of one parent are independent.
   FailureOr<ForkCursor> other = parent.choose(knobs("BK = 64"));
@@ -646,7 +646,7 @@ TEST_F(DTileRulesTest, EnumerateAgreesWithCount) {
   // thread counts, and with one thread per row 1 block size x 6 unrolls;
   // the scale 6 block sizes; the gemv 4 cooperative thread counts, and with
   // one thread per column 2 block sizes x 1 chunk x 2 stagings x 6 unrolls.
-  EXPECT_EQ(*start("matmul_0_reduce", sm90).count(100000), 7242u);
+  EXPECT_EQ(*start("matmul_0_reduce", sm90).count(100000), 14058u);
   EXPECT_EQ(*start("rowsum_0_reduce", sm90).count(100000), 11u);
   EXPECT_EQ(*start("scale_0_pointwise", sm90).count(100000), 6u);
   EXPECT_EQ(*start("gemv_0_reduce", sm90).count(100000), 28u);

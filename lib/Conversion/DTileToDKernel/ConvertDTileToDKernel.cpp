@@ -576,6 +576,14 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   int64_t count = 1;
   for (int64_t c : chunks)
     count *= c;
+  // With zero_fill, the dimensions whose box may reach past the source.
+  SmallVector<bool> mayOverhang(rank, false);
+  if (op.getZeroFill())
+    for (auto [d, expr] : llvm::enumerate(op.getMap().getResults())) {
+      std::optional<Interval> range = dloop::getAccessRange(
+          expr, op.getMap().getNumDims(), op.getOrigin(), op);
+      mayOverhang[d] = !range || range->hi + box[d] > sourceType.getDimSize(d);
+    }
   forEachCooperatively(loc, count, [&](Value e) {
     SmallVector<Value> coords = delinearize(loc, e, chunks);
     if (rank)
@@ -583,15 +591,41 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
     SmallVector<Value> src, dst;
     if (slot)
       dst.push_back(slot);
-    for (auto [o, c] : llvm::zip(*origin, coords)) {
+    Value valid;
+    for (auto [d, o, c] : llvm::enumerate(*origin, coords)) {
       src.push_back(add(loc, o, c));
       dst.push_back(c);
+      if (!mayOverhang[d])
+        continue;
+      // Runs never straddle the end: the source's inner extent is a
+      // multiple of the run (checked above), and so is the run's start.
+      Value inside = cmpLt(loc, src.back(), sourceType.getDimSize(d));
+      valid = valid ? arith::AndIOp::create(b, loc, valid, inside) : inside;
     }
     if (transport == dtile::Transport::cp_async) {
-      dkernel::CpAsyncOp::create(b, loc, source, src, alloc->view, dst, bytes);
+      if (valid) {
+        // The address is formed even when nothing is read: keep it inside.
+        for (Value &i : src)
+          i = arith::SelectOp::create(b, loc, valid, i, index(0));
+      }
+      dkernel::CpAsyncOp::create(b, loc, source, src, alloc->view, dst, valid,
+                                 bytes);
       return;
     }
-    Value v = memref::LoadOp::create(b, loc, source, src);
+    Value v;
+    if (!valid) {
+      v = memref::LoadOp::create(b, loc, source, src);
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{element}, valid,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(
+          b, loc, ValueRange{memref::LoadOp::create(b, loc, source, src)});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, constant(b.getZeroAttr(element)));
+      v = ifOp.getResult(0);
+    }
     memref::StoreOp::create(b, loc, v, alloc->view, dst);
   });
   if (transport == dtile::Transport::cp_async)
@@ -1126,13 +1160,14 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
   for (auto [i, arg] : llvm::enumerate(kernel.getOutputArgs())) {
     int64_t param = numInputs + i;
     outputs.push_back(param);
-    // Written only by reducing stores: atomics into a zeroed buffer.
+    // Zeroed at the Tile level (split-K), or written only by reducing
+    // stores: atomics into a buffer the runtime zeroes.
     bool reducing = false, plain = false;
     for (Operation *user : arg.getUsers())
       if (auto store = dyn_cast<dloop::StoreOp>(user);
           store && store.getMemref() == arg)
         (store.isReducing() ? reducing : plain) = true;
-    if (reducing && !plain)
+    if (kernel.isZeroInit(i) || (reducing && !plain))
       zeroInit.push_back(param);
   }
   // Geometry.

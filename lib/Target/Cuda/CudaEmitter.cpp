@@ -960,10 +960,16 @@ LogicalResult CudaEmitter::printOperation(dkernel::AllocSharedOp op) {
 LogicalResult CudaEmitter::printOperation(dkernel::CpAsyncOp op) {
   // Only 16-byte copies may bypass L1 (.cg); smaller ones go through it (.ca).
   int64_t bytes = op.getBytes();
+  // A guarded copy passes a source size of 0 when invalid: cp.async then
+  // reads nothing and zero-fills the destination.
+  Value valid = op.getValid();
   os << "asm volatile(\"cp.async." << (bytes == 16 ? "cg" : "ca")
-     << ".shared.global [%0], [%1], " << bytes << ";\\n\" :: \"r\"("
-     << sharedAddress(op.getDst(), op.getDstIndices()) << "), \"l\"(&"
-     << element(op.getSrc(), op.getSrcIndices()) << ") : \"memory\");\n";
+     << ".shared.global [%0], [%1], " << bytes << (valid ? ", %2" : "")
+     << ";\\n\" :: \"r\"(" << sharedAddress(op.getDst(), op.getDstIndices())
+     << "), \"l\"(&" << element(op.getSrc(), op.getSrcIndices()) << ")";
+  if (valid)
+    os << ", \"r\"(" << expr(valid) << " ? " << bytes << "u : 0u)";
+  os << " : \"memory\");\n";
   return success();
 }
 

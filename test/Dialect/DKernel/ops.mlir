@@ -527,3 +527,20 @@ dkernel.func @effects_survive_cleanup(%x: memref<128x2048xf32>, %desc: !dkernel.
   dkernel.atomic_store add %r0, %y[%c0, %c0] : memref<128x2048xf32>
   dkernel.return
 }
+
+/// A cp.async guarded by a zero-fill predicate round-trips; without the
+/// clause nothing is printed.
+// CHECK-LABEL: dkernel.func @cp_async_zero_fill
+//       CHECK:   dkernel.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 8 if %{{.*}} else zeros : memref<5x6xf32>, memref<8x8xf32, #gpu.address_space<workgroup>>
+//       CHECK:   dkernel.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 8 : memref<5x6xf32>, memref<8x8xf32, #gpu.address_space<workgroup>>
+dkernel.func @cp_async_zero_fill(%x: memref<5x6xf32>, %y: memref<8x8xf32>) outputs [1] grid [1, 1, 1] block [32, 1, 1] smem 256 {
+  %c0 = arith.constant 0 : index
+  %c6 = arith.constant 6 : index
+  %s = dkernel.alloc_shared offset 0 : memref<8x8xf32, #gpu.address_space<workgroup>>
+  %t = gpu.thread_id x
+  %ok = arith.cmpi ult, %t, %c6 : index
+  dkernel.cp_async %x[%c0, %c0], %s[%c0, %t], 8 if %ok else zeros : memref<5x6xf32>, memref<8x8xf32, #gpu.address_space<workgroup>>
+  dkernel.cp_async %x[%c0, %c0], %s[%c0, %t], 8 : memref<5x6xf32>, memref<8x8xf32, #gpu.address_space<workgroup>>
+  dkernel.cp_async_commit
+  dkernel.return
+}

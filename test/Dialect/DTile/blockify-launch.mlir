@@ -146,15 +146,30 @@ func.func @tiny(%arg0: memref<2x3xf32>) -> memref<2x3xf32> {
 
 // -----
 
-/// 3 x 5 x 7 elements: no power of two from 32 splits the axes evenly, and
-/// there are too many for one block.
-// CHECK-LABEL: func.func @negative_odd_extents
-//       CHECK:   dtile.kernel @negative_odd_extents ins(
-//  CHECK-NEXT:     dtile.tile blocks(%{{.*}} : 3 "i", %{{.*}} : 5 "j", %{{.*}} : 7 "k") {
-func.func @negative_odd_extents(%arg0: memref<3x5x7xf32>) -> memref<3x5x7xf32> {
+/// 3 x 5 x 7 elements: no power of two from 32 splits the axes evenly, so
+/// the threads take the linearised elements, up to 128 (the elements
+/// rounded up to a power of two): one block of 128 threads, of which the
+/// last 23 guard their load (yielding zero) and skip their store.
+// CHECK-LABEL: func.func @odd_extents_masked
+//       CHECK:   dtile.kernel @odd_extents_masked knobs<block_threads = 128> ins(%[[X:[^ ]+]] = %{{[^ ]+}} : memref<3x5x7xf32>) outs(%[[Y:[^ ]+]] = %{{[^ ]+}} : memref<3x5x7xf32>) {
+//       CHECK:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+//       CHECK:     %[[N:.*]] = arith.constant 105 : index
+//       CHECK:     dtile.tile blocks(%{{.*}} : 1 "unit") threads(%[[T:.*]] : 128 "i_j_k") {
+//  CHECK-NEXT:       %[[IN:.*]] = arith.cmpi ult, %[[T]], %[[N]] : index
+//  CHECK-NEXT:       %[[V:.*]] = scf.if %[[IN]] -> (f32) {
+//  CHECK-NEXT:         %[[L:.*]] = dloop.load %[[X]][%[[T]] floordiv 35, (%[[T]] floordiv 7) mod 5, %[[T]] mod 7] : memref<3x5x7xf32>
+//  CHECK-NEXT:         scf.yield %[[L]] : f32
+//  CHECK-NEXT:       } else {
+//  CHECK-NEXT:         scf.yield %[[ZERO]] : f32
+//  CHECK-NEXT:       }
+//  CHECK-NEXT:       %[[NEG:.*]] = arith.negf %[[V]] : f32
+//  CHECK-NEXT:       scf.if %[[IN]] {
+//  CHECK-NEXT:         dloop.store %[[NEG]], %[[Y]][%[[T]] floordiv 35, (%[[T]] floordiv 7) mod 5, %[[T]] mod 7] : memref<3x5x7xf32>
+//  CHECK-NEXT:       }
+func.func @odd_extents_masked(%arg0: memref<3x5x7xf32>) -> memref<3x5x7xf32> {
   %alloc = memref.alloc() : memref<3x5x7xf32>
-  // expected-remark @+1 {{blockify_launch: does not apply}}
-  dloop.kernel @negative_odd_extents ins(%x = %arg0 : memref<3x5x7xf32>) outs(%y = %alloc : memref<3x5x7xf32>) {
+  // expected-remark @+1 {{blockify_launch: block_threads in {128*, 32, 64}}}
+  dloop.kernel @odd_extents_masked ins(%x = %arg0 : memref<3x5x7xf32>) outs(%y = %alloc : memref<3x5x7xf32>) {
     dloop.for %i = 0 to 3 free "i" {
       dloop.for %j = 0 to 5 free "j" {
         dloop.for %k = 0 to 7 free "k" {
@@ -183,4 +198,73 @@ func.func @negative_single_element(%arg0: memref<1xf32>) -> memref<1xf32> {
     dloop.store %2, %y[0] : memref<1xf32>
   }
   return %alloc : memref<1xf32>
+}
+
+// -----
+
+/// 1000 elements: 256 threads per block, 4 blocks, the last 24 threads of
+/// the last block masked.
+// CHECK-LABEL: func.func @vector_masked
+//       CHECK:   dtile.kernel @vector_masked knobs<block_threads = 256>
+//       CHECK:     dtile.tile blocks(%[[B:.*]] : 4 "i_o") threads(%[[T:.*]] : 256 "i_i") {
+//  CHECK-NEXT:       %[[I:.*]] = affine.apply #{{.*}}(%[[B]], %[[T]])
+//  CHECK-NEXT:       %[[IN:.*]] = arith.cmpi ult, %[[I]], %{{.*}} : index
+//  CHECK-NEXT:       scf.if %[[IN]] -> (f32) {
+//  CHECK-NEXT:         dloop.load %{{.*}}[%[[B]] * 256 + %[[T]]] : memref<1000xf32>
+//       CHECK:       scf.if %[[IN]] {
+//  CHECK-NEXT:         dloop.store %{{.*}}, %{{.*}}[%[[B]] * 256 + %[[T]]] : memref<1000xf32>
+func.func @vector_masked(%arg0: memref<1000xf32>) -> memref<1000xf32> {
+  %alloc = memref.alloc() : memref<1000xf32>
+  // expected-remark @+1 {{blockify_launch: block_threads in {256*, 32, 64, 128, 512, 1024}}}
+  dloop.kernel @vector_masked ins(%x = %arg0 : memref<1000xf32>) outs(%y = %alloc : memref<1000xf32>) {
+    dloop.for %i = 0 to 1000 free "i" {
+      %1 = dloop.load %x[%i] : memref<1000xf32>
+      %2 = math.exp %1 : f32
+      dloop.store %2, %y[%i] : memref<1000xf32>
+    }
+  }
+  return %alloc : memref<1000xf32>
+}
+
+// -----
+
+/// A 37 x 24 output: tiles are powers of two up to the extent rounded up
+/// (64, 32) and the extents themselves (37, 24), dividing or not; the tile
+/// must still hold 32 outputs. None of them gives half the multiprocessors
+/// a block while wasting at most a quarter of its outputs, so the default
+/// is the one of those wasting at most a quarter with the most blocks: one
+/// row of 32 columns, the last 8 columns masked. Their loads of B yield
+/// zero and their stores are skipped; the loads of A need no guard.
+// CHECK-LABEL: func.func @masked_matmul
+//       CHECK:   dtile.kernel @masked_matmul knobs<BM = 1, BN = 32> ins(%[[A:[^ ]+]] = %{{[^ ]+}} : memref<37x64xf32>, %[[B:[^ ]+]] = %{{[^ ]+}} : memref<64x24xf32>) outs(%[[C:[^ ]+]] = %{{[^ ]+}} : memref<37x24xf32>) {
+//       CHECK:     %[[N:.*]] = arith.constant 24 : index
+//       CHECK:     dtile.tile blocks(%[[MO:.*]] : 37 "m_o", %[[NO:.*]] : 1 "n_o") {
+//  CHECK-NEXT:       dloop.for %[[NI:.*]] = 0 to 32 free "n_i" {
+//  CHECK-NEXT:         %[[COL:.*]] = affine.apply #{{.*}}(%[[NO]], %[[NI]])
+//  CHECK-NEXT:         %[[IN:.*]] = arith.cmpi ult, %[[COL]], %[[N]] : index
+//  CHECK-NEXT:         %[[SUM:.*]] = dloop.for %[[K:.*]] = 0 to 64 reduce "k"
+//  CHECK-NEXT:           dloop.load %[[A]][%[[MO]], %[[K]]] : memref<37x64xf32>
+//  CHECK-NEXT:           scf.if %[[IN]] -> (f32) {
+//  CHECK-NEXT:             dloop.load %[[B]][%[[K]], %[[NO]] * 32 + %[[NI]]] : memref<64x24xf32>
+//       CHECK:         scf.if %[[IN]] {
+//  CHECK-NEXT:           dloop.store %[[SUM]], %[[C]][%[[MO]], %[[NO]] * 32 + %[[NI]]] : memref<37x24xf32>
+func.func @masked_matmul(%a: memref<37x64xf32>, %b: memref<64x24xf32>) -> memref<37x24xf32> {
+  %alloc = memref.alloc() : memref<37x24xf32>
+  // expected-remark @+1 {{blockify_launch: (BM, BN) in {(1, 32)*, (64, 32), (64, 24), (37, 32), (32, 32), (64, 16), (37, 24), (32, 24), (37, 16), (16, 32), (32, 16), (64, 8), (16, 24), (37, 8), (16, 16), (8, 32), (32, 8), (8, 24), (8, 16), (16, 8), (4, 32), (4, 24), (8, 8), (4, 16), (2, 32), (2, 24), (4, 8), (2, 16)}}}
+  dloop.kernel @masked_matmul ins(%in0 = %a : memref<37x64xf32>, %in1 = %b : memref<64x24xf32>) outs(%out0 = %alloc : memref<37x24xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    dloop.for %i = 0 to 37 free "m" {
+      dloop.for %j = 0 to 24 free "n" {
+        %0 = dloop.for %k = 0 to 64 reduce "k" iter(%acc = %cst : f32) {
+          %1 = dloop.load %in0[%i, %k] : memref<37x64xf32>
+          %2 = dloop.load %in1[%k, %j] : memref<64x24xf32>
+          %3 = arith.mulf %1, %2 : f32
+          %4 = arith.addf %acc, %3 : f32
+          dloop.yield %4 : f32
+        }
+        dloop.store %0, %out0[%i, %j] : memref<37x24xf32>
+      }
+    }
+  }
+  return %alloc : memref<37x24xf32>
 }

@@ -92,15 +92,16 @@ func.func @k256(%a: memref<8x256xf32>, %b: memref<256x16xf32>) -> memref<8x16xf3
 
 // -----
 
-/// No power of two is required: K = 48 chunks by its divisors 16 and 24
-/// (the one nearest 32, the larger on a tie, is the default).
+/// No power of two is required: K = 48 chunks by its divisors 16 and 24,
+/// or by 32 with a masked last chunk. The default is an exact chunk of a
+/// multiple of 8 floats nearest 32 (24).
 // CHECK-LABEL: func.func @k48
 //       CHECK:   dtile.kernel @k48 knobs<BK = 24>
 //       CHECK:     dloop.for %{{.*}} = 0 to 2 reduce "k_o"
 //       CHECK:       dloop.for %{{.*}} = 0 to 24 reduce "k_i"
 func.func @k48(%a: memref<8x48xf32>, %b: memref<48x16xf32>) -> memref<8x16xf32> {
   %alloc = memref.alloc() : memref<8x16xf32>
-  // expected-remark @+1 {{chunk_matmul_k: BK in {24*, 16}}}
+  // expected-remark @+1 {{chunk_matmul_k: BK in {24*, 16, 32}}}
   dloop.kernel @k48 ins(%in0 = %a : memref<8x48xf32>, %in1 = %b : memref<48x16xf32>) outs(%out0 = %alloc : memref<8x16xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     dloop.for %i = 0 to 8 free "m" {
@@ -189,14 +190,28 @@ func.func @negative_k16(%a: memref<8x16xf32>, %b: memref<16x16xf32>) -> memref<8
 
 // -----
 
-/// K = 143 = 11 * 13 has no divisor in [16, 128].
-// CHECK-LABEL: func.func @negative_k143
-//       CHECK:   dtile.kernel @negative_k143 ins(
-//       CHECK:     dloop.for %{{.*}} = 0 to 143 reduce "k"
-func.func @negative_k143(%a: memref<8x143xf32>, %b: memref<143x16xf32>) -> memref<8x16xf32> {
+/// K = 143 = 11 * 13 has no divisor in [16, 128]: powers of two chunk it,
+/// the last of 5 chunks of 32 skipping the iterations past 143 (the
+/// accumulator passes through).
+// CHECK-LABEL: func.func @k143_masked
+//       CHECK:   dtile.kernel @k143_masked knobs<BK = 32> ins(%[[A:[^ ]+]] = %{{[^ ]+}} : memref<8x143xf32>, %[[B:[^ ]+]] = %{{[^ ]+}} : memref<143x16xf32>)
+//       CHECK:     %[[K:.*]] = arith.constant 143 : index
+//       CHECK:     dtile.tile blocks(%[[M:.*]] : 8 "m", %[[N:.*]] : 16 "n") {
+//  CHECK-NEXT:       dloop.for %[[KO:.*]] = 0 to 5 reduce "k_o" iter(%[[ACC:.*]] = %{{.*}} : f32) {
+//  CHECK-NEXT:         dloop.for %[[KI:.*]] = 0 to 32 reduce "k_i" iter(%[[ACC2:.*]] = %[[ACC]] : f32) {
+//  CHECK-NEXT:           %[[IDX:.*]] = affine.apply #{{.*}}(%[[KO]], %[[KI]])
+//  CHECK-NEXT:           %[[IN:.*]] = arith.cmpi ult, %[[IDX]], %[[K]] : index
+//  CHECK-NEXT:           %[[NEXT:.*]] = scf.if %[[IN]] -> (f32) {
+//  CHECK-NEXT:             dloop.load %[[A]][%[[M]], %[[KO]] * 32 + %[[KI]]] : memref<8x143xf32>
+//  CHECK-NEXT:             dloop.load %[[B]][%[[KO]] * 32 + %[[KI]], %[[N]]] : memref<143x16xf32>
+//       CHECK:           } else {
+//  CHECK-NEXT:             scf.yield %[[ACC2]] : f32
+//  CHECK-NEXT:           }
+//  CHECK-NEXT:           dloop.yield %[[NEXT]] : f32
+func.func @k143_masked(%a: memref<8x143xf32>, %b: memref<143x16xf32>) -> memref<8x16xf32> {
   %alloc = memref.alloc() : memref<8x16xf32>
-  // expected-remark @+1 {{chunk_matmul_k: does not apply}}
-  dloop.kernel @negative_k143 ins(%in0 = %a : memref<8x143xf32>, %in1 = %b : memref<143x16xf32>) outs(%out0 = %alloc : memref<8x16xf32>) {
+  // expected-remark @+1 {{chunk_matmul_k: BK in {32*, 16, 64, 128}}}
+  dloop.kernel @k143_masked ins(%in0 = %a : memref<8x143xf32>, %in1 = %b : memref<143x16xf32>) outs(%out0 = %alloc : memref<8x16xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     dloop.for %i = 0 to 8 free "m" {
       dloop.for %j = 0 to 16 free "n" {

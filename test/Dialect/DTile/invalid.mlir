@@ -604,6 +604,18 @@ func.func @stage_box_extent(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
 
 // -----
 
+func.func @stage_zero_fill_origin(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{origin 0 (d0 * 32) ranges over [0, 96], outside the dimension of size 64}}
+      %s = dtile.stage %x[%b * 32, 0] box [32, 64] zero_fill : memref<64x64xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @stage_pad_rank(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
@@ -931,6 +943,24 @@ func.func @store_into_input(%a: memref<4xf32>, %b: memref<4xf32>) {
       // expected-error @+1 {{writes input #0 of its kernel; inputs are read-only}}
       dloop.store %zero, %x[%t] : memref<4xf32>
     }
+  }
+  return
+}
+
+// -----
+
+func.func @zero_init_not_an_output(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{zero_init index 1 is not an output (the kernel has 1)}}
+  dtile.kernel @k zero_init [1] ins(%x = %a : memref<4xf32>) outs(%y = %b : memref<4xf32>) {
+  }
+  return
+}
+
+// -----
+
+func.func @zero_init_unsorted(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{zero_init indices must be strictly increasing}}
+  dtile.kernel @k zero_init [0, 0] outs(%x = %a : memref<4xf32>, %y = %b : memref<4xf32>) {
   }
   return
 }

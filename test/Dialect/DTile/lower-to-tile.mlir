@@ -17,8 +17,8 @@
 // RUN: FileCheck %s --check-prefix=SDPA80 < %t.sdpa80.mlir
 
 /// The printed knobs reproduce each lowering exactly.
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=32" | diff %t.matmul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=32,FM=2,FN=2,stage=[0:1],unroll=32" | diff %t.matmul80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,split_k=8,stage=[0:1],unroll=32" | diff %t.matmul.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,split_k=4,stage=[0:1],unroll=32" | diff %t.matmul80.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=rmsnorm_0_reduce:threads=256" | diff %t.rmsnorm.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=softmax_0_reduce:threads=32" | diff %t.softmax.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile="knobs=silu_mul_0_pointwise:block_threads=256" | diff %t.silu_mul.mlir -
@@ -26,9 +26,9 @@
 // RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=32,BN=32,FM=2,FN=2,stage=[0:1],unroll=16" | diff %t.sdpa80.mlir -
 
 /// So do they for a variant named by a few knobs.
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,BM=32,BN=64" > %t.variant.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64" > %t.variant.mlir
 // RUN: FileCheck %s --check-prefix=VARIANT < %t.variant.mlir
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,BM=32,BN=64,FM=2,FN=4,stage=[0:1],unroll=4" | diff %t.variant.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64,FM=2,FN=4,stage=[0:1],unroll=4" | diff %t.variant.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1" > %t.rows.mlir
 // RUN: FileCheck %s --check-prefix=ROWS < %t.rows.mlir
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1,block_threads=32,unroll=4" | diff %t.rows.mlir -
@@ -43,20 +43,22 @@
 // RUN: not deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_100" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=BK=32" 2>&1 | FileCheck %s --check-prefix=UNTAKEN
 
-/// x(1,32,2048) . W(2048,2048) on an H100: 16 x 32 tiles (128 blocks for
-/// 132 SMs), 256 threads of 1 x 2 outputs, both operands staged per K chunk
-/// of 32; the leading 1 of x stays a unit slab dimension.
-// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, stage = [0, 1], unroll = 32>
-// MATMUL:   dtile.tile blocks(%[[MO:.*]] : 2 "d0_o", %[[NO:.*]] : 64 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
-// MATMUL:     dloop.for %[[KO:.*]] = 0 to 64 reduce "r0_o"
-// MATMUL:       dtile.stage %{{.*}}[0, %[[MO]] * 16, %[[KO]] * 32] box [1, 16, 32] : memref<1x32x2048xf32> -> memref<1x16x32xf32, #gpu.address_space<workgroup>>
-// MATMUL:       dtile.stage %{{.*}}[%[[KO]] * 32, %[[NO]] * 32] box [32, 32] : memref<2048x2048xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
+/// x(1,32,2048) . W(2048,2048) on an H100: 32 rows leave 64 x 64 tiles
+/// too few to fill 132 SMs, so K splits over 8 blocks (each 8 chunks of
+/// 32); then 32 x 128 tiles (128 blocks), 256 threads of 4 x 4 outputs,
+/// both operands staged per K chunk; the leading 1 of x stays a unit slab
+/// dimension.
+// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, split_k = 8, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL:   dtile.tile blocks(%[[S:.*]] : 8 "r0_s", %[[MO:.*]] : 1 "d0_o", %[[NO:.*]] : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
+// MATMUL:     dloop.for %[[KO:.*]] = 0 to 8 reduce "r0_o"
+// MATMUL:       dtile.stage %{{.*}}[0, %[[MO]] * 32, %[[S]] * 256 + %[[KO]] * 32] box [1, 32, 32] : memref<1x32x2048xf32> -> memref<1x32x32xf32, #gpu.address_space<workgroup>>
+// MATMUL:       dtile.stage %{{.*}}[%[[S]] * 256 + %[[KO]] * 32, %[[NO]] * 128] box [32, 128] : memref<2048x2048xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
 // MATMUL:       dloop.for %{{.*}} = 0 to 32 reduce "r0_i" {{.*}} unroll 32 {
 
-/// On an A100 (108 SMs) 32 x 32 tiles give enough blocks (64), dealt as 2 x 2
-/// per thread to keep 256 threads.
-// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 32, FM = 2, FN = 2, stage = [0, 1], unroll = 32>
-// MATMUL80:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 64 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
+/// On an A100 (108 SMs) K splits over 4 blocks: the fewest that, with
+/// 64 x 64 tiles, give a block per SM.
+// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, split_k = 4, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL80:   dtile.tile blocks(%{{.*}} : 4 "r0_s", %{{.*}} : 1 "d0_o", %{{.*}} : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 
 /// One row of 2048 per block, 256 threads sharing it: the sum of squares
 /// ends in a combine; the normalised row is written by all threads.
@@ -90,7 +92,7 @@
 // SDPA80: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
 // SDPA80: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 32, BN = 32, FM = 2, FN = 2, stage = [0, 1], unroll = 16>
 
-// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, stage = [0, 1], unroll = 4>
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, split_k = 1, stage = [0, 1], unroll = 4>
 // VARIANT:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 32 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
 
 /// One row per thread: the 32 rows fill one warp in one block.
@@ -98,10 +100,11 @@
 // ROWS:   dtile.tile blocks(%{{.*}} : 1 "unit") threads(%{{.*}} : 32 "d0") {
 
 // MATMUL-FORKS: matmul.mlir:10:11: remark: chunk_matmul_k: BK in {32*, 16, 64, 128}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: split_matmul_k: split_k in {8*, 1, 2, 4, 16, 32}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: cooperative_reduce: does not apply
-// MATMUL-FORKS: matmul.mlir:10:11: remark: blockify_launch: (BM, BN) in {(16, 32)*, (32, 256), (32, 128), (16, 256), (32, 64), (16, 128), (8, 256), (32, 32), (16, 64), (8, 128), (4, 256), (32, 16), (8, 64), (4, 128), (2, 256), (16, 16), (8, 32), (32, 8), (4, 64), (2, 128), (1, 256), (8, 16), (16, 8), (4, 32), (2, 64), (1, 128), (8, 8), (4, 16), (2, 32), (1, 64), (4, 8), (2, 16), (1, 32)}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: blockify_launch: (BM, BN) in {(32, 128)*, (32, 256), (16, 256), (32, 64), (16, 128), (8, 256), (32, 32), (16, 64), (8, 128), (4, 256), (16, 32), (32, 16), (8, 64), (4, 128), (2, 256), (16, 16), (8, 32), (32, 8), (4, 64), (2, 128), (1, 256), (8, 16), (16, 8), (4, 32), (2, 64), (1, 128), (8, 8), (4, 16), (2, 32), (1, 64), (4, 8), (2, 16), (1, 32)}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: chunk_reduce: does not apply
-// MATMUL-FORKS: matmul.mlir:10:11: remark: register_tile: (FM, FN) in {(1, 2)*, (1, 1), (1, 4), (1, 8), (1, 16), (2, 1), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4), (8, 1), (8, 2), (16, 1)}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: register_tile: (FM, FN) in {(4, 4)*, (1, 4), (1, 8), (1, 16), (2, 2), (2, 4), (2, 8), (2, 16), (4, 1), (4, 2), (4, 8), (4, 16), (8, 1), (8, 2), (8, 4), (8, 8), (16, 1), (16, 2), (16, 4)}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: stage_inputs: stage in {[0, 1]*, [1], [0], []}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
 

@@ -4,7 +4,7 @@
 
 /// The knobs a lowering stamps reproduce it exactly: here those of the
 /// default lowering (checked just above), given for every kernel.
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=32,BM=4,BN=8,FM=1,FN=1,stage=[0:1],unroll=32;rowsum_0_reduce:threads=256;scale_0_pointwise:block_threads=256;gemv_0_reduce:threads=256" > %t.again.mlir
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=32,BM=4,BN=8,FM=1,FN=1,split_k=2,stage=[0:1],unroll=32;rowsum_0_reduce:threads=256;scale_0_pointwise:block_threads=256;gemv_0_reduce:threads=256" > %t.again.mlir
 // RUN: diff %t.default.mlir %t.again.mlir
 
 /// A variant named by a few knobs (option 0 at the other forks) is
@@ -26,7 +26,7 @@
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=BM=4,list-forks=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=BK=thirty" 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=BK=16;BK=32" 2>&1 | FileCheck %s --check-prefix=TWICE
-// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=split_k=2" 2>&1 | FileCheck %s --check-prefix=UNTAKEN
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=tma=true" 2>&1 | FileCheck %s --check-prefix=UNTAKEN
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=chunk=64" 2>&1 | FileCheck %s --check-prefix=UNTAKEN-CHUNK
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=16,threads=64" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=UNTAKEN-KERNEL
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul:BK=16" 2>&1 | FileCheck %s --check-prefix=NO-KERNEL
@@ -34,9 +34,9 @@
 
 /// Every rule in order on every kernel; the knobs record every decision.
 // DEFAULT-LABEL: func.func @matmul
-//       DEFAULT:   dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, stage = [0, 1], unroll = 32>
-//       DEFAULT:     dtile.tile blocks(%{{.*}} : 4 "d0_o", %{{.*}} : 8 "d1_o") threads(%{{.*}} : 4 "d0_i", %{{.*}} : 8 "d1_i") {
-//       DEFAULT:       dloop.for %{{.*}} = 0 to 4 reduce "r0_o"
+//       DEFAULT:   dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, split_k = 2, stage = [0, 1], unroll = 32> zero_init [0]
+//       DEFAULT:     dtile.tile blocks(%{{.*}} : 2 "r0_s", %{{.*}} : 4 "d0_o", %{{.*}} : 8 "d1_o") threads(%{{.*}} : 4 "d0_i", %{{.*}} : 8 "d1_i") {
+//       DEFAULT:       dloop.for %{{.*}} = 0 to 2 reduce "r0_o"
 //       DEFAULT:         dtile.stage
 //       DEFAULT:         dtile.stage
 //       DEFAULT:         dloop.for %{{.*}} = 0 to 32 reduce "r0_i" {{.*}} unroll 32 {
@@ -55,7 +55,8 @@
 // FORKS:      kernels.mlir:6:5: remark: chunk_matmul_k: BK in {32*, 16, 64}
 // FORKS-NEXT: dloop.kernel @matmul_0_reduce
 // FORKS-NEXT: ^
-// FORKS-NEXT: kernels.mlir:6:5: remark: cooperative_reduce: does not apply
+// FORKS-NEXT: kernels.mlir:6:5: remark: split_matmul_k: split_k in {2*, 1}
+// FORKS:      kernels.mlir:6:5: remark: cooperative_reduce: does not apply
 // FORKS:      kernels.mlir:6:5: remark: blockify_launch: (BM, BN) in {(4, 8)*, (16, 64), (16, 32), (8, 64), (16, 16), (8, 32), (4, 64), (8, 16), (16, 8), (4, 32), (2, 64), (8, 8), (4, 16), (2, 32), (1, 64), (2, 16), (1, 32)}
 // FORKS:      kernels.mlir:6:5: remark: chunk_reduce: does not apply
 // FORKS:      kernels.mlir:6:5: remark: register_tile: (FM, FN) in {(1, 1)*}
@@ -93,7 +94,7 @@
 // VARIANT: dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 // VARIANT: dtile.kernel @gemv_0_reduce knobs<block_threads = 64, chunk = 128, stage = [0], threads = 1, unroll = 4>
 
-// GLOBAL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, stage = [0, 1], unroll = 32>
+// GLOBAL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, split_k = 2, stage = [0, 1], unroll = 32>
 // GLOBAL: dtile.kernel @rowsum_0_reduce knobs<threads = 64>
 // GLOBAL: dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 // GLOBAL: dtile.kernel @gemv_0_reduce knobs<threads = 64>
@@ -102,7 +103,7 @@
 // OVERRIDE: dtile.kernel @gemv_0_reduce knobs<threads = 128>
 
 /// stage = [] is taken by the one kernel that stages.
-// NO-STAGE: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, stage = [], unroll = 32>
+// NO-STAGE: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, split_k = 2, stage = [], unroll = 32>
 //  NO-STAGE-NOT: dtile.stage
 
 // TARGET: kernels.mlir:3:1: error: unknown target 'sm_70'; expected sm_80 or sm_90
@@ -111,9 +112,9 @@
 // KIND: error: bad knobs option 'BK=thirty': knob 'BK' expects an integer, got 'thirty'
 // TWICE: error: bad knobs option 'BK=16;BK=32': knob 'BK' is set twice
 
-/// A knob that no rule takes is an error, not silently ignored: split_k's
+/// A knob that no rule takes is an error, not silently ignored: tma's
 /// rule does not exist yet, and no kernel here is chunked by chunk_reduce.
-// UNTAKEN: error: no rule took knob "split_k" for any kernel
+// UNTAKEN: error: no rule took knob "tma" for any kernel
 // UNTAKEN-CHUNK: error: no rule took knob "chunk" for any kernel
 
 /// A kernel's own knob that none of its rules takes is an error at it.

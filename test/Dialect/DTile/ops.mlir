@@ -182,8 +182,9 @@ func.func @matmul_cp_async(%arg0: memref<128x256xf32>, %arg1: memref<256x64xf32>
 
 /// Every form of dtile.stage, and async waits that keep one or no stage in
 /// flight. `transport sync` is the default and is not printed; the other
-/// clauses print in a fixed order (pad, buffers/slot, transport, swizzle)
-/// whatever order the options come in, with discardable attributes last.
+/// clauses print in a fixed order (zero_fill, pad, buffers/slot, transport,
+/// swizzle) whatever order the options come in, with discardable attributes
+/// last. A zero_fill box may be larger than its source.
 // CHECK-LABEL: func.func @stage_forms
 //       CHECK:   dtile.kernel @stage_forms ins(%[[X:in0]] = %{{.*}} : memref<64x128xf32>) outs(%{{.*}} = %{{.*}} : memref<64x128xf32>) {
 //       CHECK:     %[[C1:.*]] = arith.constant 1 : index
@@ -196,6 +197,7 @@ func.func @matmul_cp_async(%arg0: memref<128x256xf32>, %arg1: memref<256x64xf32>
 //       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 0] box [32, 32] transport tma : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
 //       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 96] box [32, 32] transport tma swizzle 128 : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
 //       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 0] box [32, 128] pad [0, 1] buffers 2 slot %[[C1]] transport cp_async {note = "all"} : memref<64x128xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
+//       CHECK:       dtile.stage %[[X]][%[[BLK]] * 32, 0] box [128, 128] zero_fill pad [0, 1] transport cp_async : memref<64x128xf32> -> memref<128x128xf32, #gpu.address_space<workgroup>>
 //       CHECK:       dtile.async_wait keep 1
 //       CHECK:       dtile.async_wait keep 0
 func.func @stage_forms(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) {
@@ -210,6 +212,7 @@ func.func @stage_forms(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) {
       %s5 = dtile.stage %x[%b * 32, 0] box [32, 32] transport tma : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
       %s6 = dtile.stage %x[%b * 32, 96] box [32, 32] transport tma swizzle 128 : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
       %s7 = dtile.stage %x[%b * 32, 0] box [32, 128] pad [0, 1] buffers 2 slot %c1 transport cp_async {note = "all"} : memref<64x128xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
+      %s8 = dtile.stage %x[%b * 32, 0] box [128, 128] zero_fill pad [0, 1] transport cp_async : memref<64x128xf32> -> memref<128x128xf32, #gpu.address_space<workgroup>>
       dtile.async_wait keep 1
       dtile.async_wait keep 0
     }
@@ -375,6 +378,27 @@ func.func @combine_stays(%arg0: memref<4x64xf32>, %arg1: memref<4xf32>, %arg2: m
         %both = arith.addf %s, %s2 : f32
         dloop.store %both, %y[%r] : memref<4xf32>
       }
+    }
+  }
+  return
+}
+
+/// Split-K: blocks along "k_s" each add a quarter of K into an output that
+/// zero_init zeroes before the kernel runs.
+// CHECK-LABEL: func.func @split_k
+//       CHECK:   dtile.kernel @split_k knobs<split_k = 4> zero_init [0] ins(
+//       CHECK:     dtile.tile blocks(%{{.*}} : 4 "k_s", %{{.*}} : 8 "m") {
+//       CHECK:       dloop.store add
+func.func @split_k(%arg0: memref<8x64xf32>, %arg1: memref<8xf32>) {
+  dtile.kernel @split_k knobs<split_k = 4> zero_init [0] ins(%x = %arg0 : memref<8x64xf32>) outs(%y = %arg1 : memref<8xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dtile.tile blocks(%s : 4 "k_s", %m : 8 "m") {
+      %sum = dloop.for %k = 0 to 16 reduce "k" iter(%acc = %zero : f32) {
+        %v = dloop.load %x[%m, %s * 16 + %k] : memref<8x64xf32>
+        %a = arith.addf %acc, %v : f32
+        dloop.yield %a : f32
+      }
+      dloop.store add %sum, %y[%m] : memref<8xf32>
     }
   }
   return

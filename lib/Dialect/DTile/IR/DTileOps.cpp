@@ -63,6 +63,14 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     props.knobs =
         KnobsAttr::get(parser.getContext(), ArrayRef<NamedAttribute>{});
   }
+  if (succeeded(parser.parseOptionalKeyword("zero_init"))) {
+    SmallVector<int64_t> zeroInit;
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(zeroInit.emplace_back());
+        }))
+      return failure();
+    props.zero_init = parser.getBuilder().getDenseI64ArrayAttr(zeroInit);
+  }
   SmallVector<OpAsmParser::Argument> args;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   SmallVector<Type> types;
@@ -90,10 +98,13 @@ void KernelOp::print(OpAsmPrinter &p) {
     p << " knobs";
     getKnobs().print(p);
   }
+  if (std::optional<ArrayRef<int64_t>> zeroInit = getZeroInit())
+    p << " zero_init [" << *zeroInit << ']';
   printBindings(p, "ins", getInputArgs(), getInputs());
   printBindings(p, "outs", getOutputArgs(), getOutputs());
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {"sym_name", "knobs", "operandSegmentSizes"});
+      (*this)->getAttrs(),
+      {"sym_name", "knobs", "zero_init", "operandSegmentSizes"});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -117,9 +128,28 @@ TileOp KernelOp::getTile() {
   return tiles.empty() ? TileOp() : *tiles.begin();
 }
 
+bool KernelOp::isZeroInit(unsigned i) {
+  std::optional<ArrayRef<int64_t>> zeroInit = getZeroInit();
+  return zeroInit && llvm::is_contained(*zeroInit, static_cast<int64_t>(i));
+}
+
 LogicalResult KernelOp::verify() {
-  return verifyKernelBuffers(*this, getSymName(), getBuffers(),
-                             getOutputs().size());
+  if (failed(verifyKernelBuffers(*this, getSymName(), getBuffers(),
+                                 getOutputs().size())))
+    return failure();
+  if (std::optional<ArrayRef<int64_t>> zeroInit = getZeroInit()) {
+    int64_t previous = -1;
+    for (int64_t i : *zeroInit) {
+      if (i < 0 || i >= static_cast<int64_t>(getOutputs().size()))
+        return emitOpError("zero_init index ")
+               << i << " is not an output (the kernel has "
+               << getOutputs().size() << ")";
+      if (i <= previous)
+        return emitOpError("zero_init indices must be strictly increasing");
+      previous = i;
+    }
+  }
+  return success();
 }
 
 LogicalResult KernelOp::verifyRegions() {
@@ -533,8 +563,8 @@ SmallVector<int64_t> StageOp::getPadding() {
   return SmallVector<int64_t>(getBox().size(), 0);
 }
 
-// %src[map] box [..] pad [..] buffers N slot %s transport T swizzle S
-//     attributes {...} : memref<..> -> memref<..>
+// %src[map] box [..] zero_fill pad [..] buffers N slot %s transport T
+//     swizzle S attributes {...} : memref<..> -> memref<..>
 ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &b = parser.getBuilder();
   OpAsmParser::UnresolvedOperand source, slot;
@@ -552,6 +582,7 @@ ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   props.map = cast<AffineMapAttr>(mapAttrs.get("map"));
   props.box = b.getDenseI64ArrayAttr(box);
+  props.zero_fill = succeeded(parser.parseOptionalKeyword("zero_fill"));
   if (succeeded(parser.parseOptionalKeyword("pad"))) {
     if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
           return parser.parseInteger(pad.emplace_back());
@@ -597,6 +628,8 @@ void StageOp::print(OpAsmPrinter &p) {
   p << ' ' << getSource() << '[';
   p.printAffineMapOfSSAIds(getMapAttr(), getOrigin());
   p << "] box [" << getBox() << ']';
+  if (getZeroFill())
+    p << " zero_fill";
   if (getPad())
     p << " pad [" << *getPad() << ']';
   if (getSlot())
@@ -607,17 +640,31 @@ void StageOp::print(OpAsmPrinter &p) {
     p << " swizzle " << getSwizzle();
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {"map", "box", "pad", "buffers", "transport",
-                           "swizzle", "operandSegmentSizes"});
+                           "swizzle", "zero_fill", "operandSegmentSizes"});
   p << " : " << getSource().getType() << " -> " << getType();
 }
 
 /// Checks, where the values of its indices are known exactly, that the box
-/// of `op` lies inside its source and its slot inside its buffers.
+/// of `op` lies inside its source (or, zero-filled, starts in it) and its
+/// slot inside its buffers.
 static LogicalResult verifyStageBounds(StageOp op) {
   auto sourceType = cast<MemRefType>(op.getSource().getType());
   AffineMap map = op.getMap();
   ArrayRef<int64_t> box = op.getBox();
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    if (op.getZeroFill()) {
+      // Past the end reads zeros, but the box must start inside.
+      std::optional<Interval> range =
+          dloop::getAccessRange(expr, map.getNumDims(), op.getOrigin(), op);
+      int64_t size = sourceType.getDimSize(d);
+      if (!range || Interval{0, size - 1}.contains(*range))
+        continue;
+      std::string text;
+      llvm::raw_string_ostream(text) << expr;
+      return op.emitOpError("origin ")
+             << d << " (" << text << ") ranges over [" << range->lo << ", "
+             << range->hi << "], outside the dimension of size " << size;
+    }
     std::optional<Interval> range =
         dloop::getAccessRange(expr, map.getNumDims(), op.getOrigin(), op);
     int64_t size = sourceType.getDimSize(d);
@@ -659,11 +706,16 @@ LogicalResult StageOp::verify() {
   if (static_cast<int64_t>(box.size()) != rank)
     return emitOpError("box has rank ")
            << box.size() << " but the source has rank " << rank;
-  for (auto [d, extent] : llvm::enumerate(box))
-    if (extent < 1 || extent > sourceType.getDimSize(d))
+  for (auto [d, extent] : llvm::enumerate(box)) {
+    if (extent < 1)
+      return emitOpError("box extent ")
+             << extent << " of dimension " << d << " is not positive";
+    // A zero-filled box may overhang a source smaller than the tile.
+    if (!getZeroFill() && extent > sourceType.getDimSize(d))
       return emitOpError("box extent ")
              << extent << " of dimension " << d << " is outside [1, "
              << sourceType.getDimSize(d) << "]";
+  }
   if (std::optional<ArrayRef<int64_t>> pad = getPad()) {
     if (pad->size() != box.size())
       return emitOpError("expected one padding per box dimension");

@@ -3,9 +3,12 @@
 // blockify_launch decides how much of the output one block computes.
 // * A matmul gets a BM x BN tile of its two innermost output axes per block;
 //   inside the block two free loops walk the tile, which register_tile then
-//   deals out to threads. Forks over (BM, BN).
+//   deals out to threads. Forks over (BM, BN): powers of two (and the extent
+//   itself when it is small), dividing the extent or not.
 // * Any other kernel without threads yet gets `block_threads` threads taken
 //   from its innermost output axes. Forks over the thread count.
+// A tile that does not divide its extent is masked: the last block's
+// out-of-range outputs guard their loads and skip their stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,8 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -52,12 +57,35 @@ std::optional<SmallVector<Split>> planThreads(ArrayRef<int64_t> extents,
   return plan;
 }
 
-/// Powers of two dividing `n` in [lo, hi].
-SmallVector<int64_t> powersOfTwo(int64_t n, int64_t lo, int64_t hi) {
+/// A masked thread plan: the axes from `first` on are linearised and dealt
+/// out to `threads` threads per block, the last block partly idle.
+struct MaskedPlan {
+  unsigned first;
+  int64_t threads;
+  int64_t extent; // product of the linearised extents
+};
+
+/// Takes `threads` threads from the fewest innermost axes that hold as
+/// many elements (all of them if none do).
+MaskedPlan planMasked(ArrayRef<int64_t> extents, int64_t threads) {
+  unsigned first = extents.size();
+  int64_t extent = 1;
+  while (first > 0 && extent < threads)
+    extent *= extents[--first];
+  return {first, threads, extent};
+}
+
+/// The tile sizes offered for an output extent: powers of two in
+/// [min(lo, extent), hi] that do not exceed the extent rounded up to a power
+/// of two, and the extent itself when it is at most `hi`.
+SmallVector<int64_t> tileSizes(int64_t extent, int64_t lo, int64_t hi) {
   SmallVector<int64_t> result;
-  for (int64_t p = 1; p <= std::min(n, hi); p *= 2)
-    if (p >= lo && n % p == 0)
+  int64_t ceiling = std::min<int64_t>(hi, llvm::PowerOf2Ceil(extent));
+  for (int64_t p = 1; p <= ceiling; p *= 2)
+    if (p >= std::min(lo, extent))
       result.push_back(p);
+  if (extent <= hi && !llvm::isPowerOf2_64(extent))
+    result.push_back(extent);
   return result;
 }
 
@@ -89,15 +117,18 @@ private:
                                        const Target &target) const {
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
     int64_t total = product(extents);
-    SmallVector<int64_t> legal;
-    for (int64_t t = 32; t <= target.maxThreads; t *= 2)
-      if (planThreads(extents, t))
-        legal.push_back(t);
-    // Fewer elements than a warp: one block holds them all.
-    if (legal.empty() && total < 32 && total > 1 && planThreads(extents, total))
-      legal.push_back(total);
-    if (legal.empty())
+    if (total <= 1)
       return {};
+    // Warps of threads, up to the elements rounded up to a power of two
+    // (masked where they do not divide); fewer elements than a warp: one
+    // block holds them all.
+    SmallVector<int64_t> legal;
+    for (int64_t t = 32; t <= target.maxThreads &&
+                         t <= std::max<int64_t>(32, llvm::PowerOf2Ceil(total));
+         t *= 2)
+      legal.push_back(t);
+    if (total < 32)
+      legal.assign({total});
     // 256 threads keep several blocks per multiprocessor; else the closest.
     int64_t best = *llvm::min_element(legal, [](int64_t a, int64_t b) {
       auto distance = [](int64_t t) {
@@ -107,9 +138,9 @@ private:
     });
     Builder b(kernel.getContext());
     auto option = [&](int64_t t) {
-      return KnobsAttr::get(kernel.getContext(),
-                            {b.getNamedAttr("block_threads",
-                                            b.getI64IntegerAttr(t))});
+      return KnobsAttr::get(
+          kernel.getContext(),
+          {b.getNamedAttr("block_threads", b.getI64IntegerAttr(t))});
     };
     SmallVector<KnobsAttr> options{option(best)};
     for (int64_t t : legal)
@@ -123,44 +154,54 @@ private:
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
     int64_t m = extents[extents.size() - 2], n = extents.back();
     int64_t batch = product(extents.drop_back(2));
-    SmallVector<std::pair<int64_t, int64_t>> legal;
-    for (int64_t bm : powersOfTwo(m, 1, 128))
-      for (int64_t bn : powersOfTwo(n, 8, 256))
+    using Tile = std::pair<int64_t, int64_t>;
+    SmallVector<Tile> legal;
+    for (int64_t bm : tileSizes(m, 1, 128))
+      for (int64_t bn : tileSizes(n, 8, 256))
         // register_tile must be able to deal the tile to 32..1024 threads
-        // with at most 64 outputs each.
-        if (bm * bn >= 32 && bm * bn <= 64 * target.maxThreads)
+        // with at most 64 outputs each, unless one block holds the output.
+        if ((bm * bn >= 32 || (bm >= m && bn >= n)) &&
+            bm * bn <= 64 * target.maxThreads)
           legal.push_back({bm, bn});
     if (legal.empty())
       return {};
-    auto blocks = [&](std::pair<int64_t, int64_t> t) {
-      return batch * (m / t.first) * (n / t.second);
+    auto blocks = [&](Tile t) {
+      return batch * ceilDiv(m, t.first) * ceilDiv(n, t.second);
+    };
+    // The share of a block's outputs that exist (1 when the tile divides).
+    auto used = [&](Tile t) {
+      return double(m * n) / double(ceilDiv(m, t.first) * t.first *
+                                    ceilDiv(n, t.second) * t.second);
     };
     // Largest tiles first (most reuse), squarer first, wider first.
-    llvm::sort(legal, [](auto a, auto b) {
+    llvm::sort(legal, [](Tile a, Tile b) {
       return std::make_tuple(a.first * a.second, std::min(a.first, a.second),
                              a.second) >
              std::make_tuple(b.first * b.second, std::min(b.first, b.second),
                              b.second);
     });
-    // The default is the first tile keeping at least half the
-    // multiprocessors busy; when none does, the one giving the most blocks.
-    auto it = llvm::find_if(legal, [&](auto t) {
-      return t.first * t.second <= 128 * 128 &&
-             2 * blocks(t) >= target.numSMs;
+    // The default is the first tile that wastes at most a quarter of its
+    // outputs and keeps at least half the multiprocessors busy; when none
+    // does, the least wasteful of those with the most blocks.
+    auto it = llvm::find_if(legal, [&](Tile t) {
+      return t.first * t.second <= 128 * 128 && used(t) >= 0.75 &&
+             2 * blocks(t) >= int64_t(target.numSMs);
     });
-    std::pair<int64_t, int64_t> best =
-        it != legal.end() ? *it : *llvm::max_element(legal, [&](auto a, auto b) {
-          return blocks(a) < blocks(b);
-        });
+    Tile best = it != legal.end()
+                    ? *it
+                    : *llvm::max_element(legal, [&](Tile a, Tile b) {
+                        return std::make_pair(used(a) >= 0.75, blocks(a)) <
+                               std::make_pair(used(b) >= 0.75, blocks(b));
+                      });
     Builder b(kernel.getContext());
-    auto option = [&](std::pair<int64_t, int64_t> t) {
+    auto option = [&](Tile t) {
       return KnobsAttr::get(
           kernel.getContext(),
           {b.getNamedAttr("BM", b.getI64IntegerAttr(t.first)),
            b.getNamedAttr("BN", b.getI64IntegerAttr(t.second))});
     };
     SmallVector<KnobsAttr> options{option(best)};
-    for (auto t : legal)
+    for (Tile t : legal)
       if (t != best)
         options.push_back(option(t));
     return options;
@@ -168,13 +209,18 @@ private:
 
   LogicalResult applyThreads(KernelOp kernel, int64_t threads) const {
     TileOp tile = kernel.getTile();
-    SmallVector<Axis> axes = getBlockAxes(tile);
     SmallVector<int64_t> extents(tile.getBlockExtents());
-    std::optional<SmallVector<Split>> plan = planThreads(extents, threads);
-    if (!plan)
-      return failure();
+    if (std::optional<SmallVector<Split>> plan = planThreads(extents, threads))
+      return applyExact(kernel, *plan);
+    return applyMasked(kernel, planMasked(extents, threads));
+  }
+
+  /// Threads that divide the innermost axes evenly.
+  LogicalResult applyExact(KernelOp kernel, ArrayRef<Split> plan) const {
+    TileOp tile = kernel.getTile();
+    SmallVector<Axis> axes = getBlockAxes(tile);
     SmallVector<Axis> blockAxes, threadAxes;
-    for (auto [axis, split] : llvm::zip(axes, *plan)) {
+    for (auto [axis, split] : llvm::zip(axes, plan)) {
       bool divided = split.blocks > 1 && split.threads > 1;
       if (split.threads == 1 || split.blocks > 1)
         blockAxes.push_back(
@@ -190,11 +236,10 @@ private:
                     ValueRange threadCoords) {
                   SmallVector<Value> old;
                   unsigned bi = 0, ti = 0;
-                  for (const Split &split : *plan) {
-                    Value blockCoord =
-                        split.threads == 1 || split.blocks > 1
-                            ? blockCoords[bi++]
-                            : Value();
+                  for (const Split &split : plan) {
+                    Value blockCoord = split.threads == 1 || split.blocks > 1
+                                           ? blockCoords[bi++]
+                                           : Value();
                     Value threadCoord =
                         split.threads > 1 ? threadCoords[ti++] : Value();
                     if (!threadCoord) {
@@ -215,24 +260,72 @@ private:
     return success();
   }
 
+  /// Threads over the linearised innermost axes, the last block masked.
+  LogicalResult applyMasked(KernelOp kernel, const MaskedPlan &plan) const {
+    TileOp tile = kernel.getTile();
+    SmallVector<Axis> axes = getBlockAxes(tile);
+    ArrayRef<Axis> inner = ArrayRef(axes).drop_front(plan.first);
+    SmallVector<std::string> names;
+    for (const Axis &axis : inner)
+      names.push_back(axis.name);
+    std::string name = llvm::join(names, "_");
+    int64_t blocks = ceilDiv(plan.extent, plan.threads);
+    SmallVector<Axis> blockAxes(axes.begin(), axes.begin() + plan.first);
+    if (blocks > 1 || blockAxes.empty())
+      blockAxes.push_back({blocks > 1 ? name + "_o" : "unit", blocks});
+    SmallVector<Axis> threadAxes{
+        {blocks > 1 ? name + "_i" : name, plan.threads}};
+    Value linear;
+    TileOp rebuilt = rebuildTile(
+        tile, blockAxes, threadAxes,
+        [&](OpBuilder &b, Location loc, ValueRange blockCoords,
+            ValueRange threadCoords) {
+          SmallVector<Value> old(blockCoords.take_front(plan.first));
+          AffineExpr o, i;
+          bindDims(b.getContext(), o, i);
+          linear = blocks > 1
+                       ? affine::AffineApplyOp::create(
+                             b, loc, AffineMap::get(2, 0, o * plan.threads + i),
+                             {blockCoords.back(), threadCoords[0]})
+                             .getResult()
+                       : threadCoords[0];
+          // Row-major coordinates of the linear index, the last fastest.
+          int64_t stride = plan.extent;
+          for (const Axis &axis : inner) {
+            stride /= axis.extent;
+            AffineExpr l = b.getAffineDimExpr(0);
+            AffineExpr e = l.floorDiv(stride);
+            if (&axis != &inner.front())
+              e = e % axis.extent;
+            old.push_back(affine::AffineApplyOp::create(
+                b, loc, AffineMap::get(1, 0, e), linear));
+          }
+          return std::make_pair(b.getBlock(), old);
+        });
+    if (blocks * plan.threads != plan.extent)
+      guardAccesses(rebuilt.getBody().front(), {{linear, plan.extent}});
+    cleanupKernel(kernel);
+    return success();
+  }
+
   LogicalResult applyMatmul(KernelOp kernel, int64_t bm, int64_t bn) const {
     TileOp tile = kernel.getTile();
     SmallVector<Axis> axes = getBlockAxes(tile);
     unsigned numAxes = axes.size();
     Axis mAxis = axes[numAxes - 2], nAxis = axes[numAxes - 1];
-    if (mAxis.extent % bm != 0 || nAxis.extent % bn != 0)
-      return failure();
     SmallVector<Axis> blockAxes(axes.begin(), axes.end() - 2);
-    blockAxes.push_back({mAxis.name + "_o", mAxis.extent / bm});
-    blockAxes.push_back({nAxis.name + "_o", nAxis.extent / bn});
+    blockAxes.push_back({mAxis.name + "_o", ceilDiv(mAxis.extent, bm)});
+    blockAxes.push_back({nAxis.name + "_o", ceilDiv(nAxis.extent, bn)});
+    Block *inner = nullptr;
+    SmallVector<Mask> masks;
     rebuildTile(
         tile, blockAxes, {},
         [&](OpBuilder &b, Location loc, ValueRange blockCoords, ValueRange) {
           // The block's BM x BN outputs, one after another for now.
-          Block *inner = b.getBlock();
+          inner = b.getBlock();
           SmallVector<Value> local;
-          for (auto [axis, size] : {std::make_pair(mAxis, bm),
-                                    std::make_pair(nAxis, bn)}) {
+          for (auto [axis, size] :
+               {std::make_pair(mAxis, bm), std::make_pair(nAxis, bn)}) {
             if (size == 1) {
               local.push_back(arith::ConstantIndexOp::create(b, loc, 0));
               continue;
@@ -246,12 +339,19 @@ private:
           SmallVector<Value> old(blockCoords.drop_back(2));
           AffineExpr o, i;
           bindDims(b.getContext(), o, i);
-          for (auto [k, size] : llvm::enumerate(ArrayRef<int64_t>{bm, bn}))
+          for (auto [k, size, extent] :
+               llvm::zip(llvm::seq<unsigned>(0, 2), ArrayRef<int64_t>{bm, bn},
+                         ArrayRef<int64_t>{mAxis.extent, nAxis.extent})) {
             old.push_back(affine::AffineApplyOp::create(
                 b, loc, AffineMap::get(2, 0, o * size + i),
                 {blockCoords[numAxes - 2 + k], local[k]}));
+            // A tile that does not divide its extent overhangs it.
+            if (extent % size != 0)
+              masks.push_back({old.back(), extent});
+          }
           return std::make_pair(inner, old);
         });
+    guardAccesses(*inner, masks);
     cleanupKernel(kernel);
     return success();
   }

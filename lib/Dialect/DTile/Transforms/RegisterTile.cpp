@@ -13,7 +13,10 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -46,11 +49,59 @@ std::optional<TileLoops> findTileLoops(TileOp tile) {
   return loops;
 }
 
+/// Whether `value` stands for the same value in every copy.
+bool sameInAll(Value value, ArrayRef<IRMapping> copies) {
+  Value first = copies.front().lookupOrDefault(value);
+  return llvm::all_of(copies, [&](const IRMapping &mapping) {
+    return mapping.lookupOrDefault(value) == first;
+  });
+}
+
 /// Clones the ops of `src` once per copy (each with its own mapping) at
 /// `b`, merging the copies of every reduce loop that carries values into
-/// one loop carrying all their values.
+/// one loop carrying all their values, and of every `scf.if` whose
+/// condition all copies share into one branch. Pure ops that all copies
+/// compute alike (a masked chunk's bound check) are cloned once.
 void jam(OpBuilder &b, Block &src, MutableArrayRef<IRMapping> copies) {
   for (Operation &op : src.without_terminator()) {
+    if (op.getNumRegions() == 0 && isPure(&op) &&
+        llvm::all_of(op.getOperands(),
+                     [&](Value v) { return sameInAll(v, copies); })) {
+      Operation *clone = b.clone(op, copies.front());
+      for (IRMapping &mapping : MutableArrayRef(copies).drop_front())
+        mapping.map(op.getResults(), clone->getResults());
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op);
+        ifOp && sameInAll(ifOp.getCondition(), copies)) {
+      SmallVector<Type> types;
+      for (size_t c = 0; c < copies.size(); ++c)
+        llvm::append_range(types, ifOp.getResultTypes());
+      bool hasElse = !ifOp.getElseRegion().empty();
+      auto merged = scf::IfOp::create(
+          b, ifOp.getLoc(), types,
+          copies.front().lookupOrDefault(ifOp.getCondition()), hasElse);
+      auto jamBranch = [&](Region &from, Region &to) {
+        OpBuilder::InsertionGuard guard(b);
+        Block &block = to.front();
+        if (block.mightHaveTerminator())
+          block.getTerminator()->erase();
+        b.setInsertionPointToEnd(&block);
+        jam(b, from.front(), copies);
+        SmallVector<Value> yielded;
+        for (IRMapping &mapping : copies)
+          for (Value v : from.front().getTerminator()->getOperands())
+            yielded.push_back(mapping.lookupOrDefault(v));
+        scf::YieldOp::create(b, ifOp.getLoc(), yielded);
+      };
+      jamBranch(ifOp.getThenRegion(), merged.getThenRegion());
+      if (hasElse)
+        jamBranch(ifOp.getElseRegion(), merged.getElseRegion());
+      unsigned n = ifOp.getNumResults();
+      for (auto [c, mapping] : llvm::enumerate(copies))
+        mapping.map(ifOp.getResults(), merged.getResults().slice(c * n, n));
+      continue;
+    }
     auto loop = dyn_cast<dloop::ForOp>(op);
     if (!loop || !loop.isReduction() || loop.getInitArgs().empty()) {
       for (IRMapping &mapping : copies)
@@ -95,16 +146,16 @@ public:
         !kernel.getTile().getThreadAxes().empty())
       return {};
     SmallVector<std::pair<int64_t, int64_t>> legal;
+    // A factor that does not divide the tile (BM = 37) leaves the last
+    // thread's extra rows masked.
     for (int64_t fm = 1; fm <= 16 && fm <= *bm; fm *= 2)
       for (int64_t fn = 1; fn <= 16 && fn <= *bn; fn *= 2) {
-        int64_t threads = (*bm / fm) * (*bn / fn);
+        int64_t threads = ceilDiv(*bm, fm) * ceilDiv(*bn, fn);
         // Accumulators, one operand row and column, and ~24 registers of
         // addresses and loop state must fit a thread.
         int64_t registers = fm * fn + fm + fn + 24;
-        if (*bm % fm == 0 && *bn % fn == 0 && fm * fn <= 64 &&
-            registers <= target.maxRegistersPerThread &&
-            threads <= target.maxThreads &&
-            (threads >= 32 || *bm * *bn < 32))
+        if (fm * fn <= 64 && registers <= target.maxRegistersPerThread &&
+            threads <= target.maxThreads && (threads >= 32 || *bm * *bn < 32))
           legal.push_back({fm, fn});
       }
     if (legal.empty())
@@ -112,10 +163,10 @@ public:
     // About 256 threads, then square-ish tiles (FN >= FM keeps a thread's
     // stores contiguous).
     auto cost = [&](std::pair<int64_t, int64_t> f) {
-      int64_t threads = (*bm / f.first) * (*bn / f.second);
+      int64_t threads = ceilDiv(*bm, f.first) * ceilDiv(*bn, f.second);
       int64_t distance = threads > 256 ? threads / 256 : 256 / threads;
-      int64_t shape = f.second >= f.first ? f.second / f.first
-                                          : 2 * f.first / f.second;
+      int64_t shape =
+          f.second >= f.first ? f.second / f.first : 2 * f.first / f.second;
       return std::make_pair(distance, shape);
     };
     auto best = *llvm::min_element(
@@ -151,24 +202,33 @@ public:
       return failure();
     std::string rowName = loops->rows ? loops->rows.getAxis().str() : "m_i";
     std::string colName = loops->cols ? loops->cols.getAxis().str() : "n_i";
+    int64_t rowThreads = ceilDiv(bm, fm);
+    int64_t colThreads = ceilDiv(bn, fn);
     SmallVector<Axis> threadAxes;
-    if (bm / fm > 1)
-      threadAxes.push_back({rowName, bm / fm});
-    if (bn / fn > 1)
-      threadAxes.push_back({colName, bn / fn});
+    if (rowThreads > 1)
+      threadAxes.push_back({rowName, rowThreads});
+    if (colThreads > 1)
+      threadAxes.push_back({colName, colThreads});
     // The old body stays in place (inside the loops) as the jam template.
+    // Where a factor does not divide the tile, each copy guards its
+    // accesses by its own row (column) of the tile.
     Block *templ = loops->body;
-    Operation *outer = loops->rows ? loops->rows.getOperation()
-                                   : loops->cols.getOperation();
+    SmallVector<Mask> masks;
+    if (bm % fm != 0)
+      masks.push_back({loops->rows.getInductionVar(), bm});
+    if (bn % fn != 0)
+      masks.push_back({loops->cols.getInductionVar(), bn});
+    guardAccesses(*templ, masks);
+    Operation *outer =
+        loops->rows ? loops->rows.getOperation() : loops->cols.getOperation();
     if (!outer)
       return failure();
     outer->remove();
-    tile = rebuildTile(tile, getBlockAxes(tile), threadAxes,
-                       [&](OpBuilder &b, Location, ValueRange blockCoords,
-                           ValueRange) {
-                         return std::make_pair(b.getBlock(),
-                                               SmallVector<Value>(blockCoords));
-                       });
+    tile = rebuildTile(
+        tile, getBlockAxes(tile), threadAxes,
+        [&](OpBuilder &b, Location, ValueRange blockCoords, ValueRange) {
+          return std::make_pair(b.getBlock(), SmallVector<Value>(blockCoords));
+        });
     Block &body = tile.getBody().front();
     OpBuilder b(body.getTerminator());
     Location loc = tile.getLoc();
@@ -179,7 +239,7 @@ public:
         return arith::ConstantIndexOp::create(b, loc, 0);
       return tile.getThreadCoord(next++);
     };
-    Value rowThread = coord(bm / fm), colThread = coord(bn / fn);
+    Value rowThread = coord(rowThreads), colThread = coord(colThreads);
     SmallVector<IRMapping> copies(fm * fn);
     AffineExpr t = b.getAffineDimExpr(0);
     for (int64_t i = 0; i < fm; ++i)

@@ -11,6 +11,7 @@
 namespace deplodock::dtile {
 #define GEN_PASS_DEF_DTILETILEIFY
 #define GEN_PASS_DEF_DTILECHUNKMATMULK
+#define GEN_PASS_DEF_DTILESPLITMATMULK
 #define GEN_PASS_DEF_DTILECOOPERATIVEREDUCE
 #define GEN_PASS_DEF_DTILEBLOCKIFYLAUNCH
 #define GEN_PASS_DEF_DTILECHUNKREDUCE
@@ -129,6 +130,7 @@ struct TileifyPass final
   };
 
 DEFINE_RULE_PASS(ChunkMatmulK, "chunk_matmul_k")
+DEFINE_RULE_PASS(SplitMatmulK, "split_matmul_k")
 DEFINE_RULE_PASS(CooperativeReduce, "cooperative_reduce")
 DEFINE_RULE_PASS(BlockifyLaunch, "blockify_launch")
 DEFINE_RULE_PASS(ChunkReduce, "chunk_reduce")

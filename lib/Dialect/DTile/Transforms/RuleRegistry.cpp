@@ -15,6 +15,7 @@ llvm::ArrayRef<std::unique_ptr<Rule>> deplodock::dtile::getRules() {
   static const auto rules = [] {
     std::vector<std::unique_ptr<Rule>> list;
     list.push_back(createChunkMatmulK());
+    list.push_back(createSplitMatmulK());
     list.push_back(createCooperativeReduce());
     list.push_back(createBlockifyLaunch());
     list.push_back(createChunkReduce());

@@ -8,6 +8,7 @@
 namespace deplodock::dtile {
 
 std::unique_ptr<Rule> createChunkMatmulK();
+std::unique_ptr<Rule> createSplitMatmulK();
 std::unique_ptr<Rule> createCooperativeReduce();
 std::unique_ptr<Rule> createBlockifyLaunch();
 std::unique_ptr<Rule> createChunkReduce();

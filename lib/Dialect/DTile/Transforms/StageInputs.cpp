@@ -14,6 +14,8 @@
 #include "TileUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -94,8 +96,8 @@ std::optional<Access> splitAccess(dloop::LoadOp load, dloop::ForOp chunk,
   Access access{load, {}, {}};
   for (AffineExpr expr : map.getResults()) {
     AffineExpr full = expr.replaceSymbols(symbolsAsDims);
-    AffineExpr origin = simplifyAffineExpr(
-        full.replaceDims(zeroVarying), load.getIndices().size(), 0);
+    AffineExpr origin = simplifyAffineExpr(full.replaceDims(zeroVarying),
+                                           load.getIndices().size(), 0);
     // A non-negative constant (the register-tile copy's column) belongs to
     // the offset, so the copies share one origin.
     if (auto sum = dyn_cast<AffineBinaryOpExpr>(origin);
@@ -200,24 +202,40 @@ SmallVector<Slab> planSlabs(KernelOp kernel, dloop::ForOp chunk) {
         a.offset[d] = simplifyAffineExpr(a.offset[d] - lo[d], numDims, 0);
       }
     }
-    if (!ok || llvm::any_of(llvm::zip(slab.box, type.getShape()), [](auto p) {
-          return std::get<0>(p) > std::get<1>(p);
-        }))
+    // A box larger than the source (a masked tile) is zero-filled.
+    if (!ok)
       continue;
     // Staging pays only when threads share the slab.
     bool shared = false;
-    for (BlockArgument thread : tile.getBody().front().getArguments().drop_front(
+    for (BlockArgument thread :
+         tile.getBody().front().getArguments().drop_front(
              tile.getBlockAxes().size()))
       shared |= llvm::none_of(slab.accesses, [&](Access &a) {
         return llvm::is_contained(a.load.getIndices(), thread);
       });
     if (!shared)
       continue;
-    slab.bytes = product(slab.box) *
-                 ((type.getElementTypeBitWidth() + 7) / 8);
+    slab.bytes = product(slab.box) * ((type.getElementTypeBitWidth() + 7) / 8);
     slabs.push_back(std::move(slab));
   }
   return slabs;
+}
+
+/// Drops the mask guard around `read` (`scf.if` yielding it, else zero): a
+/// read of the slab stays inside it, and what a masked-out thread computes
+/// from it is never stored.
+void unguardSlabRead(dloop::LoadOp read) {
+  auto ifOp = dyn_cast<scf::IfOp>(read->getParentOp());
+  if (!ifOp || ifOp.getNumResults() != 1 || ifOp.getElseRegion().empty() ||
+      ifOp.thenBlock()->getOperations().size() != 2 ||
+      ifOp.thenYield().getOperand(0) != read.getResult())
+    return;
+  Value zero = ifOp.elseYield().getOperand(0);
+  if (!matchPattern(zero, m_AnyZeroFloat()) && !matchPattern(zero, m_Zero()))
+    return;
+  read->moveBefore(ifOp);
+  ifOp.getResult(0).replaceAllUsesWith(read.getResult());
+  ifOp.erase();
 }
 
 class StageInputs final : public Rule {
@@ -285,8 +303,8 @@ public:
       // Stages go first in the chunk, in input order.
       b.setInsertionPointToStart(chunk.getBody());
       for (Slab &slab : planSlabs(kernel, chunk)) {
-        if (!llvm::is_contained(staged,
-                                cast<BlockArgument>(slab.buffer).getArgNumber()))
+        if (!llvm::is_contained(
+                staged, cast<BlockArgument>(slab.buffer).getArgNumber()))
           continue;
         Access &first = slab.accesses.front();
         // The origin over the operands it uses (block coordinates, the
@@ -314,15 +332,24 @@ public:
             AffineMap::get(operands.size(), 0, origin, ctx),
             b.getDenseI64ArrayAttr(slab.box), /*pad=*/DenseI64ArrayAttr(),
             /*buffers=*/1, Transport::sync, /*swizzle=*/0);
+        // A box that may reach past the source (the last tile of a masked
+        // extent) reads zeros there; the reads past it are guarded anyway.
+        for (auto [d, expr] : llvm::enumerate(origin)) {
+          std::optional<Interval> range =
+              dloop::getAccessRange(expr, operands.size(), operands, stage);
+          if (!range || range->hi + slab.box[d] > type.getDimSize(d))
+            stage.setZeroFill(true);
+        }
         OpBuilder::InsertionGuard guard(b);
         for (Access &a : slab.accesses) {
           b.setInsertionPoint(a.load);
-          auto offsetMap = AffineMap::get(a.load.getIndices().size(), 0,
-                                          a.offset, ctx);
+          auto offsetMap =
+              AffineMap::get(a.load.getIndices().size(), 0, a.offset, ctx);
           Value read = dloop::LoadOp::create(b, a.load.getLoc(), stage,
                                              offsetMap, a.load.getIndices());
           a.load.replaceAllUsesWith(read);
           a.load.erase();
+          unguardSlabRead(cast<dloop::LoadOp>(read.getDefiningOp()));
         }
       }
     }

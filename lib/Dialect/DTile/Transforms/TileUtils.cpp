@@ -109,8 +109,15 @@ void dtile::cleanupKernel(KernelOp kernel) {
   for (RegisteredOperationName name : ctx->getRegisteredOperations())
     if (name.getDialectNamespace() == "arith")
       name.getCanonicalizationPatterns(patterns, ctx);
+  populateMaskFoldingPatterns(patterns);
   (void)applyPatternsGreedily(kernel, std::move(patterns));
   IRRewriter rewriter(ctx);
+  {
+    DominanceInfo dominance(kernel);
+    eliminateCommonSubExpressions(rewriter, dominance, kernel);
+  }
+  // Merged guards expose their contents' users to another round of CSE.
+  mergeEquivalentGuards(kernel);
   DominanceInfo dominance(kernel);
   eliminateCommonSubExpressions(rewriter, dominance, kernel);
 }
@@ -167,8 +174,10 @@ dloop::ForOp dtile::splitReduceLoop(dloop::ForOp loop, int64_t chunk) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   std::string axis = loop.getAxis().str();
+  int64_t extent = loop.getExtent();
+  bool masked = extent % chunk != 0;
   auto outer = dloop::ForOp::create(
-      b, loc, loop.getExtent() / chunk, LoopKind::reduce, axis + "_o",
+      b, loc, ceilDiv(extent, chunk), LoopKind::reduce, axis + "_o",
       loop.getInitArgs(),
       [&](OpBuilder &b, Location loc, Value ko, ValueRange outerIters) {
         auto inner = dloop::ForOp::create(
@@ -176,17 +185,40 @@ dloop::ForOp dtile::splitReduceLoop(dloop::ForOp loop, int64_t chunk) {
             [&](OpBuilder &b, Location loc, Value ki, ValueRange innerIters) {
               AffineExpr o, i;
               bindDims(b.getContext(), o, i);
+              Value k = affine::AffineApplyOp::create(
+                  b, loc, AffineMap::get(2, 0, o * chunk + i), {ko, ki});
               IRMapping mapping;
-              mapping.map(
-                  loop.getInductionVar(),
-                  affine::AffineApplyOp::create(
-                      b, loc, AffineMap::get(2, 0, o * chunk + i), {ko, ki}));
+              mapping.map(loop.getInductionVar(), k);
               mapping.map(loop.getIterArgs(), innerIters);
+              // The last chunk skips the iterations past the extent.
+              scf::IfOp guard;
+              bool carries = !innerIters.empty();
+              if (masked) {
+                Value inside = buildInRange(b, loc, k, extent);
+                if (carries) {
+                  guard = scf::IfOp::create(b, loc, innerIters.getTypes(),
+                                            inside, /*withElseRegion=*/true);
+                  b.setInsertionPointToStart(guard.elseBlock());
+                  scf::YieldOp::create(b, loc, innerIters);
+                  b.setInsertionPointToStart(guard.thenBlock());
+                } else {
+                  guard = scf::IfOp::create(b, loc, inside,
+                                            /*withElseRegion=*/false);
+                  b.setInsertionPoint(guard.thenBlock()->getTerminator());
+                }
+              }
               for (Operation &op : loop.getBody()->without_terminator())
                 b.clone(op, mapping);
               SmallVector<Value> next;
               for (Value v : loop.getYield().getValues())
                 next.push_back(mapping.lookupOrDefault(v));
+              if (masked) {
+                if (carries)
+                  scf::YieldOp::create(b, loc, next);
+                b.setInsertionPointAfter(guard);
+                next.assign(guard.getResults().begin(),
+                            guard.getResults().end());
+              }
               dloop::YieldOp::create(b, loc, next);
             });
         dloop::YieldOp::create(b, loc, inner.getResults());

@@ -54,8 +54,8 @@ struct Axis {
 /// coordinates (with the builder at the start of the new body), returns the
 /// block the old body moves into (the new body or a loop made here) and the
 /// values that stand for each old coordinate there.
-using TileBodyBuilder = llvm::function_ref<
-    std::pair<mlir::Block *, llvm::SmallVector<mlir::Value>>(
+using TileBodyBuilder =
+    llvm::function_ref<std::pair<mlir::Block *, llvm::SmallVector<mlir::Value>>(
         mlir::OpBuilder &, mlir::Location, mlir::ValueRange blockCoords,
         mlir::ValueRange threadCoords)>;
 
@@ -68,14 +68,50 @@ TileOp rebuildTile(TileOp tile, llvm::ArrayRef<Axis> blockAxes,
 llvm::SmallVector<Axis> getBlockAxes(TileOp tile);
 llvm::SmallVector<Axis> getThreadAxes(TileOp tile);
 
-/// Splits reduce loop `loop` (extent K, divisible by `chunk`) into a loop
-/// over K / chunk chunks (axis `<axis>_o`) around a loop over one chunk
-/// (`<axis>_i`), both carrying the accumulators; returns the outer loop.
+/// Splits reduce loop `loop` (extent K) into a loop over ceil(K / chunk)
+/// chunks (axis `<axis>_o`) around a loop over one chunk (`<axis>_i`), both
+/// carrying the accumulators; returns the outer loop. When `chunk` does not
+/// divide K, iterations past K are skipped (their body is guarded, the
+/// accumulators pass through).
 dloop::ForOp splitReduceLoop(dloop::ForOp loop, int64_t chunk);
+
+//===----------------------------------------------------------------------===//
+// Masked tiles (Masking.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A coordinate that may run past its extent: in range while below it.
+struct Mask {
+  mlir::Value coord;
+  int64_t extent;
+};
+
+/// `coord < extent`, at `b`.
+mlir::Value buildInRange(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value coord, int64_t extent);
+
+/// Wraps `load` in `scf.if %cond`, yielding zero when the condition fails.
+void guardLoad(dloop::LoadOp load, mlir::Value cond);
+
+/// Guards the accesses of `scope` (at any depth) against the masked
+/// coordinates, whose conditions are built right after their definitions:
+/// a load whose indices use a coordinate runs only while it is in range
+/// (else yields zero); every store runs only while all are in range.
+void guardAccesses(mlir::Block &scope, llvm::ArrayRef<Mask> masks);
+
+/// Merges equal `scf.if`s of one block that only read kernel inputs or
+/// slabs (the guarded loads register-tile copies repeat).
+void mergeEquivalentGuards(KernelOp kernel);
+
+/// Folds bound checks that the ranges of their coordinates decide, and the
+/// guards they leave constant.
+void populateMaskFoldingPatterns(mlir::RewritePatternSet &patterns);
 
 /// Folds index arithmetic into access maps, folds constants and removes
 /// dead and duplicate code in `kernel`.
 void cleanupKernel(KernelOp kernel);
+
+/// `a / b` rounded up, for positive values.
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// The product of `values`.
 int64_t product(llvm::ArrayRef<int64_t> values);

@@ -208,8 +208,14 @@ def DKernel_CpAsyncOp : DKernel_Op<"cp_async", [
     `dkernel.cp_async_commit` closes and is visible to the issuing thread
     after a `dkernel.cp_async_wait` that retires its group.
 
+    With `if %valid else zeros`, a thread whose `%valid` is false reads
+    nothing and fills the destination run with zeros (cp.async's source
+    size 0): how a tile reaching past the end of a buffer is staged. The
+    source indices must still name an element of `src`.
+
     ```mlir
     dkernel.cp_async %a[%i, %j], %s[%r, %c], 16 : memref<128x2048xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+    dkernel.cp_async %a[%i, %j], %s[%r, %c], 16 if %in else zeros : memref<37x1000xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins Arg<DKernel_Buffer, "global source", [MemRead]>:$src,
@@ -217,10 +223,11 @@ def DKernel_CpAsyncOp : DKernel_Op<"cp_async", [
                        Arg<DKernel_Buffer, "shared destination",
                            [MemWrite]>:$dst,
                        Variadic<Index>:$dstIndices,
+                       Optional<I1>:$valid,
                        I64Prop:$bytes);
   let assemblyFormat = [{
-    $src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $bytes attr-dict
-    `:` type($src) `,` type($dst)
+    $src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $bytes
+    (`if` $valid^ `else` `zeros`)? attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
 }

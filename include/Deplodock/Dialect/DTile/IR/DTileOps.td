@@ -33,7 +33,9 @@ def DTile_KernelOp : DTile_Op<"kernel", [
   let description = [{
     The Tile-level form of a `dloop.kernel`: the same buffers, bound to block
     arguments, and a body whose outermost op is a `dtile.tile`. `knobs` records
-    the decisions of the Tile rules that produced it.
+    the decisions of the Tile rules that produced it. `zero_init` lists the
+    outputs (by position among the outputs) that are zeroed before the kernel
+    runs: split-K blocks fold their partial sums into them.
 
     ```mlir
     dtile.kernel @rmsnorm knobs<threads = 256>
@@ -41,11 +43,15 @@ def DTile_KernelOp : DTile_Op<"kernel", [
         outs(%y = %arg2 : memref<1x32x2048xf32>) {
       dtile.tile blocks(%r : 32 "r") threads(%t : 256 "t") { ... }
     }
+    dtile.kernel @mm knobs<split_k = 4> zero_init [0]
+        ins(%a = %arg0 : memref<37x1000xf32>, %b = %arg1 : memref<1000x333xf32>)
+        outs(%c = %arg2 : memref<37x333xf32>) { ... }
     ```
   }];
   let arguments = (ins
       StrAttr:$sym_name,
       DTile_KnobsAttr:$knobs,
+      OptionalAttr<DenseI64ArrayAttr>:$zero_init,
       Arg<Variadic<AnyMemRef>, "buffers the kernel reads", [MemRead]>:$inputs,
       Arg<Variadic<AnyMemRef>, "buffers the kernel writes",
           [MemRead, MemWrite]>:$outputs);
@@ -66,6 +72,8 @@ def DTile_KernelOp : DTile_Op<"kernel", [
     TileOp getTile();
     /// The inputs, then the outputs.
     ::mlir::OperandRange getBuffers() { return getOperands(); }
+    /// Whether output `i` (by position among the outputs) is zeroed first.
+    bool isZeroInit(unsigned i);
   }];
 }
 
@@ -200,12 +208,16 @@ def DTile_StageOp : DTile_Op<"stage", [
     than padding. Where the values of the origin and slot indices are known
     exactly (constants and axis coordinates, combined linearly), the verifier
     checks that the box lies inside the source and the slot inside
-    `[0, buffers - 1]`.
+    `[0, buffers - 1]`. With `zero_fill` the box may reach past the end of
+    the source (the last tile of an extent the tile does not divide): those
+    elements of the slab read as zero, and the bounds check is left out.
 
     ```mlir
     %as = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] pad [0, 1]
         buffers 2 slot %s transport cp_async
         : memref<512x2048xf32> -> memref<64x32xf32, #gpu.address_space<workgroup>>
+    %bs = dtile.stage %b[%ko * 32, %no * 64] box [32, 64] zero_fill
+        : memref<1000x333xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins AnyStaticShapeMemRef:$source,
@@ -217,7 +229,8 @@ def DTile_StageOp : DTile_Op<"stage", [
                        DefaultValuedProp<I64Prop, "1">:$buffers,
                        DefaultValuedProp<DTile_TransportProp,
                                          "::deplodock::dtile::Transport::sync">:$transport,
-                       DefaultValuedProp<I64Prop, "0">:$swizzle);
+                       DefaultValuedProp<I64Prop, "0">:$swizzle,
+                       UnitProp:$zero_fill);
   let results = (outs AnyStaticShapeMemRef:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -47,6 +47,9 @@ def DTileTileify : Pass<"dtile-tileify", "::mlir::ModuleOp"> {
 
 def DTileChunkMatmulK : TileRulePass<"dtile-chunk-matmul-k", "chunk_matmul_k",
     "split a matmul's K loop into chunks (fork BK)">;
+def DTileSplitMatmulK : TileRulePass<"dtile-split-matmul-k", "split_matmul_k",
+    "deal a matmul's K chunks to blocks that add their sums atomically "
+    "(fork split_k)">;
 def DTileCooperativeReduce : TileRulePass<"dtile-cooperative-reduce",
     "cooperative_reduce", "threads share each row's reduction (fork threads)">;
 def DTileBlockifyLaunch : TileRulePass<"dtile-blockify-launch",

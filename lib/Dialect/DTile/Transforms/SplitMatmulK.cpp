@@ -1,0 +1,255 @@
+//===- SplitMatmulK.cpp - Split a matmul's K chunks over blocks -*- C++ -*-===//
+//
+// split_matmul_k: the chunk loop of a matmul (after chunk_matmul_k) is dealt
+// to split_k blocks along a new outermost block axis `<k>_s`, each summing
+// its share of the chunks; the stores become atomic adds into outputs the
+// kernel zeroes first (`zero_init`). Only epilogues linear in the
+// accumulator split: a sum of the partial sums, each scaled by values that
+// do not depend on them, plus terms that do not depend on them at all, which
+// the first split alone adds (a residual). Anything else (SiLU of the sum,
+// a product of two sums, a read of the output) is refused. Runs before
+// blockify_launch, which counts the split axis among the blocks. Forks: skip
+// (split_k = 1) or split_k among the divisors of the chunk count that leave
+// each split two chunks or more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// The chunk loop and the stores of its results: a matmul kernel this rule
+/// can split.
+struct SplitPlan {
+  dloop::ForOp chunk;
+  SmallVector<dloop::StoreOp> stores;
+  /// The values after the chunk loop that depend on its results.
+  llvm::DenseSet<Value> tainted;
+};
+
+/// Whether `value` is a sum of terms each either free of `tainted` values or
+/// one tainted value scaled (multiplied, divided) by free ones.
+bool isLinear(Value value, const llvm::DenseSet<Value> &tainted) {
+  if (!tainted.contains(value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || def->getNumResults() != 1 ||
+      !isa<FloatType>(value.getType()))
+    return isa_and_nonnull<dloop::ForOp>(def);
+  if (isa<arith::AddFOp, arith::SubFOp>(def))
+    return isLinear(def->getOperand(0), tainted) &&
+           isLinear(def->getOperand(1), tainted);
+  if (isa<arith::NegFOp>(def))
+    return isLinear(def->getOperand(0), tainted);
+  if (isa<arith::MulFOp>(def)) {
+    bool lhs = tainted.contains(def->getOperand(0));
+    bool rhs = tainted.contains(def->getOperand(1));
+    return !(lhs && rhs) && isLinear(def->getOperand(lhs ? 0 : 1), tainted);
+  }
+  if (isa<arith::DivFOp>(def))
+    return !tainted.contains(def->getOperand(1)) &&
+           isLinear(def->getOperand(0), tainted);
+  return false;
+}
+
+/// The matmul chunk loop of `kernel` and its stores, when the kernel splits.
+std::optional<SplitPlan> planSplit(KernelOp kernel) {
+  TileOp tile = kernel.getTile();
+  if (!tile || !tile.getThreadAxes().empty() ||
+      classify(kernel) != KernelClass::Matmul)
+    return std::nullopt;
+  SmallVector<dloop::ForOp> loops = getTopLevelReductions(tile);
+  if (loops.size() != 1 || loops[0].getBody()->getOps<dloop::ForOp>().empty())
+    return std::nullopt;
+  SplitPlan plan;
+  plan.chunk = loops[0];
+  plan.tainted.insert(plan.chunk.getResults().begin(),
+                      plan.chunk.getResults().end());
+  // A split block must not read what other blocks fold into.
+  bool readsOutput = false;
+  kernel.walk([&](dloop::LoadOp load) {
+    readsOutput |= llvm::is_contained(kernel.getOutputArgs(), load.getMemRef());
+  });
+  if (readsOutput)
+    return std::nullopt;
+  // Before the loop: pure ops only (no store would be repeated per split).
+  Block &body = tile.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (&op == plan.chunk.getOperation())
+      break;
+    if (op.getNumRegions() != 0 || !isPure(&op))
+      return std::nullopt;
+  }
+  // After it: pure region-free ops and stores of linear values.
+  for (Operation &op : llvm::make_range(std::next(plan.chunk->getIterator()),
+                                        body.without_terminator().end())) {
+    if (auto store = dyn_cast<dloop::StoreOp>(op)) {
+      if (store.isReducing() || !plan.tainted.contains(store.getValue()) ||
+          !isLinear(store.getValue(), plan.tainted))
+        return std::nullopt;
+      plan.stores.push_back(store);
+      continue;
+    }
+    // Loads read inputs only (checked above): the residual.
+    if (op.getNumRegions() != 0 ||
+        (!isMemoryEffectFree(&op) && !isa<dloop::LoadOp>(op)))
+      return std::nullopt;
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return plan.tainted.contains(v); }))
+      plan.tainted.insert(op.result_begin(), op.result_end());
+  }
+  if (plan.stores.empty())
+    return std::nullopt;
+  return plan;
+}
+
+/// Rebuilds linear `value` at `b` as this split's share of it: terms free of
+/// the partial sums count in the first split only.
+Value buildShare(OpBuilder &b, Value value,
+                 const llvm::DenseSet<Value> &tainted, Value first,
+                 llvm::DenseMap<Value, Value> &built) {
+  if (Value done = built.lookup(value))
+    return done;
+  Location loc = value.getLoc();
+  Value share;
+  if (!tainted.contains(value)) {
+    Value zero = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(value.getType())));
+    share = arith::SelectOp::create(b, loc, first, value, zero);
+  } else if (isa<dloop::ForOp>(value.getDefiningOp())) {
+    share = value;
+  } else {
+    Operation *def = value.getDefiningOp();
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      // Scale factors are kept whole; summands and scaled values shared.
+      if (tainted.contains(operand) ||
+          isa<arith::AddFOp, arith::SubFOp, arith::NegFOp>(def))
+        mapping.map(operand, buildShare(b, operand, tainted, first, built));
+    share = b.clone(*def, mapping)->getResult(0);
+  }
+  built[value] = share;
+  return share;
+}
+
+class SplitMatmulK final : public Rule {
+public:
+  StringRef getName() const override { return "split_matmul_k"; }
+
+  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
+                                    const Target &target) const override {
+    KnobsAttr knobs = kernel.getKnobs();
+    if (knobs.getInt("split_k") || !knobs.getInt("BK") || knobs.getInt("BM"))
+      return {};
+    std::optional<SplitPlan> plan = planSplit(kernel);
+    if (!plan)
+      return {};
+    int64_t chunks = plan->chunk.getExtent();
+    SmallVector<int64_t> splits;
+    for (int64_t s = 2; s <= 64 && 2 * s <= chunks; ++s)
+      if (chunks % s == 0)
+        splits.push_back(s);
+    if (splits.empty())
+      return {};
+    // Split when 64 x 64 tiles of the output would leave most
+    // multiprocessors idle: into the fewest splits that fill them once.
+    ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+    int64_t m = extents[extents.size() - 2], n = extents.back();
+    int64_t blocks =
+        product(extents.drop_back(2)) * ceilDiv(m, 64) * ceilDiv(n, 64);
+    int64_t best = 1;
+    if (2 * blocks < target.numSMs) {
+      auto it = llvm::find_if(
+          splits, [&](int64_t s) { return blocks * s >= target.numSMs; });
+      best = it != splits.end() ? *it : splits.back();
+    }
+    MLIRContext *ctx = kernel.getContext();
+    Builder b(ctx);
+    auto option = [&](int64_t s) {
+      return KnobsAttr::get(
+          ctx, {b.getNamedAttr("split_k", b.getI64IntegerAttr(s))});
+    };
+    SmallVector<KnobsAttr> options{option(best)};
+    if (best != 1)
+      options.push_back(option(1));
+    for (int64_t s : splits)
+      if (s != best)
+        options.push_back(option(s));
+    return options;
+  }
+
+  LogicalResult apply(KernelOp kernel, KnobsAttr option,
+                      const Target &) const override {
+    int64_t splits = *option.getInt("split_k");
+    if (splits == 1)
+      return success();
+    std::optional<SplitPlan> plan = planSplit(kernel);
+    if (!plan || splits < 2 || plan->chunk.getExtent() % splits != 0)
+      return failure();
+    int64_t perSplit = plan->chunk.getExtent() / splits;
+    std::string axis = plan->chunk.getAxis().str();
+    if (StringRef(axis).ends_with("_o"))
+      axis.resize(axis.size() - 2);
+    TileOp tile = kernel.getTile();
+    SmallVector<Axis> blockAxes{{axis + "_s", splits}};
+    llvm::append_range(blockAxes, getBlockAxes(tile));
+    Value split;
+    rebuildTile(tile, blockAxes, {},
+                [&](OpBuilder &, Location, ValueRange blockCoords, ValueRange) {
+                  split = blockCoords.front();
+                  return std::make_pair(
+                      split.getParentBlock(),
+                      SmallVector<Value>(blockCoords.drop_front()));
+                });
+    // Split s runs chunks s * perSplit + [0, perSplit).
+    dloop::ForOp chunk = plan->chunk;
+    chunk.setExtent(perSplit);
+    OpBuilder b(kernel.getContext());
+    b.setInsertionPointToStart(chunk.getBody());
+    Location loc = chunk.getLoc();
+    AffineExpr s, k;
+    bindDims(b.getContext(), s, k);
+    Value index = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(2, 0, s * perSplit + k),
+        {split, chunk.getInductionVar()});
+    chunk.getInductionVar().replaceAllUsesExcept(index, index.getDefiningOp());
+    // Each split folds its share into the zeroed outputs.
+    b.setInsertionPointAfter(chunk);
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, split,
+                              arith::ConstantIndexOp::create(b, loc, 0));
+    llvm::DenseMap<Value, Value> built;
+    SmallVector<int64_t> zeroInit;
+    for (dloop::StoreOp store : plan->stores) {
+      b.setInsertionPoint(store);
+      store.getValueMutable().assign(
+          buildShare(b, store.getValue(), plan->tainted, first, built));
+      store.setReduceKind(ReduceKind::add);
+      auto pos = llvm::find(kernel.getOutputArgs(), store.getMemref()) -
+                 kernel.getOutputArgs().begin();
+      zeroInit.push_back(pos);
+    }
+    llvm::sort(zeroInit);
+    zeroInit.erase(llvm::unique(zeroInit), zeroInit.end());
+    kernel.setZeroInit(zeroInit);
+    cleanupKernel(kernel);
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createSplitMatmulK() {
+  return std::make_unique<SplitMatmulK>();
+}
