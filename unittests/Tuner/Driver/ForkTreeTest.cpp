@@ -147,7 +147,9 @@ TEST_F(ForkTreeTest, EveryNodeIsRebuiltFromItsPath) {
     EXPECT_TRUE(cursor->isDone());
     EXPECT_EQ(cursor->getKnobs(), s->getKnobs(node));
     // The knobs are those of the ancestors plus each hop's delta.
-    for (NodeId step : ArrayRef<NodeId>(s->getAncestry(node)).drop_front())
+    // A named copy: the loop must not outlive the ancestry it walks.
+    SmallVector<NodeId> ancestry = s->getAncestry(node);
+    for (NodeId step : ArrayRef<NodeId>(ancestry).drop_front())
       for (NamedAttribute entry : s->getDelta(step).getEntries())
         EXPECT_EQ(s->getKnobs(node).getEntries().get(entry.getName()),
                   entry.getValue());
