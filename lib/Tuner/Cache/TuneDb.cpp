@@ -1,11 +1,9 @@
-//===- TuneDb.cpp - The tuner's SQLite cache --------------------*- C++ -*-===//
+//===- TuneDb.cpp - The tuner's SQLite cache: schema and opening ---------===//
 //
-// Each write is one SQL statement (an UPSERT whose WHERE clause is the
-// keep-best rule) or one transaction, so concurrent writers serialize on
-// SQLite's write lock instead of racing a read-modify-write. Multi-statement
-// writes start with BEGIN IMMEDIATE (or a SAVEPOINT inside a caller's
-// transaction) so that the lock is taken, with the busy timeout, before any
-// read.
+// Creates or opens the database file: the schema, its version and our
+// application id checked on open, WAL and the busy timeout, the integrity
+// check of a file another process may have left half-written. Writing is in
+// TuneDbWrite.cpp, reading in TuneDbQuery.cpp.
 //
 //===----------------------------------------------------------------------===//
 
