@@ -27,7 +27,9 @@
 /// target; so is the default lowering. Its matmul (37 x 333 outputs: too few
 /// blocks to fill the GPU) splits the 25 chunks of K over 5 blocks that add
 /// into the zeroed output; the last blocks guard their loads (the staged
-/// slabs read zeros past the edge) and their atomic stores.
+/// slabs read zeros past the edge) and their atomic stores. Its register
+/// tile's columns are interleaved (permute_register_tile): a thread's first
+/// column (below 320) never passes 333, so only rows guard its stores.
 // MATMUL: variants of @odd_matmul_0_reduce: 12 (seeded sample) checked, 0 failed
 // RMSNORM: variants of @odd_rmsnorm_0_reduce: 7 (all) checked, 0 failed
 
@@ -49,7 +51,9 @@
 //       CUDA:       } else {
 //  CUDA-NEXT:         v{{[0-9]+}} = 0.00000000e+00f;
 //       CUDA:   const bool [[BOTH:v[0-9]+]] = [[ROW]] & [[COL]];
-//       CUDA:   if ([[BOTH]]) {
+//       CUDA:   if ([[ROW]]) {
 //  CUDA-NEXT:     atomicAdd(&out0[{{.*}}], acc0);
+//       CUDA:   if ([[BOTH]]) {
+//  CUDA-NEXT:     atomicAdd(&out0[{{.*}}], acc1);
 // CUDA-LABEL: odd_rmsnorm_0_reduce(
 //       CUDA:   if (v{{[0-9]+}}) {

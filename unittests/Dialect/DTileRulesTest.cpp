@@ -259,7 +259,8 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
   EXPECT_EQ(names, (SmallVector<StringRef>{
                        "chunk_matmul_k", "split_matmul_k", "cooperative_reduce",
                        "blockify_launch", "chunk_reduce", "register_tile",
-                       "stage_inputs", "mark_unroll"}));
+                       "stage_inputs", "permute_register_tile", "pad_smem",
+                       "mark_unroll"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)
     EXPECT_TRUE(unique.insert(name).second) << name.str();
@@ -646,7 +647,9 @@ TEST_F(DTileRulesTest, EnumerateAgreesWithCount) {
   // thread counts, and with one thread per row 1 block size x 6 unrolls;
   // the scale 6 block sizes; the gemv 4 cooperative thread counts, and with
   // one thread per column 2 block sizes x 1 chunk x 2 stagings x 6 unrolls.
-  EXPECT_EQ(*start("matmul_0_reduce", sm90).count(100000), 14058u);
+  // The matmul grew from 14058 leaves with the bank-conflict forks
+  // (permute_register_tile, pad_smem) where the analysis keeps them.
+  EXPECT_EQ(*start("matmul_0_reduce", sm90).count(100000), 20733u);
   EXPECT_EQ(*start("rowsum_0_reduce", sm90).count(100000), 11u);
   EXPECT_EQ(*start("scale_0_pointwise", sm90).count(100000), 6u);
   EXPECT_EQ(*start("gemv_0_reduce", sm90).count(100000), 28u);

@@ -17,18 +17,18 @@
 // RUN: FileCheck %s --check-prefix=SDPA80 < %t.sdpa80.mlir
 
 /// The printed knobs reproduce each lowering exactly.
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,split_k=8,stage=[0:1],unroll=32" | diff %t.matmul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,split_k=4,stage=[0:1],unroll=32" | diff %t.matmul80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=8,stage=[0:1],unroll=32" | diff %t.matmul.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=4,stage=[0:1],unroll=32" | diff %t.matmul80.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=rmsnorm_0_reduce:threads=256" | diff %t.rmsnorm.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=softmax_0_reduce:threads=32" | diff %t.softmax.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile="knobs=silu_mul_0_pointwise:block_threads=256" | diff %t.silu_mul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BK=32,BM=16,BN=16,FM=1,FN=1,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=16" | diff %t.sdpa.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=32,BN=32,FM=2,FN=2,stage=[0:1],unroll=16" | diff %t.sdpa80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BK=32,BM=16,BN=16,FM=1,FN=1,pad=true,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=16" | diff %t.sdpa.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,pad=true,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=32,BN=32,FM=2,FN=2,pad=true,stage=[0:1],unroll=16" | diff %t.sdpa80.mlir -
 
 /// So do they for a variant named by a few knobs.
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64" > %t.variant.mlir
 // RUN: FileCheck %s --check-prefix=VARIANT < %t.variant.mlir
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64,FM=2,FN=4,stage=[0:1],unroll=4" | diff %t.variant.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64,FM=2,FN=4,pad=true,permute=true,stage=[0:1],unroll=4" | diff %t.variant.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1" > %t.rows.mlir
 // RUN: FileCheck %s --check-prefix=ROWS < %t.rows.mlir
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1,block_threads=32,unroll=4" | diff %t.rows.mlir -
@@ -48,7 +48,7 @@
 /// 32); then 32 x 128 tiles (128 blocks), 256 threads of 4 x 4 outputs,
 /// both operands staged per K chunk; the leading 1 of x stays a unit slab
 /// dimension.
-// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, split_k = 8, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, permute = true, split_k = 8, stage = [0, 1], unroll = 32> zero_init [0]
 // MATMUL:   dtile.tile blocks(%[[S:.*]] : 8 "r0_s", %[[MO:.*]] : 1 "d0_o", %[[NO:.*]] : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 // MATMUL:     dloop.for %[[KO:.*]] = 0 to 8 reduce "r0_o"
 // MATMUL:       dtile.stage %{{.*}}[0, %[[MO]] * 32, %[[S]] * 256 + %[[KO]] * 32] box [1, 32, 32] : memref<1x32x2048xf32> -> memref<1x32x32xf32, #gpu.address_space<workgroup>>
@@ -57,7 +57,7 @@
 
 /// On an A100 (108 SMs) K splits over 4 blocks: the fewest that, with
 /// 64 x 64 tiles, give a block per SM.
-// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, split_k = 4, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, permute = true, split_k = 4, stage = [0, 1], unroll = 32> zero_init [0]
 // MATMUL80:   dtile.tile blocks(%{{.*}} : 4 "r0_s", %{{.*}} : 1 "d0_o", %{{.*}} : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 
 /// One row of 2048 per block, 256 threads sharing it: the sum of squares
@@ -82,17 +82,17 @@
 
 /// Attention: Q.K^T per head (K = 64), the softmax, then P.V (K = 32, so
 /// chunks of 16); the head axis stays a block axis of both matmuls.
-// SDPA: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 16, FM = 1, FN = 1, stage = [0, 1], unroll = 32>
+// SDPA: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 16, FM = 1, FN = 1, pad = true, stage = [0, 1], unroll = 32>
 // SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
 // SDPA: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
 // SDPA: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 16, BN = 32, FM = 1, FN = 2, stage = [0, 1], unroll = 16>
 // SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
 
-// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, stage = [0, 1], unroll = 32>
+// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, pad = true, stage = [0, 1], unroll = 32>
 // SDPA80: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
-// SDPA80: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 32, BN = 32, FM = 2, FN = 2, stage = [0, 1], unroll = 16>
+// SDPA80: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 32, BN = 32, FM = 2, FN = 2, pad = true, stage = [0, 1], unroll = 16>
 
-// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, split_k = 1, stage = [0, 1], unroll = 4>
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, pad = true, permute = true, split_k = 1, stage = [0, 1], unroll = 4>
 // VARIANT:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 32 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
 
 /// One row per thread: the 32 rows fill one warp in one block.

@@ -17,6 +17,8 @@ namespace deplodock::dtile {
 #define GEN_PASS_DEF_DTILECHUNKREDUCE
 #define GEN_PASS_DEF_DTILEREGISTERTILE
 #define GEN_PASS_DEF_DTILESTAGEINPUTS
+#define GEN_PASS_DEF_DTILEPERMUTEREGISTERTILE
+#define GEN_PASS_DEF_DTILEPADSMEM
 #define GEN_PASS_DEF_DTILEMARKUNROLL
 #define GEN_PASS_DEF_DTILELOWER
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h.inc"
@@ -136,6 +138,8 @@ DEFINE_RULE_PASS(BlockifyLaunch, "blockify_launch")
 DEFINE_RULE_PASS(ChunkReduce, "chunk_reduce")
 DEFINE_RULE_PASS(RegisterTile, "register_tile")
 DEFINE_RULE_PASS(StageInputs, "stage_inputs")
+DEFINE_RULE_PASS(PermuteRegisterTile, "permute_register_tile")
+DEFINE_RULE_PASS(PadSmem, "pad_smem")
 DEFINE_RULE_PASS(MarkUnroll, "mark_unroll")
 
 #undef DEFINE_RULE_PASS

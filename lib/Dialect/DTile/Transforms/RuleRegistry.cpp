@@ -4,6 +4,9 @@
 // other way round): stages are then placed once in the already jammed
 // per-thread body instead of being replicated and merged across the
 // register-tile copies. The set of options is the same either way.
+// permute_register_tile follows stage_inputs, so that its conflict
+// analysis sees the slab reads it would change, and pad_smem follows it,
+// so that pads are chosen for the reads as they end up.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,8 @@ llvm::ArrayRef<std::unique_ptr<Rule>> deplodock::dtile::getRules() {
     list.push_back(createChunkReduce());
     list.push_back(createRegisterTile());
     list.push_back(createStageInputs());
+    list.push_back(createPermuteRegisterTile());
+    list.push_back(createPadSmem());
     list.push_back(createMarkUnroll());
     return list;
   }();

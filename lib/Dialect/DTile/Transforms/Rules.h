@@ -14,6 +14,8 @@ std::unique_ptr<Rule> createBlockifyLaunch();
 std::unique_ptr<Rule> createChunkReduce();
 std::unique_ptr<Rule> createRegisterTile();
 std::unique_ptr<Rule> createStageInputs();
+std::unique_ptr<Rule> createPermuteRegisterTile();
+std::unique_ptr<Rule> createPadSmem();
 std::unique_ptr<Rule> createMarkUnroll();
 
 } // namespace deplodock::dtile

@@ -61,6 +61,11 @@ def DTileRegisterTile : TileRulePass<"dtile-register-tile", "register_tile",
     "deal a matmul tile to threads of FM x FN outputs (fork FM, FN)">;
 def DTileStageInputs : TileRulePass<"dtile-stage-inputs", "stage_inputs",
     "stage shared input slabs in shared memory (fork: which inputs)">;
+def DTilePermuteRegisterTile : TileRulePass<"dtile-permute-register-tile",
+    "permute_register_tile",
+    "interleave register-tile columns against bank conflicts (fork: permute / keep)">;
+def DTilePadSmem : TileRulePass<"dtile-pad-smem", "pad_smem",
+    "pad shared slab rows against bank conflicts (fork: pad / no pad)">;
 def DTileMarkUnroll : TileRulePass<"dtile-mark-unroll", "mark_unroll",
     "mark inner loops for unrolling (fork: factor)">;
 

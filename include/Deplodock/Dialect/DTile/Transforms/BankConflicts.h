@@ -1,0 +1,51 @@
+//===- BankConflicts.h - Shared-memory bank-conflict analysis ---*- C++ -*-===//
+//
+// How many shared-memory transactions one warp-wide access costs. Shared
+// memory has 32 banks of 4-byte words; lanes reading the same word share it
+// (broadcast), lanes reading different words of one bank take turns. The
+// degree of an access is the largest number of distinct words any bank
+// serves: 1 is conflict-free, 32 fully serialised. pad_smem and
+// permute_register_tile keep an option only where this says it helps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_DIALECT_DTILE_TRANSFORMS_BANKCONFLICTS_H
+#define DEPLODOCK_DIALECT_DTILE_TRANSFORMS_BANKCONFLICTS_H
+
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace deplodock::dtile {
+
+/// Banks of shared memory and the width of one bank, in bytes.
+constexpr int64_t kNumBanks = 32;
+constexpr int64_t kBankBytes = 4;
+
+/// The conflict degree of one warp's access: `byteAddresses` holds the
+/// address each active lane reads or writes (at most 32; accesses no wider
+/// than a bank). 1 when there are no lanes.
+int64_t bankConflictDegree(llvm::ArrayRef<int64_t> byteAddresses);
+
+/// `expr` as the coefficients of its dimensions, then of its symbols, then
+/// its constant term; nullopt when it is not a linear function of them.
+std::optional<llvm::SmallVector<int64_t>>
+linearizeAffineExpr(mlir::AffineExpr expr, unsigned numDims,
+                    unsigned numSymbols);
+
+/// The worst conflict degree over the warps of the block of `read`, a load
+/// of the slab `stage` makes, were the slab laid out with `pad` extra
+/// elements per dimension: lanes are the linear thread ids (last thread axis
+/// fastest), every other index operand (block coordinates, loop variables)
+/// taken as 0. Nullopt when the access is not an affine function of them
+/// or its elements are wider than a bank.
+std::optional<int64_t> slabReadConflicts(StageOp stage, dloop::LoadOp read,
+                                         llvm::ArrayRef<int64_t> pad);
+
+} // namespace deplodock::dtile
+
+#endif // DEPLODOCK_DIALECT_DTILE_TRANSFORMS_BANKCONFLICTS_H

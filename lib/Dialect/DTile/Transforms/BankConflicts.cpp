@@ -1,0 +1,119 @@
+//===- BankConflicts.cpp - Shared-memory bank-conflict analysis -*- C++ -*-===//
+
+#include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+int64_t dtile::bankConflictDegree(ArrayRef<int64_t> byteAddresses) {
+  // Distinct words per bank: equal words broadcast.
+  llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> words;
+  for (int64_t address : byteAddresses) {
+    int64_t word = address / kBankBytes;
+    words[word % kNumBanks].insert(word);
+  }
+  int64_t degree = 1;
+  for (auto &[bank, set] : words)
+    degree = std::max<int64_t>(degree, set.size());
+  return degree;
+}
+
+std::optional<SmallVector<int64_t>>
+dtile::linearizeAffineExpr(AffineExpr expr, unsigned numDims,
+                           unsigned numSymbols) {
+  SmallVector<int64_t> coeffs(numDims + numSymbols + 1, 0);
+  std::function<bool(AffineExpr, int64_t)> add = [&](AffineExpr e,
+                                                     int64_t scale) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      coeffs.back() += scale * c.getValue();
+      return true;
+    }
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      coeffs[d.getPosition()] += scale;
+      return true;
+    }
+    if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
+      coeffs[numDims + s.getPosition()] += scale;
+      return true;
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return false;
+    if (bin.getKind() == AffineExprKind::Add)
+      return add(bin.getLHS(), scale) && add(bin.getRHS(), scale);
+    if (bin.getKind() == AffineExprKind::Mul)
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        return add(bin.getLHS(), scale * c.getValue());
+    return false;
+  };
+  if (!add(expr, 1))
+    return std::nullopt;
+  return coeffs;
+}
+
+std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
+                                                dloop::LoadOp read,
+                                                ArrayRef<int64_t> pad) {
+  auto tile = read->getParentOfType<TileOp>();
+  auto type = cast<MemRefType>(stage.getResult().getType());
+  int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+  if (!tile || elementBytes > kBankBytes)
+    return std::nullopt;
+  // Row-major strides of the padded slab.
+  ArrayRef<int64_t> box = stage.getBox();
+  SmallVector<int64_t> strides(box.size(), 1);
+  for (int64_t d = static_cast<int64_t>(box.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * (box[d + 1] + pad[d + 1]);
+  // Which thread axis each index operand is, if any.
+  Block &body = tile.getBody().front();
+  unsigned numBlockAxes = tile.getBlockAxes().size();
+  ArrayRef<int64_t> extents = tile.getThreadExtents();
+  SmallVector<int> threadAxisOf;
+  for (Value operand : read.getIndices()) {
+    auto arg = dyn_cast<BlockArgument>(operand);
+    bool isThread =
+        arg && arg.getOwner() == &body && arg.getArgNumber() >= numBlockAxes;
+    threadAxisOf.push_back(isThread ? arg.getArgNumber() - numBlockAxes : -1);
+  }
+  int64_t threads = tile.getNumThreads();
+  // Each slab index as a linear function of the load's operands.
+  AffineMap map = read.getMap();
+  SmallVector<SmallVector<int64_t>> linear;
+  for (AffineExpr expr : map.getResults()) {
+    std::optional<SmallVector<int64_t>> coeffs =
+        linearizeAffineExpr(expr, map.getNumDims(), map.getNumSymbols());
+    if (!coeffs)
+      return std::nullopt;
+    linear.push_back(std::move(*coeffs));
+  }
+  int64_t worst = 1;
+  for (int64_t warp = 0; warp < threads; warp += kNumBanks) {
+    SmallVector<int64_t> addresses;
+    for (int64_t id = warp; id < std::min(threads, warp + kNumBanks); ++id) {
+      // Thread coordinates of `id`, last axis fastest.
+      SmallVector<int64_t> coords(extents.size());
+      int64_t rest = id;
+      for (int64_t a = static_cast<int64_t>(extents.size()) - 1; a >= 0; --a) {
+        coords[a] = rest % extents[a];
+        rest /= extents[a];
+      }
+      int64_t element = 0;
+      for (auto [d, coeffs] : llvm::enumerate(linear)) {
+        int64_t index = coeffs.back();
+        for (auto [i, axis] : llvm::enumerate(threadAxisOf))
+          if (axis >= 0)
+            index += coeffs[i] * coords[axis];
+        element += index * strides[d];
+      }
+      addresses.push_back(element * elementBytes);
+    }
+    worst = std::max(worst, bankConflictDegree(addresses));
+  }
+  return worst;
+}

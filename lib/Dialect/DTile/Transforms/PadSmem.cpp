@@ -1,0 +1,124 @@
+//===- PadSmem.cpp - Pad shared slabs against bank conflicts ----*- C++ -*-===//
+//
+// pad_smem: a slab whose rows are a multiple of 32 words long puts a column
+// in one bank, so threads reading down a column (A's rows in a matmul) take
+// turns. Padding each row by a few words staggers the banks. Per stage the
+// rule takes the smallest pad of the innermost dimension (whole words, so
+// cp.async runs stay aligned) that lowers the worst conflict degree of the
+// slab's reads; it forks (pad / no pad) only when some stage gains and the
+// padded slabs still fit. TMA stages are dense by definition and not padded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// Words a row may be padded by.
+constexpr int64_t kMaxPadWords = 8;
+
+/// The summed worst conflict degree of the reads of `stage` laid out with
+/// `pad`; nullopt when some use is not an analysable read.
+std::optional<int64_t> readCost(StageOp stage, ArrayRef<int64_t> pad) {
+  int64_t cost = 0;
+  for (Operation *user : stage.getResult().getUsers()) {
+    auto read = dyn_cast<dloop::LoadOp>(user);
+    if (!read)
+      return std::nullopt;
+    std::optional<int64_t> degree = slabReadConflicts(stage, read, pad);
+    if (!degree)
+      return std::nullopt;
+    cost += *degree;
+  }
+  return cost;
+}
+
+/// The padding that helps `stage` most, or none.
+std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
+  auto type = cast<MemRefType>(stage.getResult().getType());
+  int64_t rank = type.getRank();
+  int64_t elementBits = type.getElementTypeBitWidth();
+  if (rank < 2 || stage.getTransport() == Transport::tma ||
+      stage.getSwizzle() != 0 || elementBits > 32 ||
+      llvm::any_of(stage.getPadding(), [](int64_t p) { return p != 0; }))
+    return std::nullopt;
+  SmallVector<int64_t> pad(rank, 0);
+  std::optional<int64_t> base = readCost(stage, pad);
+  if (!base)
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> best;
+  int64_t bestCost = *base;
+  for (int64_t words = 1; words <= kMaxPadWords; ++words) {
+    pad.back() = words * 32 / elementBits;
+    std::optional<int64_t> cost = readCost(stage, pad);
+    if (cost && *cost < bestCost) {
+      bestCost = *cost;
+      best = pad;
+    }
+  }
+  return best;
+}
+
+/// The stages of `kernel` with the padding each would take.
+SmallVector<std::pair<StageOp, SmallVector<int64_t>>>
+planPads(KernelOp kernel, bool &fits, const Target &t) {
+  SmallVector<std::pair<StageOp, SmallVector<int64_t>>> plan;
+  int64_t bytes = 0;
+  kernel.walk([&](StageOp stage) {
+    std::optional<SmallVector<int64_t>> pad = choosePad(stage);
+    SmallVector<int64_t> padding = pad ? *pad : stage.getPadding();
+    auto type = cast<MemRefType>(stage.getResult().getType());
+    int64_t elements = stage.getBuffers();
+    for (auto [extent, p] : llvm::zip(stage.getBox(), padding))
+      elements *= extent + p;
+    bytes += elements * ((type.getElementTypeBitWidth() + 7) / 8);
+    if (pad)
+      plan.push_back({stage, *pad});
+  });
+  // As stage_inputs, leave 1 KB for combines.
+  fits = bytes + 1024 <= t.maxSharedBytes;
+  return plan;
+}
+
+class PadSmem final : public Rule {
+public:
+  StringRef getName() const override { return "pad_smem"; }
+
+  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
+                                    const Target &target) const override {
+    if (kernel.getKnobs().getBool("pad"))
+      return {};
+    bool fits = false;
+    if (planPads(kernel, fits, target).empty() || !fits)
+      return {};
+    Builder b(kernel.getContext());
+    auto option = [&](bool pad) {
+      return KnobsAttr::get(kernel.getContext(),
+                            {b.getNamedAttr("pad", b.getBoolAttr(pad))});
+    };
+    return {option(true), option(false)};
+  }
+
+  LogicalResult apply(KernelOp kernel, KnobsAttr option,
+                      const Target &target) const override {
+    if (!*option.getBool("pad"))
+      return success();
+    bool fits = false;
+    for (auto &[stage, pad] : planPads(kernel, fits, target))
+      stage.setPadAttr(DenseI64ArrayAttr::get(kernel.getContext(), pad));
+    return success(fits);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createPadSmem() {
+  return std::make_unique<PadSmem>();
+}

@@ -1,0 +1,215 @@
+//===- PermuteRegisterTile.cpp - Interleave register-tile columns -*- C++
+//-*-===//
+//
+// permute_register_tile: register_tile gives thread n the FN adjacent
+// columns n * FN + j. Reading them from a slab, the lanes of a warp are FN
+// words apart: with FN = 4, 32 lanes share 8 banks, a 4-way conflict.
+// Interleaving the columns instead (thread n takes j * T + n, T the column
+// threads) puts neighbouring lanes on neighbouring words. Every column is
+// still computed exactly once; only which thread holds it changes, so the
+// rewrite replaces the column c = n * FN + j by pi(c) = j * T + n in every
+// index of the tile. The rule forks (permute / keep) only when the
+// bank-conflict analysis of the slab reads says the permutation helps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// One index expression that uses the column thread coordinate.
+struct ColumnUse {
+  Operation *op;
+  unsigned result;
+  int64_t coeff;    // of the coordinate: s * FN
+  int64_t constant; // other constant + s * j
+};
+
+/// The map and operands of an op whose indices may use the coordinate.
+std::optional<std::pair<AffineMap, OperandRange>> getIndexing(Operation *op) {
+  if (auto load = dyn_cast<dloop::LoadOp>(op))
+    return std::make_pair(load.getMap(), load.getIndices());
+  if (auto store = dyn_cast<dloop::StoreOp>(op))
+    return std::make_pair(store.getMap(), store.getIndices());
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
+    return std::make_pair(apply.getAffineMap(), apply.getMapOperands());
+  return std::nullopt;
+}
+
+void setMap(Operation *op, AffineMap map) {
+  if (auto load = dyn_cast<dloop::LoadOp>(op))
+    return load.setMap(map);
+  if (auto store = dyn_cast<dloop::StoreOp>(op))
+    return store.setMap(map);
+  cast<affine::AffineApplyOp>(op).setMap(map);
+}
+
+/// The column thread coordinate of a register-tiled kernel and the number
+/// of column threads, when register_tile gave a thread several columns.
+std::optional<std::pair<BlockArgument, int64_t>>
+getColumnThreads(KernelOp kernel) {
+  KnobsAttr knobs = kernel.getKnobs();
+  std::optional<int64_t> bm = knobs.getInt("BM"), bn = knobs.getInt("BN"),
+                         fm = knobs.getInt("FM"), fn = knobs.getInt("FN");
+  TileOp tile = kernel.getTile();
+  if (!bm || !bn || !fm || !fn || *fn < 2 || !tile)
+    return std::nullopt;
+  int64_t rowThreads = ceilDiv(*bm, *fm), colThreads = ceilDiv(*bn, *fn);
+  ArrayRef<int64_t> extents = tile.getThreadExtents();
+  // register_tile makes the rows' axis (if any) then the columns' axis.
+  if (colThreads < 2 || extents.size() != (rowThreads > 1 ? 2u : 1u) ||
+      extents.back() != colThreads)
+    return std::nullopt;
+  return std::make_pair(tile.getThreadCoord(extents.size() - 1), colThreads);
+}
+
+/// Replaces every register-tile column c = n * FN + j in the indices of
+/// `kernel` by j * T + n; fails (changing nothing) when some use of the
+/// coordinate is not of that form.
+LogicalResult permuteColumns(KernelOp kernel) {
+  std::optional<std::pair<BlockArgument, int64_t>> column =
+      getColumnThreads(kernel);
+  if (!column)
+    return failure();
+  auto [coord, threads] = *column;
+  int64_t fn = *kernel.getKnobs().getInt("FN");
+  // Group the uses by everything but their constant: the FN copies of one
+  // access differ in it only, by s * j.
+  std::map<std::vector<std::pair<void *, int64_t>>, SmallVector<ColumnUse>>
+      groups;
+  for (OpOperand &use : coord.getUses()) {
+    Operation *op = use.getOwner();
+    std::optional<std::pair<AffineMap, OperandRange>> indexing =
+        getIndexing(op);
+    if (!indexing)
+      return failure();
+    auto [map, operands] = *indexing;
+    for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+      std::optional<SmallVector<int64_t>> coeffs =
+          linearizeAffineExpr(expr, map.getNumDims(), map.getNumSymbols());
+      if (!coeffs)
+        return failure();
+      std::map<void *, int64_t> byValue;
+      for (auto [i, operand] : llvm::enumerate(operands))
+        if ((*coeffs)[i] != 0)
+          byValue[operand.getAsOpaquePointer()] += (*coeffs)[i];
+      int64_t coeff = byValue[coord.getAsOpaquePointer()];
+      if (coeff == 0)
+        continue;
+      if (coeff < 0 || coeff % fn != 0)
+        return failure();
+      std::vector<std::pair<void *, int64_t>> key(byValue.begin(),
+                                                  byValue.end());
+      groups[key].push_back(
+          {op, static_cast<unsigned>(r), coeff, coeffs->back()});
+    }
+  }
+  // j of each use: its constant less the group's base, in steps of s; the
+  // base is a multiple of s * FN, so a shifted index (n * FN + j + 1) that
+  // would make j ambiguous is refused.
+  DenseMap<std::pair<Operation *, unsigned>, std::pair<int64_t, int64_t>>
+      copyOf; // (s, j)
+  for (auto &[key, uses] : groups) {
+    int64_t s = uses.front().coeff / fn;
+    int64_t lo = llvm::min_element(uses, [](auto &a, auto &b) {
+                   return a.constant < b.constant;
+                 })->constant;
+    int64_t base = lo - ((lo % (s * fn)) + s * fn) % (s * fn);
+    for (ColumnUse &use : uses) {
+      int64_t offset = use.constant - base;
+      if (offset % s != 0 || offset / s >= fn)
+        return failure();
+      copyOf[{use.op, use.result}] = {s, offset / s};
+    }
+  }
+  // Rewrite: s * (n * FN + j) + rest becomes s * (j * T + n) + rest.
+  for (OpOperand &use : llvm::make_early_inc_range(coord.getUses())) {
+    Operation *op = use.getOwner();
+    auto [map, operands] = *getIndexing(op);
+    unsigned pos = use.getOperandNumber() - operands.getBeginOperandIndex();
+    AffineExpr n =
+        pos < map.getNumDims()
+            ? getAffineDimExpr(pos, op->getContext())
+            : getAffineSymbolExpr(pos - map.getNumDims(), op->getContext());
+    SmallVector<AffineExpr> results;
+    for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+      auto it = copyOf.find({op, static_cast<unsigned>(r)});
+      bool usesN = pos < map.getNumDims()
+                       ? expr.isFunctionOfDim(pos)
+                       : expr.isFunctionOfSymbol(pos - map.getNumDims());
+      if (it == copyOf.end() || !usesN) {
+        results.push_back(expr);
+        continue;
+      }
+      auto [s, j] = it->second;
+      results.push_back(expr + n * (s - s * fn) + s * j * (threads - 1));
+      copyOf.erase(it); // Once per result, whichever position holds n.
+    }
+    setMap(op, AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                              op->getContext()));
+  }
+  return success();
+}
+
+/// The summed worst conflict degree of every slab read of `kernel`.
+int64_t slabReadCost(KernelOp kernel) {
+  int64_t cost = 0;
+  kernel.walk([&](StageOp stage) {
+    for (Operation *user : stage.getResult().getUsers())
+      if (auto read = dyn_cast<dloop::LoadOp>(user))
+        cost += slabReadConflicts(stage, read, stage.getPadding()).value_or(1);
+  });
+  return cost;
+}
+
+class PermuteRegisterTile final : public Rule {
+public:
+  StringRef getName() const override { return "permute_register_tile"; }
+
+  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
+                                    const Target &) const override {
+    if (kernel.getKnobs().getBool("permute") || !getColumnThreads(kernel))
+      return {};
+    // Try it on a copy: kept only when the slab reads conflict less.
+    auto copy = cast<KernelOp>(kernel->clone());
+    bool helps = succeeded(permuteColumns(copy)) &&
+                 slabReadCost(copy) < slabReadCost(kernel);
+    copy->erase();
+    if (!helps)
+      return {};
+    Builder b(kernel.getContext());
+    auto option = [&](bool permute) {
+      return KnobsAttr::get(
+          kernel.getContext(),
+          {b.getNamedAttr("permute", b.getBoolAttr(permute))});
+    };
+    return {option(true), option(false)};
+  }
+
+  LogicalResult apply(KernelOp kernel, KnobsAttr option,
+                      const Target &) const override {
+    if (!*option.getBool("permute"))
+      return success();
+    if (failed(permuteColumns(kernel)))
+      return failure();
+    cleanupKernel(kernel);
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createPermuteRegisterTile() {
+  return std::make_unique<PermuteRegisterTile>();
+}
