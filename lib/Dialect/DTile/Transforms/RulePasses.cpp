@@ -17,6 +17,9 @@ namespace deplodock::dtile {
 #define GEN_PASS_DEF_DTILECHUNKREDUCE
 #define GEN_PASS_DEF_DTILEREGISTERTILE
 #define GEN_PASS_DEF_DTILESTAGEINPUTS
+#define GEN_PASS_DEF_DTILEDOUBLEBUFFER
+#define GEN_PASS_DEF_DTILEASYNCCOPY
+#define GEN_PASS_DEF_DTILEPIPELINEKOUTER
 #define GEN_PASS_DEF_DTILEMARKUNROLL
 #define GEN_PASS_DEF_DTILELOWER
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h.inc"
@@ -136,6 +139,9 @@ DEFINE_RULE_PASS(BlockifyLaunch, "blockify_launch")
 DEFINE_RULE_PASS(ChunkReduce, "chunk_reduce")
 DEFINE_RULE_PASS(RegisterTile, "register_tile")
 DEFINE_RULE_PASS(StageInputs, "stage_inputs")
+DEFINE_RULE_PASS(DoubleBuffer, "double_buffer")
+DEFINE_RULE_PASS(AsyncCopy, "async_copy")
+DEFINE_RULE_PASS(PipelineKOuter, "pipeline_k_outer")
 DEFINE_RULE_PASS(MarkUnroll, "mark_unroll")
 
 #undef DEFINE_RULE_PASS

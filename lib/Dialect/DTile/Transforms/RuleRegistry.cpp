@@ -21,6 +21,9 @@ llvm::ArrayRef<std::unique_ptr<Rule>> deplodock::dtile::getRules() {
     list.push_back(createChunkReduce());
     list.push_back(createRegisterTile());
     list.push_back(createStageInputs());
+    list.push_back(createDoubleBuffer());
+    list.push_back(createAsyncCopy());
+    list.push_back(createPipelineKOuter());
     list.push_back(createMarkUnroll());
     return list;
   }();

@@ -14,6 +14,9 @@ std::unique_ptr<Rule> createBlockifyLaunch();
 std::unique_ptr<Rule> createChunkReduce();
 std::unique_ptr<Rule> createRegisterTile();
 std::unique_ptr<Rule> createStageInputs();
+std::unique_ptr<Rule> createDoubleBuffer();
+std::unique_ptr<Rule> createAsyncCopy();
+std::unique_ptr<Rule> createPipelineKOuter();
 std::unique_ptr<Rule> createMarkUnroll();
 
 } // namespace deplodock::dtile

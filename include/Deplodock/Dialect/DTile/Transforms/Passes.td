@@ -61,6 +61,13 @@ def DTileRegisterTile : TileRulePass<"dtile-register-tile", "register_tile",
     "deal a matmul tile to threads of FM x FN outputs (fork FM, FN)">;
 def DTileStageInputs : TileRulePass<"dtile-stage-inputs", "stage_inputs",
     "stage shared input slabs in shared memory (fork: which inputs)">;
+def DTileDoubleBuffer : TileRulePass<"dtile-double-buffer", "double_buffer",
+    "rotate chunk stages through two shared slabs (fork: apply / skip)">;
+def DTileAsyncCopy : TileRulePass<"dtile-async-copy", "async_copy",
+    "copy chunk stages with cp.async, sm_80+ (fork: apply / skip)">;
+def DTilePipelineKOuter : TileRulePass<"dtile-pipeline-k-outer",
+    "pipeline_k_outer", "stage the next chunk before computing this one "
+    "(fork: apply / skip)">;
 def DTileMarkUnroll : TileRulePass<"dtile-mark-unroll", "mark_unroll",
     "mark inner loops for unrolling (fork: factor)">;
 
