@@ -74,9 +74,9 @@ func.func @too_big(%arg0: memref<192x320xf32>, %arg1: memref<192xf32>) {
     %zero = arith.constant 0.0 : f32
     dtile.tile blocks(%b : 1 "b") threads(%t : 192 "t") {
       %r = dloop.for %ko = 0 to 2 reduce "k_o" iter(%acc = %zero : f32) {
-        %s = dtile.stage %x[0, %ko * 160] box [192, 160] : memref<192x320xf32> -> memref<160x192xf32, #gpu.address_space<workgroup>>
+        %s = dtile.stage %x[0, %ko * 160] box [192, 160] : memref<192x320xf32> -> memref<192x160xf32, #gpu.address_space<workgroup>>
         %p = dloop.for %ki = 0 to 160 reduce "k_i" iter(%a = %acc : f32) {
-          %v = dloop.load %s[%t, %ki] : memref<160x192xf32, #gpu.address_space<workgroup>>
+          %v = dloop.load %s[%t, %ki] : memref<192x160xf32, #gpu.address_space<workgroup>>
           %n = arith.addf %a, %v : f32
           dloop.yield %n : f32
         }
