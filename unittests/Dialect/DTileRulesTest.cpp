@@ -259,7 +259,8 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
   EXPECT_EQ(names, (SmallVector<StringRef>{
                        "chunk_matmul_k", "split_matmul_k", "cooperative_reduce",
                        "blockify_launch", "chunk_reduce", "register_tile",
-                       "stage_inputs", "mark_unroll"}));
+                       "stage_inputs", "double_buffer", "async_copy",
+                       "pipeline_k_outer", "mark_unroll"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)
     EXPECT_TRUE(unique.insert(name).second) << name.str();

@@ -13,8 +13,8 @@
 
 namespace deplodock::dtile {
 
-/// The reduce loops of `kernel` whose bodies hold stages (at their top level), in
-/// program order.
+/// The reduce loops of `kernel` whose bodies hold stages (at their top level),
+/// in program order.
 llvm::SmallVector<dloop::ForOp> getStagedChunkLoops(KernelOp kernel);
 
 /// The stages at the top level of `loop`'s body, in program order.
