@@ -1,7 +1,6 @@
 //===- ChunkStages.cpp - The stages of chunk loops --------------*- C++ -*-===//
 
 #include "ChunkStages.h"
-#include "TileUtils.h"
 
 #include "llvm/ADT/SetVector.h"
 
