@@ -26,7 +26,8 @@
 /// Kernel level against the tensor reference, and are compiled for their
 /// target; so is the default lowering. Its matmul (37 x 333 outputs: too few
 /// blocks to fill the GPU) splits the 25 chunks of K over 5 blocks that add
-/// into the zeroed output; the last blocks guard their loads (the staged
+/// into the zeroed output, its slabs double-buffered, copied by cp.async and
+/// prefetched a chunk ahead; the last blocks guard their loads (the staged
 /// slabs read zeros past the edge) and their atomic stores. Its register
 /// tile's columns are interleaved (permute_register_tile): a thread's first
 /// column (below 320) never passes 333, so only rows guard its stores.
@@ -44,12 +45,10 @@
 //       CUDA:   const int [[SPLIT:v[0-9]+]] = (int)blockIdx.z;
 //       CUDA:   const bool [[ROW:v[0-9]+]] = (unsigned){{v[0-9]+}} < (unsigned)37;
 //       CUDA:   const bool [[COL:v[0-9]+]] = (unsigned){{v[0-9]+}} < (unsigned)333;
+//       CUDA:   const int {{v[0-9]+}} = [[SPLIT]] * 200;
 //       CUDA:   for (int [[K:i[0-9]+]] = 0; [[K]] < 5; [[K]] += 1) {
-//  CUDA-NEXT:     const int {{v[0-9]+}} = [[SPLIT]] * 200;
-//       CUDA:       if (v{{[0-9]+}}) {
-//  CUDA-NEXT:         const float v{{[0-9]+}} = in0[
-//       CUDA:       } else {
-//  CUDA-NEXT:         v{{[0-9]+}} = 0.00000000e+00f;
+//  CUDA-NEXT:     asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+//       CUDA:         asm volatile("cp.async.
 //       CUDA:   const bool [[BOTH:v[0-9]+]] = [[ROW]] & [[COL]];
 //       CUDA:   if ([[ROW]]) {
 //  CUDA-NEXT:     atomicAdd(&out0[{{.*}}], acc0);

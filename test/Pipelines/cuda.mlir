@@ -22,18 +22,18 @@
 /// A 32x2048 by 2048x2048 matmul: K split over 8 blocks (too few 32-row
 /// tiles to fill the GPU otherwise), 32x128 output tiles of 256 threads,
 /// each thread a 4x4 register tile; each block's 8 K chunks stage 32x32 and
-/// 32x128 slabs in shared memory between barriers, the inner loop is
+/// 32x128 slabs in shared memory by cp.async, a chunk ahead into two slots, the inner loop is
 /// unrolled, and the partial sums are added atomically.
 // MATMUL:      extern "C" __global__ void __launch_bounds__(256)
 // MATMUL-NEXT: matmul_0_reduce(const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0) {
 // MATMUL:        extern __shared__ __align__(128) unsigned char smem[];
-// MATMUL:        for (int i0 = 0; i0 < 8; i0 += 1) {
+// MATMUL:        asm volatile("cp.async.cg.shared.global
+// MATMUL:        for (int [[K:i[0-9]+]] = 0; [[K]] < 8; [[K]] += 1) {
+// MATMUL:          asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 // MATMUL:          __syncthreads();
-// MATMUL:          smem0[{{.*}}] = {{.*}};
-// MATMUL:          smem1[{{.*}}] = {{.*}};
-// MATMUL:          __syncthreads();
+// MATMUL:          asm volatile("cp.async.cg.shared.global
 // MATMUL:          #pragma unroll 32
-// MATMUL:          for (int i3 = 0; i3 < 32; i3 += 1) {
+// MATMUL:          for (int [[KI:i[0-9]+]] = 0; [[KI]] < 32; [[KI]] += 1) {
 // MATMUL-COUNT-4:    = smem1[
 // MATMUL:          }
 // MATMUL:        atomicAdd(&out0[{{.*}}], acc0);

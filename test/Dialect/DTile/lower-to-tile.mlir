@@ -48,16 +48,19 @@
 /// 32); then 32 x 128 tiles (128 blocks), 256 threads of 4 x 4 outputs,
 /// both operands staged per K chunk; the leading 1 of x stays a unit slab
 /// dimension.
-// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, permute = true, split_k = 8, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, split_k = 8, stage = [0, 1], unroll = 32> zero_init [0]
 // MATMUL:   dtile.tile blocks(%[[S:.*]] : 8 "r0_s", %[[MO:.*]] : 1 "d0_o", %[[NO:.*]] : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
+// MATMUL:     dtile.stage %{{.*}}[0, %[[MO]] * 32, %[[S]] * 256] box [1, 32, 32] buffers 2 slot %{{.*}} transport cp_async : memref<1x32x2048xf32> -> memref<1x32x32xf32, #gpu.address_space<workgroup>>
+// MATMUL:     dtile.stage %{{.*}}[%[[S]] * 256, %[[NO]] * 128] box [32, 128] buffers 2 slot %{{.*}} transport cp_async : memref<2048x2048xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
 // MATMUL:     dloop.for %[[KO:.*]] = 0 to 8 reduce "r0_o"
-// MATMUL:       dtile.stage %{{.*}}[0, %[[MO]] * 32, %[[S]] * 256 + %[[KO]] * 32] box [1, 32, 32] : memref<1x32x2048xf32> -> memref<1x32x32xf32, #gpu.address_space<workgroup>>
-// MATMUL:       dtile.stage %{{.*}}[%[[S]] * 256 + %[[KO]] * 32, %[[NO]] * 128] box [32, 128] : memref<2048x2048xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
+// MATMUL:       dtile.async_wait keep 0
+// MATMUL:       dtile.stage %{{.*}}[0, %[[MO]] * 32, %[[S]] * 256 + %[[KO]] * 32 + 32] box [1, 32, 32] buffers 2 slot %{{.*}} transport cp_async
+// MATMUL:       dtile.stage %{{.*}}[%[[S]] * 256 + %[[KO]] * 32 + 32, %[[NO]] * 128] box [32, 128] buffers 2 slot %{{.*}} transport cp_async
 // MATMUL:       dloop.for %{{.*}} = 0 to 32 reduce "r0_i" {{.*}} unroll 32 {
 
 /// On an A100 (108 SMs) K splits over 4 blocks: the fewest that, with
 /// 64 x 64 tiles, give a block per SM.
-// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, permute = true, split_k = 4, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, split_k = 4, stage = [0, 1], unroll = 32> zero_init [0]
 // MATMUL80:   dtile.tile blocks(%{{.*}} : 4 "r0_s", %{{.*}} : 1 "d0_o", %{{.*}} : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 
 /// One row of 2048 per block, 256 threads sharing it: the sum of squares
@@ -82,17 +85,17 @@
 
 /// Attention: Q.K^T per head (K = 64), the softmax, then P.V (K = 32, so
 /// chunks of 16); the head axis stays a block axis of both matmuls.
-// SDPA: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 16, FM = 1, FN = 1, pad = true, stage = [0, 1], unroll = 32>
+// SDPA: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 16, FM = 1, FN = 1, async_copy = true, double_buffer = true, pad = true, pipeline = true, stage = [0, 1], unroll = 32>
 // SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
 // SDPA: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
-// SDPA: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 16, BN = 32, FM = 1, FN = 2, stage = [0, 1], unroll = 16>
+// SDPA: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 16, BN = 32, FM = 1, FN = 2, async_copy = true, double_buffer = true, pipeline = true, stage = [0, 1], unroll = 16>
 // SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
 
-// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, pad = true, stage = [0, 1], unroll = 32>
+// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, async_copy = true, double_buffer = true, pad = true, pipeline = true, stage = [0, 1], unroll = 32>
 // SDPA80: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
-// SDPA80: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 32, BN = 32, FM = 2, FN = 2, pad = true, stage = [0, 1], unroll = 16>
+// SDPA80: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 32, BN = 32, FM = 2, FN = 2, async_copy = true, double_buffer = true, pad = true, pipeline = true, stage = [0, 1], unroll = 16>
 
-// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, pad = true, permute = true, split_k = 1, stage = [0, 1], unroll = 4>
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, async_copy = true, double_buffer = true, pad = true, permute = true, pipeline = true, split_k = 1, stage = [0, 1], unroll = 4>
 // VARIANT:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 32 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
 
 /// One row per thread: the 32 rows fill one warp in one block.

@@ -1,4 +1,4 @@
-// RUN: deplodock-opt %s --dtile-lower="knobs=BK=32,BM=37,BN=24,FM=4,FN=2,pad=false,stage=[0:1],unroll=1" | FileCheck %s
+// RUN: deplodock-opt %s --dtile-lower="knobs=BK=32,BM=37,BN=24,FM=4,FN=2,pad=false,stage=[0:1],unroll=1,double_buffer=false,async_copy=false" | FileCheck %s
 // RUN: deplodock-run --interp %S/Inputs/odd-shapes.mlir --pipeline=lower-to-tensor --check-variants=2000 --target=sm_80 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %S/Inputs/odd-shapes.mlir --pipeline=lower-to-tensor --check-variants=2000 --target=sm_90 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %S/Inputs/odd-shapes.mlir --pipeline=lower-to-tensor --check-variants=2000 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --print=none | FileCheck %s --check-prefix=VARIANTS
@@ -12,7 +12,7 @@
 /// reach (40) and is zero-filled past the 37 rows of A, so reads of it need
 /// no guard; each row copy's stores are guarded by its own row.
 // CHECK-LABEL: func.func @masked_matmul
-//       CHECK:   dtile.kernel @masked_matmul knobs<BK = 32, BM = 37, BN = 24, FM = 4, FN = 2, pad = false, stage = [0, 1], unroll = 1> ins(%[[A:[^ ]+]] = %{{[^ ]+}} : memref<37x64xf32>, %[[B:[^ ]+]] = %{{[^ ]+}} : memref<64x24xf32>) outs(%[[C:[^ ]+]] = %{{[^ ]+}} : memref<37x24xf32>) {
+//       CHECK:   dtile.kernel @masked_matmul knobs<BK = 32, BM = 37, BN = 24, FM = 4, FN = 2, async_copy = false, double_buffer = false, pad = false, stage = [0, 1], unroll = 1> ins(%[[A:[^ ]+]] = %{{[^ ]+}} : memref<37x64xf32>, %[[B:[^ ]+]] = %{{[^ ]+}} : memref<64x24xf32>) outs(%[[C:[^ ]+]] = %{{[^ ]+}} : memref<37x24xf32>) {
 //       CHECK:     %[[M:.*]] = arith.constant 37 : index
 //       CHECK:     dtile.tile blocks(%[[MO:.*]] : 1 "m_o", %[[NO:.*]] : 1 "n_o") threads(%[[MI:.*]] : 10 "m_i", %[[NI:.*]] : 12 "n_i") {
 //       CHECK:       %[[R1:.*]] = affine.apply #{{.*}}(%[[MI]])
@@ -37,7 +37,7 @@
 /// The property test: every variant of every kernel of the odd-shaped
 /// layers (a 5 x 40 . 40 x 13 matmul, SiLU over 1000 elements, a square
 /// over 3 x 5 x 7), at the Tile and the Kernel level, on both targets (the
-/// matmul's tree, with its bank-conflict forks, sampled).
+/// matmul's tree, with its bank-conflict and staging forks, sampled).
 // VARIANTS: variants of @odd_0_reduce: {{[0-9]+}} ({{all|seeded sample}}) checked, 0 failed
 // VARIANTS: variants of @odd_1_pointwise: 6 (all) checked, 0 failed
 // VARIANTS: variants of @odd_2_pointwise: 3 (all) checked, 0 failed

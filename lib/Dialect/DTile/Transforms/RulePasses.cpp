@@ -19,6 +19,9 @@ namespace deplodock::dtile {
 #define GEN_PASS_DEF_DTILESTAGEINPUTS
 #define GEN_PASS_DEF_DTILEPERMUTEREGISTERTILE
 #define GEN_PASS_DEF_DTILEPADSMEM
+#define GEN_PASS_DEF_DTILEDOUBLEBUFFER
+#define GEN_PASS_DEF_DTILEASYNCCOPY
+#define GEN_PASS_DEF_DTILEPIPELINEKOUTER
 #define GEN_PASS_DEF_DTILEMARKUNROLL
 #define GEN_PASS_DEF_DTILELOWER
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h.inc"
@@ -140,6 +143,9 @@ DEFINE_RULE_PASS(RegisterTile, "register_tile")
 DEFINE_RULE_PASS(StageInputs, "stage_inputs")
 DEFINE_RULE_PASS(PermuteRegisterTile, "permute_register_tile")
 DEFINE_RULE_PASS(PadSmem, "pad_smem")
+DEFINE_RULE_PASS(DoubleBuffer, "double_buffer")
+DEFINE_RULE_PASS(AsyncCopy, "async_copy")
+DEFINE_RULE_PASS(PipelineKOuter, "pipeline_k_outer")
 DEFINE_RULE_PASS(MarkUnroll, "mark_unroll")
 
 #undef DEFINE_RULE_PASS

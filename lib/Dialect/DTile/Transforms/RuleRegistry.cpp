@@ -26,6 +26,9 @@ llvm::ArrayRef<std::unique_ptr<Rule>> deplodock::dtile::getRules() {
     list.push_back(createStageInputs());
     list.push_back(createPermuteRegisterTile());
     list.push_back(createPadSmem());
+    list.push_back(createDoubleBuffer());
+    list.push_back(createAsyncCopy());
+    list.push_back(createPipelineKOuter());
     list.push_back(createMarkUnroll());
     return list;
   }();

@@ -16,6 +16,9 @@ std::unique_ptr<Rule> createRegisterTile();
 std::unique_ptr<Rule> createStageInputs();
 std::unique_ptr<Rule> createPermuteRegisterTile();
 std::unique_ptr<Rule> createPadSmem();
+std::unique_ptr<Rule> createDoubleBuffer();
+std::unique_ptr<Rule> createAsyncCopy();
+std::unique_ptr<Rule> createPipelineKOuter();
 std::unique_ptr<Rule> createMarkUnroll();
 
 } // namespace deplodock::dtile

@@ -66,6 +66,13 @@ def DTilePermuteRegisterTile : TileRulePass<"dtile-permute-register-tile",
     "interleave register-tile columns against bank conflicts (fork: permute / keep)">;
 def DTilePadSmem : TileRulePass<"dtile-pad-smem", "pad_smem",
     "pad shared slab rows against bank conflicts (fork: pad / no pad)">;
+def DTileDoubleBuffer : TileRulePass<"dtile-double-buffer", "double_buffer",
+    "rotate chunk stages through two shared slabs (fork: apply / skip)">;
+def DTileAsyncCopy : TileRulePass<"dtile-async-copy", "async_copy",
+    "copy chunk stages with cp.async, sm_80+ (fork: apply / skip)">;
+def DTilePipelineKOuter : TileRulePass<"dtile-pipeline-k-outer",
+    "pipeline_k_outer", "stage the next chunk before computing this one "
+    "(fork: apply / skip)">;
 def DTileMarkUnroll : TileRulePass<"dtile-mark-unroll", "mark_unroll",
     "mark inner loops for unrolling (fork: factor)">;
 

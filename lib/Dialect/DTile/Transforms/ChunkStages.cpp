@@ -1,0 +1,65 @@
+//===- ChunkStages.cpp - The stages of chunk loops --------------*- C++ -*-===//
+
+#include "ChunkStages.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+SmallVector<dloop::ForOp> dtile::getStagedChunkLoops(KernelOp kernel) {
+  llvm::SetVector<Operation *> loops;
+  kernel.walk([&](StageOp stage) {
+    if (auto loop = dyn_cast<dloop::ForOp>(stage->getParentOp());
+        loop && loop.isReduction())
+      loops.insert(loop);
+  });
+  SmallVector<dloop::ForOp> result;
+  for (Operation *loop : loops)
+    result.push_back(cast<dloop::ForOp>(loop));
+  return result;
+}
+
+SmallVector<StageOp> dtile::getChunkStages(dloop::ForOp loop) {
+  return llvm::to_vector(loop.getBody()->getOps<StageOp>());
+}
+
+static int64_t elementBytes(StageOp stage) {
+  Type element = cast<MemRefType>(stage.getSource().getType()).getElementType();
+  return (element.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+int64_t dtile::getSlabBytes(StageOp stage) {
+  int64_t elements = 1;
+  for (auto [extent, pad] : llvm::zip(stage.getBox(), stage.getPadding()))
+    elements *= extent + pad;
+  return elements * elementBytes(stage);
+}
+
+int64_t dtile::getStagedBytes(KernelOp kernel) {
+  int64_t bytes = 0;
+  kernel.walk([&](StageOp stage) {
+    bytes += getSlabBytes(stage) * stage.getBuffers();
+  });
+  return bytes;
+}
+
+bool dtile::canCopyAsync(StageOp stage) {
+  ArrayRef<int64_t> box = stage.getBox();
+  if (box.empty())
+    return elementBytes(stage) % 4 == 0;
+  auto source = cast<MemRefType>(stage.getSource().getType());
+  int64_t bytes = elementBytes(stage);
+  int64_t innerSlab = box.back() + stage.getPadding().back();
+  AffineExpr innerOrigin = stage.getMap().getResults().back();
+  for (int64_t run : {16, 8, 4}) {
+    if (run % bytes != 0)
+      continue;
+    int64_t n = run / bytes;
+    if (box.back() % n == 0 && source.getShape().back() % n == 0 &&
+        innerSlab % n == 0 && innerOrigin.isMultipleOf(n))
+      return true;
+  }
+  return false;
+}

@@ -1,0 +1,35 @@
+//===- ChunkStages.h - The stages of chunk loops ----------------*- C++ -*-===//
+//
+// stage_inputs puts each chunk's slabs first in the chunk loop's body;
+// double_buffer, async_copy and pipeline_k_outer rework those stages.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_CHUNKSTAGES_H
+#define DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_CHUNKSTAGES_H
+
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+
+namespace deplodock::dtile {
+
+/// The reduce loops of `kernel` whose bodies hold stages (at their top level),
+/// in program order.
+llvm::SmallVector<dloop::ForOp> getStagedChunkLoops(KernelOp kernel);
+
+/// The stages at the top level of `loop`'s body, in program order.
+llvm::SmallVector<StageOp> getChunkStages(dloop::ForOp loop);
+
+/// The shared-memory bytes of one slot of `stage`'s slab (padding included).
+int64_t getSlabBytes(StageOp stage);
+
+/// The shared-memory bytes of every stage of `kernel`, all slots.
+int64_t getStagedBytes(KernelOp kernel);
+
+/// Whether `stage` can travel by cp.async: some run of 16, 8 or 4 bytes is
+/// aligned in the source and the slab (the rule Kernel IR lowering follows).
+bool canCopyAsync(StageOp stage);
+
+} // namespace deplodock::dtile
+
+#endif // DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_CHUNKSTAGES_H

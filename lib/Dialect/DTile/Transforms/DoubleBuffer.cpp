@@ -1,0 +1,88 @@
+//===- DoubleBuffer.cpp - Two shared slots per chunk stage ------*- C++ -*-===//
+//
+// double_buffer: the stages of a chunk loop rotate through two slabs, chunk
+// k filling slot k mod 2, so a chunk's slab can be filled while the other
+// one is still being read. pipeline_k_outer needs it to prefetch. Forks
+// apply / skip where the doubled slabs fit in shared memory; the heuristic
+// applies it when the loop has two chunks or more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChunkStages.h"
+#include "Rules.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// The chunk loops whose stages all use one slab.
+SmallVector<dloop::ForOp> singleBufferedLoops(KernelOp kernel) {
+  SmallVector<dloop::ForOp> loops;
+  for (dloop::ForOp loop : getStagedChunkLoops(kernel))
+    if (llvm::all_of(getChunkStages(loop),
+                     [](StageOp s) { return s.getBuffers() == 1; }))
+      loops.push_back(loop);
+  return loops;
+}
+
+class DoubleBuffer final : public Rule {
+public:
+  StringRef getName() const override { return "double_buffer"; }
+
+  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
+                                    const Target &target) const override {
+    if (kernel.getKnobs().getBool("double_buffer"))
+      return {};
+    SmallVector<dloop::ForOp> loops = singleBufferedLoops(kernel);
+    if (loops.empty())
+      return {};
+    // The second slots must fit too; 1 KB stays free for combines, as in
+    // stage_inputs.
+    int64_t extra = 0;
+    for (dloop::ForOp loop : loops)
+      for (StageOp stage : getChunkStages(loop))
+        extra += getSlabBytes(stage);
+    if (getStagedBytes(kernel) + extra + 1024 > target.maxSharedBytes)
+      return {};
+    // With one chunk there is nothing to overlap.
+    bool worth = llvm::any_of(
+        loops, [](dloop::ForOp loop) { return loop.getExtent() > 1; });
+    Builder b(kernel.getContext());
+    auto option = [&](bool apply) {
+      return KnobsAttr::get(
+          kernel.getContext(),
+          {b.getNamedAttr("double_buffer", b.getBoolAttr(apply))});
+    };
+    return {option(worth), option(!worth)};
+  }
+
+  LogicalResult apply(KernelOp kernel, KnobsAttr option,
+                      const Target &) const override {
+    if (!*option.getBool("double_buffer"))
+      return success();
+    OpBuilder b(kernel.getContext());
+    for (dloop::ForOp loop : singleBufferedLoops(kernel)) {
+      SmallVector<StageOp> stages = getChunkStages(loop);
+      b.setInsertionPoint(stages.front());
+      AffineExpr k = b.getAffineDimExpr(0);
+      Value slot = affine::AffineApplyOp::create(
+          b, loop.getLoc(), AffineMap::get(1, 0, k % 2),
+          ValueRange{loop.getInductionVar()});
+      for (StageOp stage : stages) {
+        stage.setBuffers(2);
+        stage.getSlotMutable().assign(slot);
+      }
+    }
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createDoubleBuffer() {
+  return std::make_unique<DoubleBuffer>();
+}

@@ -1,0 +1,178 @@
+//===- PipelineKOuter.cpp - Prefetch the next chunk's slabs -----*- C++ -*-===//
+//
+// pipeline_k_outer: the slabs of chunk 0 are staged before a double-buffered
+// chunk loop, and iteration k, once chunk k's slabs have landed (its async
+// waits move to the top of the body), stages chunk k + 1 into the other slot
+// before computing on chunk k; the slabs are carried from one iteration to
+// the next. The prefetch is guarded by `k + 1 < chunks`, so every chunk is
+// staged exactly once and waited for exactly once, whatever the number of
+// chunks (one included: nothing is prefetched). Forks apply / skip; the
+// heuristic applies it where the copies are asynchronous (so they can
+// overlap the computation) and there are two chunks or more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChunkStages.h"
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// Whether the stages of `loop` can move ahead by one chunk: they rotate
+/// through two slots or more and their origins use only the chunk variable
+/// and values from outside the loop.
+bool canPipeline(dloop::ForOp loop) {
+  return llvm::all_of(getChunkStages(loop), [&](StageOp stage) {
+    return stage.getBuffers() >= 2 &&
+           llvm::all_of(stage.getOrigin(), [&](Value v) {
+             return v == loop.getInductionVar() ||
+                    loop.isDefinedOutsideOfLoop(v);
+           });
+  });
+}
+
+/// A copy of `stage` at `b` for chunk `k + shift` filling `slot`; `k` stands
+/// for `loop`'s variable, or is null for chunk `shift` itself.
+StageOp cloneForChunk(OpBuilder &b, StageOp stage, dloop::ForOp loop, Value k,
+                      int64_t shift, Value slot) {
+  auto copy = cast<StageOp>(b.clone(*stage));
+  SmallVector<Value> operands;
+  SmallVector<AffineExpr> dims;
+  for (Value operand : stage.getOrigin()) {
+    if (operand != loop.getInductionVar()) {
+      dims.push_back(b.getAffineDimExpr(operands.size()));
+      operands.push_back(operand);
+    } else if (k) {
+      dims.push_back(b.getAffineDimExpr(operands.size()) + shift);
+      operands.push_back(k);
+    } else {
+      dims.push_back(b.getAffineConstantExpr(shift));
+    }
+  }
+  copy.getOriginMutable().assign(operands);
+  copy.setMapAttr(AffineMapAttr::get(simplifyAffineMap(
+      stage.getMap().replaceDimsAndSymbols(dims, {}, operands.size(), 0))));
+  copy.getSlotMutable().assign(slot);
+  return copy;
+}
+
+/// Rewrites `loop` into its pipelined form.
+void pipeline(dloop::ForOp loop) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  SmallVector<StageOp> stages = getChunkStages(loop);
+  SmallVector<AsyncWaitOp> waits =
+      llvm::to_vector(loop.getBody()->getOps<AsyncWaitOp>());
+  SmallVector<Type> slabTypes;
+  for (StageOp stage : stages)
+    slabTypes.push_back(stage.getType());
+
+  // Prologue: chunk 0 into slot 0.
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> inits(loop.getInitArgs());
+  for (StageOp stage : stages)
+    inits.push_back(cloneForChunk(b, stage, loop, Value(), 0, zero));
+
+  unsigned numAccs = loop.getInitArgs().size();
+  int64_t extent = loop.getExtent();
+  auto pipelined = dloop::ForOp::create(
+      b, loc, extent, loop.getKind(), loop.getAxis(), inits,
+      [&](OpBuilder &b, Location loc, Value k, ValueRange iters) {
+        ValueRange accs = iters.take_front(numAccs);
+        ValueRange slabs = iters.drop_front(numAccs);
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), k);
+        mapping.map(loop.getIterArgs(), accs);
+        for (auto [stage, slab] : llvm::zip(stages, slabs))
+          mapping.map(stage.getResult(), slab);
+        // Chunk k has landed ...
+        for (AsyncWaitOp wait : waits)
+          b.clone(*wait);
+        // ... then chunk k + 1 goes to the other slot, if there is one.
+        Value last = arith::ConstantIndexOp::create(b, loc, extent - 1);
+        Value more =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, last);
+        auto prefetch =
+            scf::IfOp::create(b, loc, slabTypes, more, /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(prefetch.elseBlock());
+          scf::YieldOp::create(b, loc, slabs);
+          b.setInsertionPointToStart(prefetch.thenBlock());
+          AffineExpr d = b.getAffineDimExpr(0);
+          Value slot = affine::AffineApplyOp::create(
+              b, loc, AffineMap::get(1, 0, 1 - d % 2), ValueRange{k});
+          SmallVector<Value> next;
+          for (StageOp stage : stages)
+            next.push_back(cloneForChunk(b, stage, loop, k, 1, slot));
+          scf::YieldOp::create(b, loc, next);
+        }
+        // The computation on chunk k.
+        for (Operation &op : loop.getBody()->without_terminator())
+          if (!isa<StageOp, AsyncWaitOp>(op))
+            b.clone(op, mapping);
+        SmallVector<Value> yields;
+        for (Value v : loop.getYield().getValues())
+          yields.push_back(mapping.lookupOrDefault(v));
+        llvm::append_range(yields, prefetch.getResults());
+        dloop::YieldOp::create(b, loc, yields);
+      });
+  if (std::optional<int64_t> unroll = loop.getUnroll())
+    pipelined.setUnroll(unroll);
+  loop.replaceAllUsesWith(pipelined.getResults().take_front(numAccs));
+  loop.erase();
+}
+
+class PipelineKOuter final : public Rule {
+public:
+  StringRef getName() const override { return "pipeline_k_outer"; }
+
+  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
+                                    const Target &) const override {
+    if (kernel.getKnobs().getBool("pipeline"))
+      return {};
+    SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
+    if (loops.empty() || !llvm::all_of(loops, canPipeline))
+      return {};
+    // Synchronous copies cannot overlap the computation; one chunk has
+    // nothing to overlap with.
+    bool async = false;
+    kernel.walk([&](StageOp stage) {
+      async |= stage.getTransport() != Transport::sync;
+    });
+    bool worth = async && llvm::any_of(loops, [](dloop::ForOp loop) {
+                   return loop.getExtent() > 1;
+                 });
+    Builder b(kernel.getContext());
+    auto option = [&](bool apply) {
+      return KnobsAttr::get(kernel.getContext(),
+                            {b.getNamedAttr("pipeline", b.getBoolAttr(apply))});
+    };
+    return {option(worth), option(!worth)};
+  }
+
+  LogicalResult apply(KernelOp kernel, KnobsAttr option,
+                      const Target &) const override {
+    if (!*option.getBool("pipeline"))
+      return success();
+    for (dloop::ForOp loop : getStagedChunkLoops(kernel))
+      pipeline(loop);
+    cleanupKernel(kernel);
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createPipelineKOuter() {
+  return std::make_unique<PipelineKOuter>();
+}
