@@ -660,7 +660,7 @@ TEST_F(DTileRulesTest, EnumerateAgreesWithCount) {
 
 TEST_F(DTileRulesTest, SampleIsDeterministic) {
   ForkCursor root = start("matmul_0_reduce", sm90);
-  FailureOr<SmallVector<KnobsAttr>> all = root.enumerate(100000);
+  FailureOr<SmallVector<KnobsAttr>> all = root.enumerate(200000);
   ASSERT_TRUE(succeeded(all));
   llvm::DenseSet<Attribute> leaves(all->begin(), all->end());
   auto draw = [&](uint64_t seed) {
