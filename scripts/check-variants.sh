@@ -31,12 +31,18 @@ for ex in "${examples[@]}"; do
     [ "$shapes" = scaled ] && n=$scaled
     [ "$n" -gt 0 ] || continue
     python3 "$root/examples/generate.py" "--$shapes" "$ex" >"$tmp/$ex.mlir"
+    # The whole decoder layer at scaled shapes chains 13 kernels with
+    # 256- and 704-long sums: a cooperative or split-K reduction (a legal
+    # reordering) moves its output by up to ~5e-3 on values near 9, while
+    # the serial lowering matches the reference exactly.
+    tolerance=()
+    [ "$ex/$shapes" = decoder_block/scaled ] && tolerance=(--atol=2e-2)
     for target in sm_80 sm_90; do
       start=$(date +%s)
       if ! "$run" --interp "$tmp/$ex.mlir" --pipeline=lower-to-tensor \
         --check-variants="$n" --target="$target" \
         --variant-pipeline=convert-dtile-to-dkernel --print=none \
-        >"$tmp/out" 2>&1; then
+        ${tolerance[@]+"${tolerance[@]}"} >"$tmp/out" 2>&1; then
         status=1
       fi
       checked=$(awk '/^variants of/ {s += $4} END {print s + 0}' "$tmp/out")
