@@ -106,6 +106,12 @@ struct SlabAlloc {
   Value source;
   SmallVector<int64_t> box, pad;
   dtile::Transport transport = dtile::Transport::sync;
+  /// For TMA: the descriptor parameter, the first of the `buffers`
+  /// mbarriers the slots complete on, and each slot as a box-shaped view
+  /// (what a tma_load writes).
+  Value descriptor;
+  int64_t mbarrierBase = 0;
+  SmallVector<Value> slotViews;
 };
 
 /// A slab as the kernel body sees it.
@@ -144,6 +150,12 @@ private:
   LogicalResult lowerStage(dtile::StageOp op);
   LogicalResult lowerCombine(dtile::CombineOp op);
   LogicalResult lowerAsyncWait(dtile::AsyncWaitOp op);
+  /// Sets up the TMA stages of `tileOp`: their slabs, descriptors and
+  /// mbarriers (initialised by thread 0), and each thread's phase tracking.
+  LogicalResult setUpTma(dtile::TileOp tileOp);
+  LogicalResult lowerTmaStage(dtile::StageOp op, Value source);
+  /// Waits for every mbarrier a TMA copy was issued on since its last wait.
+  void waitForTma(Location loc);
   LogicalResult cloneScalarOp(Operation *op);
 
   /// The value carried in place of `old` by a loop or branch (the slot of a
@@ -192,8 +204,12 @@ private:
   //===--------------------------------------------------------------------===//
 
   void barrier(Location loc) { gpu::BarrierOp::create(b, loc); }
-  /// A 16-byte aligned slice of the pool of type `shape x element`.
-  Value allocShared(Location loc, ArrayRef<int64_t> shape, Type element);
+  /// An `alignment`-byte aligned slice of the pool of type `shape x element`.
+  Value allocShared(Location loc, ArrayRef<int64_t> shape, Type element,
+                    int64_t alignment = kSmemAlignment);
+  /// A view of type `shape x element` of the pool at byte `offset`.
+  Value viewShared(Location loc, ArrayRef<int64_t> shape, Type element,
+                   int64_t offset);
   /// The allocation for the slab of `op`, shared by a rotation.
   SlabAlloc *getSlabAlloc(dtile::StageOp op);
   /// Runs `body(e)` for e in [0, count) spread over the threads: thread t
@@ -230,6 +246,13 @@ private:
   Value tid;
   int64_t numThreads = 1;
   dtile::TileOp tile;
+  /// TMA: the mbarriers (one per slot of each TMA slab), and per thread the
+  /// parity each one's next phase completes with and whether a copy is
+  /// pending on it. Null without TMA stages.
+  Value mbarriers, tmaPhase, tmaPending;
+  int64_t numMbarriers = 0;
+  /// The slab of each TMA stage, set up before the body is lowered.
+  DenseMap<Operation *, SlabAlloc *> tmaSlabs;
 };
 
 } // namespace
@@ -405,12 +428,19 @@ FailureOr<SmallVector<Value>> KernelLowering::expandMap(Location loc,
 //===----------------------------------------------------------------------===//
 
 Value KernelLowering::allocShared(Location loc, ArrayRef<int64_t> shape,
-                                  Type element) {
+                                  Type element, int64_t alignment) {
+  int64_t offset = llvm::alignTo(smemBytes, alignment);
+  Value view = viewShared(loc, shape, element, offset);
+  smemBytes = offset + cast<MemRefType>(view.getType()).getNumElements() *
+                           dkernel::getScalarBytes(element);
+  return view;
+}
+
+Value KernelLowering::viewShared(Location loc, ArrayRef<int64_t> shape,
+                                 Type element, int64_t offset) {
   auto type = MemRefType::get(
       shape, element, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
-  int64_t offset = llvm::alignTo(smemBytes, kSmemAlignment);
-  smemBytes = offset + type.getNumElements() * dkernel::getScalarBytes(element);
   OpBuilder ab(kernel.getContext());
   ab.setInsertionPointToEnd(&allocs);
   return dkernel::AllocSharedOp::create(ab, loc, type, offset);
@@ -432,9 +462,11 @@ SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
   for (auto [extent, padding] : llvm::zip(box, pad))
     shape.push_back(extent + padding);
   auto alloc = std::make_unique<SlabAlloc>();
-  alloc->view =
-      allocShared(op.getLoc(), shape,
-                  cast<MemRefType>(op.getSource().getType()).getElementType());
+  // A TMA copy writes 128-byte aligned boxes.
+  alloc->view = allocShared(
+      op.getLoc(), shape,
+      cast<MemRefType>(op.getSource().getType()).getElementType(),
+      op.getTransport() == dtile::Transport::tma ? 128 : kSmemAlignment);
   alloc->buffers = buffers;
   alloc->source = op.getSource();
   alloc->box = box;
@@ -513,8 +545,6 @@ static bool nextIsSyncStage(Operation *op) {
 LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   Location loc = op.getLoc();
   dtile::Transport transport = op.getTransport();
-  if (transport == dtile::Transport::tma)
-    return op.emitOpError("transport tma is lowered in a later part");
   if (transport == dtile::Transport::cp_async && target.sm < 80)
     return op.emitOpError("transport cp_async needs sm_80 or newer; the "
                           "target is ")
@@ -523,6 +553,8 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   auto sourceArg = dyn_cast_or_null<BlockArgument>(source);
   if (!sourceArg || sourceArg.getOwner()->getParentOp() != func)
     return op.emitOpError("stages a buffer that is not a kernel buffer");
+  if (transport == dtile::Transport::tma)
+    return lowerTmaStage(op, source);
   auto sourceType = cast<MemRefType>(source.getType());
   Type element = sourceType.getElementType();
   ArrayRef<int64_t> box = op.getBox();
@@ -640,10 +672,153 @@ LogicalResult KernelLowering::lowerAsyncWait(dtile::AsyncWaitOp op) {
   // One commit group per stage, so `keep` counts groups; the wait covers the
   // calling thread's copies, the barrier everybody's. Before sm_80 there are
   // no cp.async stages (they are rejected), so only the barrier remains.
-  if (target.sm >= 80)
+  // A kernel's stages use cp.async or TMA, never both (the Tile rules see
+  // to it); with TMA every pending copy is waited for, whatever `keep`.
+  if (mbarriers)
+    waitForTma(op.getLoc());
+  else if (target.sm >= 80)
     dkernel::CpAsyncWaitOp::create(b, op.getLoc(), op.getKeep());
   barrier(op.getLoc());
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
+  SmallVector<dtile::StageOp> stages;
+  tileOp.walk([&](dtile::StageOp stage) {
+    if (stage.getTransport() == dtile::Transport::tma)
+      stages.push_back(stage);
+  });
+  if (stages.empty())
+    return success();
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = tileOp.getLoc();
+  OpBuilder ab(ctx);
+  ab.setInsertionPointToEnd(&allocs);
+  Block &entry = func.getBody().front();
+  for (dtile::StageOp stage : stages) {
+    if (target.sm < 90)
+      return stage.emitOpError("transport tma needs sm_90 or newer; the "
+                               "target is ")
+             << target.name;
+    if (stage.getSwizzle() != 0)
+      return stage.emitOpError("swizzled tma stages cannot be lowered yet");
+    auto sourceArg = dyn_cast_or_null<BlockArgument>(lookup(stage.getSource()));
+    if (!sourceArg || sourceArg.getOwner()->getParentOp() != func)
+      return stage.emitOpError("stages a buffer that is not a kernel buffer");
+    auto sourceType = cast<MemRefType>(sourceArg.getType());
+    auto descType = dkernel::TmaDescriptorType::getChecked(
+        [&] { return stage.emitOpError(); }, ctx, stage.getBox(),
+        sourceType.getElementType(), /*swizzle=*/int64_t(0));
+    if (!descType)
+      return failure();
+    SlabAlloc *alloc = getSlabAlloc(stage);
+    tmaSlabs[stage] = alloc;
+    if (alloc->descriptor)
+      continue; // another stage of the same rotation
+    // One descriptor parameter per slab; the runtime encodes it from the
+    // source buffer before each launch.
+    alloc->descriptor = entry.addArgument(descType, stage.getLoc());
+    func.setFunctionType(FunctionType::get(ctx, entry.getArgumentTypes(), {}));
+    dkernel::TmaDescriptorOp::create(ab, stage.getLoc(), alloc->descriptor,
+                                     sourceArg);
+    alloc->mbarrierBase = numMbarriers;
+    numMbarriers += alloc->buffers;
+    if (alloc->buffers == 1) {
+      alloc->slotViews.push_back(alloc->view);
+      continue;
+    }
+    int64_t base =
+        alloc->view.getDefiningOp<dkernel::AllocSharedOp>().getOffset();
+    int64_t slabBytes = descType.getBoxBytes();
+    for (int64_t slot = 0; slot < alloc->buffers; ++slot)
+      alloc->slotViews.push_back(viewShared(stage.getLoc(), stage.getBox(),
+                                            sourceType.getElementType(),
+                                            base + slot * slabBytes));
+  }
+
+  mbarriers = allocShared(loc, {numMbarriers}, b.getI64Type(), 8);
+  // Per-thread phase tracking: every thread runs every stage and wait, so
+  // each counts the phases of every mbarrier for itself.
+  auto local = MemRefType::get({numMbarriers}, b.getI32Type());
+  tmaPhase = memref::AllocaOp::create(b, loc, local);
+  tmaPending = memref::AllocaOp::create(b, loc, local);
+  Value zero = constant(b.getI32IntegerAttr(0));
+  for (int64_t i = 0; i < numMbarriers; ++i) {
+    memref::StoreOp::create(b, loc, zero, tmaPhase, index(i));
+    memref::StoreOp::create(b, loc, zero, tmaPending, index(i));
+  }
+  // One arrival per phase: the issuing thread's expect_tx.
+  ifThen(loc, cmpEq(loc, tid, 0), [&] {
+    for (int64_t i = 0; i < numMbarriers; ++i)
+      dkernel::MbarrierInitOp::create(b, loc, mbarriers, index(i), 1);
+  });
+  barrier(loc);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
+  Location loc = op.getLoc();
+  SlabAlloc *alloc = tmaSlabs.lookup(op);
+  if (!alloc)
+    return op.emitOpError("tma stage outside the dtile.tile");
+  FailureOr<SmallVector<Value>> origin =
+      expandMap(loc, op.getMap(), op.getOrigin(), op);
+  if (failed(origin))
+    return failure();
+  Value slot;
+  if (Value oldSlot = op.getSlot()) {
+    slot = lookup(oldSlot);
+    if (!slot)
+      return op.emitOpError("slot has no Kernel IR form");
+  }
+  // The slab's previous contents may still be read.
+  if (needsBarrierBefore(op))
+    barrier(loc);
+  Value mb = slot ? add(loc, slot, index(alloc->mbarrierBase))
+                  : index(alloc->mbarrierBase);
+  // Every thread notes the copy its next wait must cover.
+  memref::StoreOp::create(b, loc, constant(b.getI32IntegerAttr(1)), tmaPending,
+                          mb);
+  auto descType = cast<dkernel::TmaDescriptorType>(alloc->descriptor.getType());
+  ifThen(loc, cmpEq(loc, tid, 0), [&] {
+    dkernel::MbarrierArriveExpectTxOp::create(b, loc, mbarriers, mb,
+                                              descType.getBoxBytes());
+    if (!slot) {
+      dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, *origin,
+                                 alloc->slotViews.front(), mbarriers, mb);
+      return;
+    }
+    // tma_load writes a whole box-shaped view: pick the slot's.
+    for (auto [i, view] : llvm::enumerate(alloc->slotViews))
+      ifThen(loc, cmpEq(loc, slot, i), [&, view = view] {
+        dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, *origin, view,
+                                   mbarriers, mb);
+      });
+  });
+  slabs[op.getResult()] = Slab{alloc, slot};
+  return success();
+}
+
+void KernelLowering::waitForTma(Location loc) {
+  Value zero = constant(b.getI32IntegerAttr(0));
+  Value one = constant(b.getI32IntegerAttr(1));
+  for (int64_t i = 0; i < numMbarriers; ++i) {
+    Value pending = memref::LoadOp::create(b, loc, tmaPending, index(i));
+    Value issued =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, pending, zero);
+    // Uniform: every thread issued (or noted) the same copies.
+    ifThen(loc, issued, [&] {
+      Value phase = memref::LoadOp::create(b, loc, tmaPhase, index(i));
+      dkernel::MbarrierWaitOp::create(b, loc, mbarriers, index(i), phase);
+      memref::StoreOp::create(b, loc, arith::XOrIOp::create(b, loc, phase, one),
+                              tmaPhase, index(i));
+      memref::StoreOp::create(b, loc, zero, tmaPending, index(i));
+    });
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1134,6 +1309,8 @@ LogicalResult KernelLowering::lowerTile(dtile::TileOp tileOp) {
        llvm::enumerate(delinearize(loc, tid, tileOp.getThreadExtents())))
     values.map(body.getArgument(numBlockAxes + i), coord);
 
+  if (failed(setUpTma(tileOp)))
+    return failure();
   return lowerOps(body);
 }
 

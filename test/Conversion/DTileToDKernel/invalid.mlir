@@ -1,21 +1,5 @@
 // RUN: deplodock-opt %s -convert-dtile-to-dkernel -split-input-file -verify-diagnostics
 
-// TMA stages are left to a later part.
-func.func @tma(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) {
-  dtile.kernel @tma ins(%x = %arg0 : memref<64x128xf32>) outs(%y = %arg1 : memref<64x128xf32>) {
-    dtile.tile blocks(%b : 2 "b") threads(%t : 128 "t") {
-      // expected-error @+1 {{'dtile.stage' op transport tma is lowered in a later part}}
-      %s = dtile.stage %x[%b * 32, 0] box [32, 32] transport tma : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
-      dtile.async_wait keep 0
-      %v = dloop.load %s[0, %t mod 32] : memref<32x32xf32, #gpu.address_space<workgroup>>
-      dloop.store %v, %y[%b * 32, %t] : memref<64x128xf32>
-    }
-  }
-  return
-}
-
-// -----
-
 // The threads sharing a result of a combine over the outer axis are 64
 // apart, not contiguous lanes.
 func.func @strided_combine(%arg0: memref<4x64xf32>, %arg1: memref<4x64xf32>) {

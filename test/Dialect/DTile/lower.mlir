@@ -26,7 +26,7 @@
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=BM=4,list-forks=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=BK=thirty" 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=BK=16;BK=32" 2>&1 | FileCheck %s --check-prefix=TWICE
-// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=tma=true" 2>&1 | FileCheck %s --check-prefix=UNTAKEN
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=swizzle=128" 2>&1 | FileCheck %s --check-prefix=UNTAKEN
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=chunk=64" 2>&1 | FileCheck %s --check-prefix=UNTAKEN-CHUNK
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=16,threads=64" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=UNTAKEN-KERNEL
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul:BK=16" 2>&1 | FileCheck %s --check-prefix=NO-KERNEL
@@ -112,9 +112,9 @@
 // KIND: error: bad knobs option 'BK=thirty': knob 'BK' expects an integer, got 'thirty'
 // TWICE: error: bad knobs option 'BK=16;BK=32': knob 'BK' is set twice
 
-/// A knob that no rule takes is an error, not silently ignored: tma's
+/// A knob that no rule takes is an error, not silently ignored: swizzle's
 /// rule does not exist yet, and no kernel here is chunked by chunk_reduce.
-// UNTAKEN: error: no rule took knob "tma" for any kernel
+// UNTAKEN: error: no rule took knob "swizzle" for any kernel
 // UNTAKEN-CHUNK: error: no rule took knob "chunk" for any kernel
 
 /// A kernel's own knob that none of its rules takes is an error at it.

@@ -63,3 +63,24 @@ bool dtile::canCopyAsync(StageOp stage) {
   }
   return false;
 }
+
+bool dtile::canCopyTma(StageOp stage) {
+  ArrayRef<int64_t> box = stage.getBox();
+  auto source = cast<MemRefType>(stage.getSource().getType());
+  int64_t bytes = elementBytes(stage);
+  if (box.empty() || box.size() > 5 ||
+      static_cast<int64_t>(box.size()) != source.getRank() ||
+      !llvm::is_contained({1, 2, 4, 8}, bytes))
+    return false;
+  // The box must fit in the source (zero_fill overhangs at its end are
+  // TMA's own out-of-bounds zeros).
+  for (auto [extent, dim] : llvm::zip(box, source.getShape()))
+    if (extent > dim)
+      return false;
+  if (llvm::any_of(box, [](int64_t e) { return e < 1 || e > 256; }) ||
+      llvm::any_of(stage.getPadding(), [](int64_t p) { return p != 0; }))
+    return false;
+  return box.back() * bytes % 16 == 0 &&
+         source.getShape().back() * bytes % 16 == 0 &&
+         getSlabBytes(stage) % 128 == 0;
+}

@@ -1,7 +1,7 @@
 //===- ChunkStages.h - The stages of chunk loops ----------------*- C++ -*-===//
 //
 // stage_inputs puts each chunk's slabs first in the chunk loop's body;
-// double_buffer, async_copy and pipeline_k_outer rework those stages.
+// double_buffer, async_copy, tma_copy and pipeline_k_outer rework those stages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +29,12 @@ int64_t getStagedBytes(KernelOp kernel);
 /// Whether `stage` can travel by cp.async: some run of 16, 8 or 4 bytes is
 /// aligned in the source and the slab (the rule Kernel IR lowering follows).
 bool canCopyAsync(StageOp stage);
+
+/// Whether `stage` can travel by TMA: an unpadded box of rank 1 to 5 with
+/// extents up to 256 that fits in a source of the same rank, whose inner
+/// extent and source rows span multiples of 16 bytes and whose slab is a
+/// multiple of 128 bytes (so every slot of a rotation starts 128-byte aligned).
+bool canCopyTma(StageOp stage);
 
 } // namespace deplodock::dtile
 

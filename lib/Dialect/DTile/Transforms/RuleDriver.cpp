@@ -54,6 +54,8 @@ std::string dtile::describeOptions(const Rule &rule,
 LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
                              const Target &target, KnobsAttr requested,
                              bool listForks, OptionChooser chooser) {
+  if (requested && failed(rule.checkRequest(kernel, target, requested)))
+    return failure();
   SmallVector<KnobsAttr> options = rule.getOptions(kernel, target);
   if (listForks)
     kernel.emitRemark() << describeOptions(rule, options);

@@ -6,7 +6,9 @@
 // register-tile copies. The set of options is the same either way.
 // permute_register_tile follows stage_inputs, so that its conflict
 // analysis sees the slab reads it would change, and pad_smem follows it,
-// so that pads are chosen for the reads as they end up.
+// so that pads are chosen for the reads as they end up. tma_copy follows
+// async_copy and applies only where async_copy did not: a kernel's stages
+// travel by one kind of asynchronous copy or the other, never both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,7 @@ llvm::ArrayRef<std::unique_ptr<Rule>> deplodock::dtile::getRules() {
     list.push_back(createPadSmem());
     list.push_back(createDoubleBuffer());
     list.push_back(createAsyncCopy());
+    list.push_back(createTmaCopy());
     list.push_back(createPipelineKOuter());
     list.push_back(createMarkUnroll());
     return list;

@@ -70,6 +70,8 @@ def DTileDoubleBuffer : TileRulePass<"dtile-double-buffer", "double_buffer",
     "rotate chunk stages through two shared slabs (fork: apply / skip)">;
 def DTileAsyncCopy : TileRulePass<"dtile-async-copy", "async_copy",
     "copy chunk stages with cp.async, sm_80+ (fork: apply / skip)">;
+def DTileTmaCopy : TileRulePass<"dtile-tma-copy", "tma_copy",
+    "copy chunk stages with TMA and mbarriers, sm_90+ (fork: apply / skip)">;
 def DTilePipelineKOuter : TileRulePass<"dtile-pipeline-k-outer",
     "pipeline_k_outer", "stage the next chunk before computing this one "
     "(fork: apply / skip)">;

@@ -38,6 +38,15 @@ public:
   /// The caller stamps the option's knobs on the kernel.
   virtual mlir::LogicalResult apply(KernelOp kernel, KnobsAttr option,
                                     const Target &target) const = 0;
+
+  /// Checks the knobs `requested` for `kernel` before the options are
+  /// listed, so that a request the rule can never meet on `target` fails
+  /// with a located reason instead of being ignored.
+  virtual mlir::LogicalResult checkRequest(KernelOp kernel,
+                                           const Target &target,
+                                           KnobsAttr requested) const {
+    return mlir::success();
+  }
 };
 
 /// The rules, in the order the pipeline runs them.
