@@ -787,9 +787,11 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   ifThen(loc, cmpEq(loc, tid, 0), [&] {
     dkernel::MbarrierArriveExpectTxOp::create(b, loc, mbarriers, mb,
                                               descType.getBoxBytes());
-    if (!slot) {
+    std::optional<int64_t> fixed =
+        slot ? getConstantIntValue(slot) : std::optional<int64_t>(0);
+    if (fixed) {
       dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, *origin,
-                                 alloc->slotViews.front(), mbarriers, mb);
+                                 alloc->slotViews[*fixed], mbarriers, mb);
       return;
     }
     // tma_load writes a whole box-shaped view: pick the slot's.
