@@ -260,8 +260,8 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                        "chunk_matmul_k", "split_matmul_k", "cooperative_reduce",
                        "blockify_launch", "chunk_reduce", "register_tile",
                        "stage_inputs", "permute_register_tile", "pad_smem",
-                       "double_buffer", "async_copy", "pipeline_k_outer",
-                       "mark_unroll"}));
+                       "double_buffer", "async_copy", "tma_copy",
+                       "pipeline_k_outer", "mark_unroll"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)
     EXPECT_TRUE(unique.insert(name).second) << name.str();
@@ -273,7 +273,7 @@ TEST_F(DTileRulesTest, LookupRule) {
   EXPECT_EQ(lookupRule(""), nullptr);
   EXPECT_EQ(lookupRule("chunk-matmul-k"), nullptr);
   // In the knob table but not (yet) a rule.
-  EXPECT_EQ(lookupRule("tma_copy"), nullptr);
+  EXPECT_EQ(lookupRule("split_inner_for_swizzle"), nullptr);
 }
 
 TEST_F(DTileRulesTest, Targets) {
@@ -503,8 +503,13 @@ TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
 
 TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
   std::string error;
-  EXPECT_FALSE(lower("sm_90", "tma=true", &error));
-  EXPECT_EQ(error, "no rule took knob \"tma\" for any kernel");
+  EXPECT_FALSE(lower("sm_90", "swizzle=128", &error));
+  EXPECT_EQ(error, "no rule took knob \"swizzle\" for any kernel");
+  // A knob a rule can never meet on the target fails where it is asked.
+  EXPECT_FALSE(lower("sm_80", "async_copy=false,tma=true", &error));
+  EXPECT_EQ(error, "'dtile.kernel' op knob tma=true asks for TMA copies "
+                   "(cp.async.bulk.tensor), which need sm_90; the target is "
+                   "sm_80");
   EXPECT_FALSE(lower("sm_90", "matmul_0_reduce:threads=64", &error));
   EXPECT_EQ(error, "'dtile.kernel' op no rule took knob \"threads\" for this "
                    "kernel");
@@ -576,7 +581,7 @@ TEST_F(DTileRulesTest, CursorOutlivesItsInput) {
   }
   EXPECT_TRUE(
       succeeded(verify(cursor->getKernel()->getParentOfType<ModuleOp>())));
-  EXPECT_EQ(*cursor->count(100), 88u);
+  EXPECT_EQ(*cursor->count(1000), 124u);
 }
 
 TEST_F(DTileRulesTest, ChooseLeavesTheParentUnchanged) {
@@ -648,14 +653,15 @@ TEST_F(DTileRulesTest, EnumerateAgreesWithCount) {
   // thread counts, and with one thread per row 1 block size x 6 unrolls;
   // the scale 6 block sizes; the gemv 4 cooperative thread counts, and with
   // one thread per column 2 block sizes x 1 chunk x 6 unrolls x (no
-  // staging, or staging with double buffering x async copy x pipelining
-  // (4) or without double buffering x async copy (2)). The matmul also
+  // staging, or staging with double buffering x (cp.async, TMA or neither)
+  // x pipelining (6) or without double buffering x (cp.async, TMA or
+  // neither) (3)). The matmul also
   // forks on the bank-conflict rules (permute_register_tile, pad_smem)
   // where the analysis keeps them.
-  EXPECT_EQ(*start("matmul_0_reduce", sm90).count(1000000), 105588u);
+  EXPECT_EQ(*start("matmul_0_reduce", sm90).count(1000000), 150075u);
   EXPECT_EQ(*start("rowsum_0_reduce", sm90).count(100000), 11u);
   EXPECT_EQ(*start("scale_0_pointwise", sm90).count(100000), 6u);
-  EXPECT_EQ(*start("gemv_0_reduce", sm90).count(100000), 88u);
+  EXPECT_EQ(*start("gemv_0_reduce", sm90).count(100000), 124u);
 }
 
 TEST_F(DTileRulesTest, SampleIsDeterministic) {
