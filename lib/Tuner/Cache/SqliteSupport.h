@@ -11,6 +11,7 @@
 
 #include "Deplodock/Tuner/TuneDb.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 /// The SQL expression of the current time, UTC ISO-8601 with milliseconds.
 #define DEPLODOCK_NOW "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -378,6 +380,43 @@ inline FailureOr<DeviceContext> readContext(const Statement &stmt,
   context.extra = std::move(*extra);
   context.createdAt = stmt.text(11);
   return context;
+}
+
+/// Reads one row of `stmt` with `read`: none when the query has no row.
+template <typename T>
+FailureOr<std::optional<T>> readOptionalRow(
+    Statement &stmt,
+    llvm::function_ref<FailureOr<T>(const Statement &, std::string &)> read,
+    std::string &error) {
+  FailureOr<bool> row = stmt.step(error);
+  if (failed(row))
+    return failure();
+  if (!*row)
+    return std::optional<T>();
+  FailureOr<T> value = read(stmt, error);
+  if (failed(value))
+    return failure();
+  return std::optional<T>(std::move(*value));
+}
+
+/// Reads every row of `stmt` with `read`.
+template <typename T>
+FailureOr<std::vector<T>> readAllRows(
+    Statement &stmt,
+    llvm::function_ref<FailureOr<T>(const Statement &, std::string &)> read,
+    std::string &error) {
+  std::vector<T> rows;
+  while (true) {
+    FailureOr<bool> row = stmt.step(error);
+    if (failed(row))
+      return failure();
+    if (!*row)
+      return rows;
+    FailureOr<T> value = read(stmt, error);
+    if (failed(value))
+      return failure();
+    rows.push_back(std::move(*value));
+  }
 }
 
 } // namespace deplodock::tuner::sqlite

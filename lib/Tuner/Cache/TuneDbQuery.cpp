@@ -2,15 +2,11 @@
 
 #include "SqliteSupport.h"
 
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include <cstdlib>
 
 using namespace mlir;
 using namespace deplodock::tuner;
@@ -30,12 +26,42 @@ TuneDb::lookupOp(OpLevel level, StringRef key, std::string &error) {
   if (failed(stmt))
     return failure();
   stmt->bind(1, key);
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
+  return readOptionalRow<std::string>(
+      *stmt,
+      [](const Statement &stmt, std::string &) -> FailureOr<std::string> {
+        return stmt.text(0);
+      },
+      error);
+}
+
+/// Reads a `cuda_op` row: key, pretty, source, kernel_name, grid, block,
+/// smem_bytes, arg_order.
+static FailureOr<CudaOpRow> readCudaOp(const Statement &stmt,
+                                       std::string &error) {
+  CudaOpRow op;
+  op.key = stmt.text(0);
+  op.pretty = stmt.text(1);
+  op.source = stmt.text(2);
+  op.kernelName = stmt.text(3);
+  FailureOr<std::array<int64_t, 3>> grid = readDim3(stmt, 4, error);
+  if (failed(grid))
     return failure();
-  if (!*row)
-    return std::optional<std::string>();
-  return std::optional<std::string>(stmt->text(0));
+  FailureOr<std::array<int64_t, 3>> block = readDim3(stmt, 5, error);
+  if (failed(block))
+    return failure();
+  op.grid = *grid;
+  op.block = *block;
+  op.smemBytes = stmt.integer(6);
+  std::string argText = stmt.text(7);
+  llvm::Expected<llvm::json::Value> args = llvm::json::parse(argText);
+  if (!args || !args->getAsArray()) {
+    if (!args)
+      llvm::consumeError(args.takeError());
+    error = stmt.malformed(7, "is not a JSON list: " + argText);
+    return failure();
+  }
+  op.argOrder = std::move(*args->getAsArray());
+  return op;
 }
 
 FailureOr<std::optional<CudaOpRow>> TuneDb::lookupCudaOp(StringRef key,
@@ -48,35 +74,7 @@ FailureOr<std::optional<CudaOpRow>> TuneDb::lookupCudaOp(StringRef key,
   if (failed(stmt))
     return failure();
   stmt->bind(1, key);
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
-  if (!*row)
-    return std::optional<CudaOpRow>();
-  CudaOpRow op;
-  op.key = stmt->text(0);
-  op.pretty = stmt->text(1);
-  op.source = stmt->text(2);
-  op.kernelName = stmt->text(3);
-  FailureOr<std::array<int64_t, 3>> grid = readDim3(*stmt, 4, error);
-  if (failed(grid))
-    return failure();
-  FailureOr<std::array<int64_t, 3>> block = readDim3(*stmt, 5, error);
-  if (failed(block))
-    return failure();
-  op.grid = *grid;
-  op.block = *block;
-  op.smemBytes = stmt->integer(6);
-  std::string argText = stmt->text(7);
-  llvm::Expected<llvm::json::Value> args = llvm::json::parse(argText);
-  if (!args || !args->getAsArray()) {
-    if (!args)
-      llvm::consumeError(args.takeError());
-    error = stmt->malformed(7, "is not a JSON list: " + argText);
-    return failure();
-  }
-  op.argOrder = std::move(*args->getAsArray());
-  return std::optional<CudaOpRow>(std::move(op));
+  return readOptionalRow<CudaOpRow>(*stmt, readCudaOp, error);
 }
 
 FailureOr<std::optional<DeviceContext>>
@@ -89,15 +87,7 @@ TuneDb::lookupContext(StringRef key, std::string &error) {
   if (failed(stmt))
     return failure();
   stmt->bind(1, key);
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
-  if (!*row)
-    return std::optional<DeviceContext>();
-  FailureOr<DeviceContext> context = readContext(*stmt, error);
-  if (failed(context))
-    return failure();
-  return std::optional<DeviceContext>(std::move(*context));
+  return readOptionalRow<DeviceContext>(*stmt, readContext, error);
 }
 
 FailureOr<std::vector<DeviceContext>> TuneDb::allContexts(std::string &error) {
@@ -108,18 +98,7 @@ FailureOr<std::vector<DeviceContext>> TuneDb::allContexts(std::string &error) {
       Statement::prepare(handle, path, sql, "listing contexts", error);
   if (failed(stmt))
     return failure();
-  std::vector<DeviceContext> contexts;
-  while (true) {
-    FailureOr<bool> row = stmt->step(error);
-    if (failed(row))
-      return failure();
-    if (!*row)
-      return contexts;
-    FailureOr<DeviceContext> context = readContext(*stmt, error);
-    if (failed(context))
-      return failure();
-    contexts.push_back(std::move(*context));
-  }
+  return readAllRows<DeviceContext>(*stmt, readContext, error);
 }
 
 /// The columns of `lowering`, in the order readLowering reads them.
@@ -163,15 +142,7 @@ TuneDb::lookupLowering(StringRef contextKey, StringRef parentKey,
   if (failed(stmt))
     return failure();
   stmt->bind(1, contextKey).bind(2, parentKey);
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
-  if (!*row)
-    return std::optional<LoweringRow>();
-  FailureOr<LoweringRow> lowering = readLowering(*stmt, error);
-  if (failed(lowering))
-    return failure();
-  return std::optional<LoweringRow>(std::move(*lowering));
+  return readOptionalRow<LoweringRow>(*stmt, readLowering, error);
 }
 
 FailureOr<std::vector<LoweringRow>> TuneDb::allLowerings(StringRef contextKey,
@@ -185,18 +156,7 @@ FailureOr<std::vector<LoweringRow>> TuneDb::allLowerings(StringRef contextKey,
   if (failed(stmt))
     return failure();
   stmt->bind(1, contextKey);
-  std::vector<LoweringRow> rows;
-  while (true) {
-    FailureOr<bool> row = stmt->step(error);
-    if (failed(row))
-      return failure();
-    if (!*row)
-      return rows;
-    FailureOr<LoweringRow> lowering = readLowering(*stmt, error);
-    if (failed(lowering))
-      return failure();
-    rows.push_back(std::move(*lowering));
-  }
+  return readAllRows<LoweringRow>(*stmt, readLowering, error);
 }
 
 /// The columns of `perf`, in the order readPerf reads them.
@@ -253,15 +213,7 @@ FailureOr<std::optional<PerfRow>> TuneDb::lookupPerf(StringRef contextKey,
   if (failed(stmt))
     return failure();
   stmt->bind(1, contextKey).bind(2, opKey).bind(3, backend);
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
-  if (!*row)
-    return std::optional<PerfRow>();
-  FailureOr<PerfRow> perf = readPerf(*stmt, error);
-  if (failed(perf))
-    return failure();
-  return std::optional<PerfRow>(std::move(*perf));
+  return readOptionalRow<PerfRow>(*stmt, readPerf, error);
 }
 
 /// Runs a perf query with `key1` and maybe `key2` bound, collecting rows.
@@ -276,18 +228,7 @@ static FailureOr<std::vector<PerfRow>> listPerf(sqlite3 *db, StringRef path,
   stmt->bind(1, key1);
   if (key2)
     stmt->bind(2, *key2);
-  std::vector<PerfRow> rows;
-  while (true) {
-    FailureOr<bool> row = stmt->step(error);
-    if (failed(row))
-      return failure();
-    if (!*row)
-      return rows;
-    FailureOr<PerfRow> perf = readPerf(*stmt, error);
-    if (failed(perf))
-      return failure();
-    rows.push_back(std::move(*perf));
-  }
+  return readAllRows<PerfRow>(*stmt, readPerf, error);
 }
 
 FailureOr<std::vector<PerfRow>> TuneDb::allPerf(StringRef contextKey,
@@ -341,15 +282,7 @@ FailureOr<std::optional<BestRow>> TuneDb::bestKnobs(StringRef contextKey,
   if (failed(stmt))
     return failure();
   stmt->bind(1, contextKey).bind(2, kernelKey).bind(3, backend);
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
-  if (!*row)
-    return std::optional<BestRow>();
-  FailureOr<BestRow> best = readBest(*stmt, error);
-  if (failed(best))
-    return failure();
-  return std::optional<BestRow>(std::move(*best));
+  return readOptionalRow<BestRow>(*stmt, readBest, error);
 }
 
 FailureOr<std::vector<BestRow>> TuneDb::allBest(StringRef contextKey,
@@ -363,16 +296,5 @@ FailureOr<std::vector<BestRow>> TuneDb::allBest(StringRef contextKey,
   if (failed(stmt))
     return failure();
   stmt->bind(1, contextKey);
-  std::vector<BestRow> rows;
-  while (true) {
-    FailureOr<bool> row = stmt->step(error);
-    if (failed(row))
-      return failure();
-    if (!*row)
-      return rows;
-    FailureOr<BestRow> best = readBest(*stmt, error);
-    if (failed(best))
-      return failure();
-    rows.push_back(std::move(*best));
-  }
+  return readAllRows<BestRow>(*stmt, readBest, error);
 }
