@@ -296,7 +296,7 @@ LogicalResult Machine::execIndexMap(const Instr &instr) {
         bool holds = true;
         for (unsigned c = 0, m = set.getNumConstraints(); c < m && holds; ++c) {
           std::optional<int64_t> v =
-              evalAffine(set.getConstraint(c), coords, rank);
+              evaluateAffineExpr(set.getConstraint(c), coords, rank);
           if (!v)
             return op.emitOpError("divides by a non-positive value in the "
                                   "predicate of source #")
@@ -309,7 +309,7 @@ LogicalResult Machine::execIndexMap(const Instr &instr) {
       const Buffer &source = buffer(instr.in[i]);
       int64_t linear = 0;
       for (auto [d, expr] : llvm::enumerate(maps[i].getResults())) {
-        std::optional<int64_t> idx = evalAffine(expr, coords, rank);
+        std::optional<int64_t> idx = evaluateAffineExpr(expr, coords, rank);
         if (!idx)
           return op.emitOpError("divides by a non-positive value in the "
                                 "map of source #")
@@ -350,7 +350,8 @@ FailureOr<int64_t> Machine::access(const Instr &instr, AffineMap map,
     operands.push_back(static_cast<int64_t>(scalar(instr.in[i])));
   int64_t linear = 0;
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-    std::optional<int64_t> i = evalAffine(expr, operands, map.getNumDims());
+    std::optional<int64_t> i =
+        evaluateAffineExpr(expr, operands, map.getNumDims());
     if (!i)
       return instr.op->emitOpError("divides by a non-positive value in its "
                                    "index");
@@ -369,7 +370,7 @@ LogicalResult Machine::execAffineApply(const Instr &instr) {
     operands.push_back(static_cast<int64_t>(scalar(slot)));
   AffineMap map = apply.getAffineMap();
   std::optional<int64_t> v =
-      evalAffine(map.getResult(0), operands, map.getNumDims());
+      evaluateAffineExpr(map.getResult(0), operands, map.getNumDims());
   if (!v)
     return apply.emitOpError("divides by a non-positive value");
   scalar(instr.out[0]) = static_cast<double>(*v);

@@ -9,6 +9,7 @@
 #ifndef DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
 #define DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
 
+#include "Deplodock/Dialect/Common/AffineBounds.h"
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
 #include "Deplodock/Interpreter/Buffer.h"
 #include "mlir/IR/Operation.h"
@@ -103,14 +104,6 @@ std::optional<Opcode> scalarOpcode(mlir::Operation *op);
 /// Evaluates a scalar instruction (an opcode up to LastScalar) on operand
 /// values.
 double evalScalar(const Instr &instr, const double *args);
-
-/// Evaluates `expr` with dimension d_i = operands[i] and symbol
-/// s_i = operands[numDims + i]. Floordiv, ceildiv and mod round towards
-/// negative infinity (the remainder is never negative); their right operand
-/// must be positive, and nothing is returned when it is not.
-std::optional<int64_t> evalAffine(mlir::AffineExpr expr,
-                                  llvm::ArrayRef<int64_t> operands,
-                                  unsigned numDims);
 
 /// The signed value of a stored integer of `type` (i1 true is -1), as
 /// signed comparisons and max/min see it.

@@ -105,7 +105,7 @@ enum class Kind : uint8_t {
 
 /// An index computation of a load or store: per memref dimension, a linear
 /// combination of the index operands, or an affine expression evaluated with
-/// evalAffine when it is not linear.
+/// evaluateAffineExpr when it is not linear.
 struct Access {
   struct Dim {
     int64_t constant = 0;

@@ -506,7 +506,7 @@ LogicalResult Machine::execAffineApply(const SInstr &instr, const Mask &mask) {
     SmallVector<int64_t, 8> operands;
     for (unsigned slot : instr.in)
       operands.push_back(static_cast<int64_t>(frame[slot].at(lane)));
-    return evalAffine(dim.expr, operands, instr.access.numMapDims);
+    return evaluateAffineExpr(dim.expr, operands, instr.access.numMapDims);
   };
   auto divError = [&](uint32_t lane) {
     return error(instr) << "divides by a non-positive value" << where(lane);

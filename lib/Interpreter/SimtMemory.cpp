@@ -35,7 +35,7 @@ FailureOr<int64_t> Machine::element(const SInstr &instr, const View &view,
         operands.push_back(
             static_cast<int64_t>(frame[instr.in[access.first + k]].at(lane)));
       std::optional<int64_t> v =
-          evalAffine(dim.expr, operands, access.numMapDims);
+          evaluateAffineExpr(dim.expr, operands, access.numMapDims);
       if (!v)
         return error(instr)
                << "divides by a non-positive value in its index" << where(lane);

@@ -61,7 +61,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
           operands.push_back(
               static_cast<int64_t>(frame[instr.in[1 + k]].at(l)));
         std::optional<int64_t> e =
-            evalAffine(dim.expr, operands, instr.access.numMapDims);
+            evaluateAffineExpr(dim.expr, operands, instr.access.numMapDims);
         if (!e)
           return error(instr) << "divides by a non-positive value in its "
                                  "origin"

@@ -184,7 +184,7 @@ TEST_F(InterpreterTest, KnowsSupportedTypes) {
 }
 
 //===----------------------------------------------------------------------===//
-// evalAffine
+// evaluateAffineExpr
 //===----------------------------------------------------------------------===//
 
 /// Floordiv and ceildiv round towards -inf and +inf, mod is never negative;
@@ -193,7 +193,7 @@ TEST_F(InterpreterTest, EvaluatesAffineExpressions) {
   AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1);
   AffineExpr s0 = b.getAffineSymbolExpr(0), s1 = b.getAffineSymbolExpr(1);
   auto eval = [](AffineExpr e, ArrayRef<int64_t> operands, unsigned numDims) {
-    return evalAffine(e, operands, numDims);
+    return evaluateAffineExpr(e, operands, numDims);
   };
   EXPECT_EQ(eval(d0.floorDiv(4), {7}, 1), 1);
   EXPECT_EQ(eval(d0.floorDiv(4), {-1}, 1), -1);

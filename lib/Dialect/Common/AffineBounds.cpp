@@ -268,3 +268,46 @@ AffineExpr simplifyWithRanges(AffineExpr expr,
 }
 
 } // namespace deplodock
+
+std::optional<int64_t> deplodock::evaluateAffineExpr(AffineExpr expr,
+                                                     ArrayRef<int64_t> operands,
+                                                     unsigned numDims) {
+  switch (expr.getKind()) {
+  case AffineExprKind::DimId:
+    return operands[cast<AffineDimExpr>(expr).getPosition()];
+  case AffineExprKind::SymbolId:
+    return operands[numDims + cast<AffineSymbolExpr>(expr).getPosition()];
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(expr).getValue();
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  std::optional<int64_t> a =
+      evaluateAffineExpr(bin.getLHS(), operands, numDims);
+  std::optional<int64_t> b =
+      evaluateAffineExpr(bin.getRHS(), operands, numDims);
+  if (!a || !b)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return *a + *b;
+  case AffineExprKind::Mul:
+    return *a * *b;
+  default:
+    break;
+  }
+  // The right operand of floordiv, ceildiv and mod must be positive.
+  if (*b < 1)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::FloorDiv:
+    return llvm::divideFloorSigned(*a, *b);
+  case AffineExprKind::CeilDiv:
+    return llvm::divideCeilSigned(*a, *b);
+  case AffineExprKind::Mod:
+    return llvm::mod(*a, *b);
+  default:
+    return std::nullopt;
+  }
+}

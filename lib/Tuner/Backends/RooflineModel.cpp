@@ -15,6 +15,8 @@
 
 #include "Deplodock/Tuner/RooflineModel.h"
 
+#include "Deplodock/Dialect/Common/AffineBounds.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -279,40 +281,10 @@ private:
             operands.push_back(*x);
           }
           AffineMap map = apply.getAffineMap();
-          return evalAffine(map.getResult(0), operands, map.getNumDims());
+          return evaluateAffineExpr(map.getResult(0), operands,
+                                    map.getNumDims());
         })
         .Default([](Operation *) { return std::nullopt; });
-  }
-
-  static std::optional<int64_t>
-  evalAffine(AffineExpr expr, ArrayRef<int64_t> operands, unsigned numDims) {
-    if (auto c = dyn_cast<AffineConstantExpr>(expr))
-      return c.getValue();
-    if (auto d = dyn_cast<AffineDimExpr>(expr))
-      return operands[d.getPosition()];
-    if (auto s = dyn_cast<AffineSymbolExpr>(expr))
-      return operands[numDims + s.getPosition()];
-    auto bin = cast<AffineBinaryOpExpr>(expr);
-    std::optional<int64_t> a = evalAffine(bin.getLHS(), operands, numDims);
-    std::optional<int64_t> b = evalAffine(bin.getRHS(), operands, numDims);
-    if (!a || !b)
-      return std::nullopt;
-    switch (expr.getKind()) {
-    case AffineExprKind::Add:
-      return *a + *b;
-    case AffineExprKind::Mul:
-      return *a * *b;
-    case AffineExprKind::Mod:
-      return *b ? std::optional<int64_t>(llvm::mod(*a, *b)) : std::nullopt;
-    case AffineExprKind::FloorDiv:
-      return *b ? std::optional<int64_t>(llvm::divideFloorSigned(*a, *b))
-                : std::nullopt;
-    case AffineExprKind::CeilDiv:
-      return *b ? std::optional<int64_t>(llvm::divideCeilSigned(*a, *b))
-                : std::nullopt;
-    default:
-      return std::nullopt;
-    }
   }
 
   int64_t grid[3] = {1, 1, 1};

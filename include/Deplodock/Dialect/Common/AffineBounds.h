@@ -1,7 +1,9 @@
 //===- AffineBounds.h - Value ranges of affine index maps -------*- C++ -*-===//
 //
-// Interval bounds of affine expressions over a box of coordinates. Verifiers
-// use them to reject index maps that read outside a buffer or tensor.
+// Values and interval bounds of affine expressions over a box of
+// coordinates. Verifiers use the bounds to reject index maps that read
+// outside a buffer or tensor; the interpreter and the roofline model use the
+// values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,14 @@ struct Interval {
     return other.empty() || (lo <= other.lo && other.hi <= hi);
   }
 };
+
+/// Evaluates `expr` with dimension d_i = operands[i] and symbol
+/// s_i = operands[numDims + i]. Floordiv, ceildiv and mod round towards
+/// negative infinity (the remainder is never negative); their right operand
+/// must be positive, and nothing is returned when it is not.
+std::optional<int64_t> evaluateAffineExpr(mlir::AffineExpr expr,
+                                          llvm::ArrayRef<int64_t> operands,
+                                          unsigned numDims);
 
 /// Ranges [0, extent - 1] of the dimensions of a box with `extents`.
 llvm::SmallVector<Interval> boxRanges(llvm::ArrayRef<int64_t> extents);
