@@ -154,6 +154,19 @@ private:
   /// mbarriers (initialised by thread 0), and each thread's phase tracking.
   LogicalResult setUpTma(dtile::TileOp tileOp);
   LogicalResult lowerTmaStage(dtile::StageOp op, Value source);
+  /// The box origin of `op`, expanded to Kernel IR index values.
+  FailureOr<SmallVector<Value>> lowerStageOrigin(dtile::StageOp op) {
+    return expandMap(op.getLoc(), op.getMap(), op.getOrigin(), op);
+  }
+  /// The Kernel IR form of `op`'s slot, or null when it has none.
+  FailureOr<Value> lowerStageSlot(dtile::StageOp op) {
+    Value slot = op.getSlot();
+    if (!slot)
+      return Value();
+    if (Value lowered = lookup(slot))
+      return lowered;
+    return op.emitOpError("slot has no Kernel IR form");
+  }
   /// Waits for every mbarrier a TMA copy was issued on since its last wait.
   void waitForTma(Location loc);
   LogicalResult cloneScalarOp(Operation *op);
@@ -561,43 +574,25 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   int64_t rank = box.size();
 
   // Copies of `chunk` elements: one element for sync stages; for cp.async
-  // the widest of 16, 8 and 4 bytes that keeps every run aligned in the
-  // source and the slab (the innermost origin a multiple of the run).
+  // the widest aligned run of 16, 8 or 4 bytes.
   int64_t chunk = 1, bytes = 0;
   if (transport == dtile::Transport::cp_async) {
-    int64_t elementBytes = dkernel::getScalarBytes(element);
-    int64_t innerBox = rank ? box.back() : 1;
-    int64_t innerSource = rank ? sourceType.getShape().back() : 1;
-    int64_t innerSlab = rank ? box.back() + op.getPadding().back() : 1;
-    AffineExpr innerOrigin = rank ? op.getMap().getResults().back()
-                                  : getAffineConstantExpr(0, op.getContext());
-    for (int64_t candidate : {16, 8, 4}) {
-      if (candidate % elementBytes != 0)
-        continue;
-      int64_t n = candidate / elementBytes;
-      if (innerBox % n == 0 && innerSource % n == 0 && innerSlab % n == 0 &&
-          innerOrigin.isMultipleOf(n)) {
-        chunk = n;
-        bytes = candidate;
-        break;
-      }
-    }
-    if (bytes == 0)
+    std::optional<int64_t> run = op.getCpAsyncRunBytes();
+    if (!run)
       return op.emitOpError("cannot be copied with cp.async: no run of 4, 8 "
                             "or 16 bytes of ")
              << element << " is aligned in both the source and the slab";
+    bytes = *run;
+    chunk = bytes / dkernel::getScalarBytes(element);
   }
 
-  FailureOr<SmallVector<Value>> origin =
-      expandMap(loc, op.getMap(), op.getOrigin(), op);
+  FailureOr<SmallVector<Value>> origin = lowerStageOrigin(op);
   if (failed(origin))
     return failure();
-  Value slot;
-  if (Value oldSlot = op.getSlot()) {
-    slot = lookup(oldSlot);
-    if (!slot)
-      return op.emitOpError("slot has no Kernel IR form");
-  }
+  FailureOr<Value> loweredSlot = lowerStageSlot(op);
+  if (failed(loweredSlot))
+    return failure();
+  Value slot = *loweredSlot;
   SlabAlloc *alloc = getSlabAlloc(op);
 
   if (needsBarrierBefore(op))
@@ -765,16 +760,13 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   SlabAlloc *alloc = tmaSlabs.lookup(op);
   if (!alloc)
     return op.emitOpError("tma stage outside the dtile.tile");
-  FailureOr<SmallVector<Value>> origin =
-      expandMap(loc, op.getMap(), op.getOrigin(), op);
+  FailureOr<SmallVector<Value>> origin = lowerStageOrigin(op);
   if (failed(origin))
     return failure();
-  Value slot;
-  if (Value oldSlot = op.getSlot()) {
-    slot = lookup(oldSlot);
-    if (!slot)
-      return op.emitOpError("slot has no Kernel IR form");
-  }
+  FailureOr<Value> loweredSlot = lowerStageSlot(op);
+  if (failed(loweredSlot))
+    return failure();
+  Value slot = *loweredSlot;
   // The slab's previous contents may still be read.
   if (needsBarrierBefore(op))
     barrier(loc);

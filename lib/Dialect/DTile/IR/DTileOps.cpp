@@ -563,6 +563,28 @@ SmallVector<int64_t> StageOp::getPadding() {
   return SmallVector<int64_t>(getBox().size(), 0);
 }
 
+std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
+  auto source = cast<MemRefType>(getSource().getType());
+  int64_t elementBytes =
+      (source.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  ArrayRef<int64_t> box = getBox();
+  bool scalar = box.empty();
+  int64_t innerBox = scalar ? 1 : box.back();
+  int64_t innerSource = scalar ? 1 : source.getShape().back();
+  int64_t innerSlab = scalar ? 1 : box.back() + getPadding().back();
+  AffineExpr innerOrigin = scalar ? getAffineConstantExpr(0, getContext())
+                                  : getMap().getResults().back();
+  for (int64_t run : {16, 8, 4}) {
+    if (run % elementBytes != 0)
+      continue;
+    int64_t n = run / elementBytes;
+    if (innerBox % n == 0 && innerSource % n == 0 && innerSlab % n == 0 &&
+        innerOrigin.isMultipleOf(n))
+      return run;
+  }
+  return std::nullopt;
+}
+
 // %src[map] box [..] zero_fill pad [..] buffers N slot %s transport T
 //     swizzle S attributes {...} : memref<..> -> memref<..>
 ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {

@@ -46,22 +46,7 @@ int64_t dtile::getStagedBytes(KernelOp kernel) {
 }
 
 bool dtile::canCopyAsync(StageOp stage) {
-  ArrayRef<int64_t> box = stage.getBox();
-  if (box.empty())
-    return elementBytes(stage) % 4 == 0;
-  auto source = cast<MemRefType>(stage.getSource().getType());
-  int64_t bytes = elementBytes(stage);
-  int64_t innerSlab = box.back() + stage.getPadding().back();
-  AffineExpr innerOrigin = stage.getMap().getResults().back();
-  for (int64_t run : {16, 8, 4}) {
-    if (run % bytes != 0)
-      continue;
-    int64_t n = run / bytes;
-    if (box.back() % n == 0 && source.getShape().back() % n == 0 &&
-        innerSlab % n == 0 && innerOrigin.isMultipleOf(n))
-      return true;
-  }
-  return false;
+  return stage.getCpAsyncRunBytes().has_value();
 }
 
 bool dtile::canCopyTma(StageOp stage) {

@@ -237,6 +237,11 @@ def DTile_StageOp : DTile_Op<"stage", [
   let extraClassDeclaration = [{
     /// The padding of each slab dimension (zeros when none is set).
     ::llvm::SmallVector<int64_t> getPadding();
+    /// The widest cp.async run (16, 8 or 4 bytes) that stays aligned in the
+    /// source and the (padded) slab for every origin: the box, the source
+    /// rows, the slab rows and the innermost origin are multiples of it.
+    /// None when no run is, and the stage cannot be copied with cp.async.
+    std::optional<int64_t> getCpAsyncRunBytes();
   }];
 }
 
