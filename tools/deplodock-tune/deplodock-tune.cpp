@@ -464,21 +464,11 @@ static int run(MLIRContext &context) {
       printProgress(p, estimate);
     };
 
-  std::vector<KernelTuneResult> results;
-  llvm::StringMap<size_t> byKey;
-  for (dloop::KernelOp kernel : kernels) {
-    std::string key = structuralKey(kernel);
-    auto [it, fresh] = byKey.try_emplace(key, results.size());
-    if (!fresh) {
-      results[it->second].sameAs.push_back(kernel.getSymName().str());
-      continue;
-    }
-    FailureOr<KernelTuneResult> tuned =
-        tuner->tuneKernel(kernel, key, options, error);
-    if (failed(tuned))
-      return fail(error);
-    results.push_back(std::move(*tuned));
-  }
+  FailureOr<std::vector<KernelTuneResult>> tuned =
+      tuner->tuneKernels(kernels, options, error);
+  if (failed(tuned))
+    return fail(error);
+  std::vector<KernelTuneResult> &results = *tuned;
   if (table && failed(table->write(recordTable, error)))
     return fail(error);
   if (!knobsOut.empty() && failed(writeWinners(results, error)))

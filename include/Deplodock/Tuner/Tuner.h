@@ -100,8 +100,13 @@ public:
                                                const TuneOptions &options,
                                                std::string &error);
 
-  /// Tunes every distinct kernel of `module` (Loop IR) in order; kernels
+  /// Tunes every distinct kernel of `kernels` (Loop IR) in order; kernels
   /// whose structural key was seen are listed in the first one's `sameAs`.
+  mlir::FailureOr<std::vector<KernelTuneResult>>
+  tuneKernels(llvm::ArrayRef<dloop::KernelOp> kernels,
+              const TuneOptions &options, std::string &error);
+
+  /// tuneKernels on every kernel of `module`.
   mlir::FailureOr<std::vector<KernelTuneResult>>
   tuneModule(mlir::ModuleOp module, const TuneOptions &options,
              std::string &error);

@@ -348,10 +348,8 @@ FailureOr<KernelTuneResult> Tuner::tuneKernel(dloop::KernelOp kernel,
 }
 
 FailureOr<std::vector<KernelTuneResult>>
-Tuner::tuneModule(ModuleOp module, const TuneOptions &options,
-                  std::string &error) {
-  SmallVector<dloop::KernelOp> kernels;
-  module.walk([&](dloop::KernelOp kernel) { kernels.push_back(kernel); });
+Tuner::tuneKernels(ArrayRef<dloop::KernelOp> kernels,
+                   const TuneOptions &options, std::string &error) {
   std::vector<KernelTuneResult> results;
   llvm::StringMap<size_t> byKey;
   for (dloop::KernelOp kernel : kernels) {
@@ -367,6 +365,14 @@ Tuner::tuneModule(ModuleOp module, const TuneOptions &options,
     results.push_back(std::move(*tuned));
   }
   return results;
+}
+
+FailureOr<std::vector<KernelTuneResult>>
+Tuner::tuneModule(ModuleOp module, const TuneOptions &options,
+                  std::string &error) {
+  SmallVector<dloop::KernelOp> kernels;
+  module.walk([&](dloop::KernelOp kernel) { kernels.push_back(kernel); });
+  return tuneKernels(kernels, options, error);
 }
 
 FailureOr<ComparisonReport>
