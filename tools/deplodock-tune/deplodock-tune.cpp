@@ -206,6 +206,12 @@ static std::optional<std::string> checkFlags() {
     return std::string("--backend=replay needs --replay-table");
   if (backendName != "replay" && !replayTable.empty())
     return std::string("--replay-table is only read by --backend=replay");
+  if (backendName != "cuda")
+    for (const cl::Option *flag : std::initializer_list<const cl::Option *>{
+             &workerPath, &device, &inputSeed, &fakeDevice,
+             std::addressof(static_cast<const cl::Option &>(workerArgs))})
+      if (flag->getNumOccurrences())
+        return ("--" + flag->ArgStr + " is only read by --backend=cuda").str();
   return std::nullopt;
 }
 
@@ -324,8 +330,7 @@ static OwningOpRef<ModuleOp> loadLoopIR(MLIRContext &context,
   std::unique_ptr<llvm::MemoryBuffer> file =
       mlir::openInputFile(inputFile, &message);
   if (!file) {
-    llvm::errs() << "error: cannot open input '" << inputFile
-                 << "': " << message << "\n";
+    llvm::errs() << "error: " << message << "\n";
     return {};
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());

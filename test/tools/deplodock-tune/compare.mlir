@@ -1,0 +1,24 @@
+// Recording a latency table, comparing strategies on it, and timing the
+// lowering of variants: the three things deplodock-tune does besides tuning.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --no-db --search=exhaustive --record-table=%t/rmsnorm.json --quiet | FileCheck %s --check-prefix=RECORD
+// RUN: FileCheck %s --check-prefix=TABLE < %t/rmsnorm.json
+// RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --backend=replay --replay-table=%t/rmsnorm.json --compare=greedy,exhaustive | FileCheck %s --check-prefix=COMPARE
+// RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --no-db --time-lowering=3 | FileCheck %s --check-prefix=TIMING
+
+/// Twelve variants of the RMSNorm, the best 1024 threads per row.
+// RECORD: rmsnorm_0_reduce {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}x 12 {{[0-9.]+}}s threads=1024
+// TABLE: "format": "deplodock-latency-table"
+// TABLE: "name": "rmsnorm_0_reduce"
+// TABLE: "threads=1024": {
+
+/// Replayed, greedy stops at the default (more than 2% slower than the best),
+/// exhaustive measures all twelve.
+// COMPARE: @rmsnorm_0_reduce:
+// COMPARE-NEXT: reference [[REF:[0-9.]+]] us, target within 2.0%
+// COMPARE-NEXT: strategy best us measured to target stopped
+// COMPARE-NEXT: greedy {{[0-9.]+}} 1 never completed
+// COMPARE-NEXT: exhaustive [[REF]] 12 {{[0-9]+}} exhausted
+
+// TIMING: kernel variants mean ms median ms max ms
+// TIMING-NEXT: rmsnorm_0_reduce 3 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}
