@@ -15,6 +15,9 @@
 // RUN: tar -C %deplodock_obj_root/bin -cJf %t.carry/deplodock-tools.tar.xz .
 // RUN: env PATH=%t.stub:/usr/bin:/bin PYTHON=%numpy_python PYTHONPATH=%S/Inputs/stub-torch bash %deplodock_src_root/bench/gpu/run.sh --bin %t.carry --out %t.out3 --work %t.work3 --env-only | FileCheck %s --check-prefix=ENV
 // RUN: ls %t.work3/bin | FileCheck %s --check-prefix=UNPACKED
+/// Without the bench worker nothing can run on the GPU: refused up front.
+// RUN: rm -rf %t.noworker && mkdir -p %t.noworker && cp %deplodock_obj_root/bin/* %t.noworker/ && rm %t.noworker/deplodock-bench-worker
+// RUN: not env PATH=%t.stub:/usr/bin:/bin PYTHON=%numpy_python PYTHONPATH=%S/Inputs/stub-torch bash %deplodock_src_root/bench/gpu/run.sh --bin %t.noworker --out %t.out4 --env-only 2>&1 | FileCheck %s --check-prefix=NO-WORKER
 
 //      CHECK: == environment
 //      CHECK: Stub GPU (test), 0.0
@@ -30,6 +33,8 @@
 //      FILES: bench.FAKE.json
 // FILES-NEXT: bench.FAKE.md
 // FILES-NEXT: run.log
+
+// NO-WORKER: error: missing {{.*}}noworker/deplodock-bench-worker (deplodock-run --bench and deplodock-tune --backend=cuda run kernels through it)
 
 // UNPACKED: deplodock-opt
 // UNPACKED: deplodock-run
