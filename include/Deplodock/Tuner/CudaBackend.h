@@ -13,11 +13,6 @@
 #include "Deplodock/Runtime/BenchRequest.h"
 #include "Deplodock/Tuner/Backend.h"
 
-#include <limits>
-
-namespace deplodock::dloop {
-class KernelOp;
-} // namespace deplodock::dloop
 
 namespace deplodock::tuner {
 
@@ -40,10 +35,6 @@ struct CudaBackendOptions {
 mlir::FailureOr<std::unique_ptr<Backend>>
 createCudaBackend(const CudaBackendOptions &options, llvm::StringRef target,
                   std::string &error);
-
-/// The loads the Loop IR `kernel` executes (saturating): what the CPU
-/// interpreter's work is proportional to.
-int64_t countLoopLoads(dloop::KernelOp kernel);
 
 } // namespace deplodock::tuner
 

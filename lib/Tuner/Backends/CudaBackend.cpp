@@ -25,6 +25,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
@@ -35,7 +37,9 @@ using namespace deplodock::runtime;
 static constexpr llvm::StringLiteral kCompilerVersion =
     "deplodock emit-cuda v1";
 
-int64_t deplodock::tuner::countLoopLoads(dloop::KernelOp kernel) {
+/// The loads the Loop IR `kernel` executes (saturating): what the CPU
+/// interpreter's work is proportional to.
+static int64_t countLoopLoads(dloop::KernelOp kernel) {
   uint64_t total = 0;
   kernel.walk([&](dloop::LoadOp load) {
     uint64_t n = 1;
