@@ -105,6 +105,11 @@ static cl::opt<bool>
     fakeDevice("fake-device",
                cl::desc("--backend=cuda: the worker's fake GPU (tests)"),
                cl::Hidden, cl::cat(tuneCategory));
+static cl::opt<std::string>
+    fakeFault("fake-fault",
+              cl::desc("--backend=cuda: ask the fake device for this fault "
+                       "on every variant (tests)"),
+              cl::Hidden, cl::cat(tuneCategory));
 static cl::list<std::string>
     workerArgs("worker-arg",
                cl::desc("--backend=cuda: pass this argument to the worker"),
@@ -208,7 +213,7 @@ static std::optional<std::string> checkFlags() {
     return std::string("--replay-table is only read by --backend=replay");
   if (backendName != "cuda")
     for (const cl::Option *flag : std::initializer_list<const cl::Option *>{
-             &workerPath, &device, &inputSeed, &fakeDevice,
+             &workerPath, &device, &inputSeed, &fakeDevice, &fakeFault,
              std::addressof(static_cast<const cl::Option &>(workerArgs))})
       if (flag->getNumOccurrences())
         return ("--" + flag->ArgStr + " is only read by --backend=cuda").str();
@@ -384,6 +389,8 @@ static int run(MLIRContext &context) {
     cuda.workerArgs.insert(cuda.workerArgs.end(), workerArgs.begin(),
                            workerArgs.end());
     cuda.seed = inputSeed;
+    if (!fakeFault.empty())
+      cuda.fake["fault"] = fakeFault.getValue();
   }
   FailureOr<std::unique_ptr<Backend>> backend =
       createBackend(backendName, targetName, replayTable, error, &cuda);

@@ -28,6 +28,9 @@ struct CudaBackendOptions {
   /// against the CPU interpreter; larger ones against their simplest
   /// lowering on the GPU.
   int64_t cpuReferenceLoads = int64_t(1) << 24;
+  /// Instructions for the worker's fake device, sent with every request
+  /// (tests: faults, latencies; docs/Runtime.md).
+  llvm::json::Object fake;
 };
 
 /// Starts the worker; fails when there is no GPU (the message says why) or

@@ -156,6 +156,7 @@ public:
                                     "the runtime cannot run this kernel");
     BenchRequest request = makeBenchRequest(*program, options.seed);
     request.timing = options.timing;
+    request.fake = options.fake;
     request.time.eachLaunch = false;
 
     KernelReference &ref = references[variant.loopKey];

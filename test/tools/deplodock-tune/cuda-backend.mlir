@@ -10,6 +10,12 @@
 // RUN: deplodock-tune %deplodock_src_root/examples/matmul.mlir --backend=cuda --fake-device --no-db --max-variants=2 -v 2>&1 | FileCheck %s --check-prefix=LARGE
 // RUN: deplodock-tune %s --backend=cuda --fake-device --no-db --max-variants=1 --json | FileCheck %s --check-prefix=JSON
 
+/// Failed variants are recorded with their status and never become the best:
+/// every variant wrong, or crashing the worker (which is restarted each time).
+// RUN: deplodock-tune %s --backend=cuda --fake-device --fake-fault=wrong --db=%t/wrong.db --max-variants=2 2>&1 | FileCheck %s --check-prefix=WRONG
+// RUN: %python -c "import sqlite3; c = sqlite3.connect('%t/wrong.db'); print(c.execute('SELECT status, count(*) FROM perf GROUP BY status').fetchall(), c.execute('SELECT count(*) FROM best').fetchall())" | FileCheck %s --check-prefix=WRONG-DB
+// RUN: deplodock-tune %s --backend=cuda --fake-device --fake-fault=crash --no-db --max-variants=2 2>&1 | FileCheck %s --check-prefix=CRASH
+
 /// Errors: the GPU is not the target; the worker cannot be started.
 // RUN: not deplodock-tune %s --backend=cuda --fake-device --no-db --target=sm_80 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not deplodock-tune %s --backend=cuda --worker=%t/no-such-worker --no-db 2>&1 | FileCheck %s --check-prefix=WORKER
@@ -34,6 +40,14 @@ func.func @small(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> 
 // LARGE: [matmul_0_reduce] #2 {{.*}}, checked against the simplest lowering on the GPU
 
 // JSON: "backend": "cuda"
+
+// WRONG: [small_0_reduce] #1 {{.*}}: wrong_result best - us
+// WRONG: [small_0_reduce] #2 {{.*}}: wrong_result best - us
+// WRONG: small_0_reduce - - - 2
+// WRONG-DB: [('wrong_result', 2)] [(0,)]
+// CRASH: [small_0_reduce] #1 {{.*}}: launch_fail best - us: the worker was killed by signal
+// CRASH: [small_0_reduce] #2 {{.*}}: launch_fail best - us: the worker was killed by signal
+// CRASH: small_0_reduce - - - 2
 
 // TARGET: error: the GPU is sm_90 but the kernels are lowered for sm_80 (pass --target=sm_90)
 // WORKER: error: cannot run on the GPU: cannot start the bench worker {{.*}}no-such-worker
