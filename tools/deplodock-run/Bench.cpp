@@ -49,7 +49,8 @@ static cl::opt<std::string>
 static cl::opt<uint64_t> cpuReferenceLimit(
     "cpu-reference-limit",
     cl::desc("--bench: check the GPU results against the CPU interpreter "
-             "when it materialises at most this many elements (0: never)"),
+             "when it materialises at most this many elements, else against "
+             "the layer's simplest lowering on the GPU (0: always the GPU)"),
     cl::init(uint64_t(1) << 23), cl::cat(getBenchCategory()));
 static cl::opt<bool>
     fakeDevice("fake-device",
