@@ -13,7 +13,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -109,19 +108,6 @@ static func::FuncOp findFunction(ModuleOp module, StringRef name) {
     if (!func.isExternal() && (name.empty() || func.getSymName() == name))
       return func;
   return {};
-}
-
-/// Runs the textual pipeline `text` on `module`.
-static LogicalResult runPipeline(ModuleOp module, StringRef text) {
-  PassManager pm(module.getContext());
-  std::string error;
-  llvm::raw_string_ostream os(error);
-  if (failed(parsePassPipeline(text, pm, os))) {
-    llvm::errs() << "error: bad pass pipeline '" << text << "': " << error
-                 << "\n";
-    return failure();
-  }
-  return pm.run(module);
 }
 
 /// Lowers `module` to Kernel IR with the --target, --knobs and --tune-db
@@ -243,7 +229,7 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
       parseSourceFile<ModuleOp>(config.inputFile, sourceMgr, &context);
   if (!module)
     return 1;
-  if (!config.pipeline.empty() && failed(runPipeline(*module, config.pipeline)))
+  if (!config.pipeline.empty() && failed(applyPipeline(*module, config.pipeline)))
     return 1;
   func::FuncOp input = findFunction(*module, config.funcName);
   if (!input) {
@@ -333,7 +319,7 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   {
     OwningOpRef<ModuleOp> reference = module->clone();
     bool ready =
-        kernelIR || succeeded(runPipeline(*reference, "lower-to-tensor"));
+        kernelIR || succeeded(applyPipeline(*reference, "lower-to-tensor"));
     func::FuncOp func = ready ? findFunction(*reference, name) : nullptr;
     uint64_t elements = func ? interpreterElements(func) : 0;
     std::string why;

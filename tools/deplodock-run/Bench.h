@@ -10,6 +10,7 @@
 #ifndef DEPLODOCK_TOOLS_DEPLODOCK_RUN_BENCH_H
 #define DEPLODOCK_TOOLS_DEPLODOCK_RUN_BENCH_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -34,6 +35,10 @@ struct BenchConfig {
   /// How the tool was called, to find the worker beside it.
   const char *argv0 = nullptr;
 };
+
+/// Applies the textual pass pipeline `text` to `module`, with --tune-db set
+/// on its dtile-lower passes; reports a bad pipeline. Shared by both modes.
+mlir::LogicalResult applyPipeline(mlir::ModuleOp module, llvm::StringRef text);
 
 /// The options only --bench has.
 llvm::cl::OptionCategory &getBenchCategory();

@@ -165,8 +165,7 @@ static FailureOr<unsigned> parsePipeline(StringRef text, PassManager &pm) {
   return configured;
 }
 
-/// Applies a textual pass pipeline to `module`.
-static LogicalResult applyPipeline(ModuleOp module, StringRef text) {
+LogicalResult deplodock::applyPipeline(ModuleOp module, StringRef text) {
   PassManager pm(module.getContext());
   if (failed(parsePipeline(text, pm)))
     return failure();
