@@ -16,6 +16,7 @@
 
 #include "SimtMachine.h"
 
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -414,15 +415,6 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
   return success();
 }
 
-/// The shared byte at which the hardware puts byte `o` of a box written
-/// with `swizzle` (CUTLASS's Swizzle<log2(swizzle / 16), 4, 3>: the 16-byte
-/// chunk index XOR the 128-byte row index, modulo swizzle / 16).
-static int64_t swizzled(int64_t o, int64_t swizzle) {
-  if (swizzle == 0)
-    return o;
-  return o ^ (((o >> 7) & (swizzle / 16 - 1)) << 4);
-}
-
 LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
   auto load = cast<dkernel::TmaLoadOp>(instr.scalar.op);
   View *src = frame[instr.in[0]].view;
@@ -455,7 +447,7 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
       coords.push_back(static_cast<int64_t>(frame[instr.in[1 + d]].at(l)));
     // The destination may start changing as soon as the copy is issued.
     for (int64_t b = 0; b < boxBytes; b += elementBytes) {
-      int64_t at = dst->offset + swizzled(b, instr.b);
+      int64_t at = dst->offset + swizzleByteOffset(b, instr.b);
       if (failed(trackWrite(instr, at, static_cast<int32_t>(l),
                             /*record=*/false)))
         return failure();
@@ -475,7 +467,8 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
           inside &= g >= 0 && g < src->shape[d];
           linear = linear * src->shape[d] + g;
         }
-        int64_t byte = dst->offset + swizzled(e * elementBytes, swizzle);
+        int64_t byte =
+            dst->offset + swizzleByteOffset(e * elementBytes, swizzle);
         (void)trackWrite(instr, byte, -1);
         pool.data[byte] = inside ? src->storage->data[linear] : 0.0;
         for (int d = static_cast<int>(box.size()) - 1; d >= 0; --d) {

@@ -8,21 +8,35 @@
 // RUN: awk '/cp\.async\.bulk/ { n++ } END { print n + 0 }' %t/small80/*.cu | FileCheck %s --check-prefix=TMA80
 // RUN: deplodock-run --interp %t/scaled.mlir --pipeline=lower-to-tensor --check-variants=300 --seed=7 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/scaled --print=none | FileCheck %s --check-prefix=SCALED
 // RUN: grep -l "cp.async.bulk.tensor" %t/scaled/*.cu | wc -l | FileCheck %s --check-prefix=TMA-SCALED
+// RUN: grep -l -E "__align__\((256|512|1024)\)" %t/small90/*.cu | wc -l | FileCheck %s --check-prefix=SWIZZLED
+// RUN: grep -l "__align__(1024)" %t/small90/*.cu | wc -l | FileCheck %s --check-prefix=SWIZZLED128
+// RUN: grep -l -E "__align__\((256|512|1024)\)" %t/scaled/*.cu | wc -l | FileCheck %s --check-prefix=SWIZZLED-SCALED
+// RUN: deplodock-run --interp %t/scaled.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=64,swizzle=128}" --print=none | FileCheck %s --check-prefix=SEGMENTS
+// RUN: deplodock-run --interp %t/scaled.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=64,swizzle=32,double_buffer=false}" --print=none | FileCheck %s --check-prefix=SEGMENTS
 // RUN: %if nvrtc %{ grep -l "cp.async.bulk.tensor" %t/scaled/*.cu | xargs %nvrtc --gpu-architecture=sm_90 %}
 // RUN: %if nvcc %{ grep -l "cp.async.bulk.tensor" %t/scaled/*.cu | awk 'NR <= 8' | xargs %nvcc -arch=sm_90 -cubin -odir %t/cubin %}
 
 /// The TMA variants of the matmul, proven like every other fork. On sm_90
-/// the small matmul's whole tree (5735 variants) runs at the Kernel level
+/// the small matmul's whole tree (9095 variants) runs at the Kernel level
 /// on the SIMT interpreter against the reference; the sm_80 tree is the
-/// same less the 1665 variants that take tma_copy (their copies are the
+/// same less the 5025 variants that take tma_copy (their copies are the
 /// ones issued by cp.async.bulk.tensor), and no variant mixes TMA with
-/// cp.async. The scaled matmul (K = 256: up to 16 chunks, so mbarrier
-/// phases wrap many times) is sampled; its TMA variants compile for sm_90
-/// with NVRTC (as the runtime compiles) and with nvcc.
-// SMALL90: variants of @matmul_0_reduce: 5735 (all) checked, 0 failed
+/// cp.async. 3360 of the TMA variants swizzle their slabs (their shared
+/// memory is aligned to the pattern's repeat: 256, 512 or 1024 bytes), so
+/// every slab read goes through the XOR the hardware's copy applied. The
+/// scaled matmul (K = 256: up to 16 chunks, so mbarrier phases wrap many
+/// times) is sampled; its TMA variants compile for sm_90 with NVRTC (as the
+/// runtime compiles) and with nvcc. Two more scaled variants split 256-byte
+/// rows into 128- and 32-byte swizzle segments (two and eight boxes per
+/// slab), double-buffered and pipelined or not.
+// SMALL90: variants of @matmul_0_reduce: 9095 (all) checked, 0 failed
 // SMALL80: variants of @matmul_0_reduce: 4070 (all) checked, 0 failed
-// TMA90: {{^1665$}}
+// TMA90: {{^5025$}}
+// SWIZZLED: {{^3360$}}
+// SWIZZLED128: {{^585$}}
 // TMA80: {{^0$}}
 // MIXED: {{^0$}}
 // SCALED: variants of @matmul_0_reduce: 300 (seeded sample) checked, 0 failed
-// TMA-SCALED: {{^46$}}
+// TMA-SCALED: {{^37$}}
+// SWIZZLED-SCALED: {{^22$}}
+// SEGMENTS: compare result #0 {{.*}}: PASS

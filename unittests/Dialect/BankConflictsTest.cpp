@@ -121,4 +121,48 @@ TEST(SlabReadConflicts, PaddingStaggersRows) {
   EXPECT_EQ(slabReadConflicts(stages[1], readOf(stages[1]), {0, 1}), 1);
 }
 
+/// 32 lanes reading down a column of a 32 x 32 f32 TMA slab.
+constexpr llvm::StringLiteral kColumn = R"mlir(
+func.func @column(%arg0: memref<64x128xf32>, %arg1: memref<64xf32>) {
+  dtile.kernel @column ins(%x = %arg0 : memref<64x128xf32>) outs(%y = %arg1 : memref<64xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dtile.tile blocks(%b : 2 "b") threads(%t : 32 "t") {
+      %r = dloop.for %ko = 0 to 4 reduce "k_o" iter(%acc = %zero : f32) {
+        %s = dtile.stage %x[%b * 32, %ko * 32] box [32, 32] transport tma : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
+        dtile.async_wait keep 0
+        %p = dloop.for %ki = 0 to 32 reduce "k_i" iter(%a = %acc : f32) {
+          %v = dloop.load %s[%t, %ki] : memref<32x32xf32, #gpu.address_space<workgroup>>
+          %n = arith.addf %a, %v : f32
+          dloop.yield %n : f32
+        }
+        dloop.yield %p : f32
+      }
+      dloop.store %r, %y[%b * 32 + %t] : memref<64xf32>
+    }
+  }
+  return
+}
+)mlir";
+
+TEST(SlabReadConflicts, SwizzleSpreadsColumns) {
+  MLIRContext context;
+  loadDeplodockDialects(context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kColumn, &context);
+  ASSERT_TRUE(module);
+  StageOp stage;
+  module->walk([&](StageOp s) { stage = s; });
+  ASSERT_TRUE(stage);
+  auto read = cast<dloop::LoadOp>(*stage.getResult().getUsers().begin());
+  // Dense 128-byte rows: one bank for the whole column.
+  EXPECT_EQ(slabReadConflicts(stage, read, {0, 0}), 32);
+  // 128: the chunk moves with the row over 8 chunks. 64 and 32: segments
+  // of 64 or 32 bytes already spread rows over 2 or 4 chunk positions,
+  // and the XOR over the rest.
+  EXPECT_EQ(slabReadConflicts(stage, read, {0, 0}, 128), 4);
+  EXPECT_EQ(slabReadConflicts(stage, read, {0, 0}, 64), 4);
+  EXPECT_EQ(slabReadConflicts(stage, read, {0, 0}, 32), 4);
+  // A padded layout is not a swizzled one.
+  EXPECT_EQ(slabReadConflicts(stage, read, {0, 1}, 128), std::nullopt);
+}
+
 } // namespace

@@ -19,6 +19,7 @@
 
 #include "Deplodock/Dialect/Common/AffineBounds.h"
 #include "Deplodock/Dialect/Common/Reductions.h"
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
@@ -98,7 +99,8 @@ static std::optional<Target> parseTarget(StringRef text) {
 /// A shared-memory slice holding the slabs of one stage, or of one rotation
 /// of stages (`buffers N` with the same source, box, padding and transport).
 struct SlabAlloc {
-  /// The dkernel.alloc_shared view: `[N x] padded box`.
+  /// The dkernel.alloc_shared view: `[N x] padded box`; swizzled, the slots
+  /// one after the other as a flat array (see Common/Swizzle.h).
   Value view;
   /// The number of slabs; with one there is no slot dimension.
   int64_t buffers = 1;
@@ -106,12 +108,13 @@ struct SlabAlloc {
   Value source;
   SmallVector<int64_t> box, pad;
   dtile::Transport transport = dtile::Transport::sync;
+  int64_t swizzle = 0;
   /// For TMA: the descriptor parameter, the first of the `buffers`
-  /// mbarriers the slots complete on, and each slot as a box-shaped view
-  /// (what a tma_load writes).
+  /// mbarriers the slots complete on, and per slot the box-shaped views
+  /// tma_loads write (one per swizzle segment; one without a swizzle).
   Value descriptor;
   int64_t mbarrierBase = 0;
-  SmallVector<Value> slotViews;
+  SmallVector<SmallVector<Value, 1>> slotViews;
 };
 
 /// A slab as the kernel body sees it.
@@ -154,6 +157,10 @@ private:
   /// mbarriers (initialised by thread 0), and each thread's phase tracking.
   LogicalResult setUpTma(dtile::TileOp tileOp);
   LogicalResult lowerTmaStage(dtile::StageOp op, Value source);
+  /// The index into `alloc`'s flat swizzled view of element `coords` of the
+  /// slab in `slot` (null with one buffer).
+  Value swizzledSlabIndex(Location loc, const SlabAlloc &alloc, Value slot,
+                          ArrayRef<Value> coords);
   /// The box origin of `op`, expanded to Kernel IR index values.
   FailureOr<SmallVector<Value>> lowerStageOrigin(dtile::StageOp op) {
     return expandMap(op.getLoc(), op.getMap(), op.getOrigin(), op);
@@ -467,19 +474,27 @@ SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
     for (const std::unique_ptr<SlabAlloc> &alloc : slabAllocs)
       if (alloc->buffers == buffers && alloc->source == op.getSource() &&
           alloc->box == box && alloc->pad == pad &&
-          alloc->transport == op.getTransport())
+          alloc->transport == op.getTransport() &&
+          alloc->swizzle == op.getSwizzle())
         return alloc.get();
   SmallVector<int64_t> shape;
   if (buffers > 1)
     shape.push_back(buffers);
   for (auto [extent, padding] : llvm::zip(box, pad))
     shape.push_back(extent + padding);
+  int64_t swizzle = op.getSwizzle();
+  if (swizzle != 0)
+    shape = {ShapedType::getNumElements(shape)};
   auto alloc = std::make_unique<SlabAlloc>();
-  // A TMA copy writes 128-byte aligned boxes.
+  // A TMA copy writes 128-byte aligned boxes, and a swizzled one boxes
+  // aligned to the pattern's repeat.
+  int64_t alignment = kSmemAlignment;
+  if (op.getTransport() == dtile::Transport::tma)
+    alignment = std::max<int64_t>(128, getSwizzleRepeatBytes(swizzle));
   alloc->view = allocShared(
       op.getLoc(), shape,
-      cast<MemRefType>(op.getSource().getType()).getElementType(),
-      op.getTransport() == dtile::Transport::tma ? 128 : kSmemAlignment);
+      cast<MemRefType>(op.getSource().getType()).getElementType(), alignment);
+  alloc->swizzle = swizzle;
   alloc->buffers = buffers;
   alloc->source = op.getSource();
   alloc->box = box;
@@ -699,15 +714,22 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
       return stage.emitOpError("transport tma needs sm_90 or newer; the "
                                "target is ")
              << target.name;
-    if (stage.getSwizzle() != 0)
-      return stage.emitOpError("swizzled tma stages cannot be lowered yet");
     auto sourceArg = dyn_cast_or_null<BlockArgument>(lookup(stage.getSource()));
     if (!sourceArg || sourceArg.getOwner()->getParentOp() != func)
       return stage.emitOpError("stages a buffer that is not a kernel buffer");
     auto sourceType = cast<MemRefType>(sourceArg.getType());
+    Type element = sourceType.getElementType();
+    // Swizzled, each segment of the inner dimension is a box of its own.
+    SmallVector<int64_t> box(stage.getBox());
+    int64_t swizzle = stage.getSwizzle(), segments = 1;
+    if (swizzle != 0) {
+      int64_t perSegment = swizzle / dkernel::getScalarBytes(element);
+      segments = box.back() / perSegment;
+      box.back() = perSegment;
+    }
     auto descType = dkernel::TmaDescriptorType::getChecked(
-        [&] { return stage.emitOpError(); }, ctx, stage.getBox(),
-        sourceType.getElementType(), /*swizzle=*/int64_t(0));
+        [&] { return stage.emitOpError(); }, ctx, ArrayRef<int64_t>(box),
+        element, swizzle);
     if (!descType)
       return failure();
     SlabAlloc *alloc = getSlabAlloc(stage);
@@ -722,17 +744,21 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
                                      sourceArg);
     alloc->mbarrierBase = numMbarriers;
     numMbarriers += alloc->buffers;
-    if (alloc->buffers == 1) {
-      alloc->slotViews.push_back(alloc->view);
+    if (alloc->buffers == 1 && swizzle == 0) {
+      alloc->slotViews.push_back({alloc->view});
       continue;
     }
+    // The boxes of slot s lie at s * segments, s * segments + 1, ...
     int64_t base =
         alloc->view.getDefiningOp<dkernel::AllocSharedOp>().getOffset();
-    int64_t slabBytes = descType.getBoxBytes();
-    for (int64_t slot = 0; slot < alloc->buffers; ++slot)
-      alloc->slotViews.push_back(viewShared(stage.getLoc(), stage.getBox(),
-                                            sourceType.getElementType(),
-                                            base + slot * slabBytes));
+    for (int64_t slot = 0; slot < alloc->buffers; ++slot) {
+      SmallVector<Value, 1> views;
+      for (int64_t segment = 0; segment < segments; ++segment)
+        views.push_back(viewShared(stage.getLoc(), box, element,
+                                   base + (slot * segments + segment) *
+                                              descType.getBoxBytes()));
+      alloc->slotViews.push_back(std::move(views));
+    }
   }
 
   mbarriers = allocShared(loc, {numMbarriers}, b.getI64Type(), 8);
@@ -776,22 +802,28 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   memref::StoreOp::create(b, loc, constant(b.getI32IntegerAttr(1)), tmaPending,
                           mb);
   auto descType = cast<dkernel::TmaDescriptorType>(alloc->descriptor.getType());
+  int64_t segments = alloc->slotViews.front().size();
+  // One box per swizzle segment, all completing on the slot's mbarrier.
+  auto loadSlot = [&](ArrayRef<Value> views) {
+    for (auto [segment, view] : llvm::enumerate(views)) {
+      SmallVector<Value> coords(*origin);
+      coords.back() = add(loc, coords.back(),
+                          index(segment * descType.getBoxShape().back()));
+      dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, coords, view,
+                                 mbarriers, mb);
+    }
+  };
   ifThen(loc, cmpEq(loc, tid, 0), [&] {
-    dkernel::MbarrierArriveExpectTxOp::create(b, loc, mbarriers, mb,
-                                              descType.getBoxBytes());
+    dkernel::MbarrierArriveExpectTxOp::create(
+        b, loc, mbarriers, mb, segments * descType.getBoxBytes());
     std::optional<int64_t> fixed =
         slot ? getConstantIntValue(slot) : std::optional<int64_t>(0);
-    if (fixed) {
-      dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, *origin,
-                                 alloc->slotViews[*fixed], mbarriers, mb);
-      return;
-    }
+    if (fixed)
+      return loadSlot(alloc->slotViews[*fixed]);
     // tma_load writes a whole box-shaped view: pick the slot's.
-    for (auto [i, view] : llvm::enumerate(alloc->slotViews))
-      ifThen(loc, cmpEq(loc, slot, i), [&, view = view] {
-        dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, *origin, view,
-                                   mbarriers, mb);
-      });
+    for (auto [i, views] : llvm::enumerate(alloc->slotViews))
+      ifThen(loc, cmpEq(loc, slot, i),
+             [&, &views = views] { loadSlot(views); });
   });
   slabs[op.getResult()] = Slab{alloc, slot};
   return success();
@@ -1010,6 +1042,35 @@ Value KernelLowering::combineSequentially(dtile::CombineOp op, Value value,
 // Memory accesses
 //===----------------------------------------------------------------------===//
 
+Value KernelLowering::swizzledSlabIndex(Location loc, const SlabAlloc &alloc,
+                                        Value slot, ArrayRef<Value> coords) {
+  ArrayRef<int64_t> box = alloc.box;
+  int64_t elementBytes = dkernel::getScalarBytes(
+      cast<MemRefType>(alloc.view.getType()).getElementType());
+  int64_t perSegment = alloc.swizzle / elementBytes;
+  int64_t rows = ShapedType::getNumElements(box.drop_back());
+  // The dense offset in the segmented slab (getSwizzledSlabOffset).
+  Value row = index(0);
+  for (auto [extent, coord] : llvm::zip(box.drop_back(), coords.drop_back()))
+    row = add(loc, mul(loc, row, extent), coord);
+  Value inner = coords.back();
+  Value dense =
+      add(loc,
+          add(loc, mul(loc, div(loc, inner, perSegment), rows * perSegment),
+              mul(loc, row, perSegment)),
+          rem(loc, inner, perSegment));
+  if (slot)
+    dense = add(loc, mul(loc, slot, rows * box.back()), dense);
+  if (std::optional<int64_t> known = getConstantIntValue(dense))
+    return index(swizzleByteOffset(*known * elementBytes, alloc.swizzle) /
+                 elementBytes);
+  // The 16-byte chunk index XOR the 128-byte line index modulo swizzle / 16.
+  Value line =
+      rem(loc, div(loc, dense, 128 / elementBytes), alloc.swizzle / 16);
+  return arith::XOrIOp::create(b, loc, dense,
+                               mul(loc, line, 16 / elementBytes));
+}
+
 LogicalResult KernelLowering::lowerLoad(dloop::LoadOp op) {
   Location loc = op.getLoc();
   FailureOr<SmallVector<Value>> indices =
@@ -1018,8 +1079,11 @@ LogicalResult KernelLowering::lowerLoad(dloop::LoadOp op) {
     return failure();
   Value memref;
   if (auto it = slabs.find(op.getMemref()); it != slabs.end()) {
-    memref = it->second.alloc->view;
-    if (it->second.alloc->buffers > 1)
+    const SlabAlloc &alloc = *it->second.alloc;
+    memref = alloc.view;
+    if (alloc.swizzle != 0)
+      *indices = {swizzledSlabIndex(loc, alloc, it->second.slot, *indices)};
+    else if (alloc.buffers > 1)
       indices->insert(indices->begin(), it->second.slot);
   } else {
     memref = lookup(op.getMemref());

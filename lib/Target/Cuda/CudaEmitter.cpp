@@ -10,6 +10,7 @@
 
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -409,8 +410,16 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
   }
   os << llvm::join(params, ", ") << ") {\n";
   os.indent();
-  if (func.getSmem() > 0)
-    os << "extern __shared__ __align__(128) unsigned char smem[];\n";
+  if (func.getSmem() > 0) {
+    // Swizzled TMA boxes need their pattern's repeat (up to 1 KB) aligned.
+    int64_t alignment = 128;
+    for (Type type : func.getArgumentTypes())
+      if (auto desc = dyn_cast<dkernel::TmaDescriptorType>(type))
+        alignment = std::max<int64_t>(alignment,
+                                      getSwizzleRepeatBytes(desc.getSwizzle()));
+    os << "extern __shared__ __align__(" << alignment
+       << ") unsigned char smem[];\n";
+  }
   if (failed(emitBlock(func.getBody().front())))
     return failure();
   os.unindent();

@@ -677,6 +677,19 @@ dkernel.func @tma_load_alignment(%x: memref<64x32xf32>, %d: !dkernel.tma_descrip
 
 // -----
 
+/// A swizzle permutes address bits: its box starts where the pattern does.
+dkernel.func @tma_load_swizzle_alignment(%x: memref<64x32xf32>, %d: !dkernel.tma_descriptor<8x32xf32, swizzle = 128>, %y: memref<4xf32>) outputs [2] grid [1, 1, 1] block [1, 1, 1] smem 1536 {
+  dkernel.tma_descriptor %d describes %x : !dkernel.tma_descriptor<8x32xf32, swizzle = 128>, memref<64x32xf32>
+  %c0 = arith.constant 0 : index
+  %mb = dkernel.alloc_shared offset 0 : memref<1xi64, #gpu.address_space<workgroup>>
+  %s = dkernel.alloc_shared offset 512 : memref<8x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{destination offset 512 is not a multiple of 1024 bytes}}
+  dkernel.tma_load %d[%c0, %c0] -> %s, %mb[%c0] : !dkernel.tma_descriptor<8x32xf32, swizzle = 128>, memref<8x32xf32, #gpu.address_space<workgroup>>, memref<1xi64, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+
+// -----
+
 dkernel.func @tma_load_mbarrier(%x: memref<64x32xf32>, %d: !dkernel.tma_descriptor<8x16xf32, swizzle = 0>, %y: memref<4xf32>) outputs [2] grid [1, 1, 1] block [1, 1, 1] smem 528 {
   dkernel.tma_descriptor %d describes %x : !dkernel.tma_descriptor<8x16xf32, swizzle = 0>, memref<64x32xf32>
   %c0 = arith.constant 0 : index

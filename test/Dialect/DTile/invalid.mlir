@@ -713,6 +713,30 @@ func.func @stage_swizzle_not_tma(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>)
 
 // -----
 
+func.func @stage_swizzle_segments(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a 128-byte swizzle splits the inner box dimension into 128-byte segments, but its rows are 96 bytes}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 24] transport tma swizzle 128 : memref<64x64xf32> -> memref<16x24xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_swizzle_rows(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 16 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a swizzled box needs a multiple of 8 rows (the pattern repeats every 8), got 4}}
+      %s = dtile.stage %x[%b * 4, 0] box [4, 32] transport tma swizzle 128 : memref<64x64xf32> -> memref<4x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @stage_tma_padded(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -182,10 +183,14 @@ LogicalResult TmaLoadOp::verify() {
     return emitOpError("destination element type ")
            << dst.getElementType() << " differs from the descriptor's "
            << desc.getElementType();
-  // The bulk copy writes shared memory in 128-byte aligned boxes.
+  // The bulk copy writes shared memory in 128-byte aligned boxes; a swizzle
+  // permutes address bits, so its box starts where the pattern does.
+  int64_t alignment =
+      std::max<int64_t>(128, getSwizzleRepeatBytes(desc.getSwizzle()));
   if (auto alloc = getDst().getDefiningOp<AllocSharedOp>())
-    if (alloc.getOffset() % 128 != 0)
+    if (alloc.getOffset() % alignment != 0)
       return emitOpError("destination offset ")
-             << alloc.getOffset() << " is not a multiple of 128 bytes";
+             << alloc.getOffset() << " is not a multiple of " << alignment
+             << " bytes";
   return verifyMbarriers(*this, getMbarriers());
 }

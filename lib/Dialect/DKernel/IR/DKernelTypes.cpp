@@ -2,6 +2,7 @@
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelTypes.h"
 
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -62,7 +63,7 @@ TmaDescriptorType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "TMA elements must be integers or floats of 1, 2, "
                           "4 or 8 bytes, got "
                        << elementType;
-  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+  if (!isSwizzleWidth(swizzle))
     return emitError() << "TMA swizzle must be 0, 32, 64 or 128 bytes, got "
                        << swizzle;
   int64_t rowBytes = boxShape.back() * getScalarBytes(elementType);

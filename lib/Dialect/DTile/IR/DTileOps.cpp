@@ -6,6 +6,7 @@
 #include "Deplodock/Dialect/Common/AxisInterface.h"
 #include "Deplodock/Dialect/Common/KernelSyntax.h"
 #include "Deplodock/Dialect/Common/Reductions.h"
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -750,11 +751,28 @@ LogicalResult StageOp::verify() {
     return emitOpError("a slot operand is needed exactly when there are "
                        "several buffers");
   int64_t swizzle = getSwizzle();
-  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+  if (!isSwizzleWidth(swizzle))
     return emitOpError("swizzle must be 0, 32, 64 or 128 bytes, got ")
            << swizzle;
   if (swizzle != 0 && getTransport() != Transport::tma)
     return emitOpError("only a tma stage can be swizzled");
+  if (swizzle != 0) {
+    // The slab is cut into swizzle-wide segments of whole pattern repeats.
+    int64_t innerBytes =
+        box.back() * ((sourceType.getElementTypeBitWidth() + 7) / 8);
+    if (innerBytes % swizzle != 0)
+      return emitOpError("a ")
+             << swizzle << "-byte swizzle splits the inner box dimension into "
+             << swizzle << "-byte segments, but its rows are " << innerBytes
+             << " bytes";
+    int64_t rows = 1;
+    for (int64_t extent : box.drop_back())
+      rows *= extent;
+    if (rows % 8 != 0)
+      return emitOpError("a swizzled box needs a multiple of 8 rows (the "
+                         "pattern repeats every 8), got ")
+             << rows;
+  }
   if (getTransport() == Transport::tma &&
       llvm::any_of(getPadding(), [](int64_t v) { return v != 0; }))
     return emitOpError("a tma stage cannot be padded: TMA writes the box "

@@ -1,6 +1,7 @@
 //===- BankConflicts.cpp - Shared-memory bank-conflict analysis -*- C++ -*-===//
 
 #include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
+#include "Deplodock/Dialect/Common/Swizzle.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -59,12 +60,17 @@ dtile::linearizeAffineExpr(AffineExpr expr, unsigned numDims,
 
 std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
                                                 dloop::LoadOp read,
-                                                ArrayRef<int64_t> pad) {
+                                                ArrayRef<int64_t> pad,
+                                                int64_t swizzle) {
   auto tile = read->getParentOfType<TileOp>();
   auto type = cast<MemRefType>(stage.getResult().getType());
   int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
   if (!tile || elementBytes > kBankBytes)
     return std::nullopt;
+  if (swizzle != 0 && llvm::any_of(pad, [](int64_t p) { return p != 0; }))
+    return std::nullopt;
+  int64_t rows =
+      type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
   // Row-major strides of the padded slab.
   ArrayRef<int64_t> box = stage.getBox();
   SmallVector<int64_t> strides(box.size(), 1);
@@ -103,13 +109,20 @@ std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
         coords[a] = rest % extents[a];
         rest /= extents[a];
       }
-      int64_t element = 0;
+      int64_t element = 0, inner = 0;
       for (auto [d, coeffs] : llvm::enumerate(linear)) {
         int64_t index = coeffs.back();
         for (auto [i, axis] : llvm::enumerate(threadAxisOf))
           if (axis >= 0)
             index += coeffs[i] * coords[axis];
         element += index * strides[d];
+        inner = index;
+      }
+      if (swizzle != 0) {
+        // Row-major over the outer dimensions, then the segmented layout.
+        int64_t row = (element - inner) / box.back();
+        element =
+            getSwizzledSlabOffset(row, inner, rows, swizzle, elementBytes);
       }
       addresses.push_back(element * elementBytes);
     }

@@ -238,6 +238,9 @@ static double knobCost(StringRef name, Attribute value) {
   // right. Tile shapes are not.
   if (llvm::is_contained({"threads", "FM", "FN", "unroll", "split_k"}, name))
     return std::log2(static_cast<double>(number.getInt()));
+  // Any swizzle permutes every slab read.
+  if (name == "swizzle")
+    return 1;
   return 0;
 }
 

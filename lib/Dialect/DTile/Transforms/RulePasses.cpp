@@ -22,6 +22,7 @@ namespace deplodock::dtile {
 #define GEN_PASS_DEF_DTILEDOUBLEBUFFER
 #define GEN_PASS_DEF_DTILEASYNCCOPY
 #define GEN_PASS_DEF_DTILETMACOPY
+#define GEN_PASS_DEF_DTILESPLITINNERFORSWIZZLE
 #define GEN_PASS_DEF_DTILEPIPELINEKOUTER
 #define GEN_PASS_DEF_DTILEMARKUNROLL
 #define GEN_PASS_DEF_DTILELOWER
@@ -147,6 +148,7 @@ DEFINE_RULE_PASS(PadSmem, "pad_smem")
 DEFINE_RULE_PASS(DoubleBuffer, "double_buffer")
 DEFINE_RULE_PASS(AsyncCopy, "async_copy")
 DEFINE_RULE_PASS(TmaCopy, "tma_copy")
+DEFINE_RULE_PASS(SplitInnerForSwizzle, "split_inner_for_swizzle")
 DEFINE_RULE_PASS(PipelineKOuter, "pipeline_k_outer")
 DEFINE_RULE_PASS(MarkUnroll, "mark_unroll")
 

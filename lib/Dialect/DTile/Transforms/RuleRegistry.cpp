@@ -9,6 +9,7 @@
 // so that pads are chosen for the reads as they end up. tma_copy follows
 // async_copy and applies only where async_copy did not: a kernel's stages
 // travel by one kind of asynchronous copy or the other, never both.
+// split_inner_for_swizzle follows tma_copy: it lays out the TMA slabs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,7 @@ llvm::ArrayRef<std::unique_ptr<Rule>> deplodock::dtile::getRules() {
     list.push_back(createDoubleBuffer());
     list.push_back(createAsyncCopy());
     list.push_back(createTmaCopy());
+    list.push_back(createSplitInnerForSwizzle());
     list.push_back(createPipelineKOuter());
     list.push_back(createMarkUnroll());
     return list;

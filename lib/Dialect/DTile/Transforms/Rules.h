@@ -19,6 +19,7 @@ std::unique_ptr<Rule> createPadSmem();
 std::unique_ptr<Rule> createDoubleBuffer();
 std::unique_ptr<Rule> createAsyncCopy();
 std::unique_ptr<Rule> createTmaCopy();
+std::unique_ptr<Rule> createSplitInnerForSwizzle();
 std::unique_ptr<Rule> createPipelineKOuter();
 std::unique_ptr<Rule> createMarkUnroll();
 

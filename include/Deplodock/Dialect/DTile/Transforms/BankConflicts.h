@@ -39,12 +39,14 @@ linearizeAffineExpr(mlir::AffineExpr expr, unsigned numDims,
 
 /// The worst conflict degree over the warps of the block of `read`, a load
 /// of the slab `stage` makes, were the slab laid out with `pad` extra
-/// elements per dimension: lanes are the linear thread ids (last thread axis
-/// fastest), every other index operand (block coordinates, loop variables)
-/// taken as 0. Nullopt when the access is not an affine function of them
-/// or its elements are wider than a bank.
+/// elements per dimension, or (unpadded) in the segments of a `swizzle`-byte
+/// TMA swizzle (see Common/Swizzle.h): lanes are the linear thread ids (last
+/// thread axis fastest), every other index operand (block coordinates, loop
+/// variables) taken as 0. Nullopt when the access is not an affine function of
+/// them or its elements are wider than a bank.
 std::optional<int64_t> slabReadConflicts(StageOp stage, dloop::LoadOp read,
-                                         llvm::ArrayRef<int64_t> pad);
+                                         llvm::ArrayRef<int64_t> pad,
+                                         int64_t swizzle = 0);
 
 } // namespace deplodock::dtile
 

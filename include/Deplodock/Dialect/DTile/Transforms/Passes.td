@@ -72,6 +72,9 @@ def DTileAsyncCopy : TileRulePass<"dtile-async-copy", "async_copy",
     "copy chunk stages with cp.async, sm_80+ (fork: apply / skip)">;
 def DTileTmaCopy : TileRulePass<"dtile-tma-copy", "tma_copy",
     "copy chunk stages with TMA and mbarriers, sm_90+ (fork: apply / skip)">;
+def DTileSplitInnerForSwizzle : TileRulePass<"dtile-split-inner-for-swizzle",
+    "split_inner_for_swizzle", "swizzle TMA slabs in segments of the swizzle "
+    "width (fork: none / 32 / 64 / 128 bytes)">;
 def DTilePipelineKOuter : TileRulePass<"dtile-pipeline-k-outer",
     "pipeline_k_outer", "stage the next chunk before computing this one "
     "(fork: apply / skip)">;

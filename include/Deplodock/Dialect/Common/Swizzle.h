@@ -1,0 +1,57 @@
+//===- Swizzle.h - The shared-memory layout of TMA swizzles -----*- C++ -*-===//
+//
+// A TMA copy with an S-byte swizzle (S = 32, 64 or 128) permutes the 16-byte
+// chunks of shared memory: the chunk index within each 128-byte line is
+// XORed with the line index modulo S / 16 (CUTLASS's Swizzle<log2(S/16),
+// 4, 3>). The hardware applies it to address bits, so the pattern repeats
+// every 8 * S bytes and a swizzled box must start at a multiple of that.
+//
+// A swizzled slab holds its box in segments: the inner dimension is split
+// into S-byte pieces, each a dense [rows x S bytes] box of its own (TMA
+// copies one box per segment, as the swizzle requires inner rows of at most
+// S bytes). The Tile rules (bank-conflict analysis), the Kernel lowering
+// (slab reads) and the interpreter (tma_load) share these functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_DIALECT_COMMON_SWIZZLE_H
+#define DEPLODOCK_DIALECT_COMMON_SWIZZLE_H
+
+#include <cstdint>
+
+namespace deplodock {
+
+/// Whether `swizzle` is a TMA swizzle width (0: none).
+constexpr bool isSwizzleWidth(int64_t swizzle) {
+  return swizzle == 0 || swizzle == 32 || swizzle == 64 || swizzle == 128;
+}
+
+/// The bytes after which the pattern of an S-byte swizzle repeats: what a
+/// swizzled box's shared address must be a multiple of.
+constexpr int64_t getSwizzleRepeatBytes(int64_t swizzle) {
+  return swizzle == 0 ? 1 : 8 * swizzle;
+}
+
+/// Where the hardware puts byte `offset` (from a repeat-aligned base) of a
+/// box written with `swizzle`.
+constexpr int64_t swizzleByteOffset(int64_t offset, int64_t swizzle) {
+  if (swizzle == 0)
+    return offset;
+  return offset ^ (((offset >> 7) & (swizzle / 16 - 1)) << 4);
+}
+
+/// The element offset, in a segmented slab of `rows` rows (the product of
+/// the box's outer extents) written with `swizzle`, of row `row` and inner
+/// coordinate `inner`; elements are `elementBytes` wide (1, 2, 4 or 8).
+constexpr int64_t getSwizzledSlabOffset(int64_t row, int64_t inner,
+                                        int64_t rows, int64_t swizzle,
+                                        int64_t elementBytes) {
+  int64_t perSegment = swizzle / elementBytes;
+  int64_t dense = (inner / perSegment) * rows * perSegment + row * perSegment +
+                  inner % perSegment;
+  return swizzleByteOffset(dense * elementBytes, swizzle) / elementBytes;
+}
+
+} // namespace deplodock
+
+#endif // DEPLODOCK_DIALECT_COMMON_SWIZZLE_H
