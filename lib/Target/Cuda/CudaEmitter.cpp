@@ -419,6 +419,11 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
                                       getSwizzleRepeatBytes(desc.getSwizzle()));
     os << "extern __shared__ __align__(" << alignment
        << ") unsigned char smem[];\n";
+    // The swizzle is applied to address bits, so reads computed from pool
+    // offsets are only right if the pool is aligned: fail loudly if not.
+    if (alignment > 128)
+      os << "if ((unsigned)__cvta_generic_to_shared(smem) % " << alignment
+         << " != 0) __trap();\n";
   }
   if (failed(emitBlock(func.getBody().front())))
     return failure();

@@ -53,8 +53,10 @@
 // CHECK-LABEL: dkernel.func @column
 //  CHECK-SAME:   !dkernel.tma_descriptor<32x32xf32, swizzle = 128>
 
-/// The dynamic shared memory is declared aligned to the widest repeat.
+/// The dynamic shared memory is declared aligned to the widest repeat, and
+/// a pool that is not (the reads' XOR would pick wrong elements) traps.
 // CUDA: extern __shared__ __align__(1024) unsigned char smem[];
+// CUDA-NEXT: if ((unsigned)__cvta_generic_to_shared(smem) % 1024 != 0) __trap();
 // CUDA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CUDA: ^
 

@@ -82,8 +82,10 @@
 //       CHECK:     dkernel.mbarrier_wait
 //       CHECK:     gpu.barrier
 
-/// The kernel takes its descriptors as __grid_constant__ tensor maps.
+/// The kernel takes its descriptors as __grid_constant__ tensor maps; with
+/// no swizzle the pool needs no alignment check.
 // CUDA: matmul_tma(const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0, const __grid_constant__ CUtensorMap desc0, const __grid_constant__ CUtensorMap desc1)
+// CUDA-NOT: __trap
 // CUDA: mbarrier.init.shared::cta.b64
 // CUDA: mbarrier.arrive.expect_tx.shared::cta.b64
 // CUDA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
