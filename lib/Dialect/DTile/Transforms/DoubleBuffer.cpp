@@ -2,7 +2,9 @@
 //
 // double_buffer: the stages of a chunk loop rotate through two slabs, chunk
 // k filling slot k mod 2, so a chunk's slab can be filled while the other
-// one is still being read. pipeline_k_outer needs it to prefetch. Forks
+// one is still being read. pipeline_k_outer needs it to prefetch; without
+// it a chunk still saves a barrier (the Kernel lowering puts none before
+// copies into a slot whose readers are behind the previous chunk's). Forks
 // apply / skip where the doubled slabs fit in shared memory; the heuristic
 // applies it when the loop has two chunks or more.
 //
