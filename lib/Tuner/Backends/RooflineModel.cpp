@@ -16,6 +16,7 @@
 #include "Deplodock/Tuner/RooflineModel.h"
 
 #include "Deplodock/Dialect/Common/AffineBounds.h"
+#include "Deplodock/Dialect/DTile/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,8 +41,15 @@ using namespace deplodock::tuner;
 //===----------------------------------------------------------------------===//
 
 FailureOr<DeviceModel> tuner::getDeviceModel(StringRef target) {
+  // The SM count and per-block shared memory are the Tile rules' target.
+  FailureOr<dtile::Target> tile = dtile::Target::get(target);
+  if (failed(tile))
+    return failure();
   DeviceModel d;
   d.target = target.str();
+  d.capability = tile->capability;
+  d.numSMs = tile->numSMs;
+  d.maxSharedBytesPerBlock = tile->maxSharedBytes;
   // Shared by both: 64 warps, 32 blocks and 64K 32-bit registers per SM, 255
   // registers per thread (CUDA C Programming Guide, "Compute Capabilities"
   // table, 8.0 and 9.0); 32 banks of 4 bytes, 128 bytes per clock of shared
@@ -67,15 +75,12 @@ FailureOr<DeviceModel> tuner::getDeviceModel(StringRef target) {
     // of which 163 KB per block. L2 bandwidth: the whitepaper gives 2.3x
     // V100's; ~5 TB/s is assumed.
     d.gpuName = "NVIDIA A100-SXM4-80GB (roofline model)";
-    d.capability = 80;
-    d.numSMs = 108;
     d.clockGHz = 1.41;
     d.flopsPerSMPerClock = 128;
     d.dramGBs = 2039;
     d.l2GBs = 5000;
     d.l2Bytes = 40 << 20;
     d.sharedBytesPerSM = 167936;
-    d.maxSharedBytesPerBlock = 166912;
     return d;
   }
   if (target == "sm_90") {
@@ -85,15 +90,12 @@ FailureOr<DeviceModel> tuner::getDeviceModel(StringRef target) {
     // of which 227 KB per block. L2 bandwidth is not published; ~8 TB/s is
     // assumed.
     d.gpuName = "NVIDIA H100-SXM5-80GB (roofline model)";
-    d.capability = 90;
-    d.numSMs = 132;
     d.clockGHz = 1.98;
     d.flopsPerSMPerClock = 256;
     d.dramGBs = 3350;
     d.l2GBs = 8000;
     d.l2Bytes = 50 << 20;
     d.sharedBytesPerSM = 233472;
-    d.maxSharedBytesPerBlock = 232448;
     return d;
   }
   return failure();
