@@ -161,18 +161,19 @@ private:
   /// slab in `slot` (null with one buffer).
   Value swizzledSlabIndex(Location loc, const SlabAlloc &alloc, Value slot,
                           ArrayRef<Value> coords);
-  /// The box origin of `op`, expanded to Kernel IR index values.
-  FailureOr<SmallVector<Value>> lowerStageOrigin(dtile::StageOp op) {
-    return expandMap(op.getLoc(), op.getMap(), op.getOrigin(), op);
-  }
-  /// The Kernel IR form of `op`'s slot, or null when it has none.
-  FailureOr<Value> lowerStageSlot(dtile::StageOp op) {
-    Value slot = op.getSlot();
-    if (!slot)
-      return Value();
-    if (Value lowered = lookup(slot))
-      return lowered;
-    return op.emitOpError("slot has no Kernel IR form");
+  /// The box origin of `op` as Kernel IR index values, and the Kernel IR
+  /// form of its slot (null when it has none).
+  LogicalResult lowerStagePlacement(dtile::StageOp op,
+                                    SmallVector<Value> &origin, Value &slot) {
+    FailureOr<SmallVector<Value>> expanded =
+        expandMap(op.getLoc(), op.getMap(), op.getOrigin(), op);
+    if (failed(expanded))
+      return failure();
+    origin = std::move(*expanded);
+    slot = op.getSlot() ? lookup(op.getSlot()) : Value();
+    if (op.getSlot() && !slot)
+      return op.emitOpError("slot has no Kernel IR form");
+    return success();
   }
   /// Waits for every mbarrier a TMA copy was issued on since its last wait.
   void waitForTma(Location loc);
@@ -643,13 +644,10 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
     chunk = bytes / dkernel::getScalarBytes(element);
   }
 
-  FailureOr<SmallVector<Value>> origin = lowerStageOrigin(op);
-  if (failed(origin))
+  SmallVector<Value> origin;
+  Value slot;
+  if (failed(lowerStagePlacement(op, origin, slot)))
     return failure();
-  FailureOr<Value> loweredSlot = lowerStageSlot(op);
-  if (failed(loweredSlot))
-    return failure();
-  Value slot = *loweredSlot;
   SlabAlloc *alloc = getSlabAlloc(op);
 
   if (needsBarrierBefore(op))
@@ -676,7 +674,7 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
     if (slot)
       dst.push_back(slot);
     Value valid;
-    for (auto [d, o, c] : llvm::enumerate(*origin, coords)) {
+    for (auto [d, o, c] : llvm::enumerate(origin, coords)) {
       src.push_back(add(loc, o, c));
       dst.push_back(c);
       if (!mayOverhang[d])
@@ -828,13 +826,10 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   SlabAlloc *alloc = tmaSlabs.lookup(op);
   if (!alloc)
     return op.emitOpError("tma stage outside the dtile.tile");
-  FailureOr<SmallVector<Value>> origin = lowerStageOrigin(op);
-  if (failed(origin))
+  SmallVector<Value> origin;
+  Value slot;
+  if (failed(lowerStagePlacement(op, origin, slot)))
     return failure();
-  FailureOr<Value> loweredSlot = lowerStageSlot(op);
-  if (failed(loweredSlot))
-    return failure();
-  Value slot = *loweredSlot;
   // The slab's previous contents may still be read.
   if (needsBarrierBefore(op))
     barrier(loc);
@@ -848,7 +843,7 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   // One box per swizzle segment, all completing on the slot's mbarrier.
   auto loadSlot = [&](ArrayRef<Value> views) {
     for (auto [segment, view] : llvm::enumerate(views)) {
-      SmallVector<Value> coords(*origin);
+      SmallVector<Value> coords(origin);
       coords.back() = add(loc, coords.back(),
                           index(segment * descType.getBoxShape().back()));
       dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, coords, view,
