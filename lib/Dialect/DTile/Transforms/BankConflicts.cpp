@@ -130,3 +130,19 @@ std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
   }
   return worst;
 }
+
+std::optional<int64_t> dtile::slabReadCost(StageOp stage, ArrayRef<int64_t> pad,
+                                           int64_t swizzle) {
+  int64_t cost = 0;
+  for (Operation *user : stage.getResult().getUsers()) {
+    auto read = dyn_cast<dloop::LoadOp>(user);
+    if (!read)
+      return std::nullopt;
+    std::optional<int64_t> degree =
+        slabReadConflicts(stage, read, pad, swizzle);
+    if (!degree)
+      return std::nullopt;
+    cost += *degree;
+  }
+  return cost;
+}

@@ -24,22 +24,6 @@ namespace {
 /// Words a row may be padded by.
 constexpr int64_t kMaxPadWords = 8;
 
-/// The summed worst conflict degree of the reads of `stage` laid out with
-/// `pad`; nullopt when some use is not an analysable read.
-std::optional<int64_t> readCost(StageOp stage, ArrayRef<int64_t> pad) {
-  int64_t cost = 0;
-  for (Operation *user : stage.getResult().getUsers()) {
-    auto read = dyn_cast<dloop::LoadOp>(user);
-    if (!read)
-      return std::nullopt;
-    std::optional<int64_t> degree = slabReadConflicts(stage, read, pad);
-    if (!degree)
-      return std::nullopt;
-    cost += *degree;
-  }
-  return cost;
-}
-
 /// The padding that helps `stage` most, or none.
 std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
   auto type = cast<MemRefType>(stage.getResult().getType());
@@ -50,14 +34,14 @@ std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
       llvm::any_of(stage.getPadding(), [](int64_t p) { return p != 0; }))
     return std::nullopt;
   SmallVector<int64_t> pad(rank, 0);
-  std::optional<int64_t> base = readCost(stage, pad);
+  std::optional<int64_t> base = slabReadCost(stage, pad);
   if (!base)
     return std::nullopt;
   std::optional<SmallVector<int64_t>> best;
   int64_t bestCost = *base;
   for (int64_t words = 1; words <= kMaxPadWords; ++words) {
     pad.back() = words * 32 / elementBits;
-    std::optional<int64_t> cost = readCost(stage, pad);
+    std::optional<int64_t> cost = slabReadCost(stage, pad);
     if (cost && *cost < bestCost) {
       bestCost = *cost;
       best = pad;

@@ -163,7 +163,7 @@ LogicalResult permuteColumns(KernelOp kernel) {
 }
 
 /// The summed worst conflict degree of every slab read of `kernel`.
-int64_t slabReadCost(KernelOp kernel) {
+int64_t kernelReadCost(KernelOp kernel) {
   int64_t cost = 0;
   kernel.walk([&](StageOp stage) {
     for (Operation *user : stage.getResult().getUsers())
@@ -184,7 +184,7 @@ public:
     // Try it on a copy: kept only when the slab reads conflict less.
     auto copy = cast<KernelOp>(kernel->clone());
     bool helps = succeeded(permuteColumns(copy)) &&
-                 slabReadCost(copy) < slabReadCost(kernel);
+                 kernelReadCost(copy) < kernelReadCost(kernel);
     copy->erase();
     if (!helps)
       return {};

@@ -60,17 +60,11 @@ SmallVector<StageOp> tmaStages(KernelOp kernel) {
 std::optional<int64_t> readCost(ArrayRef<StageOp> stages, int64_t swizzle) {
   int64_t cost = 0;
   for (StageOp stage : stages) {
-    int64_t width = widestSwizzle(stage, swizzle);
-    for (Operation *user : stage.getResult().getUsers()) {
-      auto read = dyn_cast<dloop::LoadOp>(user);
-      if (!read)
-        return std::nullopt;
-      std::optional<int64_t> degree =
-          slabReadConflicts(stage, read, stage.getPadding(), width);
-      if (!degree)
-        return std::nullopt;
-      cost += *degree;
-    }
+    std::optional<int64_t> stageCost =
+        slabReadCost(stage, stage.getPadding(), widestSwizzle(stage, swizzle));
+    if (!stageCost)
+      return std::nullopt;
+    cost += *stageCost;
   }
   return cost;
 }

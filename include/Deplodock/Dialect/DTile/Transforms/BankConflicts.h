@@ -48,6 +48,12 @@ std::optional<int64_t> slabReadConflicts(StageOp stage, dloop::LoadOp read,
                                          llvm::ArrayRef<int64_t> pad,
                                          int64_t swizzle = 0);
 
+/// The summed worst conflict degree of every read of `stage`'s slab laid
+/// out with `pad` or `swizzle` (as slabReadConflicts); nullopt when some use
+/// is not an analysable dloop.load.
+std::optional<int64_t> slabReadCost(StageOp stage, llvm::ArrayRef<int64_t> pad,
+                                    int64_t swizzle = 0);
+
 } // namespace deplodock::dtile
 
 #endif // DEPLODOCK_DIALECT_DTILE_TRANSFORMS_BANKCONFLICTS_H
