@@ -27,7 +27,7 @@ static const KnobInfo kKnobs[] = {
      "two shared buffers per stage"},
     {"tma", KnobKind::Bool, "tma_copy", "stages travel by TMA"},
     {"swizzle", KnobKind::Int, "split_inner_for_swizzle",
-     "TMA swizzle width in bytes (0: none)"},
+     "widest TMA swizzle in bytes each TMA slab takes (0: none)"},
     {"async_copy", KnobKind::Bool, "async_copy", "stages travel by cp.async"},
     {"pad", KnobKind::Bool, "pad_smem", "pad shared rows against conflicts"},
     {"pipeline", KnobKind::Bool, "pipeline_k_outer",
