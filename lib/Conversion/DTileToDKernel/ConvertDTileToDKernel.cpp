@@ -491,7 +491,7 @@ SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
   // aligned to the pattern's repeat.
   int64_t alignment = kSmemAlignment;
   if (op.getTransport() == dtile::Transport::tma)
-    alignment = std::max<int64_t>(128, getSwizzleRepeatBytes(swizzle));
+    alignment = getTmaBoxAlignment(swizzle);
   alloc->view = allocShared(
       op.getLoc(), shape,
       cast<MemRefType>(op.getSource().getType()).getElementType(), alignment);

@@ -415,8 +415,7 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
     int64_t alignment = 128;
     for (Type type : func.getArgumentTypes())
       if (auto desc = dyn_cast<dkernel::TmaDescriptorType>(type))
-        alignment = std::max<int64_t>(alignment,
-                                      getSwizzleRepeatBytes(desc.getSwizzle()));
+        alignment = std::max(alignment, getTmaBoxAlignment(desc.getSwizzle()));
     os << "extern __shared__ __align__(" << alignment
        << ") unsigned char smem[];\n";
     // The swizzle is applied to address bits, so reads computed from pool

@@ -32,6 +32,13 @@ constexpr int64_t getSwizzleRepeatBytes(int64_t swizzle) {
   return swizzle == 0 ? 1 : 8 * swizzle;
 }
 
+/// What the shared address of a TMA box written with `swizzle` must be a
+/// multiple of: 128 bytes, or the swizzle's repeat if larger.
+constexpr int64_t getTmaBoxAlignment(int64_t swizzle) {
+  return getSwizzleRepeatBytes(swizzle) > 128 ? getSwizzleRepeatBytes(swizzle)
+                                              : 128;
+}
+
 /// Where the hardware puts byte `offset` (from a repeat-aligned base) of a
 /// box written with `swizzle`.
 constexpr int64_t swizzleByteOffset(int64_t offset, int64_t swizzle) {

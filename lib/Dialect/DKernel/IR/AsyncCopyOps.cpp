@@ -185,8 +185,7 @@ LogicalResult TmaLoadOp::verify() {
            << desc.getElementType();
   // The bulk copy writes shared memory in 128-byte aligned boxes; a swizzle
   // permutes address bits, so its box starts where the pattern does.
-  int64_t alignment =
-      std::max<int64_t>(128, getSwizzleRepeatBytes(desc.getSwizzle()));
+  int64_t alignment = getTmaBoxAlignment(desc.getSwizzle());
   if (auto alloc = getDst().getDefiningOp<AllocSharedOp>())
     if (alloc.getOffset() % alignment != 0)
       return emitOpError("destination offset ")
