@@ -21,18 +21,9 @@ static unsigned widthOf(Type type) {
 }
 
 /// `v`, truncated towards zero and wrapped modulo 2^64, as the bits of a
-/// 64-bit integer. NaNs and infinities give 0 (they only arise from poison:
-/// an out-of-range fptosi).
+/// 64-bit integer.
 static uint64_t wrapTo64(double v) {
-  // Every index and almost every integer fits: the cast truncates.
-  if (v > -0x1p63 && v < 0x1p63)
-    return static_cast<uint64_t>(static_cast<int64_t>(v));
-  double t = std::trunc(v);
-  if (!std::isfinite(t))
-    return 0;
-  double m = std::fmod(t, 0x1p64); // Exact; |m| < 2^64.
-  return m >= 0 ? static_cast<uint64_t>(m)
-                : uint64_t(0) - static_cast<uint64_t>(-m);
+  return static_cast<uint64_t>(wrapToInt64(v));
 }
 
 /// `v` as a signed integer of `type`'s width: wrapped to the width and sign
@@ -151,6 +142,10 @@ double deplodock::interp::roundTo(Type type, double v) {
   // Integers before the FloatType interface cast, which is slower.
   if (type.isIndex())
     return static_cast<double>(toInt(type, v));
+  if (type.isF16())
+    return fromHalf(toHalf(v));
+  if (type.isBF16())
+    return fromBfloat16(toBfloat16(v));
   if (!isa<IntegerType>(type)) {
     auto fp = cast<FloatType>(type);
     APFloat value(v);

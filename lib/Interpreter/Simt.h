@@ -18,6 +18,7 @@
 #ifndef DEPLODOCK_LIB_INTERPRETER_SIMT_H
 #define DEPLODOCK_LIB_INTERPRETER_SIMT_H
 
+#include "Access.h"
 #include "Program.h"
 
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
@@ -103,26 +104,6 @@ enum class Kind : uint8_t {
   AtomicStore,
 };
 
-/// An index computation of a load or store: per memref dimension, a linear
-/// combination of the index operands, or an affine expression evaluated with
-/// evaluateAffineExpr when it is not linear.
-struct Access {
-  struct Dim {
-    int64_t constant = 0;
-    /// (operand position, coefficient)
-    llvm::SmallVector<std::pair<unsigned, int64_t>, 2> terms;
-    /// Set when the index is not linear in the operands.
-    mlir::AffineExpr expr;
-  };
-  llvm::SmallVector<Dim, 4> dims;
-  /// Position in `in` of the first index operand, and how many there are.
-  unsigned first = 0, count = 0;
-  /// Dimension count of the affine map (symbols follow).
-  unsigned numMapDims = 0;
-  /// Whether every dimension is linear (no `expr`).
-  bool linear = true;
-};
-
 struct SBlock;
 
 /// One op of a kernel, with its operands and results as slot indices.
@@ -193,17 +174,33 @@ struct Kernel {
 //===----------------------------------------------------------------------===//
 
 /// A memref value inside a kernel: element `i` (row-major) of thread `t` is
-/// storage->data[offset + i * scale + t * laneStride].
+/// at offset + i * scale + t * laneStride of its storage. Global views are
+/// the host's buffers, at the elements' own width; the others (shared
+/// memory, slabs, per-thread arrays) are block-local arrays of doubles,
+/// which hold NaN poison whatever the element type.
 struct View {
-  Buffer *storage = nullptr;
+  Buffer *global = nullptr;
+  double *local = nullptr;
   int64_t offset = 0, scale = 1, laneStride = 0;
   llvm::SmallVector<int64_t, 4> shape;
+  /// The number of elements of `shape`.
+  int64_t size = 0;
   mlir::Type elementType;
   Space space = Space::Global;
   /// Integer elements read NaN-poisoned memory back as `intPoison`.
   bool integer = false;
   double intPoison = 0;
-  int64_t numElements() const { return Buffer::numElements(shape); }
+  int64_t numElements() const { return size; }
+  /// The value at storage index `at`, and a store there.
+  double load(int64_t at) const {
+    return global ? global->get(at) : local[at];
+  }
+  void store(int64_t at, double v) const {
+    if (global)
+      global->set(at, v);
+    else
+      local[at] = v;
+  }
 };
 
 /// A frame slot: one value per lane, or one uniform value, or a view.

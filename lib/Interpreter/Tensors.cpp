@@ -1,0 +1,510 @@
+//===- Tensors.cpp - dtensor values, held or computed when read -----------===//
+
+#include "Tensors.h"
+#include "Access.h"
+#include "Program.h"
+
+#include "Deplodock/Dialect/Common/AffineBounds.h"
+#include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IntegerSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::interp;
+
+LazyTensor::LazyTensor(Operation *op, ArrayRef<int64_t> shape,
+                       Type elementType)
+    : op(op), shape(shape), elementType(elementType),
+      size(checkedNumElements(shape).value_or(0)) {}
+
+LazyTensor::~LazyTensor() = default;
+
+FailureOr<double> LazyTensor::at(ArrayRef<int64_t>) {
+  return op->emitOpError("cannot be read out of order");
+}
+
+LogicalResult TensorValue::read(int64_t start, int64_t count,
+                                double *out) const {
+  if (buffer) {
+    buffer->data.read(start, count, out);
+    return success();
+  }
+  return lazy->read(start, count, out);
+}
+
+FailureOr<std::shared_ptr<Buffer>> interp::allocateFor(Operation *op,
+                                                       ShapedType type) {
+  llvm::Expected<Buffer> buffer =
+      Buffer::allocate(type.getShape(), type.getElementType());
+  if (!buffer)
+    return op->emitOpError("cannot be interpreted within the memory limit: ")
+           << llvm::toString(buffer.takeError());
+  return std::make_shared<Buffer>(std::move(*buffer));
+}
+
+FailureOr<std::shared_ptr<Buffer>> interp::materialize(LazyTensor &tensor) {
+  FailureOr<std::shared_ptr<Buffer>> buffer = allocateFor(
+      tensor.op, RankedTensorType::get(tensor.shape, tensor.elementType));
+  if (failed(buffer))
+    return failure();
+  double chunk[kChunk];
+  for (int64_t e = 0; e < tensor.size; e += kChunk) {
+    int64_t n = std::min(kChunk, tensor.size - e);
+    if (failed(tensor.read(e, n, chunk)))
+      return failure();
+    (*buffer)->data.write(e, n, chunk);
+  }
+  return buffer;
+}
+
+namespace {
+
+/// The row-major coordinates of the elements of a shape, from a start
+/// element on, with an offset that moves by strides[d] along axis d.
+class Odometer {
+public:
+  /// `strides` empty: no offset.
+  Odometer(ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t start,
+           int64_t base = 0)
+      : shape(shape), strides(strides), coords(shape.size(), 0), offset(base) {
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      coords[d] = start % shape[d];
+      start /= shape[d];
+      if (!strides.empty())
+        offset += coords[d] * strides[d];
+    }
+  }
+
+  void next() {
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      bool wraps = ++coords[d] == shape[d];
+      if (!strides.empty())
+        offset += wraps ? -(shape[d] - 1) * strides[d] : strides[d];
+      if (!wraps)
+        return;
+      coords[d] = 0;
+    }
+  }
+
+  ArrayRef<int64_t> shape, strides;
+  SmallVector<int64_t, 6> coords;
+  int64_t offset;
+};
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t, 4> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+class SplatTensor final : public LazyTensor {
+public:
+  SplatTensor(Operation *op, ArrayRef<int64_t> shape, Type elementType,
+              double value)
+      : LazyTensor(op, shape, elementType), value(value) {}
+  LogicalResult read(int64_t, int64_t count, double *out) override {
+    std::fill(out, out + count, value);
+    return success();
+  }
+  bool hasRandomAccess() const override { return true; }
+  FailureOr<double> at(ArrayRef<int64_t>) override { return value; }
+
+private:
+  double value;
+};
+
+class IndexMapTensor final : public LazyTensor {
+public:
+  struct Source {
+    TensorValue value;
+    Access access;
+    IntegerSet predicate;
+  };
+
+  IndexMapTensor(dtensor::IndexMapOp op, ArrayRef<int64_t> shape,
+                 Type elementType)
+      : LazyTensor(op, shape, elementType) {}
+
+  LogicalResult read(int64_t start, int64_t count, double *out) override {
+    if (count == 0)
+      return success();
+    if (strided) {
+      Odometer o(shape, strides, start, base);
+      const ElementArray &data = sources[0].value.buffer->data;
+      if (data.storage() == Storage::F32) {
+        const float *p = data.as<float>();
+        for (int64_t j = 0; j < count; ++j, o.next())
+          out[j] = p[o.offset];
+      } else {
+        for (int64_t j = 0; j < count; ++j, o.next())
+          out[j] = data.get(o.offset);
+      }
+      return success();
+    }
+    Odometer o(shape, {}, start);
+    for (int64_t j = 0; j < count; ++j, o.next()) {
+      FailureOr<double> v = at(o.coords);
+      if (failed(v))
+        return failure();
+      out[j] = *v;
+    }
+    return success();
+  }
+
+  bool hasRandomAccess() const override { return true; }
+
+  FailureOr<double> at(ArrayRef<int64_t> coords) override {
+    unsigned rank = shape.size();
+    for (auto [i, source] : llvm::enumerate(sources)) {
+      if (IntegerSet set = source.predicate) {
+        bool holds = true;
+        for (unsigned c = 0, m = set.getNumConstraints(); c < m && holds; ++c) {
+          std::optional<int64_t> v =
+              evaluateAffineExpr(set.getConstraint(c), coords, rank);
+          if (!v)
+            return op->emitOpError("divides by a non-positive value in the "
+                                   "predicate of source #")
+                   << i;
+          holds = set.isEq(c) ? *v == 0 : *v >= 0;
+        }
+        if (!holds)
+          continue;
+      }
+      ArrayRef<int64_t> sourceShape = source.value.shape();
+      SmallVector<int64_t, 4> index;
+      int64_t linear = 0;
+      for (auto [d, dim] : llvm::enumerate(source.access.dims)) {
+        std::optional<int64_t> idx = evaluateDim(dim, coords, rank);
+        if (!idx)
+          return op->emitOpError("divides by a non-positive value in the "
+                                 "map of source #")
+                 << i;
+        if (*idx < 0 || *idx >= sourceShape[d])
+          return outOfBounds(i, *idx, d);
+        index.push_back(*idx);
+        linear = linear * sourceShape[d] + *idx;
+      }
+      if (source.value.buffer)
+        return source.value.buffer->get(linear);
+      return source.value.lazy->at(index);
+    }
+    return padding;
+  }
+
+  InFlightDiagnostic outOfBounds(unsigned source, int64_t index, unsigned d) {
+    return op->emitOpError("reads source #")
+           << source << " out of bounds at index " << index << " of dimension "
+           << d << " of size " << sources[source].value.shape()[d];
+  }
+
+  /// Takes the strided path when the op is one unpredicated linear read of
+  /// a buffer: every read is then checked here, over the whole result.
+  LogicalResult prepareStrided() {
+    if (sources.size() != 1 || sources[0].predicate ||
+        !sources[0].access.linear || !sources[0].value.buffer || size == 0)
+      return success();
+    const Source &source = sources[0];
+    ArrayRef<int64_t> sourceShape = source.value.shape();
+    SmallVector<int64_t, 4> sourceStrides = rowMajorStrides(sourceShape);
+    unsigned rank = shape.size();
+    SmallVector<int64_t, 4> resultStrides(rank, 0);
+    int64_t offset = 0;
+    for (auto [k, dim] : llvm::enumerate(source.access.dims)) {
+      // The range of index k over the result: each term at its extremes.
+      int64_t lo = dim.constant, hi = dim.constant;
+      for (auto [pos, coef] : dim.terms) {
+        int64_t reach, stride;
+        if (llvm::MulOverflow(coef, shape[pos] - 1, reach) ||
+            llvm::AddOverflow(reach < 0 ? lo : hi, reach,
+                              reach < 0 ? lo : hi) ||
+            llvm::MulOverflow(coef, sourceStrides[k], stride) ||
+            llvm::AddOverflow(resultStrides[pos], stride, resultStrides[pos]))
+          return success(); // Huge coefficients: checked element by element.
+      }
+      if (lo < 0)
+        return outOfBounds(0, lo, k);
+      if (hi >= sourceShape[k])
+        return outOfBounds(0, hi, k);
+      offset += dim.constant * sourceStrides[k];
+    }
+    strided = true;
+    strides = std::move(resultStrides);
+    base = offset;
+    return success();
+  }
+
+  SmallVector<Source, 1> sources;
+  double padding = 0;
+
+private:
+  bool strided = false;
+  SmallVector<int64_t, 4> strides;
+  int64_t base = 0;
+};
+
+/// Runs the scalar `instr` over `count` lanes: operand k reads lanes[k], or
+/// uniforms[k] where lanes[k] is null.
+void evalLanes(const Instr &instr, ArrayRef<const double *> lanes,
+               ArrayRef<double> uniforms, int64_t count, double *out) {
+  auto lane = [&](unsigned k, int64_t j) {
+    return lanes[k] ? lanes[k][j] : uniforms[k];
+  };
+  // The hottest f32 ops skip evalScalar's dispatch; float arithmetic rounds
+  // exactly as rounding the double result does.
+  if (instr.type.isF32() && lanes.size() == 2) {
+    switch (instr.code) {
+    case Opcode::AddF:
+      for (int64_t j = 0; j < count; ++j)
+        out[j] = static_cast<float>(lane(0, j)) + static_cast<float>(lane(1, j));
+      return;
+    case Opcode::SubF:
+      for (int64_t j = 0; j < count; ++j)
+        out[j] = static_cast<float>(lane(0, j)) - static_cast<float>(lane(1, j));
+      return;
+    case Opcode::MulF:
+      for (int64_t j = 0; j < count; ++j)
+        out[j] = static_cast<float>(lane(0, j)) * static_cast<float>(lane(1, j));
+      return;
+    case Opcode::DivF:
+      for (int64_t j = 0; j < count; ++j)
+        out[j] = static_cast<float>(lane(0, j)) / static_cast<float>(lane(1, j));
+      return;
+    default:
+      break;
+    }
+  }
+  double args[8];
+  SmallVector<double, 8> many;
+  double *x = args;
+  if (lanes.size() > 8) {
+    many.resize(lanes.size());
+    x = many.data();
+  }
+  for (int64_t j = 0; j < count; ++j) {
+    for (unsigned k = 0, n = lanes.size(); k < n; ++k)
+      x[k] = lane(k, j);
+    out[j] = evalScalar(instr, x);
+  }
+}
+
+class ElementwiseTensor final : public LazyTensor {
+public:
+  ElementwiseTensor(Operation *op, ShapedType type,
+                    std::shared_ptr<const LaneBody> body,
+                    ArrayRef<TensorValue> inputs)
+      : LazyTensor(op, type.getShape(), type.getElementType()),
+        body(std::move(body)), inputs(inputs.begin(), inputs.end()) {}
+
+  LogicalResult read(int64_t start, int64_t count, double *out) override {
+    if (lanes.empty()) {
+      lanes.resize(static_cast<size_t>(body->numValues) * kChunk);
+      uniform.resize(body->numValues);
+      uniforms.resize(body->numValues);
+    }
+    for (auto [i, input] : llvm::enumerate(inputs)) {
+      uniform[i] = false;
+      if (failed(input.read(start, count, lane(i))))
+        return failure();
+    }
+    SmallVector<const double *, 8> in;
+    SmallVector<double, 8> u;
+    for (const LaneBody::Step &step : body->steps) {
+      in.clear();
+      u.clear();
+      bool allUniform = true;
+      for (unsigned v : step.in) {
+        in.push_back(uniform[v] ? nullptr : lane(v));
+        u.push_back(uniforms[v]);
+        allUniform &= uniform[v];
+      }
+      uniform[step.out] = allUniform;
+      if (allUniform)
+        uniforms[step.out] = evalScalar(*step.instr, u.data());
+      else
+        evalLanes(*step.instr, in, u, count, lane(step.out));
+    }
+    if (uniform[body->result])
+      std::fill(out, out + count, uniforms[body->result]);
+    else
+      std::copy(lane(body->result), lane(body->result) + count, out);
+    return success();
+  }
+
+private:
+  double *lane(unsigned v) { return lanes.data() + v * kChunk; }
+
+  std::shared_ptr<const LaneBody> body;
+  SmallVector<TensorValue, 4> inputs;
+  /// Per local value: its lanes, or a uniform value.
+  std::vector<double> lanes;
+  SmallVector<bool, 8> uniform;
+  SmallVector<double, 8> uniforms;
+};
+
+} // namespace
+
+FailureOr<std::shared_ptr<const LaneBody>>
+interp::compileLanes(const Block &block) {
+  auto body = std::make_shared<LaneBody>();
+  llvm::DenseMap<unsigned, unsigned> local;
+  for (unsigned arg : block.args)
+    local[arg] = body->numValues++;
+  body->numArgs = body->numValues;
+  for (const Instr &instr : block.instrs) {
+    if (instr.code > Opcode::LastScalar || instr.out.size() != 1)
+      return failure();
+    LaneBody::Step step;
+    step.instr = &instr;
+    for (unsigned slot : instr.in) {
+      auto it = local.find(slot);
+      if (it == local.end())
+        return failure();
+      step.in.push_back(it->second);
+    }
+    step.out = local[instr.out[0]] = body->numValues++;
+    body->steps.push_back(std::move(step));
+  }
+  if (block.yields.size() != 1 || !local.count(block.yields[0]))
+    return failure();
+  body->result = local[block.yields[0]];
+  return std::shared_ptr<const LaneBody>(std::move(body));
+}
+
+std::shared_ptr<LazyTensor> interp::makeSplat(Operation *op,
+                                              ArrayRef<int64_t> shape,
+                                              Type elementType, double value) {
+  return std::make_shared<SplatTensor>(op, shape, elementType, value);
+}
+
+FailureOr<std::shared_ptr<LazyTensor>>
+interp::makeIndexMap(dtensor::IndexMapOp op, ArrayRef<TensorValue> sources) {
+  auto type = cast<ShapedType>(op.getType());
+  auto tensor = std::make_shared<IndexMapTensor>(op, type.getShape(),
+                                                 type.getElementType());
+  if (std::optional<TypedAttr> pad = op.getPadding()) {
+    if (auto fp = dyn_cast<FloatAttr>(*pad))
+      tensor->padding = fp.getValueAsDouble();
+    else
+      tensor->padding = static_cast<double>(cast<IntegerAttr>(*pad).getInt());
+    tensor->padding = roundTo(type.getElementType(), tensor->padding);
+  }
+  for (auto [i, value] : llvm::enumerate(sources)) {
+    IndexMapTensor::Source source;
+    source.value = value;
+    // A fused elementwise op is read in order only: hold it.
+    if (value.lazy && !value.lazy->hasRandomAccess()) {
+      FailureOr<std::shared_ptr<Buffer>> held = materialize(*value.lazy);
+      if (failed(held))
+        return failure();
+      source.value = TensorValue{*held, nullptr};
+    }
+    source.access = affineAccess(op.getMap(i), 0, type.getRank());
+    source.predicate = op.getPredicate(i);
+    tensor->sources.push_back(std::move(source));
+  }
+  if (failed(tensor->prepareStrided()))
+    return failure();
+  return std::shared_ptr<LazyTensor>(std::move(tensor));
+}
+
+std::shared_ptr<LazyTensor>
+interp::makeElementwise(Operation *op, ShapedType type,
+                        std::shared_ptr<const LaneBody> body,
+                        ArrayRef<TensorValue> inputs) {
+  return std::make_shared<ElementwiseTensor>(op, type, std::move(body),
+                                             inputs);
+}
+
+/// Folds `n` values into `acc` with `kind`, rounding to `element` at every
+/// step, in order.
+static double fold(ReduceKind kind, Type element, bool isF32, double acc,
+                   const double *values, int64_t n) {
+  if (kind == ReduceKind::add && isF32) {
+    // Float addition rounds as rounding the double sum does.
+    auto sum = static_cast<float>(acc);
+    for (int64_t i = 0; i < n; ++i)
+      sum += static_cast<float>(values[i]);
+    return sum;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    acc = reduceCombine(kind, element, acc, values[i]);
+  return acc;
+}
+
+FailureOr<std::shared_ptr<Buffer>> interp::reduce(dtensor::ReduceOp op,
+                                                  const TensorValue &input) {
+  auto type = cast<ShapedType>(op.getType());
+  Type element = type.getElementType();
+  FailureOr<std::shared_ptr<Buffer>> allocated = allocateFor(op, type);
+  if (failed(allocated))
+    return failure();
+  Buffer &result = **allocated;
+  ReduceKind kind = op.getKind();
+  double identity = reduceIdentity(kind, element);
+  bool isF32 = element.isF32();
+  ArrayRef<int64_t> shape = input.shape();
+  ArrayRef<int64_t> axes = op.getAxes();
+  unsigned rank = shape.size();
+  int64_t total = input.size();
+  double chunk[kChunk];
+  // Each output element folds its inputs in increasing index order, as a
+  // walk of the input in row-major order does.
+  bool trailing = true;
+  for (auto [i, axis] : llvm::enumerate(axes))
+    trailing &= axis == static_cast<int64_t>(rank - axes.size() + i);
+  if (trailing) {
+    // Each output folds one run of consecutive inputs.
+    int64_t run = 1;
+    for (int64_t axis : axes)
+      run *= shape[axis];
+    if (run == 0) {
+      result.data.fill(identity);
+      return allocated;
+    }
+    int64_t o = 0, pos = 0;
+    double acc = identity;
+    for (int64_t e = 0; e < total; e += kChunk) {
+      int64_t n = std::min(kChunk, total - e);
+      if (failed(input.read(e, n, chunk)))
+        return failure();
+      for (int64_t j = 0; j < n;) {
+        int64_t take = std::min(n - j, run - pos);
+        acc = fold(kind, element, isF32, acc, chunk + j, take);
+        j += take;
+        pos += take;
+        if (pos == run) {
+          result.set(o++, acc);
+          acc = identity;
+          pos = 0;
+        }
+      }
+    }
+    return allocated;
+  }
+  // Output strides over the input dimensions (0 along reduced axes).
+  result.data.fill(identity);
+  SmallVector<int64_t> strides(rank, 0);
+  int64_t stride = 1;
+  for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
+    if (llvm::is_contained(axes, d))
+      continue;
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  if (total == 0)
+    return allocated;
+  Odometer o(shape, strides, 0);
+  for (int64_t e = 0; e < total; e += kChunk) {
+    int64_t n = std::min(kChunk, total - e);
+    if (failed(input.read(e, n, chunk)))
+      return failure();
+    for (int64_t j = 0; j < n; ++j, o.next())
+      result.set(o.offset,
+                 reduceCombine(kind, element, result.get(o.offset), chunk[j]));
+  }
+  return allocated;
+}
