@@ -138,6 +138,29 @@ FailureOr<int64_t> Machine::element(const Instr &instr, const Buffer &buf) {
 
 LogicalResult Machine::exec(const Instr &instr) {
   if (instr.code <= Opcode::LastScalar) {
+    // The hottest f32 ops skip evalScalar's dispatch; float arithmetic
+    // rounds as rounding the double result does.
+    if (instr.in.size() == 2 && isF32(instr.type)) {
+      auto a = static_cast<float>(scalar(instr.in[0]));
+      auto b = static_cast<float>(scalar(instr.in[1]));
+      double &out = scalar(instr.out[0]);
+      switch (instr.code) {
+      case Opcode::AddF:
+        out = a + b;
+        return success();
+      case Opcode::SubF:
+        out = a - b;
+        return success();
+      case Opcode::MulF:
+        out = a * b;
+        return success();
+      case Opcode::DivF:
+        out = a / b;
+        return success();
+      default:
+        break;
+      }
+    }
     double args[8];
     unsigned n = instr.in.size();
     SmallVector<double, 8> many;

@@ -15,6 +15,7 @@
 #include "Deplodock/Dialect/Common/AffineBounds.h"
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
 #include "Deplodock/Interpreter/Buffer.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 #include <memory>
@@ -104,6 +105,12 @@ struct Program {
   Block body;
   unsigned numSlots = 0;
 };
+
+/// Whether `type` is f32, without a call into MLIR (for hot paths).
+inline bool isF32(mlir::Type type) {
+  static const mlir::TypeID f32 = mlir::TypeID::get<mlir::Float32Type>();
+  return type && type.getTypeID() == f32;
+}
 
 /// Whether values of `type` can be interpreted: a scalar of a supported
 /// element type, or a statically shaped ranked tensor or memref of one (with

@@ -135,7 +135,7 @@ bool deplodock::interp::isSupportedElementType(Type type) {
 }
 
 double deplodock::interp::roundTo(Type type, double v) {
-  if (type.isF32())
+  if (isF32(type))
     return static_cast<double>(static_cast<float>(v));
   if (type.isF64())
     return v;

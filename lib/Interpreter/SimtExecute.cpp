@@ -469,7 +469,7 @@ void Machine::execScalar(const SInstr &instr, const Mask &mask) {
   }
   out.uniform = false;
   // The hottest f32 ops skip the dispatch.
-  if (instr.scalar.type.isF32() && n == 2) {
+  if (n == 2 && isF32(instr.scalar.type)) {
     const LaneValue &a = frame[instr.in[0]], &b = frame[instr.in[1]];
     switch (instr.scalar.code) {
     case Opcode::AddF:

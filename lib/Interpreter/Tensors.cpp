@@ -88,6 +88,29 @@ public:
     }
   }
 
+  /// Elements left in the current innermost row, and the offset's step
+  /// along it.
+  int64_t rowLeft() const {
+    return shape.empty() ? 1 : shape.back() - coords.back();
+  }
+  int64_t rowStride() const {
+    return shape.empty() || strides.empty() ? 0 : strides.back();
+  }
+  /// Moves `n` (at most rowLeft()) elements on.
+  void skip(int64_t n) {
+    if (shape.empty() || n == 0)
+      return;
+    if (n < rowLeft()) {
+      coords.back() += n;
+      offset += n * rowStride();
+      return;
+    }
+    // To the last element of the row, then across its end.
+    offset += (rowLeft() - 1) * rowStride();
+    coords.back() = shape.back() - 1;
+    next();
+  }
+
   ArrayRef<int64_t> shape, strides;
   SmallVector<int64_t, 6> coords;
   int64_t offset;
@@ -99,6 +122,41 @@ SmallVector<int64_t, 4> rowMajorStrides(ArrayRef<int64_t> shape) {
   for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
   return strides;
+}
+
+/// The coefficient of dimension `dim` in `expr` when `expr` is a function of
+/// the other dimensions plus a multiple of `dim`, else nullopt.
+std::optional<int64_t> innerCoefficient(AffineExpr expr, unsigned dim) {
+  if (!expr.isFunctionOfDim(dim))
+    return 0;
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return 1; // It is `dim` itself.
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::Add) {
+    std::optional<int64_t> a = innerCoefficient(bin.getLHS(), dim);
+    std::optional<int64_t> b = innerCoefficient(bin.getRHS(), dim);
+    int64_t sum;
+    if (!a || !b || llvm::AddOverflow(*a, *b, sum))
+      return std::nullopt;
+    return sum;
+  }
+  if (expr.getKind() == AffineExprKind::Mul) {
+    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    AffineExpr other = bin.getLHS();
+    if (!c) {
+      c = dyn_cast<AffineConstantExpr>(bin.getLHS());
+      other = bin.getRHS();
+    }
+    std::optional<int64_t> a =
+        c ? innerCoefficient(other, dim) : std::nullopt;
+    int64_t product;
+    if (!a || llvm::MulOverflow(*a, c.getValue(), product))
+      return std::nullopt;
+    return product;
+  }
+  return std::nullopt; // floordiv, ceildiv or mod of `dim`.
 }
 
 class SplatTensor final : public LazyTensor {
@@ -117,6 +175,12 @@ private:
   double value;
 };
 
+/// A dtensor.index_map. Rows (along the innermost axis) are read one of
+/// three ways: where the map is linear along the row, it is evaluated at
+/// the row's start and the reads step by a stride; otherwise, where every
+/// source is a buffer, the row's reads are tabulated once per value of the
+/// outer coordinates the maps and predicates depend on (a broadcast reuses
+/// one row many times); else element by element.
 class IndexMapTensor final : public LazyTensor {
 public:
   struct Source {
@@ -132,19 +196,10 @@ public:
   LogicalResult read(int64_t start, int64_t count, double *out) override {
     if (count == 0)
       return success();
-    if (strided) {
-      Odometer o(shape, strides, start, base);
-      const ElementArray &data = sources[0].value.buffer->data;
-      if (data.storage() == Storage::F32) {
-        const float *p = data.as<float>();
-        for (int64_t j = 0; j < count; ++j, o.next())
-          out[j] = p[o.offset];
-      } else {
-        for (int64_t j = 0; j < count; ++j, o.next())
-          out[j] = data.get(o.offset);
-      }
-      return success();
-    }
+    if (!rowCoefs.empty() || (rowWise && shape.empty()))
+      return readLinearRows(start, count, out);
+    if (rowWise)
+      return readTabulatedRows(start, count, out);
     Odometer o(shape, {}, start);
     for (int64_t j = 0; j < count; ++j, o.next()) {
       FailureOr<double> v = at(o.coords);
@@ -158,6 +213,88 @@ public:
   bool hasRandomAccess() const override { return true; }
 
   FailureOr<double> at(ArrayRef<int64_t> coords) override {
+    int which;
+    SmallVector<int64_t, 4> index;
+    if (failed(locate(coords, which, index)))
+      return failure();
+    if (which < 0)
+      return padding;
+    const TensorValue &value = sources[which].value;
+    if (value.buffer)
+      return value.buffer->get(linearize(which, index));
+    return value.lazy->at(index);
+  }
+
+  /// Chooses how rows are read; call once the sources are set.
+  void prepareRows() {
+    for (const Source &source : sources)
+      sourceStrides.push_back(rowMajorStrides(source.value.shape()));
+    if (!llvm::all_of(sources,
+                      [](const Source &s) { return s.value.buffer; }))
+      return;
+    rowWise = true;
+    if (shape.empty())
+      return;
+    unsigned inner = shape.size() - 1;
+    if (sources.size() == 1 && !sources[0].predicate) {
+      // Linear along the row?
+      SmallVector<int64_t, 4> coefs;
+      for (const Access::Dim &dim : sources[0].access.dims) {
+        std::optional<int64_t> coef = 0;
+        if (dim.expr)
+          coef = innerCoefficient(dim.expr, inner);
+        else
+          for (const auto &term : dim.terms)
+            if (term.first == inner && coef &&
+                llvm::AddOverflow(*coef, term.second, *coef))
+              coef = std::nullopt;
+        if (!coef)
+          break;
+        coefs.push_back(*coef);
+      }
+      if (coefs.size() == sources[0].access.dims.size() && !coefs.empty()) {
+        rowCoefs = std::move(coefs);
+        return;
+      }
+    }
+    // A table of one row, keyed by the outer axes the op depends on.
+    if (shape.back() > (int64_t(1) << 16)) {
+      rowWise = false;
+      return;
+    }
+    for (unsigned d = 0; d < inner; ++d)
+      if (llvm::any_of(sources,
+                       [&](const Source &s) { return dependsOn(s, d); }))
+        keyAxes.push_back(d);
+  }
+
+  SmallVector<Source, 1> sources;
+  double padding = 0;
+
+private:
+  InFlightDiagnostic outOfBounds(unsigned source, int64_t index, unsigned d) {
+    return op->emitOpError("reads source #")
+           << source << " out of bounds at index " << index << " of dimension "
+           << d << " of size " << sources[source].value.shape()[d];
+  }
+
+  /// Whether the map or predicate of `source` depends on result axis `d`.
+  static bool dependsOn(const Source &source, unsigned d) {
+    for (const Access::Dim &dim : source.access.dims) {
+      if (dim.expr ? dim.expr.isFunctionOfDim(d)
+                   : llvm::any_of(dim.terms,
+                                  [&](const auto &t) { return t.first == d; }))
+        return true;
+    }
+    IntegerSet set = source.predicate;
+    return set && llvm::any_of(set.getConstraints(), [&](AffineExpr e) {
+             return e.isFunctionOfDim(d);
+           });
+  }
+
+  /// The source `coords` reads (-1: none, the padding) and its index there.
+  LogicalResult locate(ArrayRef<int64_t> coords, int &which,
+                       SmallVectorImpl<int64_t> &index) {
     unsigned rank = shape.size();
     for (auto [i, source] : llvm::enumerate(sources)) {
       if (IntegerSet set = source.predicate) {
@@ -175,8 +312,7 @@ public:
           continue;
       }
       ArrayRef<int64_t> sourceShape = source.value.shape();
-      SmallVector<int64_t, 4> index;
-      int64_t linear = 0;
+      index.clear();
       for (auto [d, dim] : llvm::enumerate(source.access.dims)) {
         std::optional<int64_t> idx = evaluateDim(dim, coords, rank);
         if (!idx)
@@ -186,64 +322,113 @@ public:
         if (*idx < 0 || *idx >= sourceShape[d])
           return outOfBounds(i, *idx, d);
         index.push_back(*idx);
-        linear = linear * sourceShape[d] + *idx;
       }
-      if (source.value.buffer)
-        return source.value.buffer->get(linear);
-      return source.value.lazy->at(index);
-    }
-    return padding;
-  }
-
-  InFlightDiagnostic outOfBounds(unsigned source, int64_t index, unsigned d) {
-    return op->emitOpError("reads source #")
-           << source << " out of bounds at index " << index << " of dimension "
-           << d << " of size " << sources[source].value.shape()[d];
-  }
-
-  /// Takes the strided path when the op is one unpredicated linear read of
-  /// a buffer: every read is then checked here, over the whole result.
-  LogicalResult prepareStrided() {
-    if (sources.size() != 1 || sources[0].predicate ||
-        !sources[0].access.linear || !sources[0].value.buffer || size == 0)
+      which = static_cast<int>(i);
       return success();
-    const Source &source = sources[0];
-    ArrayRef<int64_t> sourceShape = source.value.shape();
-    SmallVector<int64_t, 4> sourceStrides = rowMajorStrides(sourceShape);
-    unsigned rank = shape.size();
-    SmallVector<int64_t, 4> resultStrides(rank, 0);
-    int64_t offset = 0;
-    for (auto [k, dim] : llvm::enumerate(source.access.dims)) {
-      // The range of index k over the result: each term at its extremes.
-      int64_t lo = dim.constant, hi = dim.constant;
-      for (auto [pos, coef] : dim.terms) {
-        int64_t reach, stride;
-        if (llvm::MulOverflow(coef, shape[pos] - 1, reach) ||
-            llvm::AddOverflow(reach < 0 ? lo : hi, reach,
-                              reach < 0 ? lo : hi) ||
-            llvm::MulOverflow(coef, sourceStrides[k], stride) ||
-            llvm::AddOverflow(resultStrides[pos], stride, resultStrides[pos]))
-          return success(); // Huge coefficients: checked element by element.
-      }
-      if (lo < 0)
-        return outOfBounds(0, lo, k);
-      if (hi >= sourceShape[k])
-        return outOfBounds(0, hi, k);
-      offset += dim.constant * sourceStrides[k];
     }
-    strided = true;
-    strides = std::move(resultStrides);
-    base = offset;
+    which = -1;
     return success();
   }
 
-  SmallVector<Source, 1> sources;
-  double padding = 0;
+  /// The row-major offset of `index` in source `which` (a buffer).
+  int64_t linearize(int which, ArrayRef<int64_t> index) const {
+    int64_t at = 0;
+    for (auto [i, stride] : llvm::zip(index, sourceStrides[which]))
+      at += i * stride;
+    return at;
+  }
 
-private:
-  bool strided = false;
-  SmallVector<int64_t, 4> strides;
-  int64_t base = 0;
+  /// Copies `n` elements of source `which` at `at`, `at + step`, ...
+  static void gather(const ElementArray &data, int64_t at, int64_t step,
+                     int64_t n, double *out) {
+    // Every index is in bounds, so at + k * step does not overflow.
+    if (data.storage() == Storage::F32) {
+      const float *f32 = data.as<float>();
+      for (int64_t k = 0; k < n; ++k)
+        out[k] = f32[at + k * step];
+    } else {
+      for (int64_t k = 0; k < n; ++k)
+        out[k] = data.get(at + k * step);
+    }
+  }
+
+  LogicalResult readLinearRows(int64_t start, int64_t count, double *out) {
+    const Source &source = sources[0];
+    ArrayRef<int64_t> sourceShape = source.value.shape();
+    unsigned rank = shape.size();
+    Odometer o(shape, {}, start);
+    for (int64_t j = 0; j < count;) {
+      int64_t n = std::min(count - j, o.rowLeft());
+      // The row's first element, and the step along the row; indices move
+      // monotonically, so checking both ends checks the row.
+      int64_t at = 0, step = 0;
+      for (auto [k, dim] : llvm::enumerate(source.access.dims)) {
+        std::optional<int64_t> first = evaluateDim(dim, o.coords, rank);
+        if (!first)
+          return op->emitOpError("divides by a non-positive value in the "
+                                 "map of source #0");
+        int64_t coef = rank ? rowCoefs[k] : 0;
+        int64_t last = wrapMulAdd(*first, coef, n - 1);
+        for (int64_t idx : {*first, last})
+          if (idx < 0 || idx >= sourceShape[k])
+            return outOfBounds(0, idx, k);
+        at += *first * sourceStrides[0][k];
+        step = wrapMulAdd(step, coef, sourceStrides[0][k]);
+      }
+      gather(source.value.buffer->data, at, step, n, out + j);
+      o.skip(n);
+      j += n;
+    }
+    return success();
+  }
+
+  LogicalResult readTabulatedRows(int64_t start, int64_t count, double *out) {
+    Odometer o(shape, {}, start);
+    for (int64_t j = 0; j < count;) {
+      int64_t n = std::min(count - j, o.rowLeft());
+      SmallVector<int64_t, 4> key;
+      for (unsigned d : keyAxes)
+        key.push_back(o.coords[d]);
+      if (rowSource.empty() || key != rowKey) {
+        // Tabulate the whole row.
+        int64_t length = shape.back();
+        rowSource.resize(length);
+        rowOffset.resize(length);
+        SmallVector<int64_t, 6> coords(o.coords);
+        SmallVector<int64_t, 4> index;
+        for (int64_t c = 0; c < length; ++c) {
+          coords.back() = c;
+          int which;
+          if (failed(locate(coords, which, index)))
+            return failure();
+          rowSource[c] = which;
+          rowOffset[c] = which < 0 ? 0 : linearize(which, index);
+        }
+        rowKey = std::move(key);
+      }
+      for (int64_t k = 0, c = o.coords.back(); k < n; ++k, ++c) {
+        int which = rowSource[c];
+        out[j + k] = which < 0 ? padding
+                               : sources[which].value.buffer->get(rowOffset[c]);
+      }
+      o.skip(n);
+      j += n;
+    }
+    return success();
+  }
+
+  /// How rows are read: linearly (rowCoefs set), tabulated, or element by
+  /// element (rowWise false).
+  bool rowWise = false;
+  /// Per source index, its coefficient along the innermost result axis.
+  SmallVector<int64_t, 4> rowCoefs;
+  SmallVector<SmallVector<int64_t, 4>, 1> sourceStrides;
+  /// The tabulated row: the outer axes it depends on, their values, and per
+  /// element its source (-1: padding) and offset there.
+  SmallVector<unsigned, 4> keyAxes;
+  SmallVector<int64_t, 4> rowKey;
+  std::vector<int> rowSource;
+  std::vector<int64_t> rowOffset;
 };
 
 /// Runs the scalar `instr` over `count` lanes: operand k reads lanes[k], or
@@ -406,8 +591,7 @@ interp::makeIndexMap(dtensor::IndexMapOp op, ArrayRef<TensorValue> sources) {
     source.predicate = op.getPredicate(i);
     tensor->sources.push_back(std::move(source));
   }
-  if (failed(tensor->prepareStrided()))
-    return failure();
+  tensor->prepareRows();
   return std::shared_ptr<LazyTensor>(std::move(tensor));
 }
 
