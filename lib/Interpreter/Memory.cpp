@@ -154,9 +154,9 @@ llvm::Expected<Reservation> Reservation::reserve(uint64_t bytes,
   while (true) {
     if (bytes > limit || held > limit - bytes)
       return llvm::createStringError(
-          what.str() + " needs " + formatBytes(bytes) + " (" +
-          formatBytes(held) + " already held); the limit is " +
-          formatBytes(limit));
+          what.str() + " needs " + formatBytes(bytes) +
+          (held ? " (" + formatBytes(held) + " already held)" : "") +
+          "; the limit is " + formatBytes(limit));
     if (heldBytes.compare_exchange_weak(held, held + bytes))
       return Reservation(bytes);
   }

@@ -271,16 +271,11 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   if (!fakeFault.empty())
     request.fake["fault"] = fakeFault.getValue();
 
-  // Inputs: seeded (the worker draws the same values as the interpreter),
-  // or read from .npy files.
+  // Inputs: seeded (the worker draws the same values as the interpreter;
+  // they are drawn here only for the CPU reference), or read from .npy
+  // files.
   SmallVector<interp::Buffer> args;
-  if (config.inputs.empty()) {
-    FailureOr<SmallVector<interp::Buffer>> random =
-        interp::randomInputs(host, config.seed);
-    if (failed(random))
-      return 1;
-    args = std::move(*random);
-  } else {
+  if (!config.inputs.empty()) {
     if (config.inputs.size() != program->numArguments) {
       llvm::errs() << "error: @" << name << " takes " << program->numArguments
                    << " arguments, got " << config.inputs.size()
@@ -344,6 +339,13 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
         referenceNote = "skipped: " + why + "; " + gpuWhy;
       }
     } else {
+      if (config.inputs.empty()) {
+        FailureOr<SmallVector<interp::Buffer>> random =
+            interp::randomInputs(host, config.seed);
+        if (failed(random))
+          return 1;
+        args = std::move(*random);
+      }
       FailureOr<SmallVector<interp::Buffer>> results =
           interp::runFunction(func, args);
       if (failed(results))

@@ -25,6 +25,7 @@
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Interpreter/BufferIO.h"
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "Deplodock/Interpreter/Memory.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -126,6 +127,12 @@ static cl::opt<std::string> variantCudaDir(
              "Kernel IR, also write each variant's kernel as CUDA to "
              "DIR/<kernel>.<i>.cu (to compile them all)"),
     cl::cat(runCategory));
+static cl::opt<std::string> memoryLimit(
+    "memory-limit",
+    cl::desc("Most memory the interpreter's buffers may hold at once, e.g. "
+             "512M or 4G; a layer that needs more is refused (default: half "
+             "of the memory the process may use)"),
+    cl::value_desc("SIZE"), cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print", cl::desc("What to print of the results"),
@@ -541,6 +548,15 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: choose a mode: --interp runs the CPU reference "
                     "interpreter, --bench runs the kernels on the GPU\n";
     return 2;
+  }
+  if (!memoryLimit.empty()) {
+    llvm::Expected<uint64_t> limit = interp::parseByteSize(memoryLimit);
+    if (!limit) {
+      llvm::errs() << "error: --memory-limit: "
+                   << llvm::toString(limit.takeError()) << "\n";
+      return 1;
+    }
+    interp::setMemoryLimit(*limit);
   }
   MLIRContext context;
   loadDeplodockDialects(context);
