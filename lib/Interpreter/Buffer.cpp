@@ -233,6 +233,12 @@ void ElementArray::read(int64_t from, int64_t n, double *out) const {
   }
 }
 
+std::vector<double> ElementArray::values() const {
+  std::vector<double> out(static_cast<size_t>(count));
+  read(0, count, out.data());
+  return out;
+}
+
 void ElementArray::write(int64_t from, int64_t n, const double *values) {
   switch (kind) {
   case Storage::F32:

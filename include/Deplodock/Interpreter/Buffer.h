@@ -22,6 +22,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <memory>
+#include <vector>
 
 namespace deplodock::interp {
 
@@ -97,6 +98,8 @@ public:
   void set(int64_t i, double v);
   /// Sets every element to `v`.
   void fill(double v);
+  /// The elements as doubles.
+  std::vector<double> values() const;
   /// Copies elements [from, from + n) into `out` as doubles, and back.
   void read(int64_t from, int64_t n, double *out) const;
   void write(int64_t from, int64_t n, const double *values);
