@@ -2,6 +2,7 @@
 
 #include "Deplodock/Interpreter/Memory.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -19,9 +20,13 @@ using namespace deplodock::interp;
 
 std::optional<int64_t>
 deplodock::interp::checkedNumElements(llvm::ArrayRef<int64_t> shape) {
+  if (llvm::any_of(shape, [](int64_t s) { return s < 0; }))
+    return std::nullopt;
+  if (llvm::is_contained(shape, 0))
+    return 0;
   int64_t n = 1;
   for (int64_t s : shape)
-    if (s < 0 || llvm::MulOverflow(n, s, n))
+    if (llvm::MulOverflow(n, s, n))
       return std::nullopt;
   return n;
 }
