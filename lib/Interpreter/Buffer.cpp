@@ -295,17 +295,17 @@ static std::string typeName(ArrayRef<int64_t> shape, Type elementType) {
 }
 
 llvm::Expected<Buffer> Buffer::allocate(ArrayRef<int64_t> shape,
-                                        Type elementType) {
+                                        Type elementType, StringRef what) {
+  std::string name = what.empty() ? typeName(shape, elementType) : what.str();
   Storage storage = storageOf(elementType);
   std::optional<int64_t> count = checkedNumElements(shape);
   std::optional<int64_t> bytes =
       count ? checkedBytes(*count, storageBytes(storage)) : std::nullopt;
   if (!bytes)
     return llvm::createStringError(
-        typeName(shape, elementType) +
-        " has more elements than a 64-bit size can count");
-  llvm::Expected<Reservation> reservation = Reservation::reserve(
-      static_cast<uint64_t>(*bytes), typeName(shape, elementType));
+        name + " has more elements than a 64-bit size can count");
+  llvm::Expected<Reservation> reservation =
+      Reservation::reserve(static_cast<uint64_t>(*bytes), name);
   if (!reservation)
     return reservation.takeError();
   Buffer buffer;

@@ -65,8 +65,8 @@ LogicalResult Machine::runFunction(func::FuncOp func,
                                    const interp::Block &body,
                                    ArrayRef<Buffer> inputs,
                                    SmallVectorImpl<Buffer> &out) {
-  for (auto [slot, input, type] :
-       llvm::zip(body.args, inputs, func.getArgumentTypes())) {
+  for (auto [i, slot, input, type] :
+       llvm::enumerate(body.args, inputs, func.getArgumentTypes())) {
     if (input.shape.empty())
       frame[slot].s = input.get(0); // A scalar argument, or a 0-d buffer.
     if (!isa<MemRefType>(type)) {
@@ -79,8 +79,8 @@ LogicalResult Machine::runFunction(func::FuncOp func,
     llvm::Expected<Buffer> copy = input.clone();
     if (!copy)
       return func.emitOpError("cannot be interpreted within the memory "
-                              "limit: ")
-             << llvm::toString(copy.takeError());
+                              "limit: argument #")
+             << i << ": " << llvm::toString(copy.takeError());
     frame[slot].buffer = std::make_shared<Buffer>(std::move(*copy));
   }
   results = &out;

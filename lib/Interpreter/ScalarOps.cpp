@@ -43,10 +43,16 @@ static uint64_t toUnsigned(Type type, double v) {
   return w == 64 ? x : x & ((uint64_t(1) << w) - 1);
 }
 
-/// The bits `x` of an integer as a value: two's complement, so that an
-/// unsigned result of 2^63 or more is not clamped on its way through a
-/// double (roundTo then wraps it to the result's width).
-static double fromBits(uint64_t x) {
+/// The bits `x` of an integer result of `type` as a value: wrapped to the
+/// width and sign extended in integer arithmetic (i1 as 0 or 1), so that a
+/// wide intermediate (an i32 product of 62 bits) is not rounded on its way
+/// through a double, and an unsigned result of 2^63 or more not clamped.
+static double fromBits(Type type, uint64_t x) {
+  unsigned w = widthOf(type);
+  if (w < 64)
+    x = static_cast<uint64_t>(static_cast<int64_t>(x << (64 - w)) >> (64 - w));
+  if (w == 1)
+    x &= 1;
   return static_cast<double>(static_cast<int64_t>(x));
 }
 
@@ -294,7 +300,7 @@ static double bitcast(Type from, Type type, double v) {
     value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
     return value.convertToDouble();
   }
-  return roundTo(type, fromBits(bits.getZExtValue()));
+  return roundTo(type, fromBits(type, bits.getZExtValue()));
 }
 
 double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
@@ -343,29 +349,29 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
                            : minimumF(x[0], x[1]);
     break;
   case Opcode::AddI:
-    r = fromBits(u64(0) + u64(1));
+    r = fromBits(t, u64(0) + u64(1));
     break;
   case Opcode::SubI:
-    r = fromBits(u64(0) - u64(1));
+    r = fromBits(t, u64(0) - u64(1));
     break;
   case Opcode::MulI:
-    r = fromBits(u64(0) * u64(1));
+    r = fromBits(t, u64(0) * u64(1));
     break;
   // Division by zero is undefined behaviour; it gives 0 here. So does the
   // remainder of INT64_MIN / -1, whose quotient wraps (C++ would trap).
   case Opcode::DivSI:
     r = i64(1) == 0    ? 0
-        : i64(1) == -1 ? fromBits(uint64_t(0) - static_cast<uint64_t>(i64(0)))
+        : i64(1) == -1 ? fromBits(t, uint64_t(0) - static_cast<uint64_t>(i64(0)))
                        : static_cast<double>(i64(0) / i64(1));
     break;
   case Opcode::DivUI:
-    r = u64(1) == 0 ? 0 : fromBits(u64(0) / u64(1));
+    r = u64(1) == 0 ? 0 : fromBits(t, u64(0) / u64(1));
     break;
   case Opcode::RemSI:
     r = i64(1) == 0 || i64(1) == -1 ? 0 : static_cast<double>(i64(0) % i64(1));
     break;
   case Opcode::RemUI:
-    r = u64(1) == 0 ? 0 : fromBits(u64(0) % u64(1));
+    r = u64(1) == 0 ? 0 : fromBits(t, u64(0) % u64(1));
     break;
   case Opcode::AndI:
     r = static_cast<double>(i64(0) & i64(1));
@@ -378,13 +384,13 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     break;
   // Shifting by the width or more is poison; the amount is taken modulo 64.
   case Opcode::ShLI:
-    r = fromBits(u64(0) << (u64(1) & 63));
+    r = fromBits(t, u64(0) << (u64(1) & 63));
     break;
   case Opcode::ShRSI:
     r = static_cast<double>(i64(0) >> (u64(1) & 63));
     break;
   case Opcode::ShRUI:
-    r = fromBits(u64(0) >> (u64(1) & 63));
+    r = fromBits(t, u64(0) >> (u64(1) & 63));
     break;
   case Opcode::MaxSI:
     r = static_cast<double>(std::max(i64(0), i64(1)));
@@ -393,10 +399,10 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     r = static_cast<double>(std::min(i64(0), i64(1)));
     break;
   case Opcode::MaxUI:
-    r = fromBits(std::max(u64(0), u64(1)));
+    r = fromBits(t, std::max(u64(0), u64(1)));
     break;
   case Opcode::MinUI:
-    r = fromBits(std::min(u64(0), u64(1)));
+    r = fromBits(t, std::min(u64(0), u64(1)));
     break;
   case Opcode::CmpF:
     return compareFloats(static_cast<arith::CmpFPredicate>(instr.predicate),
@@ -430,7 +436,7 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     break;
   case Opcode::ExtUI:
   case Opcode::IndexCastUI:
-    r = fromBits(toUnsigned(in(0), x[0]));
+    r = fromBits(t, toUnsigned(in(0), x[0]));
     break;
   case Opcode::Bitcast:
     return bitcast(in(0), t, x[0]);
@@ -471,7 +477,7 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     r = std::fabs(x[0]);
     break;
   case Opcode::AbsI:
-    r = fromBits(i64(0) < 0 ? uint64_t(0) - static_cast<uint64_t>(i64(0))
+    r = fromBits(t, i64(0) < 0 ? uint64_t(0) - static_cast<uint64_t>(i64(0))
                             : static_cast<uint64_t>(i64(0)));
     break;
   case Opcode::Fma:

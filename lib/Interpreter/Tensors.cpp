@@ -36,8 +36,10 @@ LogicalResult TensorValue::read(int64_t start, int64_t count,
 
 FailureOr<std::shared_ptr<Buffer>> interp::allocateFor(Operation *op,
                                                        ShapedType type) {
+  std::string name;
+  llvm::raw_string_ostream(name) << type;
   llvm::Expected<Buffer> buffer =
-      Buffer::allocate(type.getShape(), type.getElementType());
+      Buffer::allocate(type.getShape(), type.getElementType(), name);
   if (!buffer)
     return op->emitOpError("cannot be interpreted within the memory limit: ")
            << llvm::toString(buffer.takeError());

@@ -192,9 +192,11 @@ struct Buffer {
   /// interpreter itself uses allocate).
   Buffer(llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
   /// A zeroed buffer reserved against the memory limit; fails when the shape
-  /// is too large to count or the limit would be exceeded.
+  /// is too large to count or the limit would be exceeded, naming the
+  /// buffer `what` (default: its tensor type).
   static llvm::Expected<Buffer> allocate(llvm::ArrayRef<int64_t> shape,
-                                         mlir::Type elementType);
+                                         mlir::Type elementType,
+                                         llvm::StringRef what = "");
   /// A copy reserved against the memory limit.
   llvm::Expected<Buffer> clone() const;
 
