@@ -390,6 +390,11 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
       return failure();
     instr.regions.push_back(std::move(block));
   }
+  // A dloop.kernel whose free loop can run as lanes runs on the SIMT engine
+  // (its sequential body stays compiled, for the checks above).
+  if (instr.code == Opcode::LoopKernel)
+    if (Operation *laneLoop = simt::chooseLaneLoop(op))
+      simt::compileLoopKernel(op, laneLoop, instr);
   if (instr.code == Opcode::Elementwise) {
     FailureOr<std::shared_ptr<const LaneBody>> lanes =
         compileLanes(*instr.regions[0]);

@@ -244,6 +244,13 @@ LogicalResult Machine::exec(const Instr &instr) {
         if (frame[instr.in[i]].buffer == frame[instr.in[j]].buffer)
           return instr.op->emitOpError("binds one buffer to its arguments #")
                  << j << " and #" << i << ", which must not alias";
+    if (instr.simt) {
+      // One iteration of its lane loop per lane of the SIMT engine.
+      SmallVector<std::shared_ptr<Buffer>, 4> buffers;
+      for (unsigned slot : instr.in)
+        buffers.push_back(frame[slot].buffer);
+      return simt::run(instr, buffers);
+    }
     const interp::Block &body = *instr.regions[0];
     for (auto [arg, in] : llvm::zip(body.args, instr.in))
       frame[arg] = frame[in];

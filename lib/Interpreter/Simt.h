@@ -36,10 +36,21 @@ namespace deplodock::interp::simt {
 /// Compiles the `dtile.kernel` or `dkernel.launch` `op` into `instr.simt`.
 mlir::LogicalResult compile(mlir::Operation *op, Instr &instr);
 
-/// Runs a compiled kernel on `buffers`: the operands of the dtile.kernel or
-/// dkernel.launch, in order.
+/// Runs a compiled kernel on `buffers`: the operands of the dtile.kernel,
+/// dkernel.launch or dloop.kernel, in order.
 mlir::LogicalResult run(const Instr &instr,
                         llvm::ArrayRef<std::shared_ptr<Buffer>> buffers);
+
+/// The free dloop.for of the dloop.kernel `kernel` whose iterations can run
+/// as lanes (one iteration per thread) with the results of running them one
+/// after another, or null (LaneLoops.cpp).
+mlir::Operation *chooseLaneLoop(mlir::Operation *kernel);
+
+/// Compiles the dloop.kernel `op` into `instr.simt`, running the iterations
+/// of `laneLoop` as lanes; leaves `instr` as it was, reporting nothing, when
+/// the engine cannot run it.
+void compileLoopKernel(mlir::Operation *op, mlir::Operation *laneLoop,
+                       Instr &instr);
 
 //===----------------------------------------------------------------------===//
 // Compiled kernels
@@ -70,6 +81,7 @@ enum class Kind : uint8_t {
   Nop,
   // Control flow.
   Tile,
+  LaneLoop,
   ScfFor,
   ScfIf,
   LoopFor,
@@ -144,9 +156,14 @@ struct SBlock {
 };
 
 /// A compiled kernel: the body of a dtile.kernel (whose dtile.tile op loops
-/// over blocks) or of a dkernel.func (run once per block).
+/// over blocks), of a dkernel.func (run once per block), or of a dloop.kernel
+/// (one block whose threads are the iterations of its lane loop).
 struct Kernel {
   bool isTile = false;
+  bool isLoop = false;
+  /// dloop.kernel: the loop whose iterations are the lanes, and its axis.
+  mlir::Operation *laneLoop = nullptr;
+  std::string laneAxis;
   mlir::Operation *op = nullptr;
   SBlock body;
   unsigned numSlots = 0;

@@ -205,6 +205,14 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
           .Case([&](dloop::ForOp loop) {
             instr.kind = Kind::LoopFor;
             instr.a = loop.getExtent();
+            if (loop == kernel.laneLoop) {
+              // Iteration i on lane i.
+              instr.kind = Kind::LaneLoop;
+              std::vector<double> ivs(kernel.numThreads);
+              for (int64_t i = 0; i < kernel.numThreads; ++i)
+                ivs[i] = static_cast<double>(i);
+              instr.laneValues.push_back(std::move(ivs));
+            }
             return success();
           })
           .Case([&](dtile::StridedForOp loop) -> LogicalResult {
@@ -536,6 +544,27 @@ static LogicalResult compileLaunch(dkernel::LaunchOp launch, Kernel &kernel) {
          static_cast<unsigned>(bufferIndex[desc.getBufferIndex()])});
   }
   return compiler.compileBlock(body, kernel.body);
+}
+
+void simt::compileLoopKernel(Operation *op, Operation *laneLoop,
+                             Instr &instr) {
+  auto kernel = std::make_shared<Kernel>();
+  auto loop = cast<dloop::ForOp>(laneLoop);
+  kernel->isLoop = true;
+  kernel->op = op;
+  kernel->laneLoop = loop;
+  kernel->laneAxis = loop.getAxis().str();
+  kernel->numThreads = loop.getExtent();
+  Compiler compiler(*kernel);
+  mlir::Block &body = cast<dloop::KernelOp>(op).getRegion().front();
+  for (BlockArgument arg : body.getArguments())
+    kernel->bufferSlots.push_back(compiler.slotOf(arg));
+  // Whatever the engine cannot run stays with the sequential interpreter,
+  // which reports it.
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (succeeded(compiler.compileBlock(body, kernel->body)))
+    instr.simt = std::move(kernel);
 }
 
 LogicalResult simt::compile(Operation *op, Instr &instr) {

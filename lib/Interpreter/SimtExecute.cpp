@@ -139,6 +139,8 @@ void Machine::startBlock(ArrayRef<int64_t> coords) {
 }
 
 std::string Machine::whichBlock() const {
+  if (kernel.isLoop)
+    return "";
   std::string s = " of block (";
   for (auto [i, c] : llvm::enumerate(blockCoords))
     s += (i ? ", " : "") + std::to_string(c);
@@ -146,6 +148,8 @@ std::string Machine::whichBlock() const {
 }
 
 std::string Machine::where(uint32_t lane) const {
+  if (kernel.isLoop)
+    return " in iteration " + kernel.laneAxis + " = " + std::to_string(lane);
   return " in thread " + std::to_string(lane) + whichBlock();
 }
 
@@ -154,8 +158,9 @@ LogicalResult Machine::launch() {
     return failure();
   for (unsigned index : kernel.zeroInit)
     buffers[index]->data.fill(0.0);
-  if (kernel.isTile) {
-    // The dtile.tile op loops over the blocks itself.
+  if (kernel.isTile || kernel.isLoop) {
+    // The dtile.tile op loops over the blocks itself; a dloop.kernel is one
+    // block.
     startBlock({});
     return runBlock(kernel.body, fullMask);
   }
@@ -232,6 +237,14 @@ LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
     return success();
   case Kind::Tile:
     return execTile(instr);
+  case Kind::LaneLoop: {
+    // Every iteration at once, one per lane.
+    const SBlock &body = *instr.regions[0];
+    LaneValue &iv = frame[body.args[0]];
+    iv.uniform = false;
+    std::copy(instr.laneValues[0].begin(), instr.laneValues[0].end(), iv.v);
+    return runBlock(body, mask);
+  }
   case Kind::ScfFor:
   case Kind::LoopFor:
   case Kind::StridedFor:

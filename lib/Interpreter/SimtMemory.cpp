@@ -138,8 +138,50 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
     return success();
   }
   out.uniform = false;
-  Elements elements(*this, instr, view);
   bool shared = view.space == Space::Shared;
+  if (!shared && instr.access.linear && view.shape.size() <= 8) {
+    // One varying index (the common gather): the other indices are the same
+    // for every lane, checked once, and the address moves by a fixed stride.
+    LinearAccess access;
+    prepare(instr, access);
+    if (access.terms.size() == 1) {
+      const LinearAccess::Term &t = access.terms[0];
+      int64_t offset = 0, stride = 1, dimStride = 0;
+      bool inBounds = true;
+      for (int d = static_cast<int>(view.shape.size()) - 1; d >= 0; --d) {
+        if (d == static_cast<int>(t.dim)) {
+          dimStride = stride;
+        } else {
+          inBounds &= access.base[d] >= 0 && access.base[d] < view.shape[d];
+          offset += access.base[d] * stride;
+        }
+        stride *= view.shape[d];
+      }
+      if (inBounds) {
+        int64_t size = view.shape[t.dim];
+        const float *f32 =
+            view.global && view.global->data.storage() == Storage::F32
+                ? view.global->data.as<float>()
+                : nullptr;
+        for (uint32_t i = 0; i < mask.count; ++i) {
+          uint32_t l = mask.lanes[i];
+          int64_t idx = wrapMulAdd(access.base[t.dim], t.coef,
+                                   wrapToInt64(t.lanes[l]));
+          if (idx < 0 || idx >= size) {
+            (void)element(instr, view, l); // Reports it.
+            return failure();
+          }
+          int64_t at = address(view, offset + idx * dimStride, l);
+          double v = f32 ? f32[at] : view.load(at);
+          if (view.integer && std::isnan(v))
+            v = view.intPoison;
+          out.v[l] = v;
+        }
+        return success();
+      }
+    }
+  }
+  Elements elements(*this, instr, view);
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
     FailureOr<int64_t> e = elements(l);
