@@ -454,9 +454,28 @@ static inline void forLanes(const Mask &mask, uint32_t numThreads, F f) {
 template <typename Op>
 static void binaryF32(const LaneValue &x, const LaneValue &y, LaneValue &out,
                       const Mask &mask, uint32_t n, Op op) {
-  forLanes(mask, n, [&](uint32_t l) {
-    out.v[l] = static_cast<double>(static_cast<float>(op(x.at(l), y.at(l))));
-  });
+  auto round = [&](double a, double b) {
+    return static_cast<double>(static_cast<float>(op(a, b)));
+  };
+  // Every lane of two varying operands, or of one and a uniform value:
+  // loops the compiler vectorises.
+  if (mask.full && !x.uniform && !y.uniform) {
+    for (uint32_t l = 0; l < n; ++l)
+      out.v[l] = round(x.v[l], y.v[l]);
+    return;
+  }
+  if (mask.full && !x.uniform) {
+    for (uint32_t l = 0; l < n; ++l)
+      out.v[l] = round(x.v[l], y.u);
+    return;
+  }
+  if (mask.full && !y.uniform) {
+    for (uint32_t l = 0; l < n; ++l)
+      out.v[l] = round(x.u, y.v[l]);
+    return;
+  }
+  forLanes(mask, n,
+           [&](uint32_t l) { out.v[l] = round(x.at(l), y.at(l)); });
 }
 
 void Machine::execScalar(const SInstr &instr, const Mask &mask) {
