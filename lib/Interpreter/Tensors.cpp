@@ -14,9 +14,9 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::interp;
 
-LazyTensor::LazyTensor(Operation *op, ArrayRef<int64_t> shape,
+LazyTensor::LazyTensor(Kind kind, Operation *op, ArrayRef<int64_t> shape,
                        Type elementType)
-    : op(op), shape(shape), elementType(elementType),
+    : kind(kind), op(op), shape(shape), elementType(elementType),
       size(checkedNumElements(shape).value_or(0)) {}
 
 LazyTensor::~LazyTensor() = default;
@@ -165,7 +165,7 @@ class SplatTensor final : public LazyTensor {
 public:
   SplatTensor(Operation *op, ArrayRef<int64_t> shape, Type elementType,
               double value)
-      : LazyTensor(op, shape, elementType), value(value) {}
+      : LazyTensor(Kind::Splat, op, shape, elementType), value(value) {}
   LogicalResult read(int64_t, int64_t count, double *out) override {
     std::fill(out, out + count, value);
     return success();
@@ -193,7 +193,7 @@ public:
 
   IndexMapTensor(dtensor::IndexMapOp op, ArrayRef<int64_t> shape,
                  Type elementType)
-      : LazyTensor(op, shape, elementType) {}
+      : LazyTensor(Kind::IndexMap, op, shape, elementType) {}
 
   LogicalResult read(int64_t start, int64_t count, double *out) override {
     if (count == 0)
@@ -225,6 +225,43 @@ public:
     if (value.buffer)
       return value.buffer->get(linearize(which, index));
     return value.lazy->at(index);
+  }
+
+  /// Whether rows are read linearly from an f32 buffer (rowAt and f32()
+  /// then give them).
+  bool hasLinearF32Rows() const {
+    return (!rowCoefs.empty() || (rowWise && shape.empty())) &&
+           sources[0].value.buffer->data.storage() == Storage::F32;
+  }
+  const float *f32() const {
+    return sources[0].value.buffer->data.as<float>();
+  }
+
+  /// The source offset of the element at `coords` and the step to the next
+  /// along the innermost axis, for `n` elements from `coords` on: the map is
+  /// evaluated once and, as indices move monotonically along the row, both
+  /// ends are checked.
+  LogicalResult rowAt(ArrayRef<int64_t> coords, int64_t n, int64_t &at,
+                      int64_t &step) {
+    const Source &source = sources[0];
+    ArrayRef<int64_t> sourceShape = source.value.shape();
+    unsigned rank = shape.size();
+    at = 0;
+    step = 0;
+    for (auto [k, dim] : llvm::enumerate(source.access.dims)) {
+      std::optional<int64_t> first = evaluateDim(dim, coords, rank);
+      if (!first)
+        return op->emitOpError("divides by a non-positive value in the map "
+                               "of source #0");
+      int64_t coef = rank ? rowCoefs[k] : 0;
+      int64_t last = wrapMulAdd(*first, coef, n - 1);
+      for (int64_t idx : {*first, last})
+        if (idx < 0 || idx >= sourceShape[k])
+          return outOfBounds(0, idx, k);
+      at += *first * sourceStrides[0][k];
+      step = wrapMulAdd(step, coef, sourceStrides[0][k]);
+    }
+    return success();
   }
 
   /// Chooses how rows are read; call once the sources are set.
@@ -355,29 +392,13 @@ private:
   }
 
   LogicalResult readLinearRows(int64_t start, int64_t count, double *out) {
-    const Source &source = sources[0];
-    ArrayRef<int64_t> sourceShape = source.value.shape();
-    unsigned rank = shape.size();
     Odometer o(shape, {}, start);
     for (int64_t j = 0; j < count;) {
       int64_t n = std::min(count - j, o.rowLeft());
-      // The row's first element, and the step along the row; indices move
-      // monotonically, so checking both ends checks the row.
-      int64_t at = 0, step = 0;
-      for (auto [k, dim] : llvm::enumerate(source.access.dims)) {
-        std::optional<int64_t> first = evaluateDim(dim, o.coords, rank);
-        if (!first)
-          return op->emitOpError("divides by a non-positive value in the "
-                                 "map of source #0");
-        int64_t coef = rank ? rowCoefs[k] : 0;
-        int64_t last = wrapMulAdd(*first, coef, n - 1);
-        for (int64_t idx : {*first, last})
-          if (idx < 0 || idx >= sourceShape[k])
-            return outOfBounds(0, idx, k);
-        at += *first * sourceStrides[0][k];
-        step = wrapMulAdd(step, coef, sourceStrides[0][k]);
-      }
-      gather(source.value.buffer->data, at, step, n, out + j);
+      int64_t at, step;
+      if (failed(rowAt(o.coords, n, at, step)))
+        return failure();
+      gather(sources[0].value.buffer->data, at, step, n, out + j);
       o.skip(n);
       j += n;
     }
@@ -483,7 +504,8 @@ public:
   ElementwiseTensor(Operation *op, ShapedType type,
                     std::shared_ptr<const LaneBody> body,
                     ArrayRef<TensorValue> inputs)
-      : LazyTensor(op, type.getShape(), type.getElementType()),
+      : LazyTensor(Kind::Elementwise, op, type.getShape(),
+                   type.getElementType()),
         body(std::move(body)), inputs(inputs.begin(), inputs.end()) {}
 
   LogicalResult read(int64_t start, int64_t count, double *out) override {
@@ -519,6 +541,17 @@ public:
     else
       std::copy(lane(body->result), lane(body->result) + count, out);
     return success();
+  }
+
+  /// The inputs, when the body is one f32 product of its two arguments.
+  std::optional<std::pair<TensorValue, TensorValue>> productOperands() const {
+    if (body->numArgs != 2 || body->steps.size() != 1 ||
+        body->result != body->steps[0].out)
+      return std::nullopt;
+    const LaneBody::Step &step = body->steps[0];
+    if (step.instr->code != Opcode::MulF || !isF32(step.instr->type))
+      return std::nullopt;
+    return std::make_pair(inputs[step.in[0]], inputs[step.in[1]]);
   }
 
 private:
@@ -621,6 +654,95 @@ static double fold(ReduceKind kind, Type element, bool isF32, double acc,
   return acc;
 }
 
+/// An f32 operand of a dot product: an f32 buffer or an index map read
+/// linearly from one.
+namespace {
+struct DotOperand {
+  IndexMapTensor *map = nullptr;
+  const float *data = nullptr;
+
+  static std::optional<DotOperand> of(const TensorValue &value) {
+    DotOperand operand;
+    if (value.buffer) {
+      if (value.buffer->data.storage() != Storage::F32)
+        return std::nullopt;
+      operand.data = value.buffer->data.as<float>();
+      return operand;
+    }
+    if (value.lazy->kind != LazyTensor::Kind::IndexMap)
+      return std::nullopt;
+    operand.map = static_cast<IndexMapTensor *>(value.lazy.get());
+    if (!operand.map->hasLinearF32Rows())
+      return std::nullopt;
+    operand.data = operand.map->f32();
+    return operand;
+  }
+
+  /// The offset and step of `n` elements along the innermost axis from
+  /// `coords` (whose row-major offset is `linear`).
+  LogicalResult row(ArrayRef<int64_t> coords, int64_t linear, int64_t n,
+                    int64_t &at, int64_t &step) const {
+    if (map)
+      return map->rowAt(coords, n, at, step);
+    at = linear;
+    step = 1;
+    return success();
+  }
+};
+} // namespace
+
+/// The f32 sum over the innermost axis of a product of two f32 operands,
+/// one dot product per output, with no chunks in between; nullopt when
+/// `input` is not such a product.
+static std::optional<LogicalResult> reduceDots(const TensorValue &input,
+                                               Buffer &result) {
+  if (!input.lazy || input.lazy->kind != LazyTensor::Kind::Elementwise)
+    return std::nullopt;
+  auto &product = static_cast<ElementwiseTensor &>(*input.lazy);
+  std::optional<std::pair<TensorValue, TensorValue>> operands =
+      product.productOperands();
+  if (!operands)
+    return std::nullopt;
+  std::optional<DotOperand> a = DotOperand::of(operands->first);
+  std::optional<DotOperand> b = DotOperand::of(operands->second);
+  if (!a || !b)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = product.shape;
+  int64_t run = shape.back();
+  if (run == 0)
+    return std::nullopt;
+  // A group of outputs at a time, all of them stepping through their sums
+  // together: neighbouring outputs read neighbouring elements (the columns
+  // of a matmul's right operand), and the sums do not wait on each other.
+  constexpr int64_t kGroup = 16;
+  Odometer o(shape, {}, 0);
+  for (int64_t first = 0, n = result.size(); first < n; first += kGroup) {
+    int64_t group = std::min(kGroup, n - first);
+    const float *rowA[kGroup], *rowB[kGroup];
+    int64_t stepA[kGroup], stepB[kGroup];
+    for (int64_t g = 0; g < group; ++g) {
+      int64_t atA, atB;
+      if (failed(a->row(o.coords, (first + g) * run, run, atA, stepA[g])) ||
+          failed(b->row(o.coords, (first + g) * run, run, atB, stepB[g])))
+        return failure();
+      rowA[g] = a->data + atA;
+      rowB[g] = b->data + atB;
+      o.skip(run);
+    }
+    // Each sum adds its products in order, each product rounded to f32
+    // first (no fused multiply-add, which would round once).
+    float sums[kGroup] = {};
+    for (int64_t k = 0; k < run; ++k)
+      for (int64_t g = 0; g < group; ++g) {
+        float p = rowA[g][k * stepA[g]] * rowB[g][k * stepB[g]];
+        sums[g] += p;
+      }
+    for (int64_t g = 0; g < group; ++g)
+      result.set(first + g, sums[g]);
+  }
+  return success();
+}
+
 FailureOr<std::shared_ptr<Buffer>> interp::reduce(dtensor::ReduceOp op,
                                                   const TensorValue &input) {
   auto type = cast<ShapedType>(op.getType());
@@ -642,6 +764,10 @@ FailureOr<std::shared_ptr<Buffer>> interp::reduce(dtensor::ReduceOp op,
   bool trailing = true;
   for (auto [i, axis] : llvm::enumerate(axes))
     trailing &= axis == static_cast<int64_t>(rank - axes.size() + i);
+  if (trailing && axes.size() == 1 && kind == ReduceKind::add && isF32)
+    if (std::optional<LogicalResult> done = reduceDots(input, result))
+      return failed(*done) ? FailureOr<std::shared_ptr<Buffer>>(failure())
+                           : allocated;
   if (trailing) {
     // Each output folds one run of consecutive inputs.
     int64_t run = 1;

@@ -37,7 +37,8 @@ constexpr int64_t kChunk = 1024;
 /// A tensor computed when read.
 class LazyTensor {
 public:
-  LazyTensor(mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
+  enum class Kind { Splat, IndexMap, Elementwise };
+  LazyTensor(Kind kind, mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
              mlir::Type elementType);
   virtual ~LazyTensor();
 
@@ -51,6 +52,7 @@ public:
   /// The element at `coords`.
   virtual mlir::FailureOr<double> at(llvm::ArrayRef<int64_t> coords);
 
+  const Kind kind;
   /// The op whose result this is.
   mlir::Operation *op;
   llvm::SmallVector<int64_t, 4> shape;
