@@ -139,7 +139,7 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
   }
   out.uniform = false;
   bool shared = view.space == Space::Shared;
-  if (!shared && instr.access.linear && view.shape.size() <= 8) {
+  if (instr.access.linear && view.shape.size() <= 8) {
     // One varying index (the common gather): the other indices are the same
     // for every lane, checked once, and the address moves by a fixed stride.
     LinearAccess access;
@@ -172,6 +172,8 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
             return failure();
           }
           int64_t at = address(view, offset + idx * dimStride, l);
+          if (shared && failed(trackRead(instr, at, l)))
+            return failure();
           double v = f32 ? f32[at] : view.load(at);
           if (view.integer && std::isnan(v))
             v = view.intPoison;
