@@ -80,10 +80,8 @@ Access deplodock::interp::indexAccess(unsigned first, unsigned count) {
   return access;
 }
 
-std::optional<int64_t>
-deplodock::interp::evaluateDim(const Access::Dim &dim,
-                               ArrayRef<int64_t> operands,
-                               unsigned numMapDims) {
+std::optional<int64_t> deplodock::interp::evaluateDim(
+    const Access::Dim &dim, ArrayRef<int64_t> operands, unsigned numMapDims) {
   if (dim.expr)
     return evaluateAffineExpr(dim.expr, operands, numMapDims);
   int64_t v = dim.constant;

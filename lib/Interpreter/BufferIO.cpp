@@ -106,7 +106,7 @@ LogicalResult deplodock::interp::writeNpy(const Buffer &buffer, StringRef path,
          ++i) {
       double v = buffer.get(i);
       if (descr == "<f2")
-        appendRaw<uint16_t>(out, toHalf(v));
+        appendRaw<uint16_t>(out, runtime::doubleToHalfBits(v));
       else if (descr == "<f4")
         appendRaw<float>(out, static_cast<float>(v));
       else if (descr == "<f8")
@@ -227,7 +227,7 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
   for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
     double v;
     if (descr == "<f2")
-      v = fromHalf(readRaw<uint16_t>(p));
+      v = runtime::halfBitsToDouble(readRaw<uint16_t>(p));
     else if (descr == "<f4")
       v = readRaw<float>(p);
     else if (descr == "<f8")
@@ -259,9 +259,10 @@ void deplodock::interp::adaptElementType(Buffer &buffer, Type expected) {
     Buffer adapted(buffer.shape, expected);
     for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
       double v = buffer.get(i);
-      adapted.set(i, got.isF32() ? v
-                                 : fromBfloat16(static_cast<uint16_t>(
-                                       wrapToInt64(v))));
+      adapted.set(i, got.isF32()
+                         ? v
+                         : runtime::bf16BitsToDouble(
+                                       static_cast<uint16_t>(wrapToInt64(v))));
     }
     buffer = std::move(adapted);
   }

@@ -124,12 +124,12 @@ static FailureOr<std::shared_ptr<Buffer>> denseBuffer(Operation *op,
     return failure();
   Buffer &b = **buffer;
   if (dense.isSplat()) {
-    b.data.fill(isa<FloatType>(element)
-                    ? roundTo(element, dense.getSplatValue<APFloat>()
-                                           .convertToDouble())
-                    : roundTo(element, static_cast<double>(
-                                           dense.getSplatValue<APInt>()
-                                               .getSExtValue())));
+    b.data.fill(
+        isa<FloatType>(element)
+            ? roundTo(element, dense.getSplatValue<APFloat>().convertToDouble())
+            : roundTo(element,
+                      static_cast<double>(
+                          dense.getSplatValue<APInt>().getSExtValue())));
     return buffer;
   }
   int64_t i = 0;
@@ -154,7 +154,7 @@ std::optional<std::string> interp::uninterpretable(Type type) {
       return std::string("which cannot be interpreted");
     std::optional<int64_t> count = checkedNumElements(shaped.getShape());
     if (!count ||
-        !checkedBytes(*count, storageBytes(storageOf(shaped.getElementType()))))
+        !checkedBytes(*count, runtime::dtypeSize(storageOf(shaped.getElementType()))))
       return std::string(
           "which has more elements than a 64-bit size can count");
     return std::nullopt;
@@ -164,9 +164,7 @@ std::optional<std::string> interp::uninterpretable(Type type) {
   return std::nullopt;
 }
 
-bool interp::isInterpretableType(Type type) {
-  return !uninterpretable(type);
-}
+bool interp::isInterpretableType(Type type) { return !uninterpretable(type); }
 
 /// Whether the one user of `op`'s result reads each of its elements once, in
 /// order: an elementwise op or a reduction in the same block.
@@ -252,8 +250,7 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
                                         poisonValue(element));
                 return success();
               }
-              FailureOr<std::shared_ptr<Buffer>> data =
-                  allocateFor(op, shaped);
+              FailureOr<std::shared_ptr<Buffer>> data = allocateFor(op, shaped);
               if (failed(data))
                 return failure();
               (*data)->data.fill(poisonValue(element));

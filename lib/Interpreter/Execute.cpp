@@ -61,8 +61,7 @@ private:
 
 } // namespace
 
-LogicalResult Machine::runFunction(func::FuncOp func,
-                                   const interp::Block &body,
+LogicalResult Machine::runFunction(func::FuncOp func, const interp::Block &body,
                                    ArrayRef<Buffer> inputs,
                                    SmallVectorImpl<Buffer> &out) {
   for (auto [i, slot, input, type] :

@@ -37,9 +37,9 @@ static constexpr int64_t kMaxLanes = 16384;
 static bool isLaneOp(Operation *op) {
   if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return true;
-  return isa<affine::AffineApplyOp, dloop::ForOp, dloop::LoadOp,
-             dloop::StoreOp, dloop::YieldOp, scf::IfOp, scf::ForOp,
-             scf::YieldOp, memref::LoadOp, memref::StoreOp>(op);
+  return isa<affine::AffineApplyOp, dloop::ForOp, dloop::LoadOp, dloop::StoreOp,
+             dloop::YieldOp, scf::IfOp, scf::ForOp, scf::YieldOp,
+             memref::LoadOp, memref::StoreOp>(op);
 }
 
 /// The buffer, index map and index operands of a store.

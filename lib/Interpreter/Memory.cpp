@@ -92,7 +92,8 @@ void deplodock::interp::setMemoryLimit(uint64_t bytes) {
 
 uint64_t deplodock::interp::getHeldBytes() { return heldBytes.load(); }
 
-llvm::Expected<uint64_t> deplodock::interp::parseByteSize(llvm::StringRef text) {
+llvm::Expected<uint64_t>
+deplodock::interp::parseByteSize(llvm::StringRef text) {
   auto bad = [&] {
     return llvm::createStringError(
         "'" + text.str() +

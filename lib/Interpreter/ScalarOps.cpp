@@ -149,9 +149,9 @@ double deplodock::interp::roundTo(Type type, double v) {
   if (type.isIndex())
     return static_cast<double>(toInt(type, v));
   if (type.isF16())
-    return fromHalf(toHalf(v));
+    return runtime::halfBitsToDouble(runtime::doubleToHalfBits(v));
   if (type.isBF16())
-    return fromBfloat16(toBfloat16(v));
+    return runtime::bf16BitsToDouble(runtime::doubleToBF16Bits(v));
   if (!isa<IntegerType>(type)) {
     auto fp = cast<FloatType>(type);
     APFloat value(v);
@@ -360,9 +360,10 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   // Division by zero is undefined behaviour; it gives 0 here. So does the
   // remainder of INT64_MIN / -1, whose quotient wraps (C++ would trap).
   case Opcode::DivSI:
-    r = i64(1) == 0    ? 0
-        : i64(1) == -1 ? fromBits(t, uint64_t(0) - static_cast<uint64_t>(i64(0)))
-                       : static_cast<double>(i64(0) / i64(1));
+    r = i64(1) == 0 ? 0
+        : i64(1) == -1
+            ? fromBits(t, uint64_t(0) - static_cast<uint64_t>(i64(0)))
+            : static_cast<double>(i64(0) / i64(1));
     break;
   case Opcode::DivUI:
     r = u64(1) == 0 ? 0 : fromBits(t, u64(0) / u64(1));
@@ -478,7 +479,7 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     break;
   case Opcode::AbsI:
     r = fromBits(t, i64(0) < 0 ? uint64_t(0) - static_cast<uint64_t>(i64(0))
-                            : static_cast<uint64_t>(i64(0)));
+                               : static_cast<uint64_t>(i64(0)));
     break;
   case Opcode::Fma:
     r = std::fma(x[0], x[1], x[2]);

@@ -209,9 +209,7 @@ struct View {
   double intPoison = 0;
   int64_t numElements() const { return size; }
   /// The value at storage index `at`, and a store there.
-  double load(int64_t at) const {
-    return global ? global->get(at) : local[at];
-  }
+  double load(int64_t at) const { return global ? global->get(at) : local[at]; }
   void store(int64_t at, double v) const {
     if (global)
       global->set(at, v);

@@ -61,7 +61,7 @@ private:
 } // namespace
 
 FailureOr<unsigned> Compiler::addView(Operation *op, MemRefType type,
-                                     Space space, int64_t offset) {
+                                      Space space, int64_t offset) {
   ViewSpec spec;
   spec.shape.assign(type.getShape().begin(), type.getShape().end());
   spec.elementType = type.getElementType();
@@ -273,8 +273,8 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
           .Case([&](dkernel::AllocSharedOp alloc) -> LogicalResult {
             instr.kind = Kind::AllocShared;
             FailureOr<unsigned> view =
-                addView(alloc, cast<MemRefType>(alloc.getType()),
-                        Space::Shared, alloc.getOffset());
+                addView(alloc, cast<MemRefType>(alloc.getType()), Space::Shared,
+                        alloc.getOffset());
             if (failed(view))
               return failure();
             instr.views.push_back(*view);
@@ -546,8 +546,7 @@ static LogicalResult compileLaunch(dkernel::LaunchOp launch, Kernel &kernel) {
   return compiler.compileBlock(body, kernel.body);
 }
 
-void simt::compileLoopKernel(Operation *op, Operation *laneLoop,
-                             Instr &instr) {
+void simt::compileLoopKernel(Operation *op, Operation *laneLoop, Instr &instr) {
   auto kernel = std::make_shared<Kernel>();
   auto loop = cast<dloop::ForOp>(laneLoop);
   kernel->isLoop = true;

@@ -336,11 +336,11 @@ LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
     if (st <= 0 && lb < ub)
       return error(instr) << "has a non-positive step " << st;
     // The trip count first: stepping past ub must not overflow.
-    uint64_t trips = lb < ub ? (static_cast<uint64_t>(ub) -
-                                static_cast<uint64_t>(lb) - 1) /
-                                       static_cast<uint64_t>(st) +
-                                   1
-                             : 0;
+    uint64_t trips =
+        lb < ub ? (static_cast<uint64_t>(ub) - static_cast<uint64_t>(lb) - 1) /
+                          static_cast<uint64_t>(st) +
+                      1
+                : 0;
     for (uint64_t k = 0; k < trips; ++k) {
       iv.uniform = true;
       iv.u = static_cast<double>(
@@ -474,8 +474,7 @@ static void binaryF32(const LaneValue &x, const LaneValue &y, LaneValue &out,
       out.v[l] = round(x.u, y.v[l]);
     return;
   }
-  forLanes(mask, n,
-           [&](uint32_t l) { out.v[l] = round(x.at(l), y.at(l)); });
+  forLanes(mask, n, [&](uint32_t l) { out.v[l] = round(x.at(l), y.at(l)); });
 }
 
 void Machine::execScalar(const SInstr &instr, const Mask &mask) {

@@ -319,9 +319,8 @@ LogicalResult Machine::land(const SInstr &instr, const ElementCopy &copy,
     // A copy without a source (a guarded cp.async that was invalid) lands
     // zeros.
     double v =
-        copy.src
-            ? copy.src->load(address(*copy.src, copy.srcElement + k, lane))
-            : 0.0;
+        copy.src ? copy.src->load(address(*copy.src, copy.srcElement + k, lane))
+                 : 0.0;
     if (failed(write(instr, *copy.dst, copy.dstElement + k, lane, v)))
       return failure();
   }

@@ -160,13 +160,13 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
       if (inBounds) {
         int64_t size = view.shape[t.dim];
         const float *f32 =
-            view.global && view.global->data.storage() == Storage::F32
+            view.global && view.global->data.storage() == runtime::DType::F32
                 ? view.global->data.as<float>()
                 : nullptr;
         for (uint32_t i = 0; i < mask.count; ++i) {
           uint32_t l = mask.lanes[i];
-          int64_t idx = wrapMulAdd(access.base[t.dim], t.coef,
-                                   wrapToInt64(t.lanes[l]));
+          int64_t idx =
+              wrapMulAdd(access.base[t.dim], t.coef, wrapToInt64(t.lanes[l]));
           if (idx < 0 || idx >= size) {
             (void)element(instr, view, l); // Reports it.
             return failure();

@@ -36,8 +36,8 @@ static FailureOr<int64_t> uniformIndex(Machine &m, const SInstr &instr,
         return m.error(instr)
                << "has a " << what << " that differs across threads ("
                << wrapToInt64(v) << m.where(mask.lanes[0]) << ", "
-               << wrapToInt64(slot.v[mask.lanes[i]])
-               << m.where(mask.lanes[i]) << ")";
+               << wrapToInt64(slot.v[mask.lanes[i]]) << m.where(mask.lanes[i])
+               << ")";
   return wrapToInt64(v);
 }
 

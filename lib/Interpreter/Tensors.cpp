@@ -151,8 +151,7 @@ std::optional<int64_t> innerCoefficient(AffineExpr expr, unsigned dim) {
       c = dyn_cast<AffineConstantExpr>(bin.getLHS());
       other = bin.getRHS();
     }
-    std::optional<int64_t> a =
-        c ? innerCoefficient(other, dim) : std::nullopt;
+    std::optional<int64_t> a = c ? innerCoefficient(other, dim) : std::nullopt;
     int64_t product;
     if (!a || llvm::MulOverflow(*a, c.getValue(), product))
       return std::nullopt;
@@ -231,11 +230,9 @@ public:
   /// then give them).
   bool hasLinearF32Rows() const {
     return (!rowCoefs.empty() || (rowWise && shape.empty())) &&
-           sources[0].value.buffer->data.storage() == Storage::F32;
+           sources[0].value.buffer->data.storage() == runtime::DType::F32;
   }
-  const float *f32() const {
-    return sources[0].value.buffer->data.as<float>();
-  }
+  const float *f32() const { return sources[0].value.buffer->data.as<float>(); }
 
   /// The source offset of the element at `coords` and the step to the next
   /// along the innermost axis, for `n` elements from `coords` on: the map is
@@ -268,8 +265,7 @@ public:
   void prepareRows() {
     for (const Source &source : sources)
       sourceStrides.push_back(rowMajorStrides(source.value.shape()));
-    if (!llvm::all_of(sources,
-                      [](const Source &s) { return s.value.buffer; }))
+    if (!llvm::all_of(sources, [](const Source &s) { return s.value.buffer; }))
       return;
     rowWise = true;
     if (shape.empty())
@@ -381,7 +377,7 @@ private:
   static void gather(const ElementArray &data, int64_t at, int64_t step,
                      int64_t n, double *out) {
     // Every index is in bounds, so at + k * step does not overflow.
-    if (data.storage() == Storage::F32) {
+    if (data.storage() == runtime::DType::F32) {
       const float *f32 = data.as<float>();
       for (int64_t k = 0; k < n; ++k)
         out[k] = f32[at + k * step];
@@ -467,19 +463,23 @@ void evalLanes(const Instr &instr, ArrayRef<const double *> lanes,
     switch (instr.code) {
     case Opcode::AddF:
       for (int64_t j = 0; j < count; ++j)
-        out[j] = static_cast<float>(lane(0, j)) + static_cast<float>(lane(1, j));
+        out[j] =
+            static_cast<float>(lane(0, j)) + static_cast<float>(lane(1, j));
       return;
     case Opcode::SubF:
       for (int64_t j = 0; j < count; ++j)
-        out[j] = static_cast<float>(lane(0, j)) - static_cast<float>(lane(1, j));
+        out[j] =
+            static_cast<float>(lane(0, j)) - static_cast<float>(lane(1, j));
       return;
     case Opcode::MulF:
       for (int64_t j = 0; j < count; ++j)
-        out[j] = static_cast<float>(lane(0, j)) * static_cast<float>(lane(1, j));
+        out[j] =
+            static_cast<float>(lane(0, j)) * static_cast<float>(lane(1, j));
       return;
     case Opcode::DivF:
       for (int64_t j = 0; j < count; ++j)
-        out[j] = static_cast<float>(lane(0, j)) / static_cast<float>(lane(1, j));
+        out[j] =
+            static_cast<float>(lane(0, j)) / static_cast<float>(lane(1, j));
       return;
     default:
       break;
@@ -634,8 +634,7 @@ std::shared_ptr<LazyTensor>
 interp::makeElementwise(Operation *op, ShapedType type,
                         std::shared_ptr<const LaneBody> body,
                         ArrayRef<TensorValue> inputs) {
-  return std::make_shared<ElementwiseTensor>(op, type, std::move(body),
-                                             inputs);
+  return std::make_shared<ElementwiseTensor>(op, type, std::move(body), inputs);
 }
 
 /// Folds `n` values into `acc` with `kind`, rounding to `element` at every
@@ -664,7 +663,7 @@ struct DotOperand {
   static std::optional<DotOperand> of(const TensorValue &value) {
     DotOperand operand;
     if (value.buffer) {
-      if (value.buffer->data.storage() != Storage::F32)
+      if (value.buffer->data.storage() != runtime::DType::F32)
         return std::nullopt;
       operand.data = value.buffer->data.as<float>();
       return operand;

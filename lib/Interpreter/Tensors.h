@@ -104,10 +104,10 @@ makeIndexMap(dtensor::IndexMapOp op, llvm::ArrayRef<TensorValue> sources);
 
 /// The dtensor.elementwise `op` (result type `type`) running `body` over
 /// `inputs`.
-std::shared_ptr<LazyTensor> makeElementwise(mlir::Operation *op,
-                                            mlir::ShapedType type,
-                                            std::shared_ptr<const LaneBody> body,
-                                            llvm::ArrayRef<TensorValue> inputs);
+std::shared_ptr<LazyTensor>
+makeElementwise(mlir::Operation *op, mlir::ShapedType type,
+                std::shared_ptr<const LaneBody> body,
+                llvm::ArrayRef<TensorValue> inputs);
 
 /// Computes every element of `tensor` into a buffer reserved against the
 /// memory limit; errors are located at `tensor.op`.

@@ -25,6 +25,7 @@
 
 using namespace mlir;
 using namespace deplodock::interp;
+using namespace deplodock::runtime;
 
 namespace {
 
@@ -36,8 +37,8 @@ double apRound(double v, const llvm::fltSemantics &semantics) {
   llvm::APFloat value(v);
   bool lost;
   value.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &lost);
-  value.convert(llvm::APFloat::IEEEdouble(),
-                llvm::APFloat::rmNearestTiesToEven, &lost);
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
   return value.convertToDouble();
 }
 
@@ -70,27 +71,27 @@ protected:
 TEST_F(BufferTest, StoresEachTypeAtItsWidth) {
   struct Case {
     Type type;
-    Storage storage;
+    DType storage;
     unsigned bytes;
   };
   Case cases[] = {
-      {b.getI1Type(), Storage::I1, 1},
-      {b.getIntegerType(8), Storage::I8, 1},
-      {b.getIntegerType(4), Storage::I8, 1},
-      {b.getIntegerType(16), Storage::I16, 2},
-      {b.getIntegerType(24), Storage::I32, 4},
-      {b.getI32Type(), Storage::I32, 4},
-      {b.getI64Type(), Storage::I64, 8},
-      {b.getIndexType(), Storage::I64, 8},
-      {b.getF16Type(), Storage::F16, 2},
-      {b.getBF16Type(), Storage::BF16, 2},
-      {b.getF32Type(), Storage::F32, 4},
-      {b.getType<Float8E4M3FNType>(), Storage::F32, 4},
-      {b.getF64Type(), Storage::F64, 8},
+      {b.getI1Type(), DType::I1, 1},
+      {b.getIntegerType(8), DType::I8, 1},
+      {b.getIntegerType(4), DType::I8, 1},
+      {b.getIntegerType(16), DType::I16, 2},
+      {b.getIntegerType(24), DType::I32, 4},
+      {b.getI32Type(), DType::I32, 4},
+      {b.getI64Type(), DType::I64, 8},
+      {b.getIndexType(), DType::I64, 8},
+      {b.getF16Type(), DType::F16, 2},
+      {b.getBF16Type(), DType::BF16, 2},
+      {b.getF32Type(), DType::F32, 4},
+      {b.getType<Float8E4M3FNType>(), DType::F32, 4},
+      {b.getF64Type(), DType::F64, 8},
   };
   for (const Case &c : cases) {
     EXPECT_EQ(storageOf(c.type), c.storage);
-    EXPECT_EQ(storageBytes(c.storage), c.bytes);
+    EXPECT_EQ(dtypeSize(c.storage), c.bytes);
     Buffer buffer({3, 5}, c.type);
     EXPECT_EQ(buffer.size(), 15);
     EXPECT_EQ(buffer.data.storage(), c.storage);
@@ -109,12 +110,12 @@ TEST_F(BufferTest, SixteenBitFloatsRoundTripEveryValue) {
                  llvm::APFloat::rmNearestTiesToEven, &lost);
     brain.convert(llvm::APFloat::IEEEdouble(),
                   llvm::APFloat::rmNearestTiesToEven, &lost);
-    ASSERT_TRUE(same(fromHalf(b16), half.convertToDouble())) << bits;
-    ASSERT_TRUE(same(fromBfloat16(b16), brain.convertToDouble())) << bits;
-    if (!std::isnan(fromHalf(b16)))
-      ASSERT_EQ(toHalf(fromHalf(b16)), b16) << bits;
-    if (!std::isnan(fromBfloat16(b16)))
-      ASSERT_EQ(toBfloat16(fromBfloat16(b16)), b16) << bits;
+    ASSERT_TRUE(same(halfBitsToDouble(b16), half.convertToDouble())) << bits;
+    ASSERT_TRUE(same(bf16BitsToDouble(b16), brain.convertToDouble())) << bits;
+    if (!std::isnan(halfBitsToDouble(b16)))
+      ASSERT_EQ(doubleToHalfBits(halfBitsToDouble(b16)), b16) << bits;
+    if (!std::isnan(bf16BitsToDouble(b16)))
+      ASSERT_EQ(doubleToBF16Bits(bf16BitsToDouble(b16)), b16) << bits;
   }
 }
 
@@ -153,14 +154,14 @@ TEST_F(BufferTest, SixteenBitFloatsRoundOnceToNearestEven) {
     values.push_back(i % 4 ? std::ldexp(std::fmod(v, 2.0), (i % 80) - 40) : v);
   }
   for (double v : values) {
-    double half = fromHalf(toHalf(v)), brain = fromBfloat16(toBfloat16(v));
+    double half = halfBitsToDouble(doubleToHalfBits(v)), brain = bf16BitsToDouble(doubleToBF16Bits(v));
     ASSERT_TRUE(same(half, apRound(v, llvm::APFloat::IEEEhalf()))) << v;
     ASSERT_TRUE(same(brain, apRound(v, llvm::APFloat::BFloat()))) << v;
     ASSERT_TRUE(same(roundTo(b.getF16Type(), v), half)) << v;
     ASSERT_TRUE(same(roundTo(b.getBF16Type(), v), brain)) << v;
   }
-  EXPECT_TRUE(std::isnan(fromHalf(toHalf(kNaN))));
-  EXPECT_TRUE(std::isnan(fromBfloat16(toBfloat16(kNaN))));
+  EXPECT_TRUE(std::isnan(halfBitsToDouble(doubleToHalfBits(kNaN))));
+  EXPECT_TRUE(std::isnan(bf16BitsToDouble(doubleToBF16Bits(kNaN))));
 }
 
 /// Integers are stored wrapped to their width, as roundTo wraps them.
@@ -185,8 +186,7 @@ TEST_F(BufferTest, IntegersWrapToTheirWidth) {
   i64.set(1, 0x1p63); // Wraps to -2^63, as roundTo does.
   i64.set(2, kNaN);   // Poison: 0.
   i64.set(3, -5.75);
-  EXPECT_EQ(i64.data.values(),
-            (std::vector<double>{-0x1p63, -0x1p63, 0, -5}));
+  EXPECT_EQ(i64.data.values(), (std::vector<double>{-0x1p63, -0x1p63, 0, -5}));
   EXPECT_EQ(roundTo(b.getI64Type(), 0x1p63), -0x1p63);
 
   // Modulo 2^64 first, then to the width.
@@ -211,9 +211,9 @@ TEST_F(BufferTest, WrapsDoublesToInt64) {
 }
 
 TEST_F(BufferTest, ReadsWritesFillsAndCompares) {
-  for (Type type : {Type(b.getF16Type()), Type(b.getBF16Type()),
-                    Type(b.getF32Type()), Type(b.getF64Type()),
-                    Type(b.getI32Type())}) {
+  for (Type type :
+       {Type(b.getF16Type()), Type(b.getBF16Type()), Type(b.getF32Type()),
+        Type(b.getF64Type()), Type(b.getI32Type())}) {
     Buffer buffer({6}, type);
     double values[6] = {1, -2, 0.5, 3, -0.25, 8};
     buffer.data.write(0, 6, values);
@@ -273,8 +273,8 @@ TEST_F(BufferTest, ParsesAndFormatsSizes) {
         << c.text << ": " << llvm::toString(bytes.takeError());
     EXPECT_EQ(*bytes, c.bytes) << c.text;
   }
-  for (const char *bad : {"", "G", "0", "0.1", "-5", "1e3", "inf", "nan",
-                          "1Q", "1.2.3G", "12 apples", "10000000E", "1GiBs"}) {
+  for (const char *bad : {"", "G", "0", "0.1", "-5", "1e3", "inf", "nan", "1Q",
+                          "1.2.3G", "12 apples", "10000000E", "1GiBs"}) {
     llvm::Expected<uint64_t> bytes = parseByteSize(bad);
     EXPECT_FALSE(static_cast<bool>(bytes)) << bad;
     if (!bytes)

@@ -657,7 +657,8 @@ TEST_F(InterpreterTest, RunsTensorFunction) {
   EXPECT_EQ((*results)[0].shape, (SmallVector<int64_t, 4>{2}));
   EXPECT_EQ((*results)[0].data.values(), (std::vector<double>{14, 77}));
   EXPECT_EQ((*results)[1].shape, (SmallVector<int64_t, 4>{3, 2}));
-  EXPECT_EQ((*results)[1].data.values(), (std::vector<double>{1, 4, 2, 5, 3, -6}));
+  EXPECT_EQ((*results)[1].data.values(),
+            (std::vector<double>{1, 4, 2, 5, 3, -6}));
   EXPECT_EQ((*results)[2].data.values(),
             (std::vector<double>{1, 2, 3, 1, 7.5, 4, 5, -6, 16, 7.5}));
   EXPECT_EQ((*results)[3].shape, (SmallVector<int64_t, 4>{1, 1}));
@@ -923,7 +924,8 @@ func.func @half(%a: memref<4xf32>) -> (memref<4xf32>, memref<2xi32>) {
   EXPECT_TRUE(std::isnan(y[1]));
   EXPECT_EQ(y[2], 3);
   EXPECT_TRUE(std::isnan(y[3]));
-  EXPECT_EQ((*results)[1].data.values(), (std::vector<double>{-559038737, -559038737}));
+  EXPECT_EQ((*results)[1].data.values(),
+            (std::vector<double>{-559038737, -559038737}));
 }
 
 /// Two get_globals of one global read one buffer; constants fold in.
@@ -974,7 +976,7 @@ TEST_F(InterpreterTest, RejectsInputsThatDoNotFit) {
                      "but the input is a 'tensor<2x3xf64>'");
   // A buffer whose data does not fill its shape.
   Buffer bad = x;
-  bad.data = ElementArray(Storage::F32, 5, Reservation());
+  bad.data = ElementArray(runtime::DType::F32, 5, Reservation());
   EXPECT_TRUE(failed(run(*module, {bad})));
   EXPECT_EQ(message, "'func.func' op argument #0 has type 'tensor<2x3xf32>', "
                      "but the input is a 'tensor<2x3xf32>'");
@@ -1071,12 +1073,14 @@ func.func @gather(%x: memref<4xf32>, %i: memref<2xindex>) -> memref<2xf32> {
   ASSERT_TRUE(succeeded(results)) << message;
   EXPECT_EQ((*results)[0].data.values(), (std::vector<double>{13, 11}));
   EXPECT_TRUE(failed(run(*module, {x, buffer({2}, b.getIndexType(), {3, 4})})));
-  EXPECT_EQ(message,
-            "'dloop.load' op accesses index 4 of dimension 0 of size 4");
+  // The free loop runs as lanes (LaneLoops.cpp): errors name the
+  // iteration.
+  EXPECT_EQ(message, "'dloop.load' op accesses index 4 of dimension 0 of "
+                     "size 4 in iteration k = 1");
   EXPECT_TRUE(
       failed(run(*module, {x, buffer({2}, b.getIndexType(), {-1, 0})})));
-  EXPECT_EQ(message,
-            "'dloop.load' op accesses index -1 of dimension 0 of size 4");
+  EXPECT_EQ(message, "'dloop.load' op accesses index -1 of dimension 0 of "
+                     "size 4 in iteration k = 0");
 
   module = parse(R"mlir(
 func.func @store(%x: memref<4xf32>, %i: index) -> memref<4xf32> {

@@ -13,6 +13,7 @@
 #define DEPLODOCK_INTERPRETER_BUFFER_H
 
 #include "Deplodock/Interpreter/Memory.h"
+#include "Deplodock/Runtime/DType.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -26,23 +27,13 @@
 
 namespace deplodock::interp {
 
-/// How elements are stored. Floats narrower than 32 bits other than f16 and
-/// bf16 (the f8 and f6 formats, tf32) are stored as f32, which holds each of
-/// their values; floats wider than 64 bits as f64, as the interpreter
-/// computes them.
-enum class Storage : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
-
-/// The storage of elements of `type` (a supported element type).
-Storage storageOf(mlir::Type type);
-/// Bytes per element of `storage`.
-unsigned storageBytes(Storage storage);
-
-/// The IEEE half nearest `v` (ties to even), as bits, and the value of the
-/// half `bits`; the same for bfloat16. Exact, with no double rounding.
-uint16_t toHalf(double v);
-double fromHalf(uint16_t bits);
-uint16_t toBfloat16(double v);
-double fromBfloat16(uint16_t bits);
+/// How elements of `type` (a supported element type) are stored: as a
+/// device buffer holds them (index as i64). Floats narrower than 32 bits
+/// other than f16 and bf16 (the f8 and f6 formats, tf32) are stored as f32,
+/// which holds each of their values; floats wider than 64 bits as f64, as
+/// the interpreter computes them; other integer widths in the next wider
+/// storage.
+runtime::DType storageOf(mlir::Type type);
 
 /// `v` truncated towards zero and wrapped modulo 2^64, as a signed integer.
 /// NaNs and infinities give 0 (they only arise from poison).
@@ -61,34 +52,37 @@ class ElementArray {
 public:
   ElementArray() = default;
   /// `count` zeroed elements.
-  ElementArray(Storage storage, int64_t count, Reservation reservation);
+  ElementArray(runtime::DType storage, int64_t count,
+               Reservation reservation);
   ElementArray(const ElementArray &other);
   ElementArray &operator=(const ElementArray &other);
   ElementArray(ElementArray &&other) = default;
   ElementArray &operator=(ElementArray &&other) = default;
 
-  Storage storage() const { return kind; }
+  runtime::DType storage() const { return kind; }
   int64_t size() const { return count; }
   bool empty() const { return count == 0; }
 
   double get(int64_t i) const {
+    using runtime::DType;
     switch (kind) {
-    case Storage::I1:
-    case Storage::I8:
-      return kind == Storage::I1 ? as<uint8_t>()[i] : as<int8_t>()[i];
-    case Storage::I16:
+    case DType::I1:
+      return as<uint8_t>()[i];
+    case DType::I8:
+      return as<int8_t>()[i];
+    case DType::I16:
       return as<int16_t>()[i];
-    case Storage::I32:
+    case DType::I32:
       return as<int32_t>()[i];
-    case Storage::I64:
+    case DType::I64:
       return static_cast<double>(as<int64_t>()[i]);
-    case Storage::F16:
-      return fromHalf(as<uint16_t>()[i]);
-    case Storage::BF16:
-      return fromBfloat16(as<uint16_t>()[i]);
-    case Storage::F32:
+    case DType::F16:
+      return runtime::halfBitsToDouble(as<uint16_t>()[i]);
+    case DType::BF16:
+      return runtime::bf16BitsToDouble(as<uint16_t>()[i]);
+    case DType::F32:
       return as<float>()[i];
-    case Storage::F64:
+    case DType::F64:
       return as<double>()[i];
     }
     return 0;
@@ -178,7 +172,7 @@ private:
   struct Free {
     void operator()(void *p) const { std::free(p); }
   };
-  Storage kind = Storage::F64;
+  runtime::DType kind = runtime::DType::F64;
   int64_t count = 0;
   std::unique_ptr<void, Free> bytes;
   Reservation reservation;
