@@ -35,9 +35,10 @@ namespace deplodock::interp {
 /// storage.
 runtime::DType storageOf(mlir::Type type);
 
+/// wrapToInt64 of a value outside (-2^63, 2^63).
+int64_t wrapToInt64Slow(double v);
 /// `v` truncated towards zero and wrapped modulo 2^64, as a signed integer.
 /// NaNs and infinities give 0 (they only arise from poison).
-int64_t wrapToInt64Slow(double v);
 inline int64_t wrapToInt64(double v) {
   // Every index and almost every integer fits: the cast truncates.
   if (v > -0x1p63 && v < 0x1p63)
