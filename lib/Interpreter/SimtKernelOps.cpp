@@ -101,6 +101,10 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
       ThreadCopies &copies = threadCopies[mask.lanes[i]];
       copies.groups.push_back(std::move(copies.open));
       copies.open.clear();
+      if (!copies.spare.empty()) {
+        copies.open = std::move(copies.spare.back());
+        copies.spare.pop_back();
+      }
     }
     return success();
   case Kind::CpWait:
@@ -336,6 +340,8 @@ LogicalResult Machine::execCpWait(const SInstr &instr, const Mask &mask) {
       for (const ElementCopy &copy : copies.groups.front())
         if (failed(land(instr, copy, l)))
           return failure();
+      copies.spare.push_back(std::move(copies.groups.front()));
+      copies.spare.back().clear();
       copies.groups.pop_front();
     }
   }

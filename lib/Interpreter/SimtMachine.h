@@ -34,6 +34,8 @@ struct ElementCopy {
 struct ThreadCopies {
   std::vector<ElementCopy> open;
   std::deque<std::vector<ElementCopy>> groups;
+  /// Emptied groups, whose storage the next commits reuse.
+  std::vector<std::vector<ElementCopy>> spare;
 };
 
 /// An mbarrier of the shared pool.
