@@ -259,9 +259,8 @@ void deplodock::interp::adaptElementType(Buffer &buffer, Type expected) {
     Buffer adapted(buffer.shape, expected);
     for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
       double v = buffer.get(i);
-      adapted.set(i, got.isF32()
-                         ? v
-                         : runtime::bf16BitsToDouble(
+      adapted.set(i, got.isF32() ? v
+                                 : runtime::bf16BitsToDouble(
                                        static_cast<uint16_t>(wrapToInt64(v))));
     }
     buffer = std::move(adapted);

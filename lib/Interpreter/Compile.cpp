@@ -113,6 +113,16 @@ std::optional<Opcode> interp::scalarOpcode(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// The value of every element of the splat `dense`, rounded to its type.
+static double splatValue(DenseElementsAttr dense) {
+  Type element = dense.getElementType();
+  return roundTo(
+      element,
+      isa<FloatType>(element)
+          ? dense.getSplatValue<APFloat>().convertToDouble()
+          : static_cast<double>(dense.getSplatValue<APInt>().getSExtValue()));
+}
+
 /// The elements of a dense constant as a buffer, reserved against the memory
 /// limit; errors are reported at `op`.
 static FailureOr<std::shared_ptr<Buffer>> denseBuffer(Operation *op,
@@ -124,12 +134,7 @@ static FailureOr<std::shared_ptr<Buffer>> denseBuffer(Operation *op,
     return failure();
   Buffer &b = **buffer;
   if (dense.isSplat()) {
-    b.data.fill(
-        isa<FloatType>(element)
-            ? roundTo(element, dense.getSplatValue<APFloat>().convertToDouble())
-            : roundTo(element,
-                      static_cast<double>(
-                          dense.getSplatValue<APInt>().getSExtValue())));
+    b.data.fill(splatValue(dense));
     return buffer;
   }
   int64_t i = 0;
@@ -153,8 +158,8 @@ std::optional<std::string> interp::uninterpretable(Type type) {
         !isSupportedElementType(shaped.getElementType()))
       return std::string("which cannot be interpreted");
     std::optional<int64_t> count = checkedNumElements(shaped.getShape());
-    if (!count ||
-        !checkedBytes(*count, runtime::dtypeSize(storageOf(shaped.getElementType()))))
+    if (!count || !checkedBytes(*count, runtime::dtypeSize(storageOf(
+                                            shaped.getElementType()))))
       return std::string(
           "which has more elements than a 64-bit size can count");
     return std::nullopt;
@@ -215,14 +220,9 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
               // A splat takes no memory, however large.
               if (dense.isSplat() && isa<RankedTensorType>(dense.getType())) {
                 auto type = cast<ShapedType>(dense.getType());
-                Type element = type.getElementType();
-                double value =
-                    isa<FloatType>(element)
-                        ? dense.getSplatValue<APFloat>().convertToDouble()
-                        : static_cast<double>(
-                              dense.getSplatValue<APInt>().getSExtValue());
-                instr.splat = makeSplat(op, type.getShape(), element,
-                                        roundTo(element, value));
+                instr.splat =
+                    makeSplat(op, type.getShape(), type.getElementType(),
+                              splatValue(dense));
                 return success();
               }
               FailureOr<std::shared_ptr<Buffer>> data = denseBuffer(op, dense);

@@ -31,14 +31,15 @@ namespace deplodock::interp {
 struct Block;
 struct Instr;
 
+struct TensorValue;
+
 /// Elements per chunk of a lazy read.
 constexpr int64_t kChunk = 1024;
 
 /// A tensor computed when read.
 class LazyTensor {
 public:
-  enum class Kind { Splat, IndexMap, Elementwise };
-  LazyTensor(Kind kind, mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
+  LazyTensor(mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
              mlir::Type elementType);
   virtual ~LazyTensor();
 
@@ -52,7 +53,17 @@ public:
   /// The element at `coords`.
   virtual mlir::FailureOr<double> at(llvm::ArrayRef<int64_t> coords);
 
-  const Kind kind;
+  /// What a reduction reads as dot products (Reduce.cpp). Where the rows
+  /// along the innermost axis are read linearly from an f32 array, that
+  /// array, and by rowAt, per row of `n` elements from `coords` on, its
+  /// offset in the array and the step to the next element.
+  virtual const float *linearF32Rows() const { return nullptr; }
+  virtual mlir::LogicalResult rowAt(llvm::ArrayRef<int64_t> coords, int64_t n,
+                                    int64_t &at, int64_t &step);
+  /// The two inputs when this is their f32 product.
+  virtual std::optional<std::pair<TensorValue, TensorValue>>
+  productOperands() const;
+
   /// The op whose result this is.
   mlir::Operation *op;
   llvm::SmallVector<int64_t, 4> shape;

@@ -154,7 +154,8 @@ TEST_F(BufferTest, SixteenBitFloatsRoundOnceToNearestEven) {
     values.push_back(i % 4 ? std::ldexp(std::fmod(v, 2.0), (i % 80) - 40) : v);
   }
   for (double v : values) {
-    double half = halfBitsToDouble(doubleToHalfBits(v)), brain = bf16BitsToDouble(doubleToBF16Bits(v));
+    double half = halfBitsToDouble(doubleToHalfBits(v)),
+           brain = bf16BitsToDouble(doubleToBF16Bits(v));
     ASSERT_TRUE(same(half, apRound(v, llvm::APFloat::IEEEhalf()))) << v;
     ASSERT_TRUE(same(brain, apRound(v, llvm::APFloat::BFloat()))) << v;
     ASSERT_TRUE(same(roundTo(b.getF16Type(), v), half)) << v;

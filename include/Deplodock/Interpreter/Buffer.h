@@ -53,8 +53,7 @@ class ElementArray {
 public:
   ElementArray() = default;
   /// `count` zeroed elements.
-  ElementArray(runtime::DType storage, int64_t count,
-               Reservation reservation);
+  ElementArray(runtime::DType storage, int64_t count, Reservation reservation);
   ElementArray(const ElementArray &other);
   ElementArray &operator=(const ElementArray &other);
   ElementArray(ElementArray &&other) = default;
