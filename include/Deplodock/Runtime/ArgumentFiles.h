@@ -12,6 +12,8 @@
 //   f16, f32, f64, i1, i8, i16, i32, i64
 //               float16, float32, float64, bool, int8, int16, int32, int64
 //
+// A scalar argument is a 0-d array.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DEPLODOCK_RUNTIME_ARGUMENTFILES_H
@@ -26,10 +28,11 @@
 
 namespace deplodock::runtime {
 
-/// Reads argument #`index` of `func` (a tensor or memref) from `path`, in
-/// the element type of the argument. Fails saying why: the file cannot be
-/// read, or holds another shape or an element type the table above does not
-/// allow for the argument (the message says which it allows).
+/// Reads argument #`index` of `func` (a tensor or memref, or a scalar from
+/// a 0-d array) from `path`, in the element type of the argument. Fails saying
+/// why: the file cannot be read, or holds another shape or an element type the
+/// table above does not allow for the argument (the message says which it
+/// allows).
 llvm::Expected<interp::Buffer>
 readArgumentFile(mlir::func::FuncOp func, unsigned index, llvm::StringRef path);
 

@@ -37,21 +37,20 @@ static std::string acceptedFiles(Type type) {
 
 llvm::Expected<interp::Buffer>
 runtime::readArgumentFile(func::FuncOp func, unsigned index, StringRef path) {
-  auto type = dyn_cast<ShapedType>(func.getArgumentTypes()[index]);
+  // A scalar argument is a 0-d array.
+  Type type = func.getArgumentTypes()[index];
+  Type elementType = getElementTypeOrSelf(type);
+  ArrayRef<int64_t> shape;
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    shape = shaped.getShape();
   std::string error;
   FailureOr<interp::Buffer> buffer =
       interp::readNpy(path, func.getContext(), error);
   if (failed(buffer))
     return llvm::createStringError("cannot read " + path + ": " + error);
-  if (!type)
-    return llvm::createStringError(
-        llvm::formatv("argument #{0} of @{1} is not a tensor or memref; it "
-                      "cannot come from {2}",
-                      index, func.getSymName(), path)
-            .str());
-  interp::adaptElementType(*buffer, type.getElementType());
-  if (buffer->shape == type.getShape() &&
-      buffer->elementType == type.getElementType())
+  interp::adaptElementType(*buffer, elementType);
+  if (ArrayRef<int64_t>(buffer->shape) == shape &&
+      buffer->elementType == elementType)
     return std::move(*buffer);
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -59,8 +58,8 @@ runtime::readArgumentFile(func::FuncOp func, unsigned index, StringRef path) {
      << RankedTensorType::get(buffer->shape, buffer->elementType)
      << " but argument #" << index << " of @" << func.getSymName() << " is "
      << type;
-  if (buffer->elementType != type.getElementType())
-    os << " (" << acceptedFiles(type.getElementType()) << ")";
+  if (buffer->elementType != elementType)
+    os << " (" << acceptedFiles(elementType) << ")";
   return llvm::createStringError(text);
 }
 
