@@ -9,6 +9,7 @@
 
 #include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "Deplodock/Dialect/DTensor/IR/Constants.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -47,7 +48,7 @@ public:
 
 private:
   LogicalResult liftOp(Operation *op);
-  Value liftConstant(arith::ConstantOp op);
+  Value liftConstant(arith::ConstantOp op, DenseElementsAttr dense);
   void liftElementwise(dtensor::ElementwiseOp op);
   void liftReduce(dtensor::ReduceOp op);
   void liftIndexMap(dtensor::IndexMapOp op);
@@ -119,8 +120,7 @@ Value Lifter::allocate(Value tensor) {
       MemRefType::get(type.getShape(), type.getElementType()));
 }
 
-Value Lifter::liftConstant(arith::ConstantOp op) {
-  auto dense = cast<DenseElementsAttr>(op.getValue());
+Value Lifter::liftConstant(arith::ConstantOp op, DenseElementsAttr dense) {
   auto type = cast<RankedTensorType>(op.getType());
   auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
   OpBuilder::InsertionGuard guard(b);
@@ -370,9 +370,14 @@ LogicalResult Lifter::liftOp(Operation *op) {
   b.setInsertionPoint(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](arith::ConstantOp cst) -> LogicalResult {
-        auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-        if (!dense)
+        auto elements = dyn_cast<ElementsAttr>(cst.getValue());
+        if (!elements)
           return success(); // Scalar constants stay.
+        FailureOr<DenseElementsAttr> denseOr =
+            dtensor::getDenseElements(cst.getLoc(), elements);
+        if (failed(denseOr))
+          return failure();
+        DenseElementsAttr dense = *denseOr;
         if (dense.isSplat()) {
           operands[cst.getResult()] =
               Operand{Value(),
@@ -383,7 +388,7 @@ LogicalResult Lifter::liftOp(Operation *op) {
           operands[cst.getResult()] = Operand{Value(), {}, true};
           return success();
         }
-        Value global = liftConstant(cst);
+        Value global = liftConstant(cst, dense);
         buffers.map(cst.getResult(), global);
         operands[cst.getResult()] = Operand{global, {}, false};
         return success();

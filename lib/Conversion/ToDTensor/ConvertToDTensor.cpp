@@ -6,6 +6,8 @@
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 namespace deplodock {
@@ -102,6 +104,13 @@ void ConvertToDTensorPass::runOnOperation() {
                                          : WalkResult::advance();
   });
   if (shapes.wasInterrupted())
+    return signalPassFailure();
+
+  // Integer powers (x.pow(2) arrives as math.fpowi) become multiplications,
+  // which every level below knows.
+  RewritePatternSet simplify(&getContext());
+  populateMathAlgebraicSimplificationPatterns(simplify);
+  if (failed(applyPatternsGreedily(module, std::move(simplify))))
     return signalPassFailure();
 
   // Softmax decomposes into generics; every named op generalizes to one.
