@@ -52,6 +52,7 @@ private:
   void liftElementwise(dtensor::ElementwiseOp op);
   void liftReduce(dtensor::ReduceOp op);
   void liftIndexMap(dtensor::IndexMapOp op);
+  void liftGather(dtensor::GatherOp op);
 
   /// A new output buffer for `tensor`.
   Value allocate(Value tensor);
@@ -366,6 +367,40 @@ void Lifter::liftIndexMap(dtensor::IndexMapOp op) {
   operands[op.getResult()] = Operand{output, {}, false};
 }
 
+void Lifter::liftGather(dtensor::GatherOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Operand> reads{operands.lookup(op.getSource())};
+  for (Value index : op.getIndices())
+    reads.push_back(operands.lookup(index));
+  Value output = allocate(op.getResult());
+  RankedTensorType type = op.getType();
+  ArrayRef<int64_t> sourceShape = op.getSource().getType().getShape();
+  buildKernel(
+      loc, "gather", reads, output,
+      [&](OpBuilder &b, ArrayRef<Value> args, Value out) {
+        buildNest(
+            b, loc, type.getShape(), "d", [&](OpBuilder &b, ValueRange ivs) {
+              AffineMap identity = b.getMultiDimIdentityMap(ivs.size());
+              // Each index, clamped into its axis of the source.
+              SmallVector<Value> at;
+              for (unsigned i = 1; i < reads.size(); ++i) {
+                Value index = read(b, loc, reads[i], args[i], identity, ivs);
+                Value lo = arith::ConstantIndexOp::create(b, loc, 0);
+                Value hi = arith::ConstantIndexOp::create(
+                    b, loc, sourceShape[i - 1] - 1);
+                index = arith::MaxSIOp::create(b, loc, index, lo);
+                at.push_back(arith::MinSIOp::create(b, loc, index, hi));
+              }
+              Value value = read(
+                  b, loc, reads[0], args[0],
+                  b.getMultiDimIdentityMap(sourceShape.size()), at);
+              dloop::StoreOp::create(b, loc, value, out, ivs);
+            });
+      });
+  buffers.map(op.getResult(), output);
+  operands[op.getResult()] = Operand{output, {}, false};
+}
+
 LogicalResult Lifter::liftOp(Operation *op) {
   b.setInsertionPoint(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -403,6 +438,10 @@ LogicalResult Lifter::liftOp(Operation *op) {
       })
       .Case([&](dtensor::IndexMapOp op) {
         liftIndexMap(op);
+        return success();
+      })
+      .Case([&](dtensor::GatherOp op) {
+        liftGather(op);
         return success();
       })
       .Case([&](func::ReturnOp ret) -> LogicalResult {

@@ -14,6 +14,7 @@
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -198,6 +199,28 @@ LogicalResult BodyImporter::collect(Value root,
       leaves.push_back({v, readOver(rewriter, loc, iota, map, domain)});
       continue;
     }
+    if (auto extract = dyn_cast<tensor::ExtractOp>(def)) {
+      // A data-dependent read (embedding lookup): a gather whose index
+      // tensors are the body's index computations over the domain.
+      Value table = extract.getTensor();
+      if (table.getParentBlock() == body)
+        return def->emitOpError("reads a tensor made inside the "
+                                "linalg.generic body, which ")
+               << kPassName << " cannot import";
+      SmallVector<Value> indices;
+      for (Value index : extract.getIndices()) {
+        FailureOr<Value> tensor =
+            BodyImporter(rewriter, op, domain).build(index, forbidden);
+        if (failed(tensor))
+          return failure();
+        indices.push_back(*tensor);
+      }
+      Value gather = dtensor::GatherOp::create(
+          rewriter, loc, RankedTensorType::get(domain, v.getType()), table,
+          indices);
+      leaves.push_back({v, gather});
+      continue;
+    }
     if (!isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
       return def->emitOpError("in a linalg.generic body is not supported by ")
              << kPassName;
@@ -307,10 +330,11 @@ matchReduction(linalg::GenericOp op, unsigned i) {
   Operation *combiner = yield.getValues()[i].getDefiningOp();
   std::optional<ReduceKind> kind =
       combiner ? getCombinerKind(combiner) : std::nullopt;
-  // `all` (SDPA's fully masked rows): on i1, and is mul.
-  if (auto andi = dyn_cast_or_null<arith::AndIOp>(combiner);
-      andi && andi.getType().isInteger(1))
-    kind = ReduceKind::mul;
+  // `all` and `any` (SDPA's fully masked rows): on i1, where true is -1
+  // as a signed integer, and is max and or is min.
+  if (combiner && isa<arith::AndIOp, arith::OrIOp>(combiner) &&
+      combiner->getResult(0).getType().isInteger(1))
+    kind = isa<arith::AndIOp>(combiner) ? ReduceKind::max : ReduceKind::min;
   if (!kind || combiner->getBlock() != op.getBlock() ||
       !llvm::is_contained(combiner->getOperands(), acc))
     return std::nullopt;
@@ -333,9 +357,33 @@ static FailureOr<Value> reduceOver(RewriterBase &rewriter,
   SmallVector<int64_t> axes(reduction.begin(), reduction.end());
   llvm::sort(axes);
   Type element = cast<RankedTensorType>(full.getType()).getElementType();
+  Location loc = op.getLoc();
+  // GPUs combine no i1 across threads: i1 reduces sign-extended to i32
+  // (true is -1, so every kind keeps its meaning), then takes the low bit.
+  bool isBool = element.isInteger(1);
+  Type i32 = rewriter.getI32Type();
+  if (isBool)
+    full = dtensor::ElementwiseOp::create(
+        rewriter, loc,
+        RankedTensorType::get(domain, i32), ValueRange{full},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          return arith::ExtSIOp::create(b, loc, i32, args[0]);
+        });
+  auto keptType = RankedTensorType::get(keptShape, isBool ? i32 : element);
   Value reduced = dtensor::ReduceOp::create(
-      rewriter, op.getLoc(), RankedTensorType::get(keptShape, element), full,
-      kind, rewriter.getDenseI64ArrayAttr(axes), /*keepdim=*/false);
+      rewriter, loc, keptType, full, kind, rewriter.getDenseI64ArrayAttr(axes),
+      /*keepdim=*/false);
+  if (isBool)
+    reduced = dtensor::ElementwiseOp::create(
+        rewriter, loc, RankedTensorType::get(keptShape, element),
+        ValueRange{reduced},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+          Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+          Value low = arith::AndIOp::create(b, loc, args[0], one);
+          return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, low,
+                                       zero);
+        });
   return layoutResult(rewriter, op, reduced, parallel,
                       op.getMatchingIndexingMap(op.getDpsInitOperand(i)),
                       op->getResult(i).getType());
