@@ -170,6 +170,15 @@ class LMHead(nn.Module):
         return self.lm_head(self.norm(x))
 
 
+class TopOne(nn.Module):
+    """The largest logit and its index along the last axis (greedy
+    decoding): one reduction with two results, max and argmax."""
+
+    def forward(self, x):
+        values, indices = torch.max(x, dim=-1)
+        return values, indices
+
+
 def llama(size="small"):
     h, nh, nkv, inter, _ = WIDTHS["llama"][size]
     return _init(DecoderLayer(h, nh, nkv, inter, SEQ[size]), 1)
@@ -195,6 +204,10 @@ def lm_head(size="small"):
     return _init(LMHead(h, vocab), 5)
 
 
+def top_one(size="small"):
+    return TopOne()
+
+
 def _hidden(name):
     return lambda size: f"1x{SEQ[size]}x{WIDTHS[name][size][0]}xf32"
 
@@ -206,4 +219,5 @@ INPUTS = {
     "gpt2": _hidden("gpt2"),
     "embedding": lambda size: f"1x{SEQ[size]}xi64",
     "lm_head": _hidden("llama"),
+    "top_one": lambda size: f"1x{SEQ[size]}x{WIDTHS['llama'][size][4]}xf32",
 }

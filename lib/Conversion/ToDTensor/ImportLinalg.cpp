@@ -475,22 +475,44 @@ importIndexReduction(RewriterBase &rewriter, linalg::GenericOp op, unsigned i,
     Value spread = readOver(
         rewriter, loc, reduced,
         AffineMap::get(domain.size(), 0, keptDims, op.getContext()), domain);
-    // The indices where v reaches it; elsewhere the identity of the index
-    // reduction, so that they never win.
+    // The indices where v reaches it; elsewhere one past the last index
+    // (or -1, for the last occurrence), which never wins.
+    // Indices are reduced as i32 (extended to the result type after), whose
+    // extremes every level holds exactly.
     ReduceKind pick = strict ? ReduceKind::min : ReduceKind::max;
     Type indexType = select.getType();
+    Type i32 = rewriter.getI32Type();
+    int64_t extent = domain[reduction[0]];
+    if (extent > std::numeric_limits<int32_t>::max() ||
+        indexType.getIntOrFloatBitWidth() < 32)
+      return op.emitOpError("has an index reduction over ")
+             << extent << " elements into " << indexType << ", which "
+             << kPassName << " cannot import";
+    int64_t never = strict ? extent : -1;
     Value hits = dtensor::ElementwiseOp::create(
-        rewriter, loc, RankedTensorType::get(domain, indexType),
+        rewriter, loc, RankedTensorType::get(domain, i32),
         ValueRange{*v, spread, *idx},
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value eq = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                            args[0], args[1]);
-          Value none = arith::ConstantOp::create(
-              b, loc, getReduceIdentity(pick, indexType));
-          return arith::SelectOp::create(b, loc, eq, args[2], none);
+          Value index = arith::TruncIOp::create(b, loc, i32, args[2]);
+          Value none =
+              arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(never));
+          return arith::SelectOp::create(b, loc, eq, index, none);
         });
-    return reduceOver(rewriter, op, i, hits, pick, domain, parallel,
-                      reduction);
+    FailureOr<Value> picked =
+        reduceOver(rewriter, op, i, hits, pick, domain, parallel, reduction);
+    if (failed(picked))
+      return failure();
+    auto resultType = cast<RankedTensorType>(op->getResult(i).getType());
+    if (indexType == i32)
+      return *picked;
+    return dtensor::ElementwiseOp::create(
+               rewriter, loc, resultType, ValueRange{*picked},
+               [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                 return arith::ExtSIOp::create(b, loc, indexType, args[0]);
+               })
+        .getResult();
   }
   return refuse();
 }

@@ -17,6 +17,7 @@ for layer in llama qwen2 gpt2 lm_head; do
   "${import[@]}" "$layer" --input 1x8x32xf32 --reference -o "$layer.mlir"
 done
 "${import[@]}" embedding --input 1x8xi64:0:96 --reference -o embedding.mlir
+"${import[@]}" top_one --input 1x8x96xf32 --reference -o top_one.mlir
 # The same head with its weights kept as dense_resource constants.
 "${import[@]}" lm_head --keep-params --input 1x8x32xf32 --reference \
   -o lm_head_kept.mlir --func lm_head_kept
