@@ -147,6 +147,9 @@ Value Lifter::read(OpBuilder &b, Location loc, const Operand &operand,
 void Lifter::buildKernel(
     Location loc, StringRef kind, ArrayRef<Operand> reads, Value output,
     function_ref<void(OpBuilder &, ArrayRef<Value>, Value)> body) {
+  // An empty output has no element to compute: no kernel.
+  if (cast<MemRefType>(output.getType()).getNumElements() == 0)
+    return;
   // Each buffer is passed once, however often it is read.
   SmallVector<Value> inputs;
   for (const Operand &operand : reads)
@@ -233,6 +236,8 @@ void Lifter::liftReduce(dtensor::ReduceOp op) {
               return buildCombiner(b, loc, kind, acc, v);
             }
             int64_t extent = shape[axes[level]];
+            if (extent == 0) // Nothing to fold: the identity stays.
+              return acc;
             if (extent == 1) {
               reduced.push_back(arith::ConstantIndexOp::create(b, loc, 0));
               Value r = loop(b, level + 1, acc);
@@ -391,9 +396,9 @@ void Lifter::liftGather(dtensor::GatherOp op) {
                 index = arith::MaxSIOp::create(b, loc, index, lo);
                 at.push_back(arith::MinSIOp::create(b, loc, index, hi));
               }
-              Value value = read(
-                  b, loc, reads[0], args[0],
-                  b.getMultiDimIdentityMap(sourceShape.size()), at);
+              Value value =
+                  read(b, loc, reads[0], args[0],
+                       b.getMultiDimIdentityMap(sourceShape.size()), at);
               dloop::StoreOp::create(b, loc, value, out, ivs);
             });
       });

@@ -6,9 +6,10 @@
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace deplodock {
 #define GEN_PASS_DEF_CONVERTTODTENSOR
@@ -108,10 +109,18 @@ void ConvertToDTensorPass::runOnOperation() {
 
   // Integer powers (x.pow(2) arrives as math.fpowi) become multiplications,
   // which every level below knows.
+  // Only math ops are rewritten, and nothing else is folded.
   RewritePatternSet simplify(&getContext());
   populateMathAlgebraicSimplificationPatterns(simplify);
-  if (failed(applyPatternsGreedily(module, std::move(simplify))))
-    return signalPassFailure();
+  SmallVector<Operation *> mathOps;
+  module.walk([&](Operation *op) {
+    if (isa<math::MathDialect>(op->getDialect()))
+      mathOps.push_back(op);
+  });
+  GreedyRewriteConfig config;
+  config.enableFolding(false).enableConstantCSE(false).setStrictness(
+      GreedyRewriteStrictness::ExistingOps);
+  (void)applyOpPatternsGreedily(mathOps, std::move(simplify), config);
 
   // Softmax decomposes into generics; every named op generalizes to one.
   SmallVector<linalg::SoftmaxOp> softmaxes;

@@ -10,8 +10,8 @@
 
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -201,9 +201,16 @@ static TypedAttr constantScalar(Value value) {
   auto extract = dyn_cast_or_null<tensor::ExtractOp>(def);
   if (!extract)
     return {};
+  // Splat tensors are already imported as elementwise ops without operands.
+  if (auto fill = extract.getTensor().getDefiningOp<dtensor::ElementwiseOp>()) {
+    auto yielded =
+        fill.getYield().getValue().getDefiningOp<arith::ConstantOp>();
+    return fill.getInputs().empty() && yielded ? yielded.getValue()
+                                               : TypedAttr();
+  }
   auto cst = extract.getTensor().getDefiningOp<arith::ConstantOp>();
-  auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue())
-                   : DenseElementsAttr();
+  auto dense =
+      cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : DenseElementsAttr();
   if (!dense)
     return {};
   if (dense.isSplat())
@@ -312,8 +319,7 @@ static FailureOr<Value> importPad(RewriterBase &rewriter, tensor::PadOp op) {
              ValueRange{op.getSource()},
              rewriter.getArrayAttr(
                  {AffineMapAttr::get(AffineMap::get(rank, 0, exprs, ctx))}),
-             rewriter.getArrayAttr({IntegerSetAttr::get(inside)}),
-             cst)
+             rewriter.getArrayAttr({IntegerSetAttr::get(inside)}), cst)
       .getResult();
 }
 
@@ -331,9 +337,8 @@ FailureOr<Value> importer::importTensorOp(RewriterBase &rewriter,
       .Case(
           [&](tensor::InsertSliceOp op) { return importInsert(rewriter, op); })
       .Case([&](tensor::ConcatOp op) { return importConcat(rewriter, op); })
-      .Case([&](tensor::InsertOp op) {
-        return importInsertScalar(rewriter, op);
-      })
+      .Case(
+          [&](tensor::InsertOp op) { return importInsertScalar(rewriter, op); })
       .Case([&](tensor::ExtractOp op) -> FailureOr<Value> {
         // A scalar read: left to its users (tensor.insert, pad values).
         return op.getResult();

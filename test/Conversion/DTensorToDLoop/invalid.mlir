@@ -22,3 +22,15 @@ func.func @blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
 ^bb1:
   return %x : tensor<4xf32>
 }
+
+// -----
+
+func.func @elided_resource(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{dense_resource constant '__elided__' of type 'tensor<4xf32>' has no data (was the resource elided?)}}
+  %w = arith.constant dense_resource<__elided__> : tensor<4xf32>
+  %r = dtensor.elementwise (%a = %x : tensor<4xf32>, %b = %w : tensor<4xf32>) -> tensor<4xf32> {
+    %m = arith.mulf %a, %b : f32
+    dtensor.yield %m : f32
+  }
+  return %r : tensor<4xf32>
+}
