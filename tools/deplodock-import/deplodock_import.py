@@ -10,8 +10,9 @@ layer.mlir. The module's parameters become leading function arguments, each
 named by a `deplodock.name` argument attribute and saved as
 layer.data/<name>.npy; with --keep-params they stay inside as the
 `dense_resource` constants torch-mlir makes of them. Buffers (RoPE tables,
-masks) stay constants. layer.args lists one --input=FILE per argument, a
-response file for `deplodock-run --interp layer.mlir @layer.args`.
+masks) stay constants. layer.args lists one --input=FILE per argument,
+relative to the layer's directory: a response file for
+`deplodock-run --interp layer.mlir @layer.args` run there.
 
 --reference also writes the example inputs (layer.data/input<i>.npy) and
 PyTorch's own outputs on them (layer.data/expected<i>.npy), which
@@ -119,8 +120,6 @@ def parse_args(argv):
 def load_module(torch, path, name, kwargs):
     """The nn.Module NAME of the Python file PATH (called when a factory)."""
     file = pathlib.Path(path)
-    if not file.is_file():
-        raise UsageError(f"{path}: no such file")
     spec = importlib.util.spec_from_file_location(file.stem, file)
     source = importlib.util.module_from_spec(spec)
     sys.path.insert(0, str(file.parent.resolve()))
@@ -162,14 +161,19 @@ def npy_name(param):
 
 
 def run(args):
-    import numpy as np
-    import torch
-    from torch_mlir import fx, ir
-    from torch_mlir.compiler_utils import OutputType
+    source = args.pt2 or args.file
+    if not pathlib.Path(source).is_file():
+        raise UsageError(f"{source}: no such file")
+    try:
+        import numpy as np
+        import torch
+        from torch_mlir import fx, ir
+        from torch_mlir.compiler_utils import OutputType
+    except ImportError as e:
+        raise RuntimeError(f"{e}; run scripts/setup.sh --torch to make the "
+                           "importer's environment") from e
 
     if args.pt2:
-        if not pathlib.Path(args.pt2).is_file():
-            raise UsageError(f"{args.pt2}: no such file")
         program = torch.export.load(args.pt2)
         module = program.module()
         saved = program.example_inputs[0] if program.example_inputs else None
@@ -230,8 +234,9 @@ def run(args):
     if args.reference:
         for i, y in enumerate(outputs):
             np.save(data / f"expected{i}.npy", y.numpy())
+    # Relative to the layer's directory, so that it moves as one piece.
     (out.with_suffix(".args")).write_text(
-        "".join(f"--input={f}\n" for f in files))
+        "".join(f"--input={f.relative_to(out.parent)}\n" for f in files))
     (data / "manifest.json").write_text(json.dumps({
         "func": func,
         "arguments": [{"name": n, "file": f.name, "kind": "parameter" if i < len(names)
@@ -249,10 +254,6 @@ def main(argv=None):
     except UsageError as e:
         print(f"deplodock-import: error: {e}", file=sys.stderr)
         return 2
-    except ImportError as e:
-        print(f"deplodock-import: error: {e}; run scripts/setup.sh --torch to make "
-              "the importer's environment", file=sys.stderr)
-        return 1
     except Exception as e:  # torch.export and torch-mlir raise many kinds.
         print(f"deplodock-import: error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
