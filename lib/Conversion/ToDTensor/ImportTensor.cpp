@@ -287,12 +287,20 @@ static FailureOr<Value> importInsertScalar(RewriterBase &rewriter,
 }
 
 static FailureOr<Value> importPad(RewriterBase &rewriter, tensor::PadOp op) {
-  ArrayRef<int64_t> low = op.getStaticLow(), high = op.getStaticHigh();
-  if (llvm::any_of(low, ShapedType::isDynamic) ||
-      llvm::any_of(high, ShapedType::isDynamic))
-    return op.emitOpError("has dynamic padding; dynamic shapes are not "
-                          "supported by ")
-           << kPassName;
+  // Amounts given as constant values (lowered TOSA) count as static.
+  SmallVector<int64_t> low, high;
+  for (auto [mixed, amounts] : {std::pair(op.getMixedLowPad(), &low),
+                                std::pair(op.getMixedHighPad(), &high)})
+    for (OpFoldResult amount : mixed) {
+      std::optional<int64_t> c = getConstantIntValue(amount);
+      if (!c)
+        return op.emitOpError("has dynamic padding; dynamic shapes are not "
+                              "supported by ")
+               << kPassName;
+      if (*c < 0)
+        return op.emitOpError("pads by ") << *c << ", a negative amount";
+      amounts->push_back(*c);
+    }
   Value padValue = op.getConstantPaddingValue();
   TypedAttr cst = padValue ? constantScalar(padValue) : TypedAttr();
   if (!cst)

@@ -246,6 +246,20 @@ func.func @insert_computed_scalar(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
 
 // -----
 
+func.func @negative_pad(%x: tensor<3xf32>) -> tensor<2xf32> {
+  %lo = arith.constant -1 : index
+  %hi = arith.constant 0 : index
+  %v = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tensor.pad' op pads by -1, a negative amount}}
+  %r = tensor.pad %x low[%lo] high[%hi] {
+  ^bb0(%i: index):
+    tensor.yield %v : f32
+  } : tensor<3xf32> to tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
 func.func @elided_resource() -> tensor<4xf32> {
   // expected-error @+1 {{dense_resource constant '__elided__' of type 'tensor<4xf32>' has no data (was the resource elided?)}}
   %c = arith.constant dense_resource<__elided__> : tensor<4xf32>
