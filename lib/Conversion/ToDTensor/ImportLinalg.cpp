@@ -345,9 +345,8 @@ matchReduction(linalg::GenericOp op, unsigned i) {
 
 /// Reduces `full` (over the whole domain) along the reduction dimensions
 /// and lays the result out as result `i` of `op`.
-static FailureOr<Value> reduceOver(RewriterBase &rewriter,
-                                   linalg::GenericOp op, unsigned i,
-                                   Value full, ReduceKind kind,
+static FailureOr<Value> reduceOver(RewriterBase &rewriter, linalg::GenericOp op,
+                                   unsigned i, Value full, ReduceKind kind,
                                    ArrayRef<int64_t> domain,
                                    ArrayRef<unsigned> parallel,
                                    ArrayRef<unsigned> reduction) {
@@ -364,15 +363,14 @@ static FailureOr<Value> reduceOver(RewriterBase &rewriter,
   Type i32 = rewriter.getI32Type();
   if (isBool)
     full = dtensor::ElementwiseOp::create(
-        rewriter, loc,
-        RankedTensorType::get(domain, i32), ValueRange{full},
+        rewriter, loc, RankedTensorType::get(domain, i32), ValueRange{full},
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           return arith::ExtSIOp::create(b, loc, i32, args[0]);
         });
   auto keptType = RankedTensorType::get(keptShape, isBool ? i32 : element);
-  Value reduced = dtensor::ReduceOp::create(
-      rewriter, loc, keptType, full, kind, rewriter.getDenseI64ArrayAttr(axes),
-      /*keepdim=*/false);
+  Value reduced = dtensor::ReduceOp::create(rewriter, loc, keptType, full, kind,
+                                            rewriter.getDenseI64ArrayAttr(axes),
+                                            /*keepdim=*/false);
   if (isBool)
     reduced = dtensor::ElementwiseOp::create(
         rewriter, loc, RankedTensorType::get(keptShape, element),
@@ -396,10 +394,11 @@ static FailureOr<Value> reduceOver(RewriterBase &rewriter,
 /// at which v reaches the reduced value, a non-strict one the last; the
 /// import reduces, with min (max), the indices where v equals it. The
 /// initial index is never read: some index always reaches the maximum.
-static FailureOr<Value>
-importIndexReduction(RewriterBase &rewriter, linalg::GenericOp op, unsigned i,
-                     ArrayRef<int64_t> domain, ArrayRef<unsigned> parallel,
-                     ArrayRef<unsigned> reduction) {
+static FailureOr<Value> importIndexReduction(RewriterBase &rewriter,
+                                             linalg::GenericOp op, unsigned i,
+                                             ArrayRef<int64_t> domain,
+                                             ArrayRef<unsigned> parallel,
+                                             ArrayRef<unsigned> reduction) {
   auto refuse = [&] {
     return op.emitOpError("has a reduction body for result #")
            << i << " that is neither an add, mul, max or min into the "
@@ -445,10 +444,10 @@ importIndexReduction(RewriterBase &rewriter, linalg::GenericOp op, unsigned i,
     bool greater = pred == P::OGT || pred == P::OGE;
     bool less = pred == P::OLT || pred == P::OLE;
     bool strict = pred == P::OGT || pred == P::OLT;
-    bool isMax = value->first == ReduceKind::max ||
-                 value->first == ReduceKind::maxnum;
-    bool isMin = value->first == ReduceKind::min ||
-                 value->first == ReduceKind::minnum;
+    bool isMax =
+        value->first == ReduceKind::max || value->first == ReduceKind::maxnum;
+    bool isMin =
+        value->first == ReduceKind::min || value->first == ReduceKind::minnum;
     if (!(greater && isMax) && !(less && isMin))
       return refuse();
     SmallVector<BlockArgument> accs(op.getRegionOutputArgs());
@@ -533,8 +532,8 @@ static FailureOr<Value> importReduction(RewriterBase &rewriter,
       BodyImporter(rewriter, op, domain).build(partial, accs);
   if (failed(full))
     return failure();
-  FailureOr<Value> laidOut = reduceOver(rewriter, op, i, *full, kind, domain,
-                                        parallel, reduction);
+  FailureOr<Value> laidOut =
+      reduceOver(rewriter, op, i, *full, kind, domain, parallel, reduction);
   if (failed(laidOut))
     return failure();
   Value init = op.getDpsInits()[i];

@@ -37,7 +37,8 @@ FailureOr<Value> importer::importScalarOp(RewriterBase &rewriter,
                rewriter, loc, resultType, ValueRange{},
                [&](OpBuilder &b, Location loc, ValueRange) -> Value {
                  return arith::ConstantOp::create(
-                     b, loc, cast<TypedAttr>(dense->getSplatValue<Attribute>()));
+                     b, loc,
+                     cast<TypedAttr>(dense->getSplatValue<Attribute>()));
                })
         .getResult();
   }

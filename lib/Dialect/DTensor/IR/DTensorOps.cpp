@@ -393,7 +393,8 @@ LogicalResult GatherOp::verify() {
            << sourceType.getElementType();
   if (static_cast<int64_t>(getIndices().size()) != sourceType.getRank())
     return emitOpError("expected ")
-           << sourceType.getRank() << " index tensors, one per source axis, got "
+           << sourceType.getRank()
+           << " index tensors, one per source axis, got "
            << getIndices().size();
   if (llvm::is_contained(sourceType.getShape(), 0))
     return emitOpError("gathers from an empty source");
