@@ -216,7 +216,8 @@ def run(args):
     arg_names = names + [f"input{i}" for i in range(len(inputs))]
     with mlir.context:
         for op in mlir.body.operations:
-            if op.operation.name == "func.func":
+            if (op.operation.name == "func.func"
+                    and ir.StringAttr(op.attributes["sym_name"]).value == func):
                 op.attributes["arg_attrs"] = ir.ArrayAttr.get([
                     ir.DictAttr.get({"deplodock.name": ir.StringAttr.get(n)})
                     for n in arg_names])

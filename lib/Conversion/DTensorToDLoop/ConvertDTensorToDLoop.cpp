@@ -463,8 +463,12 @@ LogicalResult Lifter::liftOp(Operation *op) {
         return success();
       })
       .Default([&](Operation *op) -> LogicalResult {
+        // Function arguments are already buffers: a tensor operand is one
+        // that has a lifted form.
         auto isTensor = [](Type t) { return isa<TensorType>(t); };
+        auto isLifted = [&](Value v) { return operands.count(v) != 0; };
         if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+            llvm::any_of(op->getOperands(), isLifted) ||
             llvm::any_of(op->getResultTypes(), isTensor))
           return op->emitOpError("is not supported by "
                                  "convert-dtensor-to-dloop; import it into "

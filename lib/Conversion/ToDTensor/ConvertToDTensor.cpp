@@ -155,9 +155,10 @@ void ConvertToDTensorPass::runOnOperation() {
       for (Operation &op : llvm::make_early_inc_range(block))
         if (failed(importOp(rewriter, &op)))
           return signalPassFailure();
-    // Initial tensors whose contents nobody reads any more.
-    func.walk([&](tensor::EmptyOp op) {
-      if (op->use_empty())
+    // Initial tensors whose contents nobody reads any more, and scalar
+    // reads their users (inserts, pad values) took over.
+    func.walk([&](Operation *op) {
+      if (isa<tensor::EmptyOp, tensor::ExtractOp>(op) && op->use_empty())
         rewriter.eraseOp(op);
     });
   }

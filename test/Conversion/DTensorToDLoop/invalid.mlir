@@ -34,3 +34,12 @@ func.func @elided_resource(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+func.func @scalar_read_of_argument(%x: tensor<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tensor.extract' op is not supported by convert-dtensor-to-dloop; import it into dtensor first}}
+  %v = tensor.extract %x[%c0] : tensor<4xf32>
+  return %v : f32
+}

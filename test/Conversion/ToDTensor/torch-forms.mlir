@@ -1,5 +1,6 @@
 // RUN: deplodock-opt %s --convert-to-dtensor --canonicalize -split-input-file | FileCheck %s
 // RUN: deplodock-opt %s --split-input-file --lower-to-loop -o /dev/null
+// RUN: deplodock-opt %s --split-input-file --convert-to-dtensor --convert-dtensor-to-dloop -o /dev/null
 
 /// What torch-mlir emits, imported: softmax's max comes with an argmax
 /// result nobody reads, which is dropped.
