@@ -25,8 +25,10 @@ numbers), and rendered as OUT/bench.md and OUT/bench.png (bench/report.py).
 
 --dry-run needs no GPU and no PyTorch: it lowers every case with our tools,
 checks the small ones (the 'mini' test model) on our CPU interpreter
-against NumPy, invents the timings deterministically from the roofline
-floor, and writes the same files, named bench.FAKE.*, marked FAKE.
+against NumPy and runs their GPU command (deplodock-run --bench, the same
+inputs, outputs and JSON) on the worker's fake device, invents the timings
+deterministically from the roofline floor, and writes the same files, named
+bench.FAKE.*, marked FAKE.
 """
 
 from __future__ import annotations
@@ -131,20 +133,34 @@ def remove_arrays(case_dir: pathlib.Path) -> None:
 
 # --- Our tools on the GPU ----------------------------------------------------
 
-def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
-             input_paths: list[pathlib.Path], ref, out_dir: pathlib.Path,
-             tune_db: pathlib.Path | None = None) -> dict:
-    """deplodock-run --bench on the case; checked against `ref`."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    bench_json = out_dir / "bench.json"
-    for stale in [bench_json, *out_dir.glob("result*.npy")]:
-        stale.unlink(missing_ok=True)
+def bench_command(settings: Settings, mlir: pathlib.Path,
+                  input_paths: Sequence[pathlib.Path], out_dir: pathlib.Path,
+                  tune_db: pathlib.Path | None = None) -> list[str]:
+    """The deplodock-run --bench command of a case."""
     cmd = [str(settings.tools.path("deplodock-run")), str(mlir), "--bench",
            f"--target={settings.target}"]
     if tune_db:
         cmd.append(f"--tune-db={tune_db}")
     cmd += [f"--input={p}" for p in input_paths]
-    cmd += [f"--output-dir={out_dir}", f"--bench-json={bench_json}"]
+    cmd += [f"--output-dir={out_dir}",
+            f"--bench-json={out_dir / 'bench.json'}"]
+    return cmd
+
+
+def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
+             input_paths: list[pathlib.Path], ref, out_dir: pathlib.Path,
+             tune_db: pathlib.Path | None = None,
+             extra_args: Sequence[str] = ()) -> dict:
+    """deplodock-run --bench on the case; checked against `ref`.
+
+    `extra_args` go after the command (the dry run adds --fake-device: the
+    same inputs, loading and outputs as on a GPU, without one)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bench_json = out_dir / "bench.json"
+    for stale in [bench_json, *out_dir.glob("result*.npy")]:
+        stale.unlink(missing_ok=True)
+    cmd = bench_command(settings, mlir, input_paths, out_dir, tune_db)
+    cmd += list(extra_args)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
                               timeout=settings.case_timeout)
@@ -363,10 +379,10 @@ class DryRunner:
         s = self.settings
         floor_us = roofline.floor(case.mma_flops, case.other_flops,
                                   case.min_bytes, case.dtype, self.spec).us
-        check = None
+        check = device = None
         if case.flops <= s.interp_max_flops and ("ours" in backends or
                                                  "tuned" in backends):
-            check = self.interp_check(case, case_dir)
+            check, device = self.small_case_checks(case, case_dir)
         record: dict = {}
         for b in backends:
             t = self.fake_us(case, b, floor_us)
@@ -379,12 +395,21 @@ class DryRunner:
                                             "interpreter)"}, planned=cmd)
                 elif check.get("status") == "run_fail":
                     record[b] = dict(check, planned=cmd, fake=True)
+                elif not check["ok"]:
+                    record[b] = entry("wrong", fake=True, check=check,
+                                      fake_device=device, planned=cmd,
+                                      error=check["reason"])
+                elif device["status"] != "ok":
+                    # The GPU path itself failed (inputs, outputs, JSON):
+                    # a real run would fail the same way.
+                    record[b] = entry(device["status"], fake=True, check=check,
+                                      fake_device=device, planned=cmd,
+                                      error="--fake-device: " +
+                                      device.get("error", ""))
                 else:
-                    ok = check["ok"]
-                    record[b] = dict(status="ok" if ok else "wrong",
-                                     median_us=t if ok else None, fake=True,
-                                     check=check, planned=cmd,
-                                     error="" if ok else check["reason"])
+                    record[b] = dict(status="ok", median_us=t, fake=True,
+                                     check=check, fake_device=device,
+                                     planned=cmd, error="")
             else:
                 record[b] = dict(status="ok", median_us=t, fake=True)
         if not s.keep_arrays:
@@ -396,14 +421,10 @@ class DryRunner:
         """The commands a real run would run for `backend` (not run here)."""
         s = self.settings
         mlir = case_dir / f"{case.name}.mlir"
-        run = [str(s.tools.path("deplodock-run")), str(mlir), "--bench",
-               f"--target={s.target}"]
-        if backend == "tuned":
-            run.append(f"--tune-db={tune_db}")
-        run += [f"--input={case_dir / 'inputs' / f'input{i}.npy'}"
-                for i in range(len(case.args))]
-        run += [f"--output-dir={case_dir / backend}",
-                f"--bench-json={case_dir / backend / 'bench.json'}"]
+        run = bench_command(s, mlir, [case_dir / "inputs" / f"input{i}.npy"
+                                      for i in range(len(case.args))],
+                            case_dir / backend,
+                            tune_db if backend == "tuned" else None)
         if backend == "ours":
             return [run]
         tune = [str(s.tools.path("deplodock-tune")), str(mlir), "--backend=cuda",
@@ -411,12 +432,35 @@ class DryRunner:
                 f"--max-seconds={s.tune_seconds:g}", "--json"]
         return [tune, run]
 
-    def interp_check(self, case: suite.Case, case_dir: pathlib.Path) -> dict:
-        """Our compiled kernels on the CPU interpreter vs NumPy float64."""
+    def small_case_checks(self, case: suite.Case,
+                          case_dir: pathlib.Path) -> tuple[dict, dict | None]:
+        """Two checks against NumPy float64 on the same .npy inputs: our
+        compiled kernels on the CPU interpreter, and the GPU path
+        (deplodock-run --bench, as a real run calls it) on the fake device,
+        which returns the interpreter's results of the layer. The second
+        goes through what the dry run would otherwise skip: reading the
+        inputs, writing result0.npy and the --bench-json."""
         import numpy_ref
         s = self.settings
         arrays = case_inputs.make_inputs(case, s.seed, s.bf16_npy)
         paths = case_inputs.save_inputs(arrays, case_dir / "inputs")
+        ref = numpy_ref.REFERENCES[case.family](
+            *[case_inputs.as_float32(a).astype("float64") for a in arrays])
+        check = self.interp_check(case, case_dir, paths, ref)
+        if check.get("status") == "run_fail":
+            return check, None
+        mlir = case_dir / f"{case.name}.mlir"
+        device = run_ours(s, case, mlir, paths, ref, case_dir / "fake-device",
+                          extra_args=["--fake-device"])
+        device.pop("median_us", None)
+        device.pop("measured_us", None)  # FAKE: the fake device's clock
+        device.pop("bench", None)
+        return check, device
+
+    def interp_check(self, case: suite.Case, case_dir: pathlib.Path,
+                     paths: list[pathlib.Path], ref) -> dict:
+        """Our compiled kernels on the CPU interpreter vs NumPy float64."""
+        s = self.settings
         out_dir = case_dir / "interp"
         for stale in out_dir.glob("result*.npy"):
             stale.unlink()
@@ -433,8 +477,6 @@ class DryRunner:
         if proc.returncode != 0:
             return entry("run_fail", error=lowering.first_error(
                 proc.stderr.replace(f"{case_dir}/", "")), command=cmd)
-        ref = numpy_ref.REFERENCES[case.family](
-            *[case_inputs.as_float32(a).astype("float64") for a in arrays])
         try:
             out = case_inputs.load_result(out_dir / "result0.npy", case.dtype)
         except (OSError, ValueError) as e:

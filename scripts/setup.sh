@@ -5,10 +5,18 @@
 #   scripts/setup.sh            # install (if needed) and configure
 #   BUILD_DIR=out scripts/setup.sh
 #   scripts/setup.sh --portable # configure a portable build (build-portable.sh)
+#   scripts/setup.sh --torch    # also the PyTorch importer's venv in ./.venv
+#                               # (best effort; or DEPLODOCK_TORCH=1)
 set -euo pipefail
 
 portable=OFF
-[ "${1:-}" != --portable ] || portable=ON
+torch=${DEPLODOCK_TORCH:-0}
+for arg in "$@"; do
+  case $arg in
+  --portable) portable=ON ;;
+  --torch) torch=1 ;;
+  esac
+done
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
@@ -39,4 +47,11 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     -DLLVM_USE_LINKER=lld \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DDEPLODOCK_PORTABLE=$portable >/dev/null
+fi
+
+# Opt-in and best effort: without PyPI the C++ build and tests still work and
+# the PyTorch export tests report unsupported.
+if [ "$torch" = 1 ]; then
+  "$root/tools/deplodock-import/setup-venv.sh" ||
+    echo "setup: no PyTorch venv (PyPI unreachable?); the export tests will be unsupported" >&2
 fi

@@ -85,14 +85,31 @@ BenchClient::create(const BenchClientOptions &options) {
   return std::move(client);
 }
 
-/// The last lines of a worker's stderr, for failure details.
+/// The end of a worker's stderr, for failure details.
 static std::string stderrTail(llvm::StringRef text) {
+  constexpr size_t kTail = 2000;
   text = text.trim();
   if (text.empty())
     return "";
-  if (text.size() > 2000)
-    text = text.take_back(2000);
-  return "; its stderr ends:\n" + text.str();
+  return "; its stderr ends:\n" + text.take_back(kTail).str();
+}
+
+/// What a worker that died during a request says on stderr: its own last
+/// message (its crash note, a line it starts with kWorkerMessagePrefix)
+/// first, where a stack dump after it cannot push it out, then the end.
+static std::string stderrSummary(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.trim().split(lines, '\n');
+  auto own = llvm::find_if(llvm::reverse(lines), [](llvm::StringRef line) {
+    return line.starts_with(kWorkerMessagePrefix);
+  });
+  std::string said;
+  if (own != lines.rend())
+    said = "; it said: " + own->drop_front(kWorkerMessagePrefix.size())
+                               .trim()
+                               .take_front(1000)
+                               .str();
+  return said + stderrTail(text);
 }
 
 /// "exited with code 3", "was killed by signal 11 (Segmentation fault)".
@@ -161,7 +178,8 @@ llvm::Error BenchClient::start() {
   process = std::move(proc);
 
   llvm::Expected<std::optional<Frame>> frame =
-      process->channel->read(deadlineIn(options.startTimeoutS));
+      process->channel->read(deadlineIn(options.startTimeoutS),
+                             /*maxBlobBytes=*/0);
   if (!frame || !*frame) {
     bool timedOut = false;
     std::string why = "it closed the connection";
@@ -169,8 +187,12 @@ llvm::Error BenchClient::start() {
       llvm::handleAllErrors(
           frame.takeError(), [&](const TimeoutError &) { timedOut = true; },
           [&](const llvm::ErrorInfoBase &e) { why = e.message(); });
+    std::string how = reap(/*kill=*/timedOut);
+    process->channel->drainSide();
+    // Not the summary: before a request, the worker's last line is as
+    // likely a command-line parser's hint as its own message.
     std::string tail = stderrTail(process->channel->sideOutput());
-    std::string how = stop(/*kill=*/timedOut);
+    process.reset();
     if (timedOut)
       return llvm::createStringError(
           "the bench worker %s did not say hello within %g s%s",
@@ -199,6 +221,12 @@ llvm::Error BenchClient::start() {
 }
 
 std::string BenchClient::stop(bool kill) {
+  std::string how = reap(kill);
+  process.reset();
+  return how;
+}
+
+std::string BenchClient::reap(bool kill) {
   if (!process)
     return "";
   std::string how = "ended";
@@ -219,9 +247,42 @@ std::string BenchClient::stop(bool kill) {
     }
     if (done > 0)
       how = describeExit(status);
+    process->pid = 0;
   }
-  process.reset();
   return how;
+}
+
+/// Checks that `result` answers `request`: its timings name launches of
+/// it, its checks and outputs its outputs.
+static llvm::Error checkResult(const BenchResult &result,
+                               const BenchRequest &request) {
+  for (const UnitTiming &timing : result.timings)
+    if (timing.launch >= static_cast<int64_t>(request.launches.size()))
+      return llvm::createStringError(
+          "the result times launch #%lld of a request with %zu",
+          static_cast<long long>(timing.launch), request.launches.size());
+  for (const OutputCheck &check : result.checks)
+    if (llvm::none_of(request.outputs, [&](const OutputSpec &output) {
+          return output.buffer == check.buffer;
+        }))
+      return llvm::createStringError("the result checks buffer #%u, which is "
+                                     "not an output of the request",
+                                     check.buffer);
+  if (result.outputs.empty())
+    return llvm::Error::success();
+  if (!request.returnOutputs || result.outputs.size() != request.outputs.size())
+    return llvm::createStringError(
+        "the result holds %zu outputs; the request asked for %zu",
+        result.outputs.size(),
+        request.returnOutputs ? request.outputs.size() : size_t(0));
+  for (auto [output, bytes] : llvm::zip(request.outputs, result.outputs))
+    if (bytes.size() != request.buffers[output.buffer].numBytes())
+      return llvm::createStringError(
+          "the result holds %zu bytes of output buffer #%u, not %llu",
+          bytes.size(), output.buffer,
+          static_cast<unsigned long long>(
+              request.buffers[output.buffer].numBytes()));
+  return llvm::Error::success();
 }
 
 llvm::Expected<BenchResult> BenchClient::measure(const BenchRequest &request) {
@@ -240,7 +301,7 @@ llvm::Expected<BenchResult> BenchClient::measure(const BenchRequest &request) {
   std::string phase = "startup";
   Channel &channel = *process->channel;
   channel.drainSide();
-  size_t sideStart = channel.sideOutput().size();
+  uint64_t sideStart = channel.sideMark();
 
   BenchResult failure;
   failure.id = request.id;
@@ -257,11 +318,11 @@ llvm::Expected<BenchResult> BenchClient::measure(const BenchRequest &request) {
   // The worker went away: a crash while compiling is a compile failure,
   // any other a launch failure.
   auto died = [&]() -> BenchResult {
+    // Once it is reaped, everything it wrote to stderr is in the pipe.
+    std::string how = reap(/*kill=*/false);
     channel.drainSide();
-    std::string tail = stderrTail(
-        llvm::StringRef(channel.sideOutput())
-            .drop_front(std::min(sideStart, channel.sideOutput().size())));
-    std::string how = stop(/*kill=*/false);
+    std::string tail = stderrSummary(channel.sideOutputSince(sideStart));
+    process.reset();
     failure.status =
         phase == "compile" ? BenchStatus::CompileFail : BenchStatus::LaunchFail;
     failure.detail = "the worker " + how + " during " + phase + tail;
@@ -283,8 +344,14 @@ llvm::Expected<BenchResult> BenchClient::measure(const BenchRequest &request) {
     stop(/*kill=*/true);
     return std::move(error);
   }
+  // Only a result carries a blob: the outputs asked for.
+  uint64_t maxBlobBytes = 0;
+  if (request.returnOutputs)
+    for (const OutputSpec &output : request.outputs)
+      maxBlobBytes += request.buffers[output.buffer].numBytes();
   while (true) {
-    llvm::Expected<std::optional<Frame>> in = channel.read(deadline);
+    llvm::Expected<std::optional<Frame>> in =
+        channel.read(deadline, maxBlobBytes);
     if (!in) {
       llvm::Error error = in.takeError();
       if (error.isA<TimeoutError>()) {
@@ -320,6 +387,8 @@ llvm::Expected<BenchResult> BenchClient::measure(const BenchRequest &request) {
           llvm::createStringError("the result answers request %llu, not %llu",
                                   static_cast<unsigned long long>(result->id),
                                   static_cast<unsigned long long>(id)));
+    if (llvm::Error error = checkResult(*result, request))
+      return broken(std::move(error));
     result->id = request.id;
     if (result->workerExits)
       stop(/*kill=*/false);

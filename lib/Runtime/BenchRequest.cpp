@@ -16,6 +16,23 @@ int64_t BufferSpec::numElements() const {
   return n;
 }
 
+std::vector<uint8_t> BufferSpec::initialContents() const {
+  switch (init) {
+  case InitKind::Data:
+    return data;
+  case InitKind::Zero:
+    return std::vector<uint8_t>(numBytes(), 0);
+  case InitKind::Poison:
+    return std::vector<uint8_t>(numBytes(), 0xff);
+  case InitKind::Seeded: {
+    std::vector<uint8_t> bytes(numBytes());
+    fillSeeded(dtype, bytes, seed, stream);
+    return bytes;
+  }
+  }
+  return {};
+}
+
 Tolerance deplodock::runtime::defaultTolerance(DType dtype) {
   switch (dtype) {
   case DType::F64:
@@ -159,14 +176,26 @@ llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
   const TimingOptions &t = request.timing;
   if (t.minSamples < 1 || t.maxSamples < 1)
     return invalid("timing needs at least one sample");
-  for (double v : {t.warmupMs, t.minTimeMs, t.maxTimeMs, t.targetSpread,
-                   t.graphBelowUs, t.batchUs})
+  if (t.minSamples > kMaxSamples || t.maxSamples > kMaxSamples)
+    return invalid("timing takes at most {0} samples", kMaxSamples);
+  auto inRange = [](double v, double most) {
+    return std::isfinite(v) && v >= 0 && v <= most;
+  };
+  for (double v : {t.warmupMs, t.minTimeMs, t.maxTimeMs})
+    if (!inRange(v, kMaxTimingMs))
+      return invalid("timing budgets (warmup_ms, min_time_ms, max_time_ms) "
+                     "must be from 0 to {0} ms",
+                     static_cast<int64_t>(kMaxTimingMs));
+  for (double v : {t.targetSpread, t.graphBelowUs, t.batchUs})
     if (!(v >= 0) || std::isinf(v))
       return invalid("timing options must be finite and not negative");
-  if (!(request.kernelTimeoutS > 0) || std::isinf(request.kernelTimeoutS))
-    return invalid("kernel_timeout_s must be positive");
-  if (!(request.timeoutS >= 0) || std::isinf(request.timeoutS))
-    return invalid("timeout_s must not be negative");
+  if (!inRange(request.kernelTimeoutS, kMaxTimeoutS) ||
+      request.kernelTimeoutS == 0)
+    return invalid("kernel_timeout_s must be positive and at most {0}",
+                   static_cast<int64_t>(kMaxTimeoutS));
+  if (!inRange(request.timeoutS, kMaxTimeoutS))
+    return invalid("timeout_s must be from 0 to {0}",
+                   static_cast<int64_t>(kMaxTimeoutS));
   return llvm::Error::success();
 }
 

@@ -41,6 +41,7 @@ void Channel::drainSide() {
       return;
     }
     sideTail.append(chunk, n);
+    sideTotal += n;
     constexpr size_t kKeep = 16 << 10;
     if (sideTail.size() > kKeep)
       sideTail.erase(0, sideTail.size() - kKeep);
@@ -86,7 +87,8 @@ llvm::Error Channel::readExactly(char *buffer, size_t size, Deadline deadline,
   return llvm::Error::success();
 }
 
-llvm::Expected<std::optional<Frame>> Channel::read(Deadline deadline) {
+llvm::Expected<std::optional<Frame>> Channel::read(Deadline deadline,
+                                                   uint64_t maxBlobBytes) {
   // The header, a byte at a time: it is short, and reading no further keeps
   // the rest of the stream where it is.
   std::string line;
@@ -112,6 +114,11 @@ llvm::Expected<std::optional<Frame>> Channel::read(Deadline deadline) {
   if (!sizes)
     return sizes.takeError();
   auto [jsonBytes, blobBytes] = *sizes;
+  if (blobBytes > maxBlobBytes)
+    return llvm::createStringError(
+        "frame blob of %llu bytes, more than the %llu this message can carry",
+        static_cast<unsigned long long>(blobBytes),
+        static_cast<unsigned long long>(maxBlobBytes));
 
   std::string json(jsonBytes, '\0');
   bool eof;

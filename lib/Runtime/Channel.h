@@ -12,7 +12,9 @@
 
 #include "Deplodock/Runtime/Protocol.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 
 namespace deplodock::runtime {
@@ -21,10 +23,12 @@ using Clock = std::chrono::steady_clock;
 /// When to give up; none waits forever.
 using Deadline = std::optional<Clock::time_point>;
 
-/// The deadline `seconds` from now.
+/// The deadline `seconds` from now; a year at most, so that no budget can
+/// overflow the clock into a deadline in the past.
 inline Deadline deadlineIn(double seconds) {
+  double bounded = std::isnan(seconds) ? 0 : std::clamp(seconds, 0.0, 3.2e7);
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(seconds));
+                            std::chrono::duration<double>(bounded));
 }
 
 /// The peer did not answer in time.
@@ -65,14 +69,26 @@ public:
   /// The next frame; none when the peer closed the connection cleanly
   /// between frames. Fails with TimeoutError past the deadline, ClosedError
   /// when the connection ends inside a frame, or an error naming what is
-  /// malformed.
-  llvm::Expected<std::optional<Frame>> read(Deadline deadline);
+  /// malformed, such as a blob larger than `maxBlobBytes` (what the caller
+  /// can expect; nothing of it is read).
+  llvm::Expected<std::optional<Frame>>
+  read(Deadline deadline, uint64_t maxBlobBytes = kMaxFrameBlobBytes);
 
   /// Writes `frame` whole.
   llvm::Error write(const Frame &frame, Deadline deadline);
 
   /// The last 16 KiB read from `side`.
   const std::string &sideOutput() const { return sideTail; }
+  /// How many bytes were read from `side` so far: a mark for
+  /// sideOutputSince.
+  uint64_t sideMark() const { return sideTotal; }
+  /// What is kept (of the last 16 KiB) of the bytes read from `side` after
+  /// `mark`.
+  llvm::StringRef sideOutputSince(uint64_t mark) const {
+    uint64_t dropped = sideTotal - sideTail.size();
+    return llvm::StringRef(sideTail).drop_front(
+        mark > dropped ? static_cast<size_t>(mark - dropped) : 0);
+  }
   /// Reads what `side` still holds, without waiting.
   void drainSide();
 
@@ -85,6 +101,7 @@ private:
 
   int in, out, side;
   std::string sideTail;
+  uint64_t sideTotal = 0;
 };
 
 } // namespace deplodock::runtime

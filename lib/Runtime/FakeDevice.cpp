@@ -26,6 +26,9 @@ using namespace deplodock::runtime;
 
 namespace {
 
+/// The most the fake device's buffers may hold at once, in host memory.
+constexpr uint64_t kFakeHostBytes = uint64_t(2) << 30;
+
 /// What a request asks of the fake device.
 struct FakeConfig {
   /// "compile_fail", "launch_fail", "sticky", "kernel_hang", "wrong", or a
@@ -69,7 +72,7 @@ public:
   llvm::Expected<Kernel> getKernel(void *module, llvm::StringRef name,
                                    uint32_t smemBytes) override;
   llvm::Expected<DevicePtr> allocate(uint64_t bytes) override;
-  void release(DevicePtr pointer) override { memory.erase(pointer); }
+  void release(DevicePtr pointer) override;
   llvm::Error upload(DevicePtr dst, llvm::ArrayRef<uint8_t> src) override;
   llvm::Error download(llvm::MutableArrayRef<uint8_t> dst,
                        DevicePtr src) override;
@@ -105,6 +108,8 @@ private:
   DeviceInfo info;
   FakeConfig config;
   std::map<DevicePtr, std::vector<uint8_t>> memory;
+  /// Bytes of `memory` in use.
+  uint64_t allocated = 0;
   llvm::DenseMap<DevicePtr, std::vector<uint8_t>> expected;
   std::vector<std::unique_ptr<FakeModule>> modules;
   llvm::StringMap<bool> compiled;
@@ -116,37 +121,78 @@ private:
 
 } // namespace
 
+/// 'text' for a string, else the value as JSON, for messages.
+static std::string quoted(const llvm::json::Value &value) {
+  if (std::optional<llvm::StringRef> text = value.getAsString())
+    return "'" + text->str() + "'";
+  std::string json;
+  llvm::raw_string_ostream(json) << value;
+  return json;
+}
+
+/// A latency the fake device accepts: finite, not negative, at most a
+/// second.
+static bool isLatencyUs(double us) {
+  return std::isfinite(us) && us >= 0 && us <= 1e6;
+}
+
 llvm::Error FakeDevice::beginRequest(const BenchRequest &request) {
   config = FakeConfig();
   expected.clear();
   samples = 0;
   hung = false;
-  const llvm::json::Object &fake = request.fake;
-  if (std::optional<llvm::StringRef> fault = fake.getString("fault"))
-    config.fault = fault->str();
-  // A misspelt fault would make a test pass for the wrong reason.
+  // Anything misspelt or mistyped is refused: it would make a test pass for
+  // the wrong reason.
+  auto refuse = [](const llvm::Twine &message) {
+    return llvm::createStringError("the fake device " + message.str());
+  };
   static constexpr llvm::StringLiteral kFaults[] = {
-      "",      "compile_fail", "launch_fail", "sticky", "kernel_hang", "wrong",
-      "crash", "segfault",     "exit",        "hang",   "garbage"};
-  if (!llvm::is_contained(kFaults, config.fault))
-    return llvm::createStringError(
-        "the fake device knows no fault '" + config.fault +
-        "' (compile_fail, launch_fail, sticky, kernel_hang, wrong, crash, "
-        "segfault, exit, hang, garbage)");
-  if (std::optional<llvm::StringRef> phase = fake.getString("phase");
-      phase && !llvm::is_contained({"compile", "verify", "time"}, *phase))
-    return llvm::createStringError("the fake device knows no phase '" + *phase +
-                                   "' (compile, verify, time)");
-  if (std::optional<llvm::StringRef> kernel = fake.getString("fault_kernel"))
-    config.faultKernel = kernel->str();
-  if (std::optional<double> us = fake.getNumber("default_us"))
-    config.defaultUs = *us;
-  if (std::optional<int64_t> registers = fake.getInteger("registers"))
-    config.registers = *registers;
-  if (const llvm::json::Object *us = fake.getObject("kernel_us"))
-    for (const auto &[name, value] : *us)
-      if (std::optional<double> v = value.getAsNumber())
-        config.kernelUs[name.str()] = *v;
+      "compile_fail", "launch_fail", "sticky", "kernel_hang", "wrong",
+      "crash",        "segfault",    "exit",   "hang",        "garbage"};
+  static constexpr llvm::StringLiteral kPhases[] = {"compile", "verify",
+                                                    "time"};
+  for (const auto &[key, value] : request.fake) {
+    std::optional<llvm::StringRef> text = value.getAsString();
+    if (key == "fault") {
+      if (!text || !llvm::is_contained(kFaults, *text))
+        return refuse("knows no fault " + quoted(value) + " (" +
+                      llvm::join(std::begin(kFaults), std::end(kFaults), ", ") +
+                      ")");
+      config.fault = text->str();
+    } else if (key == "phase") {
+      if (!text || !llvm::is_contained(kPhases, *text))
+        return refuse("knows no phase " + quoted(value) +
+                      " (compile, verify, time)");
+    } else if (key == "fault_kernel") {
+      if (!text)
+        return refuse("expects a kernel name as fault_kernel");
+      config.faultKernel = text->str();
+    } else if (key == "default_us") {
+      std::optional<double> us = value.getAsNumber();
+      if (!us || !isLatencyUs(*us))
+        return refuse("expects default_us from 0 to 1e6");
+      config.defaultUs = *us;
+    } else if (key == "registers") {
+      std::optional<int64_t> registers = value.getAsInteger();
+      if (!registers || *registers < 0 || *registers > 255)
+        return refuse("expects registers from 0 to 255");
+      config.registers = *registers;
+    } else if (key == "kernel_us") {
+      const llvm::json::Object *us = value.getAsObject();
+      if (!us)
+        return refuse("expects kernel_us as {\"kernel\": microseconds}");
+      for (const auto &[name, v] : *us) {
+        std::optional<double> number = v.getAsNumber();
+        if (!number || !isLatencyUs(*number))
+          return refuse("expects kernel_us." + name.str() + " from 0 to 1e6");
+        config.kernelUs[name.str()] = *number;
+      }
+    } else {
+      return refuse("knows no instruction '" + key.str() +
+                    "' (fault, phase, fault_kernel, default_us, registers, "
+                    "kernel_us)");
+    }
+  }
   return llvm::Error::success();
 }
 
@@ -207,15 +253,31 @@ llvm::Expected<Kernel> FakeDevice::getKernel(void *module, llvm::StringRef name,
 }
 
 llvm::Expected<DevicePtr> FakeDevice::allocate(uint64_t bytes) {
-  if (bytes > static_cast<uint64_t>(info.memoryBytes))
+  // The buffers live in this process's memory: a layer too big for it is
+  // an out-of-memory failure, not a worker killed by the OOM killer.
+  if (bytes > static_cast<uint64_t>(info.memoryBytes) ||
+      bytes > kFakeHostBytes - allocated)
     return llvm::make_error<DeviceError>(
         BenchStatus::LaunchFail,
-        "cuMemAlloc of " + std::to_string(bytes) +
-            " bytes failed: CUDA_ERROR_OUT_OF_MEMORY (fake device)");
+        llvm::formatv(
+            "cuMemAlloc of {0} bytes failed: CUDA_ERROR_OUT_OF_MEMORY "
+            "(fake device: {1} bytes in use, it holds at most {2} "
+            "in host memory)",
+            bytes, allocated, kFakeHostBytes)
+            .str());
   DevicePtr pointer = next;
   next += (bytes + 0xffff) & ~uint64_t(0xffff);
   memory[pointer].assign(bytes, 0xa5);
+  allocated += bytes;
   return pointer;
+}
+
+void FakeDevice::release(DevicePtr pointer) {
+  auto it = memory.find(pointer);
+  if (it == memory.end())
+    return;
+  allocated -= it->second.size();
+  memory.erase(it);
 }
 
 llvm::Error FakeDevice::upload(DevicePtr dst, llvm::ArrayRef<uint8_t> src) {

@@ -7,6 +7,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 using namespace deplodock::runtime;
 using llvm::json::Array;
@@ -68,8 +70,40 @@ deplodock::runtime::parseFrameHeader(llvm::StringRef line) {
   return std::make_pair(jsonBytes, blobBytes);
 }
 
+/// Whether arrays and objects nest deeper than `limit` in `text` (brackets
+/// inside strings do not count). Malformed text is left to the parser.
+static bool nestsDeeperThan(llvm::StringRef text, unsigned limit) {
+  unsigned depth = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 llvm::Expected<Object>
 deplodock::runtime::parseFrameJson(llvm::StringRef text) {
+  // llvm::json::parse recurses once per level: a deep enough input would
+  // overflow the stack.
+  if (nestsDeeperThan(text, kMaxFrameJsonDepth))
+    return llvm::createStringError(
+        "malformed frame JSON: arrays and objects nested deeper than %u "
+        "levels",
+        kMaxFrameJsonDepth);
   llvm::Expected<Value> value = llvm::json::parse(text);
   if (!value)
     return llvm::createStringError("malformed frame JSON: " +
@@ -164,6 +198,62 @@ static bool readNumber(const Value &value, double &out, Path path) {
   return false;
 }
 
+/// What a field of integer type T must hold (Path::report keeps only
+/// literals).
+template <typename T> static constexpr llvm::StringLiteral integerRange() {
+  if constexpr (std::is_same_v<T, uint32_t>)
+    return "expected an integer from 0 to 4294967295";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "expected an integer from -2147483648 to 2147483647";
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return "expected an integer from 0 to 18446744073709551615";
+  else
+    return "expected an integer from -9223372036854775808 to "
+           "9223372036854775807";
+}
+
+/// An integer read as 64 bits and checked against the range of T, so that
+/// 2^32 is an error rather than buffer 0.
+template <typename T>
+static bool readInteger(const Value &value, T &out, Path path) {
+  static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> ||
+                std::is_same_v<T, uint64_t> || std::is_same_v<T, int64_t>);
+  using Limits = std::numeric_limits<T>;
+  if constexpr (std::is_signed_v<T>) {
+    std::optional<int64_t> v = value.getAsInteger();
+    if (v && *v >= Limits::min() && *v <= Limits::max()) {
+      out = static_cast<T>(*v);
+      return true;
+    }
+  } else {
+    std::optional<uint64_t> v = value.getAsUINT64();
+    if (!v)
+      if (std::optional<int64_t> i = value.getAsInteger(); i && *i >= 0)
+        v = static_cast<uint64_t>(*i);
+    if (v && *v <= Limits::max()) {
+      out = static_cast<T>(*v);
+      return true;
+    }
+  }
+  path.report(integerRange<T>());
+  return false;
+}
+
+/// Reads a plain value: integers range-checked, anything else with
+/// llvm::json::fromJSON.
+template <typename T>
+static bool readValue(const Value &value, T &out, Path path) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return readInteger(value, out, path);
+  } else {
+    using llvm::json::fromJSON;
+    return fromJSON(value, out, path);
+  }
+}
+
+/// Whether `v` can be a duration: finite and not negative.
+static bool isTime(double v) { return std::isfinite(v) && v >= 0; }
+
 template <typename T> static Array toArray(llvm::ArrayRef<T> values) {
   Array array;
   for (const T &v : values)
@@ -191,8 +281,7 @@ static bool readArray(const Value *value, Vec &out, Path path, Fn read) {
 template <typename Vec>
 static bool readPlainArray(const Value *value, Vec &out, Path path) {
   return readArray(value, out, path, [](const Value &v, auto &x, Path p) {
-    using llvm::json::fromJSON;
-    return fromJSON(v, x, p);
+    return readValue(v, x, p);
   });
 }
 
@@ -211,10 +300,8 @@ static bool field(const Object &object, llvm::StringLiteral name, T &out,
 template <typename T>
 static bool field(const Object &object, llvm::StringLiteral name, T &out,
                   Path path) {
-  return field(object, name, out, path, [](const Value &v, T &x, Path p) {
-    using llvm::json::fromJSON;
-    return fromJSON(v, x, p);
-  });
+  return field(object, name, out, path,
+               [](const Value &v, T &x, Path p) { return readValue(v, x, p); });
 }
 
 /// An optional field: keeps `out` when missing.
@@ -656,17 +743,30 @@ deplodock::runtime::decodeResult(const Frame &frame) {
       return false;
     }
     Stats &s = out.stats;
-    return field(*object, "launch", out.launch, p) &&
-           field(*object, "median_us", s.medianUs, p, readNumber) &&
-           field(*object, "min_us", s.minUs, p, readNumber) &&
-           field(*object, "max_us", s.maxUs, p, readNumber) &&
-           field(*object, "mean_us", s.meanUs, p, readNumber) &&
-           field(*object, "variance_us2", s.varianceUs2, p, readNumber) &&
-           field(*object, "spread", s.spread, p, readNumber) &&
-           field(*object, "samples", s.samples, p) &&
-           optField(*object, "repeats", s.repeats, p) &&
-           optField(*object, "graph", s.graph, p) &&
-           optField(*object, "flushed_l2", s.flushedL2, p);
+    if (!(field(*object, "launch", out.launch, p) &&
+          field(*object, "median_us", s.medianUs, p, readNumber) &&
+          field(*object, "min_us", s.minUs, p, readNumber) &&
+          field(*object, "max_us", s.maxUs, p, readNumber) &&
+          field(*object, "mean_us", s.meanUs, p, readNumber) &&
+          field(*object, "variance_us2", s.varianceUs2, p, readNumber) &&
+          field(*object, "spread", s.spread, p, readNumber) &&
+          field(*object, "samples", s.samples, p) &&
+          optField(*object, "repeats", s.repeats, p) &&
+          optField(*object, "graph", s.graph, p) &&
+          optField(*object, "flushed_l2", s.flushedL2, p)))
+      return false;
+    // A negative or NaN time would pass for the fastest variant.
+    bool sane =
+        llvm::all_of(std::initializer_list<double>{s.medianUs, s.minUs, s.maxUs,
+                                                   s.meanUs, s.varianceUs2,
+                                                   s.spread},
+                     isTime) &&
+        s.minUs <= s.medianUs && s.medianUs <= s.maxUs && s.samples >= 1 &&
+        s.repeats >= 1 && out.launch >= -1;
+    if (!sane)
+      p.report("expected finite, non-negative times with min <= median <= "
+               "max, at least one sample and repeat, and a launch >= -1");
+    return sane;
   };
   bool ok =
       optField(json, "id", result.id, path) &&
@@ -687,7 +787,14 @@ deplodock::runtime::decodeResult(const Frame &frame) {
                  })) &&
       optField(json, "compile_cached", result.compileCached, path) &&
       (!json.get("compile_ms") ||
-       field(json, "compile_ms", result.compileMs, path, readNumber)) &&
+       field(json, "compile_ms", result.compileMs, path,
+             [](const Value &v, double &x, Path p) {
+               if (!readNumber(v, x, p))
+                 return false;
+               if (!isTime(x))
+                 p.report("expected a finite, non-negative number");
+               return isTime(x);
+             })) &&
       optField(json, "worker_exits", result.workerExits, path);
   if (!ok)
     return root.getError();

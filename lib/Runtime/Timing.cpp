@@ -7,6 +7,9 @@
 
 using namespace deplodock::runtime;
 
+/// The most warm-up samples kept for the estimate of a unit's time.
+constexpr size_t kMaxWarmupSamples = 1 << 16;
+
 /// The median of `v` (not empty).
 static double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -29,7 +32,10 @@ deplodock::runtime::measureUnit(Device &device, Unit &unit,
     llvm::Expected<SampleResult> result = device.sample(unit, round);
     if (!result)
       return result.takeError();
-    warm.insert(warm.end(), result->us.begin(), result->us.end());
+    // The estimate needs no more than the first samples; keeping every one
+    // of a long warm-up would only cost memory.
+    if (warm.size() < kMaxWarmupSamples)
+      warm.insert(warm.end(), result->us.begin(), result->us.end());
     round.samples = std::min(2 * round.samples, 64u);
   } while (device.nowMs() - start < options.warmupMs);
   double estimateUs = std::max(median(warm), 1e-3);

@@ -8,10 +8,13 @@
 #include "Channel.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -35,24 +38,6 @@ private:
 };
 
 } // namespace
-
-/// The contents `buffer` starts with.
-static std::vector<uint8_t> initialContents(const BufferSpec &buffer) {
-  switch (buffer.init) {
-  case InitKind::Data:
-    return buffer.data;
-  case InitKind::Zero:
-    return std::vector<uint8_t>(buffer.numBytes(), 0);
-  case InitKind::Poison:
-    return std::vector<uint8_t>(buffer.numBytes(), 0xff);
-  case InitKind::Seeded: {
-    std::vector<uint8_t> bytes(buffer.numBytes());
-    fillSeeded(buffer.dtype, bytes, buffer.seed, buffer.stream);
-    return bytes;
-  }
-  }
-  return {};
-}
 
 /// The steps of `launches` on the request's buffers.
 static llvm::Expected<std::vector<Step>>
@@ -182,22 +167,28 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
   }
 
   Buffers buffers(device);
-  std::vector<std::vector<uint8_t>> initial;
   for (const BufferSpec &buffer : request.buffers) {
     llvm::Expected<DevicePtr> pointer = device.allocate(buffer.numBytes());
     if (!pointer)
       return failed(pointer.takeError());
     buffers.pointers.push_back(*pointer);
-    initial.push_back(initialContents(buffer));
   }
   llvm::Expected<std::vector<Step>> steps =
       makeSteps(device, request.launches, kernels, request, buffers.pointers);
   if (!steps)
     return failed(steps.takeError());
+  // One buffer's initial contents at a time, so that the host holds no
+  // more than the largest of them beside the request.
   auto upload = [&]() -> llvm::Error {
-    for (auto [pointer, bytes] : llvm::zip(buffers.pointers, initial))
+    for (auto [pointer, buffer] :
+         llvm::zip(buffers.pointers, request.buffers)) {
+      std::vector<uint8_t> made;
+      llvm::ArrayRef<uint8_t> bytes = buffer.data;
+      if (buffer.init != InitKind::Data)
+        bytes = made = buffer.initialContents();
       if (llvm::Error error = device.upload(pointer, bytes))
         return error;
+    }
     return llvm::Error::success();
   };
   auto download = [&](std::vector<std::vector<uint8_t>> &out) -> llvm::Error {
@@ -294,6 +285,41 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
   return std::move(result);
 }
 
+//===----------------------------------------------------------------------===//
+// The crash note
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The line a crash writes last, kept ready because a signal handler may
+/// only write.
+char crashNote[192];
+std::atomic<size_t> crashNoteSize{0};
+} // namespace
+
+/// Says in the crash note where the worker is: "during verify of request
+/// 3".
+static void setCrashNote(llvm::StringRef where) {
+  crashNoteSize = 0;
+  int n = std::snprintf(crashNote, sizeof(crashNote),
+                        "%scrashed %.*s; the parent records the failure and "
+                        "starts a new worker\n",
+                        kWorkerMessagePrefix.data(),
+                        static_cast<int>(std::min<size_t>(where.size(), 64)),
+                        where.data());
+  crashNoteSize = std::clamp<int>(n, 0, sizeof(crashNote) - 1);
+}
+
+static void writeCrashNote(void *) {
+  if (size_t n = crashNoteSize)
+    if (::write(2, crashNote, n) < 0)
+      return;
+}
+
+void deplodock::runtime::installCrashNote() {
+  setCrashNote("while idle");
+  llvm::sys::AddSignalHandler(writeCrashNote, nullptr);
+}
+
 /// The fake device's faults that take the whole process down, at the phase
 /// the request names ("verify" unless it says).
 static void applyProcessFault(const llvm::json::Object &fake,
@@ -356,6 +382,9 @@ int deplodock::runtime::serveWorker(
             encodeError(llvm::toString(request.takeError())), std::nullopt);
       } else {
         auto progress = [&](llvm::StringRef phase) {
+          setCrashNote(
+              ("during " + phase + " of request " + llvm::Twine(request->id))
+                  .str());
           llvm::consumeError(
               channel.write(encodeProgress(request->id, phase), std::nullopt));
           if (fake)
@@ -368,6 +397,7 @@ int deplodock::runtime::serveWorker(
             result ? encodeResult(*result)
                    : encodeError(llvm::toString(result.takeError())),
             std::nullopt);
+        setCrashNote("while idle");
         if (fatal) {
           llvm::consumeError(std::move(written));
           return kWorkerDeviceLost;

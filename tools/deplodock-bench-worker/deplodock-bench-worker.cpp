@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -60,11 +61,16 @@ static std::string workerName() {
 }
 
 int main(int argc, char **argv) {
+  // A crash's stack dump keeps raw addresses: symbolizing would run
+  // llvm-symbolizer, when PATH has one, inside the crashing worker, which
+  // makes the crash slow and its stderr depend on the machine.
+  setenv("LLVM_DISABLE_SYMBOLIZATION", "1", /*overwrite=*/0);
   llvm::InitLLVM init(argc, argv);
-  // The stack dump of a crash ends up in the failure's detail; it is a
-  // crashed variant or a worker bug, not LLVM's.
-  llvm::setBugReportMsg("deplodock-bench-worker crashed; its parent records "
-                        "the failure and starts a new worker.\n");
+  // A crash is a crashed variant or a worker bug, not LLVM's: no request to
+  // report it there. The worker's own note comes after the stack dump, so
+  // that the parent finds it whatever the dump's length.
+  llvm::setBugReportMsg("");
+  installCrashNote();
   cl::HideUnrelatedOptions(workerCategory);
   cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { os << workerName() << "\n"; });
@@ -72,6 +78,17 @@ int main(int argc, char **argv) {
       argc, argv,
       "Deplodock bench worker: compiles, verifies and times kernels for a "
       "parent process over stdin/stdout (docs/Runtime.md)\n");
+  // An empty path would silently mean "no cache".
+  if (cacheDir.getNumOccurrences() && cacheDir.empty()) {
+    llvm::errs() << kWorkerMessagePrefix
+                 << "error: --cache-dir needs a directory\n";
+    return 1;
+  }
+  if (ordinal < 0) {
+    llvm::errs() << kWorkerMessagePrefix
+                 << "error: --device must be a GPU ordinal (0, 1, ...)\n";
+    return 1;
+  }
 #ifdef __linux__
   // A worker outlives no parent: it may hold a hung kernel.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -86,8 +103,8 @@ int main(int argc, char **argv) {
            : createCudaDevice({ordinal, cacheDir});
   if (deviceInfo) {
     if (!device) {
-      llvm::errs() << "deplodock-bench-worker: error: "
-                   << llvm::toString(device.takeError()) << "\n";
+      llvm::errs() << kWorkerMessagePrefix
+                   << "error: " << llvm::toString(device.takeError()) << "\n";
       return kWorkerNoDevice;
     }
     llvm::outs() << llvm::formatv("{0:2}", toJSON((*device)->getInfo()))
@@ -97,7 +114,7 @@ int main(int argc, char **argv) {
   if (!device) {
     // Said on stderr for a person, and in the hello for the parent.
     std::string message = llvm::toString(device.takeError());
-    llvm::errs() << "deplodock-bench-worker: error: " << message << "\n";
+    llvm::errs() << kWorkerMessagePrefix << "error: " << message << "\n";
     device = llvm::createStringError(message);
   }
   // The protocol owns stdout: frames go to a copy of it, and whatever else
@@ -105,7 +122,7 @@ int main(int argc, char **argv) {
   llvm::outs().flush();
   int out = dup(1);
   if (out < 0 || dup2(2, 1) < 0) {
-    llvm::errs() << "deplodock-bench-worker: error: cannot set up stdout\n";
+    llvm::errs() << kWorkerMessagePrefix << "error: cannot set up stdout\n";
     return 1;
   }
   return serveWorker(std::move(device), 0, out, workerName());

@@ -1,9 +1,8 @@
 //===- Bench.h - deplodock-run --bench --------------------------*- C++ -*-===//
 //
-// Lowers a layer to Kernel IR, runs every kernel of a function in order on
-// the GPU through the bench worker, checks the results against the CPU
-// interpreter when the layer is small enough, and prints the time of each
-// kernel and of the whole function.
+// The --bench mode of deplodock-run: its flags, handed to bench::runBench
+// (include/Deplodock/Bench/BenchDriver.h), which lowers the layer, runs its
+// kernels on the GPU and reports their times.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +41,11 @@ mlir::LogicalResult applyPipeline(mlir::ModuleOp module, llvm::StringRef text);
 
 /// The options only --bench has.
 llvm::cl::OptionCategory &getBenchCategory();
+
+/// Fails, naming the flag, when one of `flags` was given an empty value
+/// (--flag=""), which would silently mean its default.
+mlir::LogicalResult
+refuseEmpty(llvm::ArrayRef<const llvm::cl::opt<std::string> *> flags);
 
 /// Runs --bench; returns the exit code.
 int runBenchMode(mlir::MLIRContext &context, const BenchConfig &config);

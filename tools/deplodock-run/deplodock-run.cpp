@@ -26,6 +26,7 @@
 #include "Deplodock/Interpreter/BufferIO.h"
 #include "Deplodock/Interpreter/Interpreter.h"
 #include "Deplodock/Interpreter/Memory.h"
+#include "Deplodock/Runtime/ArgumentFiles.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -464,19 +465,14 @@ static int run(MLIRContext &context) {
       return 1;
     args = std::move(*random);
   } else {
-    for (auto [i, path] : llvm::enumerate(inputs)) {
-      std::string error;
-      FailureOr<interp::Buffer> buffer = interp::readNpy(path, &context, error);
-      if (failed(buffer)) {
-        llvm::errs() << "error: cannot read " << path << ": " << error << "\n";
-        return 1;
-      }
-      // .npy has no index or bf16 type.
-      if (i < func.getNumArguments())
-        interp::adaptElementType(
-            *buffer, getElementTypeOrSelf(func.getArgumentTypes()[i]));
-      args.push_back(std::move(*buffer));
+    // As --bench reads them (and the harness writes them).
+    llvm::Expected<SmallVector<interp::Buffer>> read =
+        runtime::readArgumentFiles(func, inputs);
+    if (!read) {
+      llvm::errs() << "error: " << llvm::toString(read.takeError()) << "\n";
+      return 1;
     }
+    args = std::move(*read);
   }
   if (!saveInputs.empty())
     for (auto [i, arg] : llvm::enumerate(args))
@@ -536,6 +532,38 @@ static int run(MLIRContext &context) {
   return ok ? 0 : 1;
 }
 
+LogicalResult
+deplodock::refuseEmpty(ArrayRef<const cl::opt<std::string> *> flags) {
+  for (const cl::opt<std::string> *flag : flags)
+    if (flag->getNumOccurrences() && flag->empty()) {
+      llvm::errs() << "error: --" << flag->ArgStr
+                   << " needs a value; leave the flag out for its default\n";
+      return failure();
+    }
+  return success();
+}
+
+/// Checks the flags both modes read; reports the first bad one.
+static LogicalResult checkFlags() {
+  if (failed(
+          refuseEmpty({&funcName, &pipeline, &comparePipeline, &compareFuncName,
+                       &outputDir, &saveInputs, &variantTarget,
+                       &variantPipeline, &tuneDb, &variantCudaDir})))
+    return failure();
+  if (llvm::is_contained(inputs, "")) {
+    llvm::errs() << "error: --input needs a .npy file\n";
+    return failure();
+  }
+  // A NaN tolerance would pass every comparison.
+  for (const cl::opt<double> *tolerance : {&relTol, &absTol})
+    if (!std::isfinite(*tolerance) || *tolerance < 0) {
+      llvm::errs() << "error: --" << tolerance->ArgStr
+                   << " must be a finite number, not negative\n";
+      return failure();
+    }
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerDeplodockPasses();
@@ -549,6 +577,8 @@ int main(int argc, char **argv) {
                     "interpreter, --bench runs the kernels on the GPU\n";
     return 2;
   }
+  if (failed(checkFlags()))
+    return 1;
   if (!memoryLimit.empty()) {
     llvm::Expected<uint64_t> limit = interp::parseByteSize(memoryLimit);
     if (!limit) {

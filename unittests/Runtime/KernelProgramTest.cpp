@@ -177,7 +177,13 @@ func.func @strided(%a: memref<4xf32, strided<[2]>>) {
   EXPECT_EQ(error("scalar"),
             "cannot hold argument #1 of type 'f32' on the GPU: only "
             "statically shaped memrefs with the identity layout");
-  EXPECT_EQ(error("nothing"), "'func.func' op launches no kernel");
+  // Nothing to launch is a valid program: no source, no launches.
+  FailureOr<KernelProgram> nothing =
+      buildKernelProgram(module->lookupSymbol<func::FuncOp>("nothing"));
+  ASSERT_TRUE(succeeded(nothing));
+  EXPECT_TRUE(nothing->launches.empty());
+  EXPECT_TRUE(nothing->source.empty());
+  EXPECT_EQ(nothing->numArguments, 1u);
   EXPECT_EQ(error("strided"),
             "cannot hold argument #0 of type 'memref<4xf32, strided<[2]>>' "
             "on the GPU: only statically shaped memrefs with the identity "

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace deplodock::runtime;
 using llvm::json::Object;
@@ -116,6 +117,23 @@ TEST(Protocol, FrameJsonMustBeATypedObject) {
   EXPECT_EQ(llvm::StringRef(error).take_front(21), "malformed frame JSON:");
 }
 
+TEST(Protocol, FrameJsonDepthIsBounded) {
+  // Deep enough to overflow a recursive parser's stack; refused before it
+  // is parsed.
+  std::string deep = "{\"type\":\"x\",\"a\":" + std::string(200000, '[') +
+                     std::string(200000, ']') + "}";
+  EXPECT_EQ(errorOf(parseFrameJson(deep).takeError()),
+            "malformed frame JSON: arrays and objects nested deeper than 64 "
+            "levels");
+  // Brackets in strings do not count, escaped quotes included.
+  std::string quoted =
+      "{\"type\":\"x\",\"a\":\"\\\"" + std::string(100, '[') + "\"}";
+  EXPECT_TRUE(bool(parseFrameJson(quoted)));
+  std::string nested = "{\"type\":\"x\",\"a\":" + std::string(63, '[') +
+                       std::string(63, ']') + "}";
+  EXPECT_TRUE(bool(parseFrameJson(nested)));
+}
+
 TEST(Protocol, RequestRoundTrip) {
   BenchRequest request = sampleRequest();
   Frame frame = reparse(encodeRequest(request));
@@ -216,6 +234,54 @@ TEST(Protocol, ResultRoundTripKeepsNonFiniteNumbers) {
   EXPECT_TRUE(back->workerExits);
 }
 
+/// Decodes `result` after `edit` changed its JSON; returns the error.
+template <typename Edit>
+std::string resultError(const BenchResult &result, Edit edit) {
+  Frame frame = encodeResult(result);
+  edit(frame.json);
+  llvm::Expected<BenchResult> back = decodeResult(frame);
+  return back ? "" : llvm::toString(back.takeError());
+}
+
+TEST(Protocol, ResultTimingsMustBeSane) {
+  BenchResult result;
+  result.timings = {{0, computeStats({3, 1, 2})}};
+  auto timing = [](Object &json) {
+    return (*json.getArray("timings"))[0].getAsObject();
+  };
+  EXPECT_EQ(resultError(result, [](Object &) {}), "");
+  const std::string insane =
+      "expected finite, non-negative times with min <= median <= max, at "
+      "least one sample and repeat, and a launch >= -1 at result.timings[0]";
+  // A negative or NaN time would pass for the fastest variant.
+  EXPECT_EQ(resultError(result,
+                        [&](Object &json) {
+                          (*timing(json))["median_us"] = -1.0;
+                          (*timing(json))["min_us"] = -2.0;
+                        }),
+            insane);
+  EXPECT_EQ(
+      resultError(result,
+                  [&](Object &json) { (*timing(json))["mean_us"] = "nan"; }),
+      insane);
+  EXPECT_EQ(
+      resultError(result,
+                  [&](Object &json) { (*timing(json))["max_us"] = "inf"; }),
+      insane);
+  EXPECT_EQ(resultError(result,
+                        [&](Object &json) { (*timing(json))["min_us"] = 2.5; }),
+            insane);
+  EXPECT_EQ(resultError(result,
+                        [&](Object &json) { (*timing(json))["samples"] = 0; }),
+            insane);
+  EXPECT_EQ(resultError(result,
+                        [&](Object &json) { (*timing(json))["launch"] = -2; }),
+            insane);
+  EXPECT_EQ(
+      resultError(result, [](Object &json) { json["compile_ms"] = -1.0; }),
+      "expected a finite, non-negative number at result.compile_ms");
+}
+
 TEST(Protocol, HelloAndStatusNames) {
   Hello hello;
   hello.worker = "w";
@@ -305,6 +371,35 @@ TEST(Protocol, MalformedRequestsNameTheField) {
                                    "request.buffers[0].init");
 }
 
+TEST(Protocol, IntegersAreRangeChecked) {
+  // 2^32 is not buffer 0, and -1 not buffer 4294967295.
+  for (int64_t bad : {int64_t(1) << 32, int64_t(-1)}) {
+    Object request = minimalRequest();
+    (*(*(*request.getArray("launches"))[0].getAsObject())
+          .getArray("params"))[0] = Object{{"buffer", bad}};
+    EXPECT_EQ(requestError(request),
+              "expected an integer from 0 to 4294967295 at "
+              "request.launches[0].params[0].buffer");
+  }
+  Object fractional = minimalRequest();
+  (*(*fractional.getArray("buffers"))[0].getAsObject())["shape"] =
+      llvm::json::Array{2.5};
+  EXPECT_EQ(requestError(fractional),
+            "expected an integer from -9223372036854775808 to "
+            "9223372036854775807 at request.buffers[0].shape[0]");
+  // A seed takes all 64 bits.
+  Object seeded = minimalRequest();
+  Object &buffer = *(*seeded.getArray("buffers"))[0].getAsObject();
+  buffer["init"] = "seeded";
+  buffer["seed"] = std::numeric_limits<uint64_t>::max();
+  Frame frame;
+  seeded["type"] = "bench";
+  frame.json = std::move(seeded);
+  llvm::Expected<BenchRequest> decoded = decodeRequest(frame);
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
+  EXPECT_EQ(decoded->buffers[0].seed, std::numeric_limits<uint64_t>::max());
+}
+
 TEST(Protocol, ValidationCatchesInconsistentRequests) {
   auto error = [](auto edit) {
     BenchRequest request = sampleRequest();
@@ -326,7 +421,9 @@ TEST(Protocol, ValidationCatchesInconsistentRequests) {
   EXPECT_EQ(error([](BenchRequest &r) { r.launches[0].grid[1] = 0; }),
             "invalid request: the request launch #0 (@k): grid and block "
             "dimensions must be positive");
-  EXPECT_EQ(error([](BenchRequest &r) { r.launches[0].block = {64, 32, 1}; }),
+  EXPECT_EQ(error([](BenchRequest &r) {
+              r.launches[0].block = {64, 32, 1};
+            }),
             "invalid request: the request launch #0 (@k): 2048 threads per "
             "block, more than 1024");
   EXPECT_EQ(error([](BenchRequest &r) { r.launches[0].params[2].buffer = 3; }),
@@ -336,11 +433,12 @@ TEST(Protocol, ValidationCatchesInconsistentRequests) {
       error([](BenchRequest &r) { r.launches[0].params[1].tma->box = {8}; }),
       "invalid request: the request launch #0 (@k): parameter #1 has a "
       "rank-1 TMA box for a rank-2 buffer (ranks 1 to 5)");
-  EXPECT_EQ(
-      error([](BenchRequest &r) { r.launches[0].params[1].tma->box = {8, 8}; }),
-      "invalid request: the request launch #0 (@k): parameter #1 has "
-      "TMA box extent 8 for a dimension of 4 (1 to 256, within the "
-      "buffer)");
+  EXPECT_EQ(error([](BenchRequest &r) {
+              r.launches[0].params[1].tma->box = {8, 8};
+            }),
+            "invalid request: the request launch #0 (@k): parameter #1 has "
+            "TMA box extent 8 for a dimension of 4 (1 to 256, within the "
+            "buffer)");
   EXPECT_EQ(
       error([](BenchRequest &r) { r.launches[0].params[1].tma->swizzle = 16; }),
       "invalid request: the request launch #0 (@k): parameter #1 has "
@@ -368,10 +466,25 @@ TEST(Protocol, ValidationCatchesInconsistentRequests) {
             "tolerance");
   EXPECT_EQ(error([](BenchRequest &r) { r.timing.minSamples = 0; }),
             "invalid request: timing needs at least one sample");
+  EXPECT_EQ(error([](BenchRequest &r) { r.timing.maxSamples = 2000000; }),
+            "invalid request: timing takes at most 1000000 samples");
   EXPECT_EQ(error([](BenchRequest &r) { r.timing.maxTimeMs = NAN; }),
+            "invalid request: timing budgets (warmup_ms, min_time_ms, "
+            "max_time_ms) must be from 0 to 3600000 ms");
+  // A warm-up of 1e300 ms would sample forever and overflow the deadline.
+  EXPECT_EQ(error([](BenchRequest &r) { r.timing.warmupMs = 1e300; }),
+            "invalid request: timing budgets (warmup_ms, min_time_ms, "
+            "max_time_ms) must be from 0 to 3600000 ms");
+  EXPECT_EQ(error([](BenchRequest &r) { r.timing.batchUs = -1; }),
             "invalid request: timing options must be finite and not negative");
   EXPECT_EQ(error([](BenchRequest &r) { r.kernelTimeoutS = 0; }),
-            "invalid request: kernel_timeout_s must be positive");
+            "invalid request: kernel_timeout_s must be positive and at most "
+            "86400");
+  EXPECT_EQ(error([](BenchRequest &r) { r.kernelTimeoutS = 1e9; }),
+            "invalid request: kernel_timeout_s must be positive and at most "
+            "86400");
+  EXPECT_EQ(error([](BenchRequest &r) { r.timeoutS = NAN; }),
+            "invalid request: timeout_s must be from 0 to 86400");
 }
 
 TEST(Protocol, DeadlinesFollowTheBudget) {

@@ -13,10 +13,23 @@ def ConvertToDTensor : Pass<"convert-to-dtensor", "::mlir::ModuleOp"> {
     a `linalg.generic` becomes index maps that lay each operand out over the
     iteration domain, an elementwise body, and, with reduction iterators, a
     reduce and a combine with the initial value. Tensor reshapes, slices,
-    concat and pad become index maps; arith and math on tensors become
-    elementwise ops; splat constants become elementwise ops without operands,
-    other dense constants (weights) stay. Conditions on `linalg.index` values
-    become predicated index maps (causal masks).
+    concat, pad and `tensor.insert` at constant indices become index maps;
+    arith and math on tensors become elementwise ops; splat constants become
+    elementwise ops without operands, other dense constants (weights) stay,
+    `dense_resource` blobs (torch-mlir's weights) made dense elements.
+    Conditions on `linalg.index` values become predicated index maps (causal
+    masks). Integer powers (`math.fpowi`) become multiplications; a pad value
+    may be an element of a constant tensor (lowered TOSA).
+
+    The forms torch-mlir emits: a generic with several reduction results
+    imports each result it returns on its own and drops the others (softmax
+    comes with an unused argmax); an argmax or argmin result (`select(v > acc,
+    index, acc_index)` beside a max or min of v, over one reduction
+    dimension) reduces, as i32, the indices where v reaches the reduced
+    value, the first one for a strict comparison and the last otherwise;
+    `and`/`or` reductions of i1 reduce sign-extended to i32; a
+    `tensor.extract` at computed indices inside the body (an embedding
+    lookup) becomes a `dtensor.gather`.
 
     Anything else — dynamic shapes, ops on tensors it does not know — is a
     located error naming the op; nothing is left half converted. TOSA input
@@ -38,12 +51,14 @@ def ConvertDTensorToDLoop
   let description = [{
     Gives every tensor a buffer and every dtensor op a kernel of its own:
     function arguments and results become memrefs, intermediate tensors
-    `memref.alloc`s, dense constants `memref.global`s. An elementwise op
+    `memref.alloc`s, dense and `dense_resource` constants `memref.global`s
+    (an elided or short resource is a located error). An elementwise op
     becomes a nest of free loops that loads its operands, runs the body and
     stores; a reduce op free loops over the kept axes around reduce loops
     carrying the accumulator; an index map free loops whose loads use the
-    op's affine maps, with `scf.if` on the predicates. Size-1 axes get no
-    loop. Splat constants and iota constants read by a kernel become scalar
+    op's affine maps, with `scf.if` on the predicates; a gather free loops
+    that load each index, clamp it into its axis and load the source there.
+    Size-1 axes get no loop; an empty result gets no kernel. Splat constants and iota constants read by a kernel become scalar
     code. `dloop-fuse` then merges the kernels.
   }];
   let dependentDialects = [

@@ -74,6 +74,8 @@ private:
   llvm::Error start();
   /// Kills the worker (if running) and reaps it; returns how it ended.
   std::string stop(bool kill);
+  /// The same, but keeps its connection open to read what is left.
+  std::string reap(bool kill);
 
   BenchClientOptions options;
   DeviceInfo device;

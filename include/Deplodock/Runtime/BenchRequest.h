@@ -53,6 +53,9 @@ struct BufferSpec {
 
   int64_t numElements() const;
   uint64_t numBytes() const { return numElements() * dtypeSize(dtype); }
+  /// The bytes the buffer starts with: its data, zeros, 0xff or the seeded
+  /// values.
+  std::vector<uint8_t> initialContents() const;
 };
 
 /// A TMA descriptor parameter, encoded by the worker from a buffer with
@@ -179,6 +182,15 @@ struct BenchRequest {
   /// ignores them. See docs/Runtime.md.
   llvm::json::Object fake;
 };
+
+/// The longest any one timing budget (warm-up, measuring) may be, in
+/// milliseconds: an hour. Longer ones are refused, not clamped, so that a
+/// typo is an error.
+constexpr double kMaxTimingMs = 3.6e6;
+/// The most samples a unit may take.
+constexpr unsigned kMaxSamples = 1000000;
+/// The longest kernel_timeout_s and timeout_s, in seconds: a day.
+constexpr double kMaxTimeoutS = 86400;
 
 /// Checks that `request` is consistent (indices in range, data sizes match
 /// shapes, launch geometry positive...). The worker runs this first; the

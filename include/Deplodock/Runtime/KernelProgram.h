@@ -41,9 +41,10 @@ struct KernelProgram {
 std::optional<DType> getDType(mlir::Type type, unsigned indexBitwidth = 32);
 
 /// The program of host function `host`: its memref arguments, its
-/// memref.allocs and its dkernel.launches in order. Fails with a located
-/// error on anything else (a scalar argument, another op, a launch of
-/// something that is not a dkernel.func).
+/// memref.allocs and its dkernel.launches in order (none, and no source,
+/// when it only returns its arguments). Fails with a located error on
+/// anything else (a scalar argument, another op, a launch of something that
+/// is not a dkernel.func).
 mlir::FailureOr<KernelProgram>
 buildKernelProgram(mlir::func::FuncOp host,
                    const CudaEmitterOptions &options = {});

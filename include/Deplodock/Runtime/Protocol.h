@@ -41,6 +41,14 @@ constexpr size_t kMaxFrameHeaderBytes = 64;
 constexpr uint64_t kMaxFrameJsonBytes = uint64_t(1) << 30;
 /// The largest blob a reader accepts.
 constexpr uint64_t kMaxFrameBlobBytes = uint64_t(1) << 35;
+/// The deepest nesting of arrays and objects a reader accepts (the messages
+/// need 7; the JSON parser recurses once per level).
+constexpr unsigned kMaxFrameJsonDepth = 64;
+
+/// How the worker starts each line it writes to stderr itself (as opposed
+/// to a library's or a stack dump's): the client quotes its last one when
+/// the worker dies.
+constexpr llvm::StringLiteral kWorkerMessagePrefix = "deplodock-bench-worker: ";
 
 /// One message.
 struct Frame {
@@ -66,7 +74,7 @@ parseFrameHeader(llvm::StringRef line);
 std::string escapeText(llvm::StringRef text);
 
 /// Parses the JSON part of a frame: it must be an object with a string
-/// "type".
+/// "type", nested at most kMaxFrameJsonDepth deep.
 llvm::Expected<llvm::json::Object> parseFrameJson(llvm::StringRef text);
 
 //===----------------------------------------------------------------------===//

@@ -36,6 +36,12 @@ enum WorkerExit {
   kWorkerDeviceLost = 4,
 };
 
+/// Makes a crash of this process end its stderr with one line of its own,
+/// "deplodock-bench-worker: crashed during <phase> of request <id>; ...",
+/// after any stack dump, for the parent to quote (call after
+/// llvm::InitLLVM, whose handlers then run first).
+void installCrashNote();
+
 /// Serves the protocol on `in`/`out`: the hello (with `device`, or the
 /// error why there is none), then requests until the end of input. The
 /// fake device's process faults (crash, segfault, exit, hang, garbage) are

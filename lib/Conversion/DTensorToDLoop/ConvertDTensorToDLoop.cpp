@@ -9,6 +9,7 @@
 
 #include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "Deplodock/Dialect/DTensor/IR/Constants.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -47,10 +48,11 @@ public:
 
 private:
   LogicalResult liftOp(Operation *op);
-  Value liftConstant(arith::ConstantOp op);
+  Value liftConstant(arith::ConstantOp op, DenseElementsAttr dense);
   void liftElementwise(dtensor::ElementwiseOp op);
   void liftReduce(dtensor::ReduceOp op);
   void liftIndexMap(dtensor::IndexMapOp op);
+  void liftGather(dtensor::GatherOp op);
 
   /// A new output buffer for `tensor`.
   Value allocate(Value tensor);
@@ -119,8 +121,7 @@ Value Lifter::allocate(Value tensor) {
       MemRefType::get(type.getShape(), type.getElementType()));
 }
 
-Value Lifter::liftConstant(arith::ConstantOp op) {
-  auto dense = cast<DenseElementsAttr>(op.getValue());
+Value Lifter::liftConstant(arith::ConstantOp op, DenseElementsAttr dense) {
   auto type = cast<RankedTensorType>(op.getType());
   auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
   OpBuilder::InsertionGuard guard(b);
@@ -146,6 +147,9 @@ Value Lifter::read(OpBuilder &b, Location loc, const Operand &operand,
 void Lifter::buildKernel(
     Location loc, StringRef kind, ArrayRef<Operand> reads, Value output,
     function_ref<void(OpBuilder &, ArrayRef<Value>, Value)> body) {
+  // An empty output has no element to compute: no kernel.
+  if (cast<MemRefType>(output.getType()).getNumElements() == 0)
+    return;
   // Each buffer is passed once, however often it is read.
   SmallVector<Value> inputs;
   for (const Operand &operand : reads)
@@ -232,6 +236,8 @@ void Lifter::liftReduce(dtensor::ReduceOp op) {
               return buildCombiner(b, loc, kind, acc, v);
             }
             int64_t extent = shape[axes[level]];
+            if (extent == 0) // Nothing to fold: the identity stays.
+              return acc;
             if (extent == 1) {
               reduced.push_back(arith::ConstantIndexOp::create(b, loc, 0));
               Value r = loop(b, level + 1, acc);
@@ -366,13 +372,52 @@ void Lifter::liftIndexMap(dtensor::IndexMapOp op) {
   operands[op.getResult()] = Operand{output, {}, false};
 }
 
+void Lifter::liftGather(dtensor::GatherOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Operand> reads{operands.lookup(op.getSource())};
+  for (Value index : op.getIndices())
+    reads.push_back(operands.lookup(index));
+  Value output = allocate(op.getResult());
+  RankedTensorType type = op.getType();
+  ArrayRef<int64_t> sourceShape = op.getSource().getType().getShape();
+  buildKernel(
+      loc, "gather", reads, output,
+      [&](OpBuilder &b, ArrayRef<Value> args, Value out) {
+        buildNest(
+            b, loc, type.getShape(), "d", [&](OpBuilder &b, ValueRange ivs) {
+              AffineMap identity = b.getMultiDimIdentityMap(ivs.size());
+              // Each index, clamped into its axis of the source.
+              SmallVector<Value> at;
+              for (unsigned i = 1; i < reads.size(); ++i) {
+                Value index = read(b, loc, reads[i], args[i], identity, ivs);
+                Value lo = arith::ConstantIndexOp::create(b, loc, 0);
+                Value hi = arith::ConstantIndexOp::create(
+                    b, loc, sourceShape[i - 1] - 1);
+                index = arith::MaxSIOp::create(b, loc, index, lo);
+                at.push_back(arith::MinSIOp::create(b, loc, index, hi));
+              }
+              Value value =
+                  read(b, loc, reads[0], args[0],
+                       b.getMultiDimIdentityMap(sourceShape.size()), at);
+              dloop::StoreOp::create(b, loc, value, out, ivs);
+            });
+      });
+  buffers.map(op.getResult(), output);
+  operands[op.getResult()] = Operand{output, {}, false};
+}
+
 LogicalResult Lifter::liftOp(Operation *op) {
   b.setInsertionPoint(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](arith::ConstantOp cst) -> LogicalResult {
-        auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-        if (!dense)
+        auto elements = dyn_cast<ElementsAttr>(cst.getValue());
+        if (!elements)
           return success(); // Scalar constants stay.
+        FailureOr<DenseElementsAttr> denseOr =
+            dtensor::getDenseElements(cst.getLoc(), elements);
+        if (failed(denseOr))
+          return failure();
+        DenseElementsAttr dense = *denseOr;
         if (dense.isSplat()) {
           operands[cst.getResult()] =
               Operand{Value(),
@@ -383,7 +428,7 @@ LogicalResult Lifter::liftOp(Operation *op) {
           operands[cst.getResult()] = Operand{Value(), {}, true};
           return success();
         }
-        Value global = liftConstant(cst);
+        Value global = liftConstant(cst, dense);
         buffers.map(cst.getResult(), global);
         operands[cst.getResult()] = Operand{global, {}, false};
         return success();
@@ -400,6 +445,10 @@ LogicalResult Lifter::liftOp(Operation *op) {
         liftIndexMap(op);
         return success();
       })
+      .Case([&](dtensor::GatherOp op) {
+        liftGather(op);
+        return success();
+      })
       .Case([&](func::ReturnOp ret) -> LogicalResult {
         SmallVector<Value> results;
         for (Value v : ret.getOperands()) {
@@ -414,8 +463,12 @@ LogicalResult Lifter::liftOp(Operation *op) {
         return success();
       })
       .Default([&](Operation *op) -> LogicalResult {
+        // Function arguments are already buffers: a tensor operand is one
+        // that has a lifted form.
         auto isTensor = [](Type t) { return isa<TensorType>(t); };
+        auto isLifted = [&](Value v) { return operands.count(v) != 0; };
         if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+            llvm::any_of(op->getOperands(), isLifted) ||
             llvm::any_of(op->getResultTypes(), isTensor))
           return op->emitOpError("is not supported by "
                                  "convert-dtensor-to-dloop; import it into "

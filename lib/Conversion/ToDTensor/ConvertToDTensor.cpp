@@ -6,7 +6,10 @@
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace deplodock {
 #define GEN_PASS_DEF_CONVERTTODTENSOR
@@ -104,6 +107,21 @@ void ConvertToDTensorPass::runOnOperation() {
   if (shapes.wasInterrupted())
     return signalPassFailure();
 
+  // Integer powers (x.pow(2) arrives as math.fpowi) become multiplications,
+  // which every level below knows.
+  // Only math ops are rewritten, and nothing else is folded.
+  RewritePatternSet simplify(&getContext());
+  populateMathAlgebraicSimplificationPatterns(simplify);
+  SmallVector<Operation *> mathOps;
+  module.walk([&](Operation *op) {
+    if (isa<math::MathDialect>(op->getDialect()))
+      mathOps.push_back(op);
+  });
+  GreedyRewriteConfig config;
+  config.enableFolding(false).enableConstantCSE(false).setStrictness(
+      GreedyRewriteStrictness::ExistingOps);
+  (void)applyOpPatternsGreedily(mathOps, std::move(simplify), config);
+
   // Softmax decomposes into generics; every named op generalizes to one.
   SmallVector<linalg::SoftmaxOp> softmaxes;
   module.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
@@ -137,9 +155,10 @@ void ConvertToDTensorPass::runOnOperation() {
       for (Operation &op : llvm::make_early_inc_range(block))
         if (failed(importOp(rewriter, &op)))
           return signalPassFailure();
-    // Initial tensors whose contents nobody reads any more.
-    func.walk([&](tensor::EmptyOp op) {
-      if (op->use_empty())
+    // Initial tensors whose contents nobody reads any more, and scalar
+    // reads their users (inserts, pad values) took over.
+    func.walk([&](Operation *op) {
+      if (isa<tensor::EmptyOp, tensor::ExtractOp>(op) && op->use_empty())
         rewriter.eraseOp(op);
     });
   }

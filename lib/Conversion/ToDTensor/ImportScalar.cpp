@@ -2,6 +2,7 @@
 
 #include "Importers.h"
 
+#include "Deplodock/Dialect/DTensor/IR/Constants.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -20,14 +21,24 @@ FailureOr<Value> importer::importScalarOp(RewriterBase &rewriter,
     return op->emitOpError("is not supported by ") << kPassName;
 
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-    if (!dense || !dense.isSplat())
-      return cst.getResult(); // Weights stay constants.
+    auto elements = dyn_cast<ElementsAttr>(cst.getValue());
+    if (!elements)
+      return op->emitOpError("is not supported by ") << kPassName;
+    // Weights stay constants, dense_resource blobs made dense elements.
+    FailureOr<DenseElementsAttr> dense =
+        dtensor::getDenseElements(loc, elements);
+    if (failed(dense))
+      return failure();
+    if (!dense->isSplat())
+      return *dense == elements
+                 ? cst.getResult()
+                 : arith::ConstantOp::create(rewriter, loc, *dense).getResult();
     return dtensor::ElementwiseOp::create(
                rewriter, loc, resultType, ValueRange{},
                [&](OpBuilder &b, Location loc, ValueRange) -> Value {
                  return arith::ConstantOp::create(
-                     b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+                     b, loc,
+                     cast<TypedAttr>(dense->getSplatValue<Attribute>()));
                })
         .getResult();
   }

@@ -11,6 +11,7 @@
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -27,12 +28,30 @@ static Value indexMap(RewriterBase &rewriter, Operation *op, Value source,
                                      map);
 }
 
+/// Fails with an error on `op` unless every group of `reassociation` holds
+/// in-range dimensions of the `rank`-dimensional side (the upstream verifier
+/// reads them as 32-bit affine positions, so 2^32 passes it as 0).
+static LogicalResult
+checkReassociation(Operation *op, ArrayRef<ReassociationIndices> reassociation,
+                   int64_t rank) {
+  for (const ReassociationIndices &group : reassociation)
+    for (int64_t d : group)
+      if (d < 0 || d >= rank)
+        return op->emitOpError("has reassociation index ")
+               << d << ", out of range for rank " << rank;
+  return success();
+}
+
 static FailureOr<Value> importExpand(RewriterBase &rewriter,
                                      tensor::ExpandShapeOp op) {
   // Source dimension j is the row-major linearisation of its result group.
   ArrayRef<int64_t> shape = op.getResultType().getShape();
+  SmallVector<ReassociationIndices> reassociation =
+      op.getReassociationIndices();
+  if (failed(checkReassociation(op, reassociation, shape.size())))
+    return failure();
   SmallVector<AffineExpr> exprs;
-  for (ReassociationIndices group : op.getReassociationIndices()) {
+  for (const ReassociationIndices &group : reassociation) {
     AffineExpr linear = getAffineConstantExpr(0, op.getContext());
     for (int64_t d : group)
       linear = linear * shape[d] + getAffineDimExpr(d, op.getContext());
@@ -45,8 +64,18 @@ static FailureOr<Value> importCollapse(RewriterBase &rewriter,
                                        tensor::CollapseShapeOp op) {
   // Result dimension j splits back into its source group, row-major.
   ArrayRef<int64_t> shape = op.getSrcType().getShape();
+  SmallVector<ReassociationIndices> reassociation =
+      op.getReassociationIndices();
+  if (failed(checkReassociation(op, reassociation, shape.size())))
+    return failure();
   SmallVector<AffineExpr> exprs;
-  for (auto [j, group] : llvm::enumerate(op.getReassociationIndices())) {
+  if (llvm::is_contained(shape, 0)) {
+    // No element to read: any in-range index will do, and no stride
+    // divides by the empty dimension.
+    exprs.assign(shape.size(), getAffineConstantExpr(0, op.getContext()));
+    return indexMap(rewriter, op, op.getSrc(), exprs);
+  }
+  for (auto [j, group] : llvm::enumerate(reassociation)) {
     AffineExpr r = getAffineDimExpr(j, op.getContext());
     int64_t stride = 1;
     for (int64_t d : group)
@@ -163,16 +192,117 @@ static FailureOr<Value> importConcat(RewriterBase &rewriter,
       .getResult();
 }
 
+/// The constant `value` holds: an arith.constant, or an element at constant
+/// indices of a constant tensor (how lowered TOSA passes pad values).
+static TypedAttr constantScalar(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def))
+    return isa<ElementsAttr>(cst.getValue()) ? TypedAttr() : cst.getValue();
+  auto extract = dyn_cast_or_null<tensor::ExtractOp>(def);
+  if (!extract)
+    return {};
+  // Splat tensors are already imported as elementwise ops without operands.
+  if (auto fill = extract.getTensor().getDefiningOp<dtensor::ElementwiseOp>()) {
+    auto yielded =
+        fill.getYield().getValue().getDefiningOp<arith::ConstantOp>();
+    return fill.getInputs().empty() && yielded ? yielded.getValue()
+                                               : TypedAttr();
+  }
+  auto cst = extract.getTensor().getDefiningOp<arith::ConstantOp>();
+  auto dense =
+      cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : DenseElementsAttr();
+  if (!dense)
+    return {};
+  if (dense.isSplat())
+    return cast<TypedAttr>(dense.getSplatValue<Attribute>());
+  // Row-major position of the constant indices, when in bounds.
+  ArrayRef<int64_t> shape = dense.getType().getShape();
+  int64_t linear = 0;
+  for (auto [d, i] : llvm::enumerate(extract.getIndices())) {
+    std::optional<int64_t> c = getConstantIntValue(i);
+    if (!c || *c < 0 || *c >= shape[d])
+      return {};
+    linear = linear * shape[d] + *c;
+  }
+  return cast<TypedAttr>(dense.getValues<Attribute>()[linear]);
+}
+
+/// tensor.insert at constant indices: a predicated index map that reads
+/// the scalar (as a rank-0 tensor) at that coordinate and the destination
+/// everywhere else.
+static FailureOr<Value> importInsertScalar(RewriterBase &rewriter,
+                                           tensor::InsertOp op) {
+  MLIRContext *ctx = op.getContext();
+  RankedTensorType type = op.getResult().getType();
+  SmallVector<AffineExpr> constraints;
+  for (auto [d, i] : llvm::enumerate(op.getIndices())) {
+    std::optional<int64_t> c = getConstantIntValue(i);
+    if (!c)
+      return op.emitOpError("inserts at a computed index, which ")
+             << kPassName << " cannot import";
+    if (*c < 0 || *c >= type.getDimSize(d))
+      return op.emitOpError("inserts at index ")
+             << *c << " of dimension " << d << ", out of bounds for " << type;
+    constraints.push_back(getAffineDimExpr(d, ctx) - *c);
+  }
+  auto scalarType = RankedTensorType::get({}, type.getElementType());
+  Value scalar;
+  if (TypedAttr cst = constantScalar(op.getScalar())) {
+    scalar = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                       DenseElementsAttr::get(scalarType, cst));
+  } else if (auto extract = op.getScalar().getDefiningOp<tensor::ExtractOp>()) {
+    // An element of another tensor at constant indices.
+    SmallVector<AffineExpr> at;
+    for (Value i : extract.getIndices()) {
+      std::optional<int64_t> c = getConstantIntValue(i);
+      if (!c)
+        return op.emitOpError("inserts an element extracted at a computed "
+                              "index, which ")
+               << kPassName << " cannot import";
+      at.push_back(getAffineConstantExpr(*c, ctx));
+    }
+    scalar = dtensor::IndexMapOp::create(rewriter, op.getLoc(), scalarType,
+                                         extract.getTensor(),
+                                         AffineMap::get(0, 0, at, ctx));
+  } else {
+    return op.emitOpError("inserts a scalar that is neither a constant nor "
+                          "an extracted element, which ")
+           << kPassName << " cannot import";
+  }
+  unsigned rank = type.getRank();
+  if (rank == 0)
+    return scalar;
+  auto at = IntegerSet::get(rank, 0, constraints,
+                            SmallVector<bool>(constraints.size(), true));
+  return dtensor::IndexMapOp::create(
+             rewriter, op.getLoc(), type, ValueRange{scalar, op.getDest()},
+             rewriter.getArrayAttr(
+                 {AffineMapAttr::get(AffineMap::get(rank, 0, {}, ctx)),
+                  AffineMapAttr::get(
+                      AffineMap::getMultiDimIdentityMap(rank, ctx))}),
+             rewriter.getArrayAttr(
+                 {IntegerSetAttr::get(at), rewriter.getUnitAttr()}),
+             TypedAttr())
+      .getResult();
+}
+
 static FailureOr<Value> importPad(RewriterBase &rewriter, tensor::PadOp op) {
-  ArrayRef<int64_t> low = op.getStaticLow(), high = op.getStaticHigh();
-  if (llvm::any_of(low, ShapedType::isDynamic) ||
-      llvm::any_of(high, ShapedType::isDynamic))
-    return op.emitOpError("has dynamic padding; dynamic shapes are not "
-                          "supported by ")
-           << kPassName;
+  // Amounts given as constant values (lowered TOSA) count as static.
+  SmallVector<int64_t> low, high;
+  for (auto [mixed, amounts] : {std::pair(op.getMixedLowPad(), &low),
+                                std::pair(op.getMixedHighPad(), &high)})
+    for (OpFoldResult amount : mixed) {
+      std::optional<int64_t> c = getConstantIntValue(amount);
+      if (!c)
+        return op.emitOpError("has dynamic padding; dynamic shapes are not "
+                              "supported by ")
+               << kPassName;
+      if (*c < 0)
+        return op.emitOpError("pads by ") << *c << ", a negative amount";
+      amounts->push_back(*c);
+    }
   Value padValue = op.getConstantPaddingValue();
-  auto cst = padValue ? padValue.getDefiningOp<arith::ConstantOp>()
-                      : arith::ConstantOp();
+  TypedAttr cst = padValue ? constantScalar(padValue) : TypedAttr();
   if (!cst)
     return op.emitOpError("pads with a value that is not a constant, which ")
            << kPassName << " cannot import";
@@ -197,8 +327,7 @@ static FailureOr<Value> importPad(RewriterBase &rewriter, tensor::PadOp op) {
              ValueRange{op.getSource()},
              rewriter.getArrayAttr(
                  {AffineMapAttr::get(AffineMap::get(rank, 0, exprs, ctx))}),
-             rewriter.getArrayAttr({IntegerSetAttr::get(inside)}),
-             cast<TypedAttr>(cst.getValue()))
+             rewriter.getArrayAttr({IntegerSetAttr::get(inside)}), cst)
       .getResult();
 }
 
@@ -216,6 +345,12 @@ FailureOr<Value> importer::importTensorOp(RewriterBase &rewriter,
       .Case(
           [&](tensor::InsertSliceOp op) { return importInsert(rewriter, op); })
       .Case([&](tensor::ConcatOp op) { return importConcat(rewriter, op); })
+      .Case(
+          [&](tensor::InsertOp op) { return importInsertScalar(rewriter, op); })
+      .Case([&](tensor::ExtractOp op) -> FailureOr<Value> {
+        // A scalar read: left to its users (tensor.insert, pad values).
+        return op.getResult();
+      })
       .Case([&](tensor::PadOp op) { return importPad(rewriter, op); })
       .Case([&](tensor::CastOp op) -> FailureOr<Value> {
         if (op.getSource().getType() != op.getType())

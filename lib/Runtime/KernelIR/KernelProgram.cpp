@@ -182,8 +182,10 @@ deplodock::runtime::buildKernelProgram(func::FuncOp host,
                           "only allocate buffers, launch dkernel.funcs and "
                           "return buffers");
   }
+  // A layer with nothing to launch (it returns its arguments) is valid: a
+  // program without source or launches.
   if (program.launches.empty())
-    return host.emitOpError("launches no kernel");
+    return program;
   FailureOr<std::string> source = emitSource(host, options);
   if (failed(source))
     return failure();

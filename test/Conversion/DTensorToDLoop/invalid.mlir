@@ -22,3 +22,24 @@ func.func @blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
 ^bb1:
   return %x : tensor<4xf32>
 }
+
+// -----
+
+func.func @elided_resource(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{dense_resource constant '__elided__' of type 'tensor<4xf32>' has no data (was the resource elided?)}}
+  %w = arith.constant dense_resource<__elided__> : tensor<4xf32>
+  %r = dtensor.elementwise (%a = %x : tensor<4xf32>, %b = %w : tensor<4xf32>) -> tensor<4xf32> {
+    %m = arith.mulf %a, %b : f32
+    dtensor.yield %m : f32
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @scalar_read_of_argument(%x: tensor<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tensor.extract' op is not supported by convert-dtensor-to-dloop; import it into dtensor first}}
+  %v = tensor.extract %x[%c0] : tensor<4xf32>
+  return %v : f32
+}

@@ -255,3 +255,43 @@ func.func @index_map_no_fallback(%x: tensor<4xf32>) {
   %r = dtensor.index_map %x[(d0) -> (d0 - 1)] if [(d0) : (d0 - 1 >= 0, -d0 + 4 >= 0)] : (tensor<4xf32>) -> tensor<6xf32>
   return
 }
+
+// -----
+
+func.func @gather_index_count(%t: tensor<8x4xf32>, %i: tensor<2xindex>) {
+  // expected-error @+1 {{expected 2 index tensors, one per source axis, got 1}}
+  %g = dtensor.gather %t[%i] : tensor<8x4xf32>[tensor<2xindex>] -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_type(%t: tensor<8xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{index tensor #0 has type 'tensor<2xi64>', expected 'tensor<2xindex>'}}
+  %g = dtensor.gather %t[%i] : tensor<8xf32>[tensor<2xi64>] -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_shape(%t: tensor<8xf32>, %i: tensor<3xindex>) {
+  // expected-error @+1 {{index tensor #0 has type 'tensor<3xindex>', expected 'tensor<2xindex>'}}
+  %g = dtensor.gather %t[%i] : tensor<8xf32>[tensor<3xindex>] -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_element_type(%t: tensor<8xf16>, %i: tensor<2xindex>) {
+  // expected-error @+1 {{result element type 'f32' differs from the source's 'f16'}}
+  %g = dtensor.gather %t[%i] : tensor<8xf16>[tensor<2xindex>] -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_empty_source(%t: tensor<0xf32>, %i: tensor<2xindex>) {
+  // expected-error @+1 {{gathers from an empty source}}
+  %g = dtensor.gather %t[%i] : tensor<0xf32>[tensor<2xindex>] -> tensor<2xf32>
+  return
+}

@@ -75,3 +75,11 @@ func.func @index_map_predicated(%a: tensor<2x4xf32>, %b: tensor<2x3xf32>, %v: te
   %3 = dtensor.index_map %kv[(d0, d1, d2) -> (d0, d1 floordiv 8, d2)] : (tensor<1x4x16xf32>) -> tensor<1x32x16xf32>
   return
 }
+
+/// A gather reads the source at one index tensor per source axis.
+// CHECK-LABEL: func.func @gather
+//       CHECK:   dtensor.gather %{{.*}}[%{{.*}}, %{{.*}}] : tensor<96x32xf32>[tensor<1x8x32xindex>, tensor<1x8x32xindex>] -> tensor<1x8x32xf32>
+func.func @gather(%t: tensor<96x32xf32>, %rows: tensor<1x8x32xindex>, %cols: tensor<1x8x32xindex>) -> tensor<1x8x32xf32> {
+  %g = dtensor.gather %t[%rows, %cols] : tensor<96x32xf32>[tensor<1x8x32xindex>, tensor<1x8x32xindex>] -> tensor<1x8x32xf32>
+  return %g : tensor<1x8x32xf32>
+}

@@ -3,11 +3,12 @@
 /// Every located error of the CUDA emitter. The emitter never crashes on IR
 /// it cannot print: it reports where, and writes nothing (no-partial-output.mlir).
 
-// expected-error @+1 {{no dkernel.func to emit as CUDA}}
-module {
-  func.func @host_only() {
-    return
-  }
+/// No kernels and an op not lowered to Kernel IR: the input is at the
+/// wrong level (a layer with nothing to launch is valid: nothing-to-launch.mlir).
+func.func @not_lowered(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{no dkernel.func to emit as CUDA: this op is not lowered to Kernel IR}}
+  %e = math.exp %a : tensor<4xf32>
+  return %e : tensor<4xf32>
 }
 
 // -----

@@ -14,9 +14,25 @@
 // HOST-NEXT:     function            20.00              19.92      20.08      19
 
 // RUN: not deplodock-run --bench %s --func=other_op --fake-device 2>&1 | FileCheck %s --check-prefix=OTHER
-// OTHER: bench-kernel-ir.mlir:[[# @LINE + 34]]:8: error: 'arith.constant' op cannot run on the GPU runtime: a host function may only allocate buffers, launch dkernel.funcs and return buffers
-// RUN: not deplodock-run --bench %s --func=no_launch --fake-device 2>&1 | FileCheck %s --check-prefix=NOLAUNCH
-// NOLAUNCH: bench-kernel-ir.mlir:[[# @LINE + 37]]:1: error: 'func.func' op launches no kernel
+// OTHER: bench-kernel-ir.mlir:[[# @LINE + 50]]:8: error: 'arith.constant' op cannot run on the GPU runtime: a host function may only allocate buffers, launch dkernel.funcs and return buffers
+// A host function that launches nothing is valid: nothing to time, and its
+// result (its argument) matches the CPU interpreter's.
+// RUN: rm -rf %t.nolaunch && mkdir -p %t.nolaunch
+// RUN: %python %deplodock_src_root/test/Interpreter/Inputs/npy.py write %t.nolaunch/a.npy f4 4 1,2,3,4
+// RUN: deplodock-run --bench %s --func=no_launch --fake-device --input=%t.nolaunch/a.npy --output-dir=%t.nolaunch/out --bench-json=%t.nolaunch/bench.json | FileCheck %s --check-prefix=NOLAUNCH
+// NOLAUNCH:      @no_launch launches no kernels: nothing to run or time on the GPU
+// NOLAUNCH-NEXT: reference: 1 output checked against the CPU interpreter (max abs error 0)
+// NOLAUNCH-NOT:  kernel
+// RUN: FileCheck %s --check-prefix=NOLAUNCH-JSON < %t.nolaunch/bench.json
+// NOLAUNCH-JSON:      "kernels": [],
+// NOLAUNCH-JSON:      "status": "ok",
+// NOLAUNCH-JSON:      "total_us": {
+// NOLAUNCH-JSON-NEXT:   "max": 0,
+// NOLAUNCH-JSON:        "samples": 0
+// NOLAUNCH-JSON:      "verified": true
+// RUN: %python %deplodock_src_root/test/Interpreter/Inputs/npy.py read %t.nolaunch/out/result0.npy | FileCheck %s --check-prefix=NOLAUNCH-NPY
+// NOLAUNCH-NPY:      descr <f4 shape (4,)
+// NOLAUNCH-NPY-NEXT: 1.0 2.0 3.0 4.0
 // RUN: not deplodock-run --bench %s --func=strided --fake-device 2>&1 | FileCheck %s --check-prefix=STRIDED
 // STRIDED: bench-kernel-ir.mlir:[[# @LINE + 39]]:1: error: cannot hold argument #0 of type 'memref<4xf32, strided<[2]>>' on the GPU: only statically shaped memrefs with the identity layout
 

@@ -44,13 +44,27 @@
 // RUN: not deplodock-run --interp %s --func=add --input=%t/short.npy --input=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=SHORT
 // SHORT: error: cannot read {{.*}}short.npy: truncated .npy data
 // RUN: not deplodock-run --interp %s --func=add --input=%t/u16.npy --input=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=U16
-// U16: error: 'func.func' op argument #0 has type 'tensor<2x3xf32>', but the input is a 'tensor<2x3xi16>'
+// U16: error: {{.*}}u16.npy holds tensor<2x3xi16> but argument #0 of @add is tensor<2x3xf32> (an argument of f32 is read from float32 .npy)
 // RUN: not deplodock-run --interp %s --func=add --input=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=COUNT
-// COUNT: errors.mlir:[[@LINE+5]]:1: error: 'func.func' op expects 2 inputs, one per argument, but 1 were given
+// COUNT: error: @add takes 2 arguments, got 1 --input files
 // RUN: not deplodock-run --interp %s --func=add --input=%t/x23.npy --input=%t/x32.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
-// SHAPE: error: 'func.func' op argument #1 has type 'tensor<2x3xf32>', but the input is a 'tensor<3x2xf32>'
+// SHAPE: error: {{.*}}x32.npy holds tensor<3x2xf32> but argument #1 of @add is tensor<2x3xf32>{{$}}
 // RUN: not deplodock-run --interp %s --func=add --input=%t/x23.npy --input=%t/d23.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
-// DTYPE: error: 'func.func' op argument #1 has type 'tensor<2x3xf32>', but the input is a 'tensor<2x3xf64>'
+// DTYPE: error: {{.*}}d23.npy holds tensor<2x3xf64> but argument #1 of @add is tensor<2x3xf32> (an argument of f32 is read from float32 .npy)
+/// Tolerances that would let every comparison pass, and empty values.
+// RUN: not deplodock-run --interp %s --func=add --compare=canonicalize --rtol=nan 2>&1 | FileCheck %s --check-prefix=RTOL
+// RTOL: error: --rtol must be a finite number, not negative
+// RUN: not deplodock-run --interp %s --func=add --compare=canonicalize --atol=-1 2>&1 | FileCheck %s --check-prefix=ATOL
+// ATOL: error: --atol must be a finite number, not negative
+// RUN: not deplodock-run --interp %s --func=add --compare=canonicalize --atol=inf 2>&1 | FileCheck %s --check-prefix=ATOL
+// RUN: not deplodock-run --interp %s --func=add --output-dir= 2>&1 | FileCheck %s --check-prefix=EMPTYOUT
+// EMPTYOUT: error: --output-dir needs a value; leave the flag out for its default
+// RUN: not deplodock-run --interp %s --func= 2>&1 | FileCheck %s --check-prefix=EMPTYFUNC
+// EMPTYFUNC: error: --func needs a value; leave the flag out for its default
+// RUN: not deplodock-run --interp %s --func=add --compare= 2>&1 | FileCheck %s --check-prefix=EMPTYCMP
+// EMPTYCMP: error: --compare needs a value; leave the flag out for its default
+// RUN: not deplodock-run --interp %s --func=add --save-inputs= 2>&1 | FileCheck %s --check-prefix=EMPTYSAVE
+// EMPTYSAVE: error: --save-inputs needs a value; leave the flag out for its default
 func.func @add(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %s = dtensor.elementwise (%a = %x : tensor<2x3xf32>, %b = %y : tensor<2x3xf32>) -> tensor<2x3xf32> {
     %r = arith.addf %a, %b : f32

@@ -380,5 +380,35 @@ LogicalResult IndexMapOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  auto sourceType = cast<RankedTensorType>(getSource().getType());
+  auto resultType = cast<RankedTensorType>(getType());
+  if (sourceType.getElementType() != resultType.getElementType())
+    return emitOpError("result element type ")
+           << resultType.getElementType() << " differs from the source's "
+           << sourceType.getElementType();
+  if (static_cast<int64_t>(getIndices().size()) != sourceType.getRank())
+    return emitOpError("expected ")
+           << sourceType.getRank()
+           << " index tensors, one per source axis, got "
+           << getIndices().size();
+  if (llvm::is_contained(sourceType.getShape(), 0))
+    return emitOpError("gathers from an empty source");
+  for (auto [i, index] : llvm::enumerate(getIndices())) {
+    auto type = cast<RankedTensorType>(index.getType());
+    if (type.getShape() != resultType.getShape() ||
+        !type.getElementType().isIndex())
+      return emitOpError("index tensor #")
+             << i << " has type " << type << ", expected "
+             << RankedTensorType::get(resultType.getShape(),
+                                      IndexType::get(getContext()));
+  }
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.cpp.inc"

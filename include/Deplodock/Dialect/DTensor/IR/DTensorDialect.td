@@ -20,7 +20,8 @@ def DTensor_Dialect : Dialect {
       predicate. Transpose, broadcast, reshape, slice, concat, pad and causal
       masks are all index maps.
 
-    A matmul is `reduce(add, elementwise(mul, index_map(A), index_map(B)))`.
+    `dtensor.gather` is the one read at data-dependent coordinates (embedding
+    lookups). A matmul is `reduce(add, elementwise(mul, index_map(A), index_map(B)))`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

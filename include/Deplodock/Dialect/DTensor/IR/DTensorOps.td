@@ -138,4 +138,35 @@ def DTensor_IndexMapOp : DTensor_Op<"index_map", [Pure]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+def DTensor_GatherOp : DTensor_Op<"gather", [Pure]> {
+  let summary = "reads each output element from a source at computed indices";
+  let description = [{
+    The data-dependent read (embedding lookups): for each coordinate `c` of
+    the result, reads `source[indices_0[c], ..., indices_{r-1}[c]]`, one
+    index tensor per source axis, each of the result's shape with `index`
+    elements. An index outside its axis is clamped into it, so that no read
+    leaves the source (PyTorch raises there; a GPU kernel cannot). Indices
+    that only depend on the coordinate (`linalg.index`) arrive as index
+    maps of iota constants.
+
+    ```mlir
+    %e = dtensor.gather %table[%ids, %cols]
+        : tensor<96x32xf32>[tensor<1x8x32xindex>, tensor<1x8x32xindex>]
+        -> tensor<1x8x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$source,
+                       Variadic<AnyStaticShapeTensor>:$indices);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` type($source)
+    `[` type($indices) `]` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // DEPLODOCK_DIALECT_DTENSOR_OPS
