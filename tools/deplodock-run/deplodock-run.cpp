@@ -26,20 +26,19 @@
 #include "Deplodock/Interpreter/BufferIO.h"
 #include "Deplodock/Interpreter/Interpreter.h"
 #include "Deplodock/Runtime/ArgumentFiles.h"
+#include "Deplodock/Runtime/OutputFile.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <random>
@@ -291,15 +290,17 @@ static LogicalResult writeVariantCuda(ModuleOp module, StringRef name,
   }
   SmallString<128> path(variantCudaDir);
   llvm::sys::path::append(path, name + "." + Twine(index) + ".cu");
-  std::string error;
-  auto file = openOutputFile(path, &error);
+  llvm::Expected<runtime::OutputFile> file = runtime::OutputFile::open(path);
   if (!file) {
-    llvm::errs() << "error: " << error << "\n";
+    llvm::errs() << "error: " << llvm::toString(file.takeError()) << "\n";
     return failure();
   }
   if (failed(translateToCuda(kernel, file->os())))
     return failure();
-  file->keep();
+  if (llvm::Error kept = file->keep()) {
+    llvm::errs() << "error: " << llvm::toString(std::move(kept)) << "\n";
+    return failure();
+  }
   return success();
 }
 

@@ -121,7 +121,7 @@
 
 /// Outputs that cannot be written: the report still comes first.
 // RUN: not deplodock-run --bench %s --fake-device --warmup-ms=0.1 --max-time-ms=1 --bench-json=%t/no/such/dir/b.json 2>&1 | FileCheck %s --check-prefix=JSONFILE
-// JSONFILE: error: cannot write {{.*}}b.json: cannot open output file
+// JSONFILE: error: cannot open output file '{{.*}}b.json'
 // RUN: not deplodock-run --bench %s --fake-device --warmup-ms=0.1 --max-time-ms=1 --output-dir=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=OUTDIR
 // OUTDIR: error: cannot write {{.*}}x23.npy/result0.npy
 

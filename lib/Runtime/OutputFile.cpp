@@ -1,0 +1,36 @@
+//===- OutputFile.cpp - A file written whole or not at all ----------------===//
+
+#include "Deplodock/Runtime/OutputFile.h"
+
+#include "llvm/Support/FileSystem.h"
+
+using namespace deplodock::runtime;
+
+llvm::Expected<OutputFile> OutputFile::open(llvm::StringRef path) {
+  if (path.empty())
+    return llvm::createStringError("cannot open an output file without a name");
+  std::error_code ec;
+  auto file =
+      std::make_unique<llvm::ToolOutputFile>(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot open output file '" + path +
+                                   "': " + ec.message());
+  return OutputFile(std::move(file), path);
+}
+
+OutputFile::~OutputFile() {
+  // A write error nobody asked about aborts in the stream's destructor; it
+  // was reported by keep(), or the file is being discarded anyway.
+  if (file)
+    file->os().clear_error();
+}
+
+llvm::Error OutputFile::keep() {
+  llvm::raw_fd_ostream &os = file->os();
+  os.flush();
+  if (os.has_error())
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + os.error().message());
+  file->keep();
+  return llvm::Error::success();
+}
