@@ -110,16 +110,16 @@ def classify(returncode: int | None, stderr: str,
 
 
 # LLVM's command-line parser says what is wrong without "error:".
-_CL_ERROR = re.compile(r"^[\w.-]+: (for the -+[\w-]+ option: |Unknown command "
+_CL_ERROR = re.compile(r"^[\w.-]+: for the -+[\w-]+ option: |Unknown command "
                        r"line argument|Not enough positional|Too many "
-                       r"positional|.*must be specified at least once|"
-                       r".*may only occur zero or one times|Cannot find "
-                       r"option named)")
+                       r"positional|must be specified at least once|"
+                       r"may only occur zero or one times|Cannot find "
+                       r"option named")
 
 
 def first_error(text: str) -> str:
     for line in text.splitlines():
-        if "error:" in line or _CL_ERROR.match(line):
+        if "error:" in line or _CL_ERROR.search(line):
             return line.strip()
     return ""
 
