@@ -87,10 +87,10 @@ static cl::opt<std::string> compareFuncName(
     cl::desc("Also run this function of the module on the same inputs and "
              "compare the results"),
     cl::cat(runCategory));
-static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
-                              cl::init(1e-4), cl::cat(runCategory));
-static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
-                              cl::init(1e-5), cl::cat(runCategory));
+static NumberOption relTol("rtol", cl::desc("Relative tolerance"),
+                           cl::init(1e-4), cl::cat(runCategory));
+static NumberOption absTol("atol", cl::desc("Absolute tolerance"),
+                           cl::init(1e-5), cl::cat(runCategory));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("Write result #i to DIR/result<i>.npy"),
               cl::cat(runCategory));
@@ -549,7 +549,7 @@ static LogicalResult checkFlags() {
     return failure();
   }
   // A NaN tolerance would pass every comparison.
-  for (const cl::opt<double> *tolerance : {&relTol, &absTol})
+  for (const NumberOption *tolerance : {&relTol, &absTol})
     if (!std::isfinite(*tolerance) || *tolerance < 0) {
       llvm::errs() << "error: --" << tolerance->ArgStr
                    << " must be a finite number, not negative\n";
