@@ -42,12 +42,23 @@ IN_PATHS = ("", "/nonexistent", ".", "/dev/null", "empty.bin", "garbage.bin",
             "half.mlir", "notutf8.bin")
 
 
+def _strtod(text):
+    """The number C's strtod (and so LLVM's option parser) reads, or None."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        return float.fromhex(text)
+    except ValueError:
+        return None
+
+
 def _finite_in(lo, hi, lo_open=False):
     """refuse(value): the value is not a number in [lo, hi] (docs)."""
     def refuse(value):
-        try:
-            v = float(value)
-        except ValueError:
+        v = _strtod(value)
+        if v is None:
             return True
         return (not math.isfinite(v) or v < lo or v > hi
                 or (lo_open and v == lo))

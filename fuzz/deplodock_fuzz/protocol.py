@@ -137,7 +137,7 @@ def _session(rng: random.Random):
         data += encoded
         kind = ("raw" if raw else packed.get("type")
                 if isinstance(packed, dict) else "?")
-        expect.append({"kind": kind, "id": packed.get("id"),
+        expect.append({"kind": kind, "id": packed.get("id", 0),
                        "fault": fault, "mutated": mutated,
                        "refuse": (rules.request_refusal(packed, blob)
                                   if kind == "bench" else None),
@@ -287,7 +287,7 @@ def client_cases(count: int, seed: int, start: int, fuzz_dir: str,
             step = Step("deplodock-tune", [
                 "in.mlir", "--backend=cuda", "--worker=" + worker, "--no-db",
                 "--max-variants=2", "--quiet"], env=env,
-                oracle=_client_oracle())
+                oracle=_client_oracle(), timeout=150)
         cases.append(Case("client", index, "%s: lie about %s" % (
             name, json.dumps(spec)), {"in.mlir": text.encode(),
                                       "spec.json": json.dumps(spec).encode()},

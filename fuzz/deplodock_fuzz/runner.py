@@ -132,6 +132,10 @@ def run(argv: list, limits: Limits, cwd: str, stdin: bytes = b"",
     """Runs argv in cwd with stdin, under limits; never raises for how the
     tool ends."""
     full_env = dict(os.environ if env is None else env)
+    if limits.sanitized and limits.memory:
+        # ASan reserves terabytes of address space: limit what it allocates.
+        full_env["ASAN_OPTIONS"] = "%s:malloc_limit_mb=%d" % (
+            full_env.get("ASAN_OPTIONS", ""), limits.memory >> 20)
     command = list(argv)
     if limits.memory and not limits.sanitized and _PRLIMIT:
         command = [_PRLIMIT, "--as=%d" % limits.memory, "--core=0", "--"] + command
