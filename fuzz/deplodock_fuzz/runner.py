@@ -203,6 +203,11 @@ def signature(outcome: Outcome, tool: str) -> str:
     reason = re.sub(r"%[\w#]+", "%_", reason)
     reason = re.sub(r"\d+", "N", reason)
     text = "%s %s: %s" % (tool, outcome.kind, reason)
+    if outcome.kind == "hung":
+        # No stack to tell hangs apart: say what the tool was asked to do.
+        modes = [a.split("=")[0] for a in outcome.argv[1:]
+                 if a.startswith("--")][:2]
+        text += " [%s]" % " ".join(modes)
     if outcome.kind == "crashed":
         frames = _frames(outcome.stderr)
         if frames:
