@@ -37,8 +37,9 @@ def main():
     if args.stdin:
         with open(args.stdin, "rb") as f:
             stdin = f.read()
+    # Under ASan (scripts/sanitize.sh sets this) no address-space limit.
     limits = Limits(args.timeout, int(args.memory_gb * (1 << 30)),
-                    sanitized="ASAN_OPTIONS" in os.environ)
+                    sanitized=bool(os.environ.get("DEPLODOCK_FUZZ_SANITIZED")))
     outcome = run(command, limits, os.getcwd(), stdin)
     sys.stdout.write(outcome.stdout)
     sys.stdout.write(outcome.stderr)

@@ -22,15 +22,18 @@ class Known:
 
 
 def load_known(path: str) -> list:
-    """Lines 'AREA | REGEX | WHAT' (# comments); the regex is searched for
-    in a finding's signature."""
+    """Lines 'AREA | REGEX | WHAT' (# comments), the fields separated by
+    " | "; the regex is searched for in a finding's signature."""
     known = []
     with open(path) as f:
         for line in f:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            area, pattern, what = (p.strip() for p in line.split("|", 2))
+            # The regex may hold "|" itself: the fields end at " | ".
+            area, rest = line.split(" | ", 1)
+            pattern, what = rest.rsplit(" | ", 1)
+            area, pattern, what = area.strip(), pattern.strip(), what.strip()
             known.append(Known(area, re.compile(pattern), what))
     return known
 
