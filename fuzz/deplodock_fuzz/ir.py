@@ -71,6 +71,15 @@ def make_seeds(src_root: str, bin_dir: str, out_dir: str) -> list:
     return seeds
 
 
+def _bench_step(shapes) -> Step:
+    """--bench on the fake device: exit 0 wrote the JSON and the results."""
+    return Step("deplodock-run", [
+        "--bench", "--fake-device", "in.mlir", "--bench-json=b.json",
+        "--output-dir=bo"] + BENCH_BUDGET,
+        oracle=oracles.every(oracles.file_written("b.json", True),
+                             oracles.results_written("bo", shapes)))
+
+
 def _lowering_steps(level: str, shapes, rng: random.Random) -> list:
     """The runs made on a mutant in.mlir at `level`."""
     base = level.split("-")[0]
@@ -102,11 +111,7 @@ def _lowering_steps(level: str, shapes, rng: random.Random) -> list:
             interp,
         ]
         if rng.random() < 0.15:
-            steps.append(Step("deplodock-run", [
-                "--bench", "--fake-device", "in.mlir", "--bench-json=b.json",
-                "--output-dir=bo"] + BENCH_BUDGET,
-                oracle=oracles.every(oracles.file_written("b.json", True),
-                                     oracles.results_written("bo", shapes))))
+            steps.append(_bench_step(shapes))
         return steps
     steps = [
         Step("deplodock-opt", ["in.mlir"] + opt + ["-o", "k.mlir"],
@@ -127,11 +132,7 @@ def _lowering_steps(level: str, shapes, rng: random.Random) -> list:
             oracle=oracles.compare_passes()))
     if base in ("input", "tensor"):
         if rng.random() < 0.12:
-            steps.append(Step("deplodock-run", [
-                "--bench", "--fake-device", "in.mlir", "--bench-json=b.json",
-                "--output-dir=bo"] + BENCH_BUDGET,
-                oracle=oracles.every(oracles.file_written("b.json", True),
-                                     oracles.results_written("bo", shapes))))
+            steps.append(_bench_step(shapes))
         if rng.random() < 0.08:
             steps.append(Step("deplodock-tune", [
                 "in.mlir", "--no-db", "--max-variants=3", "--quiet",

@@ -3,6 +3,7 @@
 #include "Deplodock/Runtime/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace deplodock::runtime;
 
@@ -33,4 +34,30 @@ llvm::Error OutputFile::keep() {
                                    "': " + os.error().message());
   file->keep();
   return llvm::Error::success();
+}
+
+int deplodock::runtime::runOnFiles(
+    llvm::StringRef inputPath, llvm::StringRef outputPath,
+    llvm::function_ref<llvm::LogicalResult(std::unique_ptr<llvm::MemoryBuffer>,
+                                           llvm::raw_ostream &)>
+        work) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+      llvm::MemoryBuffer::getFileOrSTDIN(inputPath);
+  if (!input) {
+    llvm::errs() << "error: cannot open input file '" << inputPath
+                 << "': " << input.getError().message() << "\n";
+    return 1;
+  }
+  llvm::Expected<OutputFile> output = OutputFile::open(outputPath);
+  if (!output) {
+    llvm::errs() << "error: " << llvm::toString(output.takeError()) << "\n";
+    return 1;
+  }
+  if (llvm::failed(work(std::move(*input), output->os())))
+    return 1;
+  if (llvm::Error kept = output->keep()) {
+    llvm::errs() << "error: " << llvm::toString(std::move(kept)) << "\n";
+    return 1;
+  }
+  return 0;
 }

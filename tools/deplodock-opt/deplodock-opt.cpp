@@ -11,7 +11,6 @@
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Runtime/OutputFile.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/InitLLVM.h"
@@ -29,26 +28,9 @@ int main(int argc, char **argv) {
       argc, argv, "Deplodock optimizer driver\n", registry);
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
-
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputName, &error);
-  if (!input) {
-    llvm::errs() << "error: " << error << "\n";
-    return 1;
-  }
-  llvm::Expected<deplodock::runtime::OutputFile> output =
-      deplodock::runtime::OutputFile::open(outputName);
-  if (!output) {
-    llvm::errs() << "error: " << llvm::toString(output.takeError()) << "\n";
-    return 1;
-  }
-  if (mlir::failed(
-          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
-    return 1;
-  if (llvm::Error kept = output->keep()) {
-    llvm::errs() << "error: " << llvm::toString(std::move(kept)) << "\n";
-    return 1;
-  }
-  return 0;
+  return deplodock::runtime::runOnFiles(
+      inputName, outputName,
+      [&](std::unique_ptr<llvm::MemoryBuffer> input, llvm::raw_ostream &os) {
+        return mlir::MlirOptMain(os, std::move(input), registry, config);
+      });
 }

@@ -12,7 +12,6 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,18 +47,6 @@ int main(int argc, char **argv) {
   registerTranslationCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "Deplodock translation driver\n");
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputName, &error);
-  if (!input) {
-    llvm::errs() << "error: " << error << "\n";
-    return 1;
-  }
-  llvm::Expected<deplodock::runtime::OutputFile> output =
-      deplodock::runtime::OutputFile::open(outputName);
-  if (!output) {
-    llvm::errs() << "error: " << llvm::toString(output.takeError()) << "\n";
-    return 1;
-  }
   auto translateChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                             raw_ostream &os) -> LogicalResult {
     MLIRContext context;
@@ -81,12 +68,10 @@ int main(int argc, char **argv) {
   if (splitMarker.getNumOccurrences())
     marker = splitMarker.empty() ? StringRef(kDefaultSplitMarker)
                                  : StringRef(splitMarker);
-  if (failed(splitAndProcessBuffer(std::move(input), translateChunk,
-                                   output->os(), marker)))
-    return 1;
-  if (llvm::Error kept = output->keep()) {
-    llvm::errs() << "error: " << llvm::toString(std::move(kept)) << "\n";
-    return 1;
-  }
-  return 0;
+  return deplodock::runtime::runOnFiles(
+      inputName, outputName,
+      [&](std::unique_ptr<llvm::MemoryBuffer> input, raw_ostream &os) {
+        return splitAndProcessBuffer(std::move(input), translateChunk, os,
+                                     marker);
+      });
 }

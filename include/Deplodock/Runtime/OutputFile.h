@@ -11,6 +11,8 @@
 #define DEPLODOCK_RUNTIME_OUTPUTFILE_H
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/LogicalResult.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <memory>
@@ -40,6 +42,15 @@ private:
   std::unique_ptr<llvm::ToolOutputFile> file;
   std::string path;
 };
+
+/// The body of a tool that reads `inputPath` ("-": stdin) and writes
+/// `outputPath`: opens both (either failing is an `error:` on stderr), runs
+/// `work`, and keeps the output only when `work` succeeded (having reported
+/// why not) and all of it was written. Returns the exit code.
+int runOnFiles(llvm::StringRef inputPath, llvm::StringRef outputPath,
+               llvm::function_ref<llvm::LogicalResult(
+                   std::unique_ptr<llvm::MemoryBuffer>, llvm::raw_ostream &)>
+                   work);
 
 } // namespace deplodock::runtime
 
