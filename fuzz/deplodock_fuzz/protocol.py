@@ -279,7 +279,9 @@ def client_cases(count: int, seed: int, start: int, fuzz_dir: str,
                 "--bench-json=out.json", "--bench-timeout=5",
                 "--warmup-ms=0.1", "--max-time-ms=1", "--min-samples=1"] +
                 (["--output-dir=res"] if rng.random() < 0.5 else []),
-                env=env, oracle=_client_oracle())
+                # A hello cut short is waited for 60 s (the client's start
+                # timeout), a deadline of its own and not a hang.
+                env=env, oracle=_client_oracle(), timeout=150)
         else:
             # The tuner's deadline is not an option (80 s): no frames cut
             # short, which it would wait that long for.
