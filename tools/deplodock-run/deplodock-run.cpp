@@ -27,20 +27,19 @@
 #include "Deplodock/Interpreter/Interpreter.h"
 #include "Deplodock/Interpreter/Memory.h"
 #include "Deplodock/Runtime/ArgumentFiles.h"
+#include "Deplodock/Runtime/OutputFile.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <random>
@@ -89,10 +88,10 @@ static cl::opt<std::string> compareFuncName(
     cl::desc("Also run this function of the module on the same inputs and "
              "compare the results"),
     cl::cat(runCategory));
-static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
-                              cl::init(1e-4), cl::cat(runCategory));
-static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
-                              cl::init(1e-5), cl::cat(runCategory));
+static NumberOption relTol("rtol", cl::desc("Relative tolerance"),
+                           cl::init(1e-4), cl::cat(runCategory));
+static NumberOption absTol("atol", cl::desc("Absolute tolerance"),
+                           cl::init(1e-5), cl::cat(runCategory));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("Write result #i to DIR/result<i>.npy"),
               cl::cat(runCategory));
@@ -298,15 +297,17 @@ static LogicalResult writeVariantCuda(ModuleOp module, StringRef name,
   }
   SmallString<128> path(variantCudaDir);
   llvm::sys::path::append(path, name + "." + Twine(index) + ".cu");
-  std::string error;
-  auto file = openOutputFile(path, &error);
+  llvm::Expected<runtime::OutputFile> file = runtime::OutputFile::open(path);
   if (!file) {
-    llvm::errs() << "error: " << error << "\n";
+    llvm::errs() << "error: " << llvm::toString(file.takeError()) << "\n";
     return failure();
   }
   if (failed(translateToCuda(kernel, file->os())))
     return failure();
-  file->keep();
+  if (llvm::Error kept = file->keep()) {
+    llvm::errs() << "error: " << llvm::toString(std::move(kept)) << "\n";
+    return failure();
+  }
   return success();
 }
 
@@ -555,7 +556,7 @@ static LogicalResult checkFlags() {
     return failure();
   }
   // A NaN tolerance would pass every comparison.
-  for (const cl::opt<double> *tolerance : {&relTol, &absTol})
+  for (const NumberOption *tolerance : {&relTol, &absTol})
     if (!std::isfinite(*tolerance) || *tolerance < 0) {
       llvm::errs() << "error: --" << tolerance->ArgStr
                    << " must be a finite number, not negative\n";
