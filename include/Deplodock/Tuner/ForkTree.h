@@ -44,6 +44,9 @@ public:
   /// One child per option of the next forking rule, option 0 first; none at
   /// a terminal or a dead end (an option that failed to apply).
   void children(NodeId node, llvm::SmallVectorImpl<NodeId> &out) override;
+  /// The knob delta of the option taken to reach `node` (uniqued, so equal
+  /// deltas are the same decision wherever they are taken).
+  std::optional<uint64_t> decisionKey(NodeId node) override;
 
   /// The kernel at `node`, rebuilt by replay; null at a dead end. Valid until
   /// the next call that materialises a node.

@@ -95,6 +95,10 @@ struct SearchOptions {
   /// Monotonic time in seconds; unset: std::chrono::steady_clock. Inject a
   /// fake clock for deterministic time budgets.
   std::function<double()> clock;
+  /// Terminals to measure first (mcts and random; after the default path),
+  /// each as the option indices taken from the root: e.g. the winners of
+  /// similar kernels. Paths that do not lead to a terminal are skipped.
+  std::vector<std::vector<unsigned>> seedPaths;
   /// Called after every measurement, e.g. to print a live progress line.
   std::function<void(const ProgressEvent &)> onMeasured;
   /// Asked before every expansion and measurement; true stops the search
@@ -173,35 +177,78 @@ double normalizedUcb(double childBestReward, uint64_t childVisits,
 std::optional<size_t> variantsToReach(const SearchResult &result,
                                       double targetUs);
 
+/// The best valid median among the first `budget` variants of `result`
+/// (infinity when none was valid).
+double bestWithin(const SearchResult &result, size_t budget);
+
 struct StrategyComparison {
   std::string strategy;
-  /// Best median found (infinity when nothing valid was measured).
+  /// Best median found by any run (infinity when nothing valid was
+  /// measured).
   double bestUs = 0;
+  /// Variants measured, by the first run.
   size_t measured = 0;
   StopReason stopReason = StopReason::Exhausted;
-  /// Variants needed to get within the tolerance of the reference.
+  /// Variants needed to get within the tolerance of the reference: the
+  /// median over the runs that got there, and how many did.
   std::optional<size_t> variantsToTarget;
+  unsigned runsReached = 0;
+  /// Per run (seed), the best median within each budget of the report.
+  std::vector<std::vector<double>> bestAtBudget;
 };
 
 struct ComparisonReport {
   /// The best latency the rows are compared with.
   double referenceUs = 0;
   double tolerance = 0;
+  /// The budgets of `bestAtBudget` and the seeds of the runs.
+  llvm::SmallVector<size_t> budgets;
+  llvm::SmallVector<uint64_t> seeds;
   llvm::SmallVector<StrategyComparison> rows;
+
+  /// The median over the runs of `row`'s best within budget `b` (an index in
+  /// `budgets`), relative to the reference (1 = as good).
+  double medianRatio(const StrategyComparison &row, size_t b) const;
+  /// How many runs of `row` got within the tolerance within budget `b`.
+  unsigned runsWithin(const StrategyComparison &row, size_t b) const;
 };
 
-/// Runs each named strategy on `space` and `evaluator` with `options` and
-/// reports how many variants each needed to get within `tolerance` (relative)
-/// of `referenceUs`, by default the best median any of them found. Use with a
-/// replaying evaluator (recorded table) so that every strategy sees the same
-/// latencies.
-llvm::Expected<ComparisonReport> compareStrategies(
-    SearchSpace &space, Evaluator &evaluator,
-    llvm::ArrayRef<llvm::StringRef> strategies, const SearchOptions &options,
-    std::optional<double> referenceUs = std::nullopt, double tolerance = 0.02);
+/// How strategies are compared.
+struct CompareOptions {
+  /// The latency to compare with; default: the best any run found.
+  std::optional<double> referenceUs;
+  /// Relative tolerance of "as good as the reference".
+  double tolerance = 0.02;
+  /// Report each run's best within these many variants; when the search
+  /// options set no variant budget, runs stop at the largest.
+  llvm::SmallVector<size_t> budgets;
+  /// Runs per strategy, with seeds options.seed, options.seed + 1, ...
+  unsigned runs = 1;
+};
 
-/// Prints a report as a table, one strategy per line.
+/// Runs each named strategy on `space` and `evaluator` with `options`
+/// (`compare.runs` times, one seed each) and reports how many variants each
+/// needed to get within the tolerance of the reference and how close each
+/// got within each budget. Use with a replaying or deterministic evaluator
+/// (a recorded table, the model), so that every strategy sees the same
+/// latencies.
+llvm::Expected<ComparisonReport>
+compareStrategies(SearchSpace &space, Evaluator &evaluator,
+                  llvm::ArrayRef<llvm::StringRef> strategies,
+                  const SearchOptions &options,
+                  const CompareOptions &compare = {});
+
+/// Prints a report as a table, one strategy per line (with a column per
+/// budget: the median best / reference).
 void printComparison(llvm::raw_ostream &os, const ComparisonReport &report);
+
+/// Prints, for several kernels' reports of the same strategies and budgets,
+/// per strategy and budget: the median over the kernels of the median best /
+/// reference, the kernels within the tolerance, and on how many kernels the
+/// strategy did better, as well or worse than `baseline` (by median).
+void printComparisonSummary(llvm::raw_ostream &os,
+                            llvm::ArrayRef<ComparisonReport> reports,
+                            llvm::StringRef baseline = "random");
 
 } // namespace deplodock::tuner
 

@@ -55,6 +55,13 @@ public:
   /// The replay / heuristic choice among `children` of `node`, an index into
   /// `children` (an index out of range means 0). Default: option 0.
   virtual size_t preferredChild(NodeId node, llvm::ArrayRef<NodeId> children);
+
+  /// An optional key of the decision that leads to `node` (the option its
+  /// parent took). Equal keys anywhere in the tree name the same decision
+  /// (one rule choosing the same knob values), so a search can carry a good
+  /// terminal's decisions into another subtree and pool what it learnt about
+  /// a decision. Only compared for equality. Default: none.
+  virtual std::optional<uint64_t> decisionKey(NodeId node);
 };
 
 /// The outcome of measuring one terminal; latencies in microseconds.
@@ -83,6 +90,13 @@ public:
   virtual ~Evaluator();
   /// Measures the terminal `node`. Strategies never ask twice for one node.
   virtual Measurement measure(NodeId node) = 0;
+  /// How many terminals it measures at once (one per GPU): how many a
+  /// strategy should propose before it needs their latencies.
+  virtual unsigned getParallelism() const { return 1; }
+  /// Measures the distinct terminals `nodes`, concurrently where it can, and
+  /// appends their measurements to `out` in order. Default: one by one.
+  virtual void measureBatch(llvm::ArrayRef<NodeId> nodes,
+                            llvm::SmallVectorImpl<Measurement> &out);
 };
 
 /// An evaluator that forwards to a callable, for tests and small tools; the

@@ -164,6 +164,12 @@ void ForkTreeSpace::children(NodeId node, SmallVectorImpl<NodeId> &out) {
     out.push_back(n.firstChild + i);
 }
 
+std::optional<uint64_t> ForkTreeSpace::decisionKey(NodeId node) {
+  if (node == 0 || node >= nodes.size())
+    return std::nullopt;
+  return reinterpret_cast<uintptr_t>(nodes[node].delta.getAsOpaquePointer());
+}
+
 NodeId ForkTreeSpace::getParent(NodeId node) const {
   return node < nodes.size() ? nodes[node].parent : 0;
 }

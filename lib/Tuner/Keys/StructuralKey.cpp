@@ -148,7 +148,9 @@ namespace {
 /// Prints a kernel with values numbered in definition order.
 class CanonicalPrinter {
 public:
-  explicit CanonicalPrinter(llvm::raw_ostream &os) : os(os) {}
+  /// `anyExtent` prints loop extents and buffer sizes as `?`.
+  CanonicalPrinter(llvm::raw_ostream &os, bool anyExtent)
+      : os(os), anyExtent(anyExtent) {}
 
   void printKernel(dloop::KernelOp kernel) {
     os << "kernel";
@@ -168,7 +170,7 @@ private:
     SmallVector<int64_t> shape;
     for (int64_t s : memref.getShape())
       if (s != 1)
-        shape.push_back(s);
+        shape.push_back(anyExtent ? ShapedType::kDynamic : s);
     std::string text;
     llvm::raw_string_ostream(text)
         << MemRefType::get(shape, memref.getElementType());
@@ -233,8 +235,12 @@ private:
       SmallVector<std::string> inits;
       for (Value v : loop.getInitArgs())
         inits.push_back(name(v));
-      os << "for " << define(loop.getInductionVar()) << " < "
-         << loop.getExtent() << (loop.isReduction() ? " reduce" : " free");
+      os << "for " << define(loop.getInductionVar()) << " < ";
+      if (anyExtent)
+        os << "?";
+      else
+        os << loop.getExtent();
+      os << (loop.isReduction() ? " reduce" : " free");
       if (!inits.empty()) {
         os << " iter(";
         for (auto [i, arg] : llvm::enumerate(loop.getIterArgs()))
@@ -311,13 +317,14 @@ private:
   }
 
   llvm::raw_ostream &os;
+  bool anyExtent;
   llvm::DenseMap<Value, std::string> names;
   unsigned next = 0;
 };
 
 } // namespace
 
-std::string tuner::canonicalPrint(dloop::KernelOp kernel) {
+std::string tuner::canonicalPrint(dloop::KernelOp kernel, bool anyExtent) {
   // Canonicalise a private copy.
   OpBuilder b(kernel.getContext());
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(b, kernel.getLoc());
@@ -340,10 +347,14 @@ std::string tuner::canonicalPrint(dloop::KernelOp kernel) {
   sortBuffersByFirstUse(copy);
   std::string text;
   llvm::raw_string_ostream os(text);
-  CanonicalPrinter(os).printKernel(copy);
+  CanonicalPrinter(os, anyExtent).printKernel(copy);
   return text;
 }
 
 std::string tuner::structuralKey(dloop::KernelOp kernel) {
   return sha256Hex(canonicalPrint(kernel));
+}
+
+std::string tuner::structuralFamilyKey(dloop::KernelOp kernel) {
+  return sha256Hex(canonicalPrint(kernel, /*anyExtent=*/true));
 }

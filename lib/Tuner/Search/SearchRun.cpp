@@ -48,6 +48,29 @@ Measurement SearchRun::evaluate(NodeId node) {
   if (known != measured.end())
     return result.variants[known->second].measurement;
   Measurement m = evaluator.measure(node);
+  record(node, m);
+  return m;
+}
+
+SmallVector<Measurement> SearchRun::evaluateBatch(ArrayRef<NodeId> nodes) {
+  if (options.maxVariants) {
+    size_t room = options.maxVariants > result.variants.size()
+                      ? options.maxVariants - result.variants.size()
+                      : 0;
+    nodes = nodes.take_front(room);
+  }
+  SmallVector<Measurement> out;
+  if (nodes.size() == 1) {
+    out.push_back(evaluate(nodes.front()));
+    return out;
+  }
+  evaluator.measureBatch(nodes, out);
+  for (auto [node, m] : llvm::zip(nodes, out))
+    record(node, m);
+  return out;
+}
+
+void SearchRun::record(NodeId node, const Measurement &m) {
   size_t index = result.variants.size();
   measured.try_emplace(node, index);
   result.variants.push_back({node, m, now()});
@@ -71,7 +94,6 @@ Measurement SearchRun::evaluate(NodeId node) {
                         result.best(), improved, variant.seconds};
     options.onMeasured(event);
   }
-  return variant.measurement;
 }
 
 SearchResult SearchRun::finish(StopReason fallback, size_t treeNodes) {

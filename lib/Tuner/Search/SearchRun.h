@@ -37,6 +37,14 @@ public:
   /// The measurement of terminal `node`: measured now (counted, reported,
   /// checked against the best) unless measured before in this search.
   Measurement evaluate(NodeId node);
+  /// Measures the terminals `nodes` (distinct, none measured before in this
+  /// search) together, as many as the variant budget leaves room for; their
+  /// measurements, in order (fewer when the budget cut the batch).
+  llvm::SmallVector<Measurement> evaluateBatch(llvm::ArrayRef<NodeId> nodes);
+  /// How many terminals to propose at once.
+  unsigned getParallelism() const {
+    return std::max(1u, evaluator.getParallelism());
+  }
   /// Whether `node` was measured in this search.
   bool isMeasured(NodeId node) const { return measured.count(node); }
 
@@ -45,6 +53,8 @@ public:
 
 private:
   double now() const;
+  /// Records the measurement of `node`, just taken.
+  void record(NodeId node, const Measurement &m);
 
   SearchSpace &space;
   Evaluator &evaluator;

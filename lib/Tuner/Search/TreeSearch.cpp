@@ -1,22 +1,23 @@
-//===- TreeSearch.cpp - SP-MCTS and random walks over a search tree -------===//
+//===- TreeSearch.cpp - MCTS and uniform random sampling ------------------===//
 //
-// MCTS and random search share one tree: every node the search reached, with
-// its children stored contiguously, its visit count, the best reward in its
-// subtree (max-Q) and its live count (unexpanded or unmeasured nodes in its
-// subtree). One iteration descends from the root through live children only,
-// then either expands the node it reached (one call of
-// SearchSpace::children) or measures it and propagates the reward upward.
-// Only the choice of child differs between the two strategies.
+// Both strategies keep a SearchTree. Random draws terminals about uniformly
+// (children in proportion to their estimated terminals). MCTS descends by
+// PUCT over normalised max-Q, and completes a path from the first node it
+// had not visited with a rollout that keeps the decisions of the best
+// terminal so far where it can (a neighbour of the best: local search) or
+// else draws like random.
 //
 //===----------------------------------------------------------------------===//
 
-#include "SearchRun.h"
+#include "SearchTree.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
-#include <random>
 
 using namespace llvm;
 using namespace deplodock::tuner;
@@ -33,136 +34,16 @@ double deplodock::tuner::normalizedUcb(double childBestReward,
   return qNorm + c * std::sqrt(lnParent / double(childVisits));
 }
 
-namespace {
-
-using Index = uint32_t;
-constexpr Index kNoParent = std::numeric_limits<Index>::max();
-
-struct TreeNode {
-  NodeId id;
-  Index parent;
-  /// Children occupy [firstChild, firstChild + numChildren).
-  Index firstChild = 0;
-  Index numChildren = 0;
-  enum class State : uint8_t { Fresh, Expanded, Done } state = State::Fresh;
-  /// Measured terminals below (and at) this node.
-  uint64_t visits = 0;
-  /// Fresh nodes in this subtree: > 0 while something is left to do.
-  uint64_t live = 1;
-  /// Max reward (1 / µs) measured in this subtree.
-  double bestReward = 0;
-};
-
-class SearchTree {
-public:
-  explicit SearchTree(NodeId root) { nodes.push_back({root, kNoParent}); }
-
-  TreeNode &operator[](Index i) { return nodes[i]; }
-  size_t size() const { return nodes.size(); }
-
-  /// Gives fresh node `n` its children; with priors, in decreasing prior
-  /// order (nodes without one last), ties in option order.
-  void expand(Index n, ArrayRef<NodeId> children, SearchSpace &space) {
-    // (prior, option index); sorted with the index as a tie-break, which
-    // keeps option order among equal priors.
-    SmallVector<std::pair<double, size_t>> order;
-    bool anyPrior = false;
-    for (auto [i, child] : llvm::enumerate(children)) {
-      std::optional<double> p = space.prior(child);
-      anyPrior |= p.has_value();
-      order.push_back({p ? *p : -std::numeric_limits<double>::infinity(), i});
-    }
-    if (anyPrior)
-      llvm::sort(order, [](const auto &a, const auto &b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-    Index first = nodes.size();
-    for (const auto &entry : order)
-      nodes.push_back({children[entry.second], n});
-    TreeNode &node = nodes[n];
-    node.firstChild = first;
-    node.numChildren = order.size();
-    node.state = TreeNode::State::Expanded;
-    // The node leaves the frontier and its children join it; a dead end
-    // (no children) just leaves it.
-    addLive(n, int64_t(order.size()) - 1);
-  }
-
-  /// Records the reward of the measured terminal `n` (0 for a failure):
-  /// visits and max-Q of every ancestor, and `n` leaves the frontier.
-  void finishLeaf(Index n, double reward) {
-    nodes[n].state = TreeNode::State::Done;
-    addLive(n, -1);
-    for (Index i = n; i != kNoParent; i = nodes[i].parent) {
-      ++nodes[i].visits;
-      nodes[i].bestReward = std::max(nodes[i].bestReward, reward);
-    }
-  }
-
-private:
-  void addLive(Index n, int64_t delta) {
-    for (Index i = n; i != kNoParent; i = nodes[i].parent)
-      nodes[i].live = uint64_t(int64_t(nodes[i].live) + delta);
-  }
-
-  std::vector<TreeNode> nodes;
-};
-
-/// Runs the shared loop; `select(tree, n)` picks a live child of the
-/// expanded node `n`.
-template <typename SelectFn>
-SearchResult runTree(SearchSpace &space, Evaluator &evaluator,
-                     const SearchOptions &options, SelectFn select) {
-  SearchRun run(space, evaluator, options, kDefaultPatience);
-  SearchTree tree(space.root());
-  SmallVector<NodeId> children;
-  while (tree[0].live > 0 && !run.shouldStop()) {
-    Index n = 0;
-    while (tree[n].state == TreeNode::State::Expanded)
-      n = select(tree, n);
-    NodeId id = tree[n].id;
-    if (space.isTerminal(id)) {
-      tree.finishLeaf(n, run.evaluate(id).reward());
-      continue;
-    }
-    children.clear();
-    run.expand(id, children);
-    tree.expand(n, children, space);
-  }
-  return run.finish(StopReason::Exhausted, tree.size());
+static double envOr(const char *name, double fallback) {
+  const char *v = std::getenv(name);
+  return v ? std::atof(v) : fallback;
 }
 
-class MctsSearch : public SearchStrategy {
-public:
-  StringRef name() const override { return "mcts"; }
+namespace {
 
-  SearchResult run(SearchSpace &space, Evaluator &evaluator,
-                   const SearchOptions &options) override {
-    double c = options.explorationConstant;
-    return runTree(space, evaluator, options, [c](SearchTree &tree, Index n) {
-      const TreeNode &parent = tree[n];
-      double globalBest = tree[0].bestReward;
-      Index best = kNoParent;
-      double bestScore = 0;
-      for (Index i = parent.firstChild, e = i + parent.numChildren; i != e;
-           ++i) {
-        const TreeNode &child = tree[i];
-        if (child.live == 0)
-          continue;
-        // Unvisited first, in (prior) order.
-        if (child.visits == 0)
-          return i;
-        double score = normalizedUcb(child.bestReward, child.visits,
-                                     parent.visits, globalBest, c);
-        if (best == kNoParent || score > bestScore) {
-          best = i;
-          bestScore = score;
-        }
-      }
-      return best;
-    });
-  }
-};
+//===----------------------------------------------------------------------===//
+// Random
+//===----------------------------------------------------------------------===//
 
 class RandomSearch : public SearchStrategy {
 public:
@@ -170,25 +51,190 @@ public:
 
   SearchResult run(SearchSpace &space, Evaluator &evaluator,
                    const SearchOptions &options) override {
-    std::mt19937_64 rng(options.seed);
-    return runTree(space, evaluator, options,
-                   [&rng](SearchTree &tree, Index n) {
-                     const TreeNode &parent = tree[n];
-                     Index first = parent.firstChild;
-                     Index end = first + parent.numChildren;
-                     uint64_t numLive = 0;
-                     for (Index i = first; i != end; ++i)
-                       numLive += tree[i].live > 0;
-                     // Plain modulo: portable, and the bias is negligible
-                     // for a handful of children.
-                     uint64_t pick = rng() % numLive;
-                     for (Index i = first; i != end; ++i)
-                       if (tree[i].live > 0 && pick-- == 0)
-                         return i;
-                     return kNoParent;
-                   });
+    SearchRun run(space, evaluator, options, kDefaultPatience);
+    SearchTree tree(run, options.seed);
+    while (tree[0].live > 0 && !run.shouldStop()) {
+      Index n = 0;
+      while (n != kNoNode) {
+        if (tree.isTerminal(n)) {
+          if (!run.shouldStop())
+            tree.measure(n);
+          break;
+        }
+        if (!tree.expand(n) || tree[n].done)
+          break;
+        n = tree.sampleChild(n);
+      }
+    }
+    return run.finish(StopReason::Exhausted, tree.size());
   }
 };
+
+//===----------------------------------------------------------------------===//
+// MCTS
+//===----------------------------------------------------------------------===//
+
+class MctsSearch : public SearchStrategy {
+public:
+  StringRef name() const override { return "mcts"; }
+  SearchResult run(SearchSpace &space, Evaluator &evaluator,
+                   const SearchOptions &options) override;
+};
+
+/// One MCTS run.
+class Mcts {
+public:
+  Mcts(SearchRun &run, const SearchOptions &options)
+      : run(run), space(run.getSpace()), tree(run, options.seed),
+        c(options.explorationConstant) {
+    carry = envOr("DPLK_CARRY", 0.8);
+    fpuDrop = envOr("DPLK_FPU", 0.3);
+  }
+
+  SearchResult search();
+
+private:
+  /// The normalised value of a reward: log-scaled so that the median valid
+  /// reward measured is 0 and the best is 1 (clamped to [0, 1]).
+  double normalize(double reward) const;
+  /// The child of `n` the descent takes.
+  Index select(Index n);
+  /// The child a rollout takes below `n`.
+  Index rolloutChild(Index n);
+  /// Completes a path from `n` to a terminal and measures it.
+  void rollout(Index n);
+  /// Measures `n`, and learns from it.
+  void measure(Index n);
+
+  std::optional<uint64_t> keyOf(Index n) {
+    return space.decisionKey(tree[n].id);
+  }
+
+  SearchRun &run;
+  SearchSpace &space;
+  SearchTree tree;
+  double c;
+  double carry;
+  double fpuDrop;
+  /// Decisions on the path of the best terminal.
+  DenseSet<uint64_t> bestPath;
+  /// Valid rewards measured, sorted (for the median).
+  std::vector<double> rewards;
+  double bestReward = 0;
+};
+
+double Mcts::normalize(double reward) const {
+  if (reward <= 0 || rewards.empty())
+    return 0;
+  double ref = rewards[rewards.size() / 2];
+  if (bestReward <= ref)
+    return reward >= bestReward ? 1 : 0;
+  double q = std::log(reward / ref) / std::log(bestReward / ref);
+  return std::clamp(q, 0.0, 1.0);
+}
+
+Index Mcts::select(Index n) {
+  const TreeNode &parent = tree[n];
+  double parentQ = normalize(parent.bestReward);
+  uint64_t numLive = 0;
+  for (Index i = parent.firstChild, e = i + parent.numChildren; i != e; ++i)
+    numLive += tree[i].live > 0;
+  double prior = numLive ? 1.0 / double(numLive) : 0;
+  double sqrtN = std::sqrt(double(parent.visits));
+  Index best = kNoNode;
+  double bestScore = -std::numeric_limits<double>::infinity();
+  for (Index i = parent.firstChild, e = i + parent.numChildren; i != e; ++i) {
+    const TreeNode &child = tree[i];
+    if (child.live == 0)
+      continue;
+    double q = child.visits ? normalize(child.bestReward)
+                            : std::max(0.0, parentQ - fpuDrop);
+    double score = q + c * prior * sqrtN / double(1 + child.visits);
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+Index Mcts::rolloutChild(Index n) {
+  if (!bestPath.empty() && tree.unit() < carry) {
+    const TreeNode &parent = tree[n];
+    for (Index i = parent.firstChild, e = i + parent.numChildren; i != e;
+         ++i) {
+      if (tree[i].live == 0)
+        continue;
+      std::optional<uint64_t> key = keyOf(i);
+      if (key && bestPath.contains(*key))
+        return i;
+    }
+  }
+  return tree.sampleChild(n);
+}
+
+void Mcts::measure(Index n) {
+  if (run.shouldStop())
+    return;
+  double reward = tree.measure(n);
+  if (reward <= 0)
+    return;
+  rewards.insert(llvm::upper_bound(rewards, reward), reward);
+  if (reward > bestReward) {
+    bestReward = reward;
+    bestPath.clear();
+    for (Index i = n; i != 0; i = tree[i].parent)
+      if (std::optional<uint64_t> key = keyOf(i))
+        bestPath.insert(*key);
+  }
+}
+
+void Mcts::rollout(Index n) {
+  while (n != kNoNode) {
+    if (tree.isTerminal(n))
+      return measure(n);
+    if (!tree.expand(n) || tree[n].done)
+      return;
+    n = rolloutChild(n);
+  }
+}
+
+SearchResult Mcts::search() {
+  // The first path is the heuristic's (option 0 everywhere).
+  {
+    Index n = 0;
+    while (!tree.isTerminal(n)) {
+      if (!tree.expand(n) || tree[n].done)
+        break;
+      n = tree[n].firstChild;
+    }
+    if (tree.isTerminal(n) && !tree[n].done)
+      measure(n);
+  }
+  while (tree[0].live > 0 && !run.shouldStop()) {
+    Index n = 0;
+    while (n != kNoNode) {
+      if (tree.isTerminal(n)) {
+        measure(n);
+        break;
+      }
+      if (!tree.expand(n) || tree[n].done)
+        break;
+      if (tree[n].visits == 0) {
+        rollout(n);
+        break;
+      }
+      n = select(n);
+    }
+  }
+  return run.finish(StopReason::Exhausted, tree.size());
+}
+
+SearchResult MctsSearch::run(SearchSpace &space, Evaluator &evaluator,
+                             const SearchOptions &options) {
+  SearchRun run(space, evaluator, options, kDefaultPatience);
+  return Mcts(run, options).search();
+}
 
 } // namespace
 
