@@ -46,6 +46,17 @@ static cl::opt<bool>
                 cl::desc("Do not try the winners of similar kernels (equal "
                          "up to extents) first"),
                 cl::cat(tuneCategory));
+static cl::opt<std::string> priorName(
+    "prior",
+    cl::desc("Rank candidates by the roofline model before measuring one "
+             "(model), or not (none); default: model, except with the model "
+             "backend or a table the model recorded"),
+    cl::cat(tuneCategory));
+static cl::opt<double> priorNoise(
+    "prior-noise",
+    cl::desc("Perturb the prior by a log-normal factor of this sigma "
+             "(to evaluate searches with a model that is that wrong)"),
+    cl::init(0), cl::Hidden, cl::cat(tuneCategory));
 static cl::opt<std::string>
     searchName("search",
                cl::desc("Search strategy: mcts, greedy, random, beam or "
@@ -220,6 +231,8 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
   o.noDb = noDb;
   o.resume = !remeasure;
   o.warmStart = !noWarmStart;
+  o.prior = priorName;
+  o.priorNoise = priorNoise;
   o.strategy = searchName;
   if (patience.getNumOccurrences()) {
     if (patience < 0)

@@ -16,6 +16,8 @@
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
 #include "Deplodock/Tuner/SearchSpace.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -72,6 +74,15 @@ public:
   /// The rule that forks at the non-terminal `node`, or null.
   const dtile::Rule *getRule(NodeId node);
 
+  /// The prior of terminals: `fn` (called once per terminal, with its
+  /// cursor) estimates its latency in µs, or none; prior() is 1 / that.
+  void setPriorEstimator(
+      std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
+          fn) {
+    priorEstimator = std::move(fn);
+  }
+  std::optional<double> prior(NodeId node) override;
+
   /// Called once for every node whose kernel is first built, with its
   /// cursor (to record its IR, say).
   void setVisitor(std::function<void(NodeId, const dtile::ForkCursor &)> fn) {
@@ -126,6 +137,10 @@ private:
   size_t numChoices = 0;
   double replaySeconds = 0;
   std::function<void(NodeId, const dtile::ForkCursor &)> visitor;
+  std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
+      priorEstimator;
+  /// Priors computed so far, by terminal.
+  llvm::DenseMap<NodeId, std::optional<double>> priors;
 };
 
 } // namespace deplodock::tuner

@@ -1,10 +1,10 @@
 //===- Search.h - Search strategies of the tuner ----------------*- C++ -*-===//
 //
 // Strategies that walk a SearchSpace, measure terminals with an Evaluator and
-// keep the fastest: single-player MCTS (the default), greedy replay, random
-// walks, tinygrad-style beam search and an exhaustive sweep. They share the
-// options (budgets, patience, seed, progress callback) and the result. See
-// docs/Tuner/Search.md.
+// keep the fastest: MCTS with learnt decision odds (the default), greedy
+// replay, uniform random terminals, tinygrad-style beam search and an
+// exhaustive sweep. They share the options (budgets, patience, seed,
+// progress callback) and the result. See docs/Tuner/Search.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +31,8 @@ class raw_ostream;
 
 namespace deplodock::tuner {
 
-/// Patience of MCTS, random and beam when SearchOptions leaves it unset.
+/// Patience of random and beam when SearchOptions leaves it unset (MCTS
+/// takes the tree's mean fan-out times its depth).
 inline constexpr unsigned kDefaultPatience = 60;
 
 /// One measured terminal, in measuring order.
@@ -83,12 +84,14 @@ struct SearchOptions {
   /// and measurement, so a running measurement is never cut); 0: none.
   double maxSeconds = 0;
   /// Stop after this many consecutive measured variants (failures included)
-  /// fail to beat the best; 0 disables. Unset: kDefaultPatience for mcts,
-  /// random and beam, disabled for exhaustive and greedy.
+  /// fail to beat the best; 0 disables. Unset: for mcts the tree's mean
+  /// fan-out times its depth (at least 16), kDefaultPatience for random and
+  /// beam, disabled for exhaustive and greedy.
   std::optional<unsigned> patience;
-  /// The MCTS exploration constant c.
-  double explorationConstant = std::sqrt(2.0);
-  /// Seed of the random strategy.
+  /// The MCTS exploration constant c: a temperature, decisions are drawn in
+  /// proportion to their odds to the power 1 / c.
+  double explorationConstant = 1.0;
+  /// Seed of mcts and random.
   uint64_t seed = 0;
   /// Nodes kept per depth by beam search (0 means 1).
   unsigned beamWidth = 4;
@@ -139,13 +142,15 @@ public:
                            const SearchOptions &options) = 0;
 };
 
-/// Single-player MCTS: normalised UCB1 over max-Q, unvisited children first
-/// (in prior order), live-count filtering, patience termination.
+/// MCTS with learnt decision odds: the heuristic's terminal, the seeds, a
+/// few uniform terminals, then each measurement the best of several
+/// candidates (mutations of the best terminal, draws by the odds of each
+/// decision), ranked by the space's prior when it has one.
 std::unique_ptr<SearchStrategy> createMctsSearch();
 /// Follows preferredChild from the root and measures that one terminal.
 std::unique_ptr<SearchStrategy> createGreedySearch();
-/// Seeded uniform root-to-leaf walks over unexhausted children; no terminal
-/// is measured twice.
+/// Seeded draws of terminals, each about equally likely (children in
+/// proportion to their estimated terminals); no terminal twice.
 std::unique_ptr<SearchStrategy> createRandomSearch();
 /// Keeps the best `beamWidth` nodes per depth, scored by the terminal their
 /// preferredChild path reaches, and expands all their children.
@@ -161,12 +166,6 @@ llvm::ArrayRef<llvm::StringRef> searchStrategyNames();
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 createSearchStrategy(llvm::StringRef name,
                      llvm::StringRef origin = "search strategy");
-
-/// The SP-MCTS selection score of a child: +infinity when unvisited, else
-/// childBest / globalBest (0 while globalBest is 0) + c * sqrt(ln(parentVisits)
-/// / childVisits). Rewards are 1 / latency in µs, maxima over the subtree.
-double normalizedUcb(double childBestReward, uint64_t childVisits,
-                     uint64_t parentVisits, double globalBestReward, double c);
 
 //===----------------------------------------------------------------------===//
 // Comparing strategies

@@ -47,9 +47,10 @@ public:
   /// failed to apply): it is never measured.
   virtual void children(NodeId node, llvm::SmallVectorImpl<NodeId> &out) = 0;
 
-  /// An optional prior in [0, 1] for `node` (higher is more promising). MCTS
-  /// tries unvisited siblings in decreasing prior order; nodes without a prior
-  /// come after those with one, in option order. Default: none.
+  /// An optional prior of the terminal `node`: a positive score, higher is
+  /// more promising (the tuner's is the roofline model's 1 / us). MCTS
+  /// measures, of its candidates, the one with the highest prior. Default:
+  /// none.
   virtual std::optional<double> prior(NodeId node);
 
   /// The replay / heuristic choice among `children` of `node`, an index into

@@ -65,6 +65,9 @@ struct TuneDriverOptions {
   /// TuneOptions::resume, warmStart, totalVariants, killAfter.
   bool resume = true;
   bool warmStart = true;
+  /// TuneOptions::prior and priorNoise.
+  std::string prior;
+  double priorNoise = 0;
   size_t totalVariants = 0;
   size_t killAfter = 0;
 

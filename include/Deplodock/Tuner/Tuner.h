@@ -89,6 +89,12 @@ struct TuneOptions {
   /// latency above its roofline floor, times its instances), at least one
   /// variant. Replaces search.maxVariants.
   size_t totalVariants = 0;
+  /// Rank candidates by the roofline model before measuring ("model"), or
+  /// not ("none"). Empty: the model, except on the model backend and on
+  /// tables the model recorded, where the prior would be the measurement.
+  std::string prior;
+  /// Perturb the prior by this log-normal sigma (evaluating searches).
+  double priorNoise = 0;
   /// Stop the whole tuning after the variant with this 1-based number in
   /// the run has been recorded, by SIGKILL (tests of resuming; 0: never).
   size_t killAfter = 0;
@@ -199,7 +205,11 @@ llvm::Expected<ComparisonReport>
 compareOnKernel(dloop::KernelOp kernel, llvm::StringRef loopKey,
                 Backend &backend, const dtile::Target &target,
                 llvm::ArrayRef<llvm::StringRef> strategies,
-                const SearchOptions &options, const CompareOptions &compare);
+                const SearchOptions &options, const CompareOptions &compare,
+                llvm::StringRef prior = "", double priorNoise = 0);
+
+/// Whether TuneOptions::prior `prior` means the model prior with `backend`.
+bool usesModelPrior(llvm::StringRef prior, const Backend &backend);
 
 /// How long lowering one variant of a kernel from Loop IR to CUDA takes.
 struct LoweringTiming {

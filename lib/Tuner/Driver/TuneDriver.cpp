@@ -106,6 +106,12 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
   if (o.totalVariants && s.maxVariants)
     return makeError("--total-variants shares one budget over the kernels; "
                      "it replaces --max-variants");
+  if (!o.prior.empty() && o.prior != "model" && o.prior != "none")
+    return makeError("--prior: unknown prior '" + o.prior +
+                     "' (expected model or none)");
+  if (!(o.priorNoise >= 0) || !std::isfinite(o.priorNoise) ||
+      o.priorNoise > 10)
+    return makeError("--prior-noise must be a number in [0, 10]");
   if (failed(dtile::Target::get(o.target)))
     return makeError("--target: unknown target '" + o.target +
                      "' (expected sm_80 or sm_90)");
@@ -414,7 +420,8 @@ static llvm::Error compare(const TuneDriverOptions &o,
       continue;
     llvm::Expected<ComparisonReport> report =
         compareOnKernel(kernel, key, backend, target, names,
-                        clampBudgets(o.search), o.compareOptions);
+                        clampBudgets(o.search), o.compareOptions, o.prior,
+                        o.priorNoise);
     if (!report)
       return report.takeError();
     out << "@" << kernel.getSymName() << ":\n";
@@ -447,6 +454,8 @@ static llvm::Error tune(const TuneDriverOptions &o, const dtile::Target &target,
   options.search = clampBudgets(o.search);
   options.resume = o.resume;
   options.warmStart = o.warmStart;
+  options.prior = o.prior;
+  options.priorNoise = o.priorNoise;
   options.totalVariants = std::min(o.totalVariants, kMaxVariants);
   options.killAfter = o.killAfter;
   bool estimate = backend.isEstimate();

@@ -12,6 +12,7 @@
 
 #include "Deplodock/Tuner/Tuner.h"
 
+#include "ModelPrior.h"
 #include "VariantEvaluator.h"
 
 #include "Deplodock/Tuner/ForkTree.h"
@@ -26,6 +27,12 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::detail;
+
+bool tuner::usesModelPrior(StringRef prior, const Backend &backend) {
+  if (prior.empty())
+    return !backend.isEstimate();
+  return prior == "model";
+}
 
 std::optional<double> KernelTuneResult::speedup() const {
   if (!defaultUs || !bestUs || *bestUs <= 0)
@@ -144,6 +151,10 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
   if (!space)
     return space.takeError();
   s.space = std::move(*space);
+  if (usesModelPrior(options.prior, *backend))
+    s.space->setPriorEstimator(makeModelPrior(target, loopKey,
+                                              options.priorNoise,
+                                              options.search.seed));
   if (db) {
     std::string text;
     llvm::raw_string_ostream(text) << kernel;
@@ -404,11 +415,15 @@ tuner::compareOnKernel(dloop::KernelOp kernel, StringRef loopKey,
                        Backend &backend, const dtile::Target &target,
                        ArrayRef<StringRef> strategies,
                        const SearchOptions &options,
-                       const CompareOptions &compare) {
+                       const CompareOptions &compare, StringRef prior,
+                       double priorNoise) {
   llvm::Expected<std::unique_ptr<ForkTreeSpace>> space =
       buildSpace(kernel, target, ForkTreeSpace::kDefaultCacheCapacity);
   if (!space)
     return space.takeError();
+  if (usesModelPrior(prior, backend))
+    (*space)->setPriorEstimator(
+        makeModelPrior(target, loopKey, priorNoise, options.seed));
   if (llvm::Error e = backend.beginKernel(kernel, loopKey))
     return std::move(e);
   VariantEvaluator evaluator(**space, backend, target, kernel.getSymName(),

@@ -8,7 +8,6 @@
 
 using namespace llvm;
 using namespace deplodock::tuner;
-std::unique_ptr<SearchStrategy> createGuidedSearch();
 
 //===----------------------------------------------------------------------===//
 // Interfaces
@@ -91,8 +90,6 @@ deplodock::tuner::createSearchStrategy(StringRef name, StringRef origin) {
     return createBeamSearch();
   if (name == "exhaustive")
     return createExhaustiveSearch();
-  if (name == "guided")
-    return createGuidedSearch();
 
   std::string message;
   raw_string_ostream os(message);

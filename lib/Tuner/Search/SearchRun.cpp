@@ -53,20 +53,32 @@ Measurement SearchRun::evaluate(NodeId node) {
 }
 
 SmallVector<Measurement> SearchRun::evaluateBatch(ArrayRef<NodeId> nodes) {
-  if (options.maxVariants) {
-    size_t room = options.maxVariants > result.variants.size()
-                      ? options.maxVariants - result.variants.size()
-                      : 0;
-    nodes = nodes.take_front(room);
+  // The new terminals, as many as the budget leaves room for; a terminal
+  // reached along another path keeps its measurement.
+  SmallVector<NodeId> fresh;
+  size_t room = options.maxVariants
+                    ? options.maxVariants -
+                          std::min(options.maxVariants, result.variants.size())
+                    : nodes.size();
+  size_t taken = 0;
+  for (NodeId node : nodes) {
+    if (measured.count(node) || llvm::is_contained(fresh, node))
+      ++taken;
+    else if (fresh.size() < room)
+      fresh.push_back(node), ++taken;
+    else
+      break;
   }
   SmallVector<Measurement> out;
-  if (nodes.size() == 1) {
-    out.push_back(evaluate(nodes.front()));
-    return out;
-  }
-  evaluator.measureBatch(nodes, out);
-  for (auto [node, m] : llvm::zip(nodes, out))
+  if (fresh.size() > 1)
+    evaluator.measureBatch(fresh, out);
+  else if (fresh.size() == 1)
+    out.push_back(evaluator.measure(fresh.front()));
+  for (auto [node, m] : llvm::zip(fresh, out))
     record(node, m);
+  out.clear();
+  for (NodeId node : nodes.take_front(taken))
+    out.push_back(result.variants[measured.find(node)->second].measurement);
   return out;
 }
 

@@ -47,9 +47,14 @@ void SearchTree::addLive(Index n, int64_t delta) {
     nodes[i].live = uint64_t(int64_t(nodes[i].live) + delta);
 }
 
-void SearchTree::finishLeaf(Index n, double reward) {
+void SearchTree::reserve(Index n) {
+  if (nodes[n].done)
+    return;
   nodes[n].done = true;
   addLive(n, -1);
+}
+
+void SearchTree::reward(Index n, double reward) {
   for (Index i = n; i != kNoNode; i = nodes[i].parent) {
     ++nodes[i].visits;
     nodes[i].bestReward = std::max(nodes[i].bestReward, reward);
@@ -57,9 +62,40 @@ void SearchTree::finishLeaf(Index n, double reward) {
 }
 
 double SearchTree::measure(Index n) {
-  double reward = run.evaluate(nodes[n].id).reward();
-  finishLeaf(n, reward);
-  return reward;
+  reserve(n);
+  double r = run.evaluate(nodes[n].id).reward();
+  reward(n, r);
+  return r;
+}
+
+Index SearchTree::follow(ArrayRef<unsigned> path) {
+  Index n = 0;
+  for (unsigned option : path) {
+    if (isTerminal(n) || !expand(n) || option >= nodes[n].numChildren)
+      return kNoNode;
+    n = nodes[n].firstChild + option;
+  }
+  return n;
+}
+
+Index SearchTree::defaultLeaf() {
+  Index n = 0;
+  while (!isTerminal(n)) {
+    if (!expand(n) || nodes[n].done)
+      return kNoNode;
+    n = nodes[n].firstChild;
+  }
+  return n;
+}
+
+std::pair<unsigned, double> SearchTree::pathShape(Index n) {
+  unsigned depth = 0;
+  double fanOut = 0;
+  for (Index i = nodes[n].parent; i != kNoNode; i = nodes[i].parent) {
+    ++depth;
+    fanOut += nodes[i].numChildren;
+  }
+  return {depth, depth ? fanOut / depth : 0};
 }
 
 double SearchTree::leaves(Index n) {

@@ -62,11 +62,22 @@ public:
   /// false when the run stopped first. A node without children becomes a
   /// done dead end.
   bool expand(Index n);
-  /// Records the reward of the measured terminal `n` (0 for a failure):
-  /// visits and max-Q of every ancestor, and `n` leaves the frontier.
-  void finishLeaf(Index n, double reward);
-  /// Measures terminal `n` through the run and finishes it.
+  /// Takes terminal `n` off the frontier before it is measured (so that a
+  /// batch never holds it twice).
+  void reserve(Index n);
+  /// Records the reward of the reserved terminal `n` (0 for a failure):
+  /// visits and max-Q of every ancestor.
+  void reward(Index n, double reward);
+  /// Measures terminal `n` through the run and records its reward.
   double measure(Index n);
+  /// Descends from the root along `path` (option indices); the node
+  /// reached, or kNoNode when an index is out of range, the path meets a
+  /// dead end, or the run stopped.
+  Index follow(llvm::ArrayRef<unsigned> path);
+  /// Follows option 0 from the root: the heuristic's terminal, or kNoNode.
+  Index defaultLeaf();
+  /// The depth of the path to `n` and the mean fan-out along it.
+  std::pair<unsigned, double> pathShape(Index n);
 
   /// The estimated terminals below `n` (walking down once if unknown);
   /// 0 when the run stopped before it knew.
