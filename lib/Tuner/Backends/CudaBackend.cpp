@@ -191,13 +191,17 @@ public:
 
     std::vector<std::optional<llvm::Expected<BenchResult>>> answers(
         variants.size());
+    // Which GPU ran each request, for the detail when there are several.
+    std::vector<unsigned> ranOn(variants.size(), 0);
     size_t next = 0;
     while (next < variants.size()) {
       // One round: the next request for each worker.
       std::vector<std::pair<size_t, BenchClient *>> round;
       for (size_t w = 0; w < clients.size() && next < variants.size(); ++next)
-        if (requests[next])
+        if (requests[next]) {
+          ranOn[next] = options.devices[w];
           round.push_back({next, clients[w++].get()});
+        }
       auto run = [&](size_t i, BenchClient *client) {
         answers[i].emplace(client->measure(*requests[i]));
       };
@@ -222,9 +226,12 @@ public:
         first = llvm::joinErrors(std::move(first), std::move(error));
         continue;
       }
+      std::string gpu = clients.size() > 1
+                            ? ", GPU #" + std::to_string(ranOn[i])
+                            : std::string();
       if (result->status != BenchStatus::Ok) {
         results[i] = BackendResult::failure(toMeasureStatus(result->status),
-                                            result->detail);
+                                            result->detail + gpu);
         continue;
       }
       const UnitTiming *timing = result->timing(-1);
@@ -242,9 +249,9 @@ public:
       measured.meanUs = stats.meanUs;
       measured.varianceUs2 = stats.varianceUs2;
       measured.detail =
-          llvm::formatv("{0} samples, spread {1:P1}{2}{3}", stats.samples,
+          llvm::formatv("{0} samples, spread {1:P1}{2}{3}{4}", stats.samples,
                         stats.spread, stats.graph ? ", CUDA graph" : "",
-                        notes[i])
+                        notes[i], gpu)
               .str();
     }
     if (first)

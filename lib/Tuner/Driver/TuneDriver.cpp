@@ -426,6 +426,7 @@ static llvm::Error compare(const TuneDriverOptions &o,
       return report.takeError();
     out << "@" << kernel.getSymName() << ":\n";
     printComparison(out, *report);
+    out.flush(); // A long comparison shows each kernel as it is done.
     reports.push_back(std::move(*report));
   }
   if (reports.size() > 1 && !o.compareOptions.budgets.empty())

@@ -223,21 +223,33 @@ Tuner::warmStarts(Session &s, const TuneOptions &options) {
         backend->getContext().key, s.familyKey, backend->getName());
     if (!rows)
       return rows.takeError();
+    // Its own best is left out: a resumed search finds it again as it did
+    // before, so the resumed run stays the run it was.
     for (BestRow &row : *rows)
-      winners.push_back(std::move(row.knobs));
+      if (row.kernelKey != s.result.loopKey)
+        winners.push_back(std::move(row.knobs));
   }
   for (const llvm::json::Object &knobs : familyWinners[s.familyKey])
     winners.push_back(knobs);
 
+  // The default is measured anyway.
   std::vector<std::vector<unsigned>> paths;
+  if (FailureOr<NodeId> fallback = s.space->defaultTerminal();
+      succeeded(fallback))
+  {
+    SmallVector<unsigned> path = s.space->getPath(*fallback);
+    paths.emplace_back(path.begin(), path.end());
+  }
+  size_t defaults = paths.size();
   constexpr size_t kMaxWarmStarts = 3;
   for (const llvm::json::Object &knobs : winners) {
-    if (paths.size() == kMaxWarmStarts)
+    if (paths.size() == defaults + kMaxWarmStarts)
       break;
     std::optional<std::vector<unsigned>> path = matchPath(*s.space, knobs);
     if (path && !llvm::is_contained(paths, *path))
       paths.push_back(std::move(*path));
   }
+  paths.erase(paths.begin(), paths.begin() + defaults);
   return paths;
 }
 

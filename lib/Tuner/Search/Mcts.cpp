@@ -4,9 +4,9 @@
 // terminals whose good region is small. It keeps the SearchTree of what it
 // reached and, for every decision (a fork's option, named by its decision
 // key wherever in the tree it is taken), the rewards of the measured
-// terminals whose path takes it. After the heuristic's terminal, the seeds
-// (warm starts) and a few terminals drawn uniformly, every measurement is
-// the best of several candidate rollouts:
+// terminals whose path takes it. After the heuristic's terminal and the
+// seeds (warm starts), every measurement is the best of several candidate
+// rollouts:
 //
 //  * half mutate the best terminal so far: change one fork of its path (more
 //    the longer the best has not improved) and keep its other decisions
@@ -14,7 +14,8 @@
 //  * the other half draw each fork's option in proportion to its odds of
 //    being good: l = P(option | good), good being the best quarter of the
 //    measured rewards (a tree-structured Parzen estimator, with one
-//    pseudo-count per option).
+//    pseudo-count per option); with a prior, uniform terminals instead,
+//    which the prior can judge unmeasured.
 //
 // A candidate's score is its prior (SearchSpace::prior: the roofline model's
 // 1 / µs when the tuner gives one) or else the product of its decisions'
@@ -41,8 +42,6 @@ using namespace deplodock::tuner::detail;
 
 namespace {
 
-/// Terminals drawn uniformly before the odds mean anything.
-constexpr size_t kInitialSamples = 8;
 /// The share of the measured rewards that counts as good.
 constexpr double kGoodShare = 0.25;
 /// Candidates per measurement, without and with a prior to rank them.
@@ -50,6 +49,9 @@ constexpr unsigned kCandidates = 8;
 constexpr unsigned kPriorCandidates = 32;
 /// The share of candidates that mutate the best terminal.
 constexpr double kMutateShare = 0.5;
+/// With a prior, the share of candidates drawn uniformly from the terminals
+/// (the rest mutate).
+constexpr double kUniformShare = 1 - kMutateShare;
 /// One more fork is mutated per this many measurements without a better
 /// terminal, up to kMaxChanges.
 constexpr unsigned kWidenEvery = 8;
@@ -192,13 +194,15 @@ Index Mcts::propose() {
   for (unsigned c = 0; c < numCandidates && !run.stopped(); ++c) {
     double score = 0;
     Index leaf;
-    if (rewards.size() < kInitialSamples) {
-      leaf = rollout(Policy::Uniform, {}, score);
-    } else if (best != kNoNode && depth && tree.unit() < kMutateShare) {
+    double draw = tree.unit();
+    if (best != kNoNode && depth && draw < kMutateShare) {
       changeAt.assign(depth, false);
       for (unsigned m = 0; m < changes; ++m)
         changeAt[tree.getRng()() % depth] = true;
       leaf = rollout(Policy::Mutate, changeAt, score);
+    } else if (hasPrior && draw > 1 - kUniformShare) {
+      // The prior can judge terminals far from anything measured.
+      leaf = rollout(Policy::Uniform, {}, score);
     } else {
       leaf = rollout(Policy::Odds, {}, score);
     }
@@ -210,13 +214,10 @@ Index Mcts::propose() {
     } else if (hasPrior) {
       continue; // Without an estimate it cannot compete.
     }
-    // Without a prior nothing tells uniform draws apart: take the first.
     if (chosen == kNoNode || score > chosenScore) {
       chosen = leaf;
       chosenScore = score;
     }
-    if (!hasPrior && rewards.size() < kInitialSamples)
-      break;
   }
   return chosen;
 }
