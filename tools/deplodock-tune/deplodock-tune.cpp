@@ -170,11 +170,21 @@ static cl::opt<unsigned>
                 cl::desc("--compare: runs per strategy, seeds --seed, "
                          "--seed + 1, ... (medians are reported)"),
                 cl::init(1), cl::cat(tuneCategory));
+static cl::opt<std::string> referenceTable(
+    "reference-table",
+    cl::desc("--compare: a latency table whose fastest variant of each kernel "
+             "is the best known (the reference unless a run finds better)"),
+    cl::cat(tuneCategory));
 static cl::opt<unsigned> timeLowering(
     "time-lowering",
     cl::desc("Instead of tuning, lower N seeded random variants of every "
              "kernel from Loop IR to CUDA, from scratch, and report the time "
              "per variant"),
+    cl::init(0), cl::cat(tuneCategory));
+static cl::opt<unsigned> countVariants(
+    "count-variants",
+    cl::desc("Instead of tuning, estimate the variants of every kernel from "
+             "N random walks down its fork tree (Knuth's estimator)"),
     cl::init(0), cl::cat(tuneCategory));
 static cl::opt<bool>
     listDb("list-db",
@@ -207,15 +217,18 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
   TuneDriverOptions o;
-  unsigned modes = !compareList.empty() + (timeLowering > 0) + listDb +
-                   !showKernel.empty() + !pruneContext.empty();
+  unsigned modes = !compareList.empty() + (timeLowering > 0) +
+                   (countVariants > 0) + listDb + !showKernel.empty() +
+                   !pruneContext.empty();
   if (modes > 1)
-    return fail("--compare, --time-lowering, --list-db, --show and --prune "
-                "are separate modes: give one");
+    return fail("--compare, --time-lowering, --count-variants, --list-db, "
+                "--show and --prune are separate modes: give one");
   if (!compareList.empty())
     o.mode = TuneMode::Compare;
   else if (timeLowering > 0)
     o.mode = TuneMode::TimeLowering;
+  else if (countVariants > 0)
+    o.mode = TuneMode::CountVariants;
   else if (listDb)
     o.mode = TuneMode::ListDb;
   else if (showKernel.getNumOccurrences())
@@ -289,7 +302,9 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
   o.compareOptions.budgets.assign(compareBudgets.begin(),
                                   compareBudgets.end());
   o.compareOptions.runs = compareRuns;
+  o.referenceTable = referenceTable;
   o.timeLowering = timeLowering;
+  o.countWalks = countVariants;
   return o;
 }
 

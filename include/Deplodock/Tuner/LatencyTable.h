@@ -32,6 +32,7 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace deplodock::tuner {
@@ -81,6 +82,8 @@ public:
   /// The entry of (kernel, knobs), or null.
   const LatencyEntry *lookup(llvm::StringRef kernelKey,
                              llvm::StringRef knobs) const;
+  /// The fastest ok median recorded for a kernel, if any.
+  std::optional<double> bestUs(llvm::StringRef kernelKey) const;
   /// The name recorded for a kernel, or "".
   llvm::StringRef getKernelName(llvm::StringRef kernelKey) const;
 

@@ -214,8 +214,10 @@ struct ComparisonReport {
 
 /// How strategies are compared.
 struct CompareOptions {
-  /// The latency to compare with; default: the best any run found.
+  /// The latency to compare with; default: the best any run found, or
+  /// `knownBestUs` (found before, by other means) when it is lower.
   std::optional<double> referenceUs;
+  std::optional<double> knownBestUs;
   /// Relative tolerance of "as good as the reference".
   double tolerance = 0.02;
   /// Report each run's best within these many variants; when the search

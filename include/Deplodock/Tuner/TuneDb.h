@@ -269,9 +269,10 @@ public:
   /// written. The context must be recorded.
   llvm::Expected<bool> recordLowering(const LoweringRow &row);
 
-  /// Keep-best upsert of a measurement. An ok row replaces a failure, or an
-  /// ok row with a strictly higher median; a failure never replaces an ok
-  /// row but replaces an older failure. When the row is ok and names a
+  /// Keep-best upsert of a measurement. An ok row replaces a stored failure,
+  /// or a stored ok row whose median is strictly higher (the lower median is
+  /// kept); a failure never replaces an ok row but replaces an older
+  /// failure. When the row is ok and names a
   /// kernel key, it also competes for that kernel's `best` row (strictly
   /// lower median wins), in the same transaction. Returns whether the perf
   /// row was written. The context must be recorded.

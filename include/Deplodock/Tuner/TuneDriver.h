@@ -38,6 +38,8 @@ enum class TuneMode : uint8_t {
   Compare,
   /// Time the lowering of seeded random variants of every kernel.
   TimeLowering,
+  /// Estimate the variants of every kernel's fork tree.
+  CountVariants,
   /// List the database: contexts, row counts, each kernel's best.
   ListDb,
   /// Show one kernel's measured variants, in every context.
@@ -88,11 +90,16 @@ struct TuneDriverOptions {
   bool verbose = false;
   bool json = false;
 
-  /// TuneMode::Compare: the strategies and how to compare them.
+  /// TuneMode::Compare: the strategies and how to compare them, and a
+  /// latency table whose fastest variant per kernel is the best known (the
+  /// reference when no run finds better).
   std::vector<std::string> compare;
   CompareOptions compareOptions;
-  /// TuneMode::TimeLowering: variants per kernel.
+  std::string referenceTable;
+  /// TuneMode::TimeLowering: variants per kernel; TuneMode::CountVariants:
+  /// random walks per kernel.
   unsigned timeLowering = 0;
+  unsigned countWalks = 0;
   /// TuneMode::ShowKernel: a kernel name or a prefix of its key;
   /// TuneMode::PruneContext: a context key or a prefix of it.
   std::string subject;

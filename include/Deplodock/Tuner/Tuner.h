@@ -211,6 +211,24 @@ compareOnKernel(dloop::KernelOp kernel, llvm::StringRef loopKey,
 /// Whether TuneOptions::prior `prior` means the model prior with `backend`.
 bool usesModelPrior(llvm::StringRef prior, const Backend &backend);
 
+/// The size of a kernel's fork tree, estimated from random walks (Knuth's
+/// estimator: the product of the fan-outs a uniform walk meets).
+struct TreeSizeEstimate {
+  size_t walks = 0;
+  /// Terminals: the mean of the walks' products and its standard error.
+  double terminals = 0;
+  double standardError = 0;
+  /// Forks per walk (mean) and the widest fork met.
+  double depth = 0;
+  size_t widestFork = 0;
+};
+
+/// Estimates the terminals of `kernel`'s fork tree from `walks` seeded
+/// uniform walks.
+llvm::Expected<TreeSizeEstimate> estimateTreeSize(dloop::KernelOp kernel,
+                                                  const dtile::Target &target,
+                                                  size_t walks, uint64_t seed);
+
 /// How long lowering one variant of a kernel from Loop IR to CUDA takes.
 struct LoweringTiming {
   size_t variants = 0;

@@ -174,3 +174,15 @@ size_t LatencyTable::getNumVariants() const {
     total += kernel.variants.size();
   return total;
 }
+
+std::optional<double> LatencyTable::bestUs(StringRef kernelKey) const {
+  auto it = kernels.find(kernelKey.str());
+  if (it == kernels.end())
+    return std::nullopt;
+  std::optional<double> best;
+  for (const auto &entry : it->second.variants)
+    if (entry.second.status == MeasureStatus::Ok &&
+        (!best || entry.second.medianUs < *best))
+      best = entry.second.medianUs;
+  return best;
+}

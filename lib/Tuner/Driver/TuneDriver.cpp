@@ -15,6 +15,7 @@
 #include "Deplodock/Pipelines/Pipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Tuner/StructuralKey.h"
+#include "Deplodock/Tuner/LatencyTable.h"
 #include "Deplodock/Tuner/Tuner.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -87,12 +88,16 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
       return makeError("--runs must be between 1 and 1000, got " +
                        llvm::Twine(o.compareOptions.runs));
   } else if (!o.compareOptions.budgets.empty() ||
-             o.compareOptions.runs != 1) {
-    return makeError("--budgets and --runs are only read by --compare");
+             o.compareOptions.runs != 1 || !o.referenceTable.empty()) {
+    return makeError(
+        "--budgets, --runs and --reference-table are only read by --compare");
   }
   if (o.timeLowering > 100000)
     return makeError("--time-lowering must be at most 100000, got " +
                      llvm::Twine(o.timeLowering));
+  if (o.countWalks > 1000000)
+    return makeError("--count-variants must be at most 1000000, got " +
+                     llvm::Twine(o.countWalks));
   const SearchOptions &s = o.search;
   if (!(s.maxSeconds >= 0) || std::isnan(s.maxSeconds) ||
       std::isinf(s.maxSeconds))
@@ -407,20 +412,52 @@ static llvm::Error timeLowering(const TuneDriverOptions &o,
   return llvm::Error::success();
 }
 
+static llvm::Error countVariants(const TuneDriverOptions &o,
+                                const dtile::Target &target,
+                                llvm::ArrayRef<dloop::KernelOp> kernels,
+                                llvm::raw_ostream &out) {
+  llvm::StringSet<> seen;
+  out << llvm::format("%-28s %14s %12s %8s %8s\n", "kernel", "variants",
+                      "+-", "forks", "widest");
+  for (dloop::KernelOp kernel : kernels) {
+    if (!seen.insert(structuralKey(kernel)).second)
+      continue;
+    llvm::Expected<TreeSizeEstimate> size =
+        estimateTreeSize(kernel, target, o.countWalks, o.search.seed);
+    if (!size)
+      return size.takeError();
+    out << llvm::format("%-28s %14.0f %12.0f %8.1f %8zu\n",
+                        kernel.getSymName().str().c_str(), size->terminals,
+                        size->standardError, size->depth, size->widestFork);
+    out.flush();
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error compare(const TuneDriverOptions &o,
                            const dtile::Target &target, Backend &backend,
                            llvm::ArrayRef<dloop::KernelOp> kernels,
                            llvm::raw_ostream &out) {
   SmallVector<StringRef> names(o.compare.begin(), o.compare.end());
+  std::optional<LatencyTable> known;
+  if (!o.referenceTable.empty()) {
+    llvm::Expected<LatencyTable> table = LatencyTable::read(o.referenceTable);
+    if (!table)
+      return table.takeError();
+    known = std::move(*table);
+  }
   llvm::StringSet<> seen;
   std::vector<ComparisonReport> reports;
   for (dloop::KernelOp kernel : kernels) {
     std::string key = structuralKey(kernel);
     if (!seen.insert(key).second)
       continue;
+    CompareOptions options = o.compareOptions;
+    if (known)
+      options.knownBestUs = known->bestUs(key);
     llvm::Expected<ComparisonReport> report =
         compareOnKernel(kernel, key, backend, target, names,
-                        clampBudgets(o.search), o.compareOptions, o.prior,
+                        clampBudgets(o.search), options, o.prior,
                         o.priorNoise);
     if (!report)
       return report.takeError();
@@ -540,6 +577,7 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
   case TuneMode::Tune:
   case TuneMode::Compare:
   case TuneMode::TimeLowering:
+  case TuneMode::CountVariants:
     break;
   }
   dtile::Target target = *dtile::Target::get(o.target);
@@ -564,6 +602,8 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
   }
   if (o.mode == TuneMode::TimeLowering)
     return timeLowering(o, target, kernels, out);
+  if (o.mode == TuneMode::CountVariants)
+    return countVariants(o, target, kernels, out);
 
   llvm::Expected<std::unique_ptr<Backend>> backend = openBackend(o);
   if (!backend)

@@ -22,6 +22,8 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <chrono>
+#include <cmath>
+#include <random>
 
 using namespace mlir;
 using namespace deplodock;
@@ -453,4 +455,45 @@ tuner::compareOnKernel(dloop::KernelOp kernel, StringRef loopKey,
   if (evaluator.hasError())
     return evaluator.takeError();
   return report;
+}
+
+llvm::Expected<TreeSizeEstimate>
+tuner::estimateTreeSize(dloop::KernelOp kernel, const dtile::Target &target,
+                        size_t walks, uint64_t seed) {
+  llvm::Expected<std::unique_ptr<ForkTreeSpace>> space =
+      buildSpace(kernel, target, ForkTreeSpace::kDefaultCacheCapacity);
+  if (!space)
+    return space.takeError();
+  std::mt19937_64 rng(seed);
+  TreeSizeEstimate estimate;
+  estimate.walks = walks;
+  double sum = 0, sumSquares = 0, forks = 0;
+  SmallVector<NodeId> children;
+  for (size_t w = 0; w < walks; ++w) {
+    double product = 1;
+    NodeId node = (*space)->root();
+    while (!(*space)->isTerminal(node)) {
+      children.clear();
+      (*space)->children(node, children);
+      if (children.empty()) {
+        product = 0; // A dead end: no terminal on this walk.
+        break;
+      }
+      product *= double(children.size());
+      forks += 1;
+      estimate.widestFork = std::max(estimate.widestFork, children.size());
+      node = children[rng() % children.size()];
+    }
+    sum += product;
+    sumSquares += product * product;
+  }
+  if (walks) {
+    estimate.terminals = sum / double(walks);
+    estimate.depth = forks / double(walks);
+    double variance =
+        std::max(0.0, sumSquares / double(walks) -
+                          estimate.terminals * estimate.terminals);
+    estimate.standardError = std::sqrt(variance / double(walks));
+  }
+  return estimate;
 }

@@ -98,7 +98,8 @@ Expected<ComparisonReport> deplodock::tuner::compareStrategies(
     bestUs = std::min(bestUs, row.bestUs);
     report.rows.push_back(std::move(row));
   }
-  report.referenceUs = compare.referenceUs.value_or(bestUs);
+  report.referenceUs = compare.referenceUs.value_or(
+      std::min(bestUs, compare.knownBestUs.value_or(kInf)));
   for (auto [row, runsOf] : zip(report.rows, results)) {
     std::vector<double> reached;
     for (const SearchResult &result : runsOf)

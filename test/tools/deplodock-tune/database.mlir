@@ -55,4 +55,4 @@ func.func @mm(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>) -> tensor<16x32xf32>
 // MISSING: error: tune database '{{.*}}missing.db': no such file
 // NO-DB: error: --no-db: there is no database to inspect
 // INPUT: error: --list-db, --show and --prune read the database only; they take no input file
-// MODES: error: --compare, --time-lowering, --list-db, --show and --prune are separate modes: give one
+// MODES: error: --compare, --time-lowering, --count-variants, --list-db, --show and --prune are separate modes: give one

@@ -56,8 +56,8 @@ func.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
 // BUDGET-ZERO: error: --budgets: a budget must be at least 1
 // RUNS: error: --runs must be between 1 and 1000, got 0
 // RUNS-HIGH: error: --runs must be between 1 and 1000, got 1001
-// BUDGETS-UNUSED: error: --budgets and --runs are only read by --compare
-// MODES: error: --compare, --time-lowering, --list-db, --show and --prune are separate modes: give one
+// BUDGETS-UNUSED: error: --budgets, --runs and --reference-table are only read by --compare
+// MODES: error: --compare, --time-lowering, --count-variants, --list-db, --show and --prune are separate modes: give one
 // PATIENCE: error: --patience must not be negative, got -2
 // VARIANTS: error: --max-variants must not be negative, got -1
 // VARIANTS-HUGE: for the --max-variants option: '99999999999999999999' value invalid

@@ -95,6 +95,18 @@ TEST(LatencyTable, RoundTripsThroughText) {
   EXPECT_EQ(reordered.print(), text);
 }
 
+TEST(LatencyTable, BestUsIsTheFastestOkEntry) {
+  LatencyTable table = sampleTable();
+  LatencyEntry fast;
+  fast.medianUs = 1.5;
+  table.add("k1", "matmul", "BK=128", fast);
+  LatencyEntry failed;
+  failed.status = MeasureStatus::Timeout;
+  table.add("k1", "matmul", "BK=256", failed);
+  EXPECT_EQ(table.bestUs("k1"), 1.5);
+  EXPECT_EQ(table.bestUs("nope"), std::nullopt);
+}
+
 TEST(LatencyTable, RoundTripsThroughFiles) {
   TableFile file("");
   std::string error;

@@ -570,6 +570,35 @@ TEST(TuneCacheFile, AFutureSchemaVersionIsRejected) {
   expectOpenFails(path, "written by a newer deplodock", readOnly);
 }
 
+TEST(TuneCacheFile, AVersionOneFileIsMigrated) {
+  // A version-1 file: today's schema without kernel_family.
+  TempDir dir;
+  std::string path = dir.file("tune.db");
+  createDb(path, 2);
+  rawExec(path, "DROP TABLE kernel_family; PRAGMA user_version = 1");
+  // Read-only, it is read as it is: the rows are there, no family.
+  TuneDbOptions readOnly;
+  readOnly.readOnly = true;
+  std::string error;
+  {
+    auto db = check(TuneDb::open(path, readOnly), error);
+    ASSERT_TRUE(succeeded(db)) << error;
+    auto counts = check(db->counts(), error);
+    ASSERT_TRUE(succeeded(counts)) << error;
+    EXPECT_EQ(counts->perf, 2);
+  }
+  EXPECT_EQ(rawQuery(path, "PRAGMA user_version"), "1");
+  // Writable, it is migrated, rows kept.
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
+  ASSERT_TRUE(succeeded(db)) << error;
+  EXPECT_EQ(rawQuery(path, "PRAGMA user_version"),
+            std::to_string(kTuneDbSchemaVersion));
+  EXPECT_TRUE(succeeded(check(db->recordFamily("k", "f"), error))) << error;
+  auto counts = check(db->counts(), error);
+  ASSERT_TRUE(succeeded(counts)) << error;
+  EXPECT_EQ(counts->perf, 2);
+}
+
 TEST(TuneCacheFile, AnOlderSchemaVersionIsRejected) {
   TempDir dir;
   std::string path = dir.file("tune.db");

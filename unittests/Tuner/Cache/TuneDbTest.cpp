@@ -334,6 +334,49 @@ TEST_F(TuneCacheTest, BestKnobsTracksTheFastestVariant) {
   EXPECT_EQ(all->size(), 1u);
 }
 
+TEST_F(TuneCacheTest, FamiliesGatherTheirKernelsBest) {
+  // k1 and k2 are one family, k3 another; k2 is faster than k1.
+  for (auto [kernel, family] : {std::pair("k1", "f"), std::pair("k2", "f"),
+                                std::pair("k3", "g")})
+    ASSERT_TRUE(succeeded(check(db->recordFamily(kernel, family), error)))
+        << error;
+  // Idempotent; an empty key is refused.
+  ASSERT_TRUE(succeeded(check(db->recordFamily("k1", "f"), error))) << error;
+  EXPECT_TRUE(failed(check(db->recordFamily("", "f"), error)));
+  EXPECT_NE(error.find("recordFamily: the kernel key must not be empty"),
+            std::string::npos)
+      << error;
+  auto row = [](llvm::StringRef kernel, llvm::StringRef op, double us) {
+    PerfRow r = okRow("ctx-a", op, us);
+    r.kernelKey = kernel.str();
+    return r;
+  };
+  record(row("k1", "op1", 20));
+  record(row("k2", "op2", 10));
+  record(row("k3", "op3", 5));
+  auto best = check(db->familyBest("ctx-a", "f", "cuda"), error);
+  ASSERT_TRUE(succeeded(best)) << error;
+  ASSERT_EQ(best->size(), 2u);
+  EXPECT_EQ((*best)[0].kernelKey, "k2"); // Fastest first.
+  EXPECT_EQ((*best)[1].kernelKey, "k1");
+  auto none = check(db->familyBest("ctx-b", "f", "cuda"), error);
+  ASSERT_TRUE(succeeded(none)) << error;
+  EXPECT_TRUE(none->empty());
+}
+
+TEST_F(TuneCacheTest, AllOpsListsAnInventory) {
+  ASSERT_TRUE(succeeded(check(db->recordOp(OpLevel::Loop, "b", "second"), error)));
+  ASSERT_TRUE(succeeded(check(db->recordOp(OpLevel::Loop, "a", "first"), error)));
+  auto ops = check(db->allOps(OpLevel::Loop), error);
+  ASSERT_TRUE(succeeded(ops)) << error;
+  ASSERT_EQ(ops->size(), 2u);
+  EXPECT_EQ((*ops)[0], std::make_pair(std::string("a"), std::string("first")));
+  EXPECT_EQ((*ops)[1].first, "b");
+  auto tiles = check(db->allOps(OpLevel::Tile), error);
+  ASSERT_TRUE(succeeded(tiles)) << error;
+  EXPECT_TRUE(tiles->empty());
+}
+
 TEST_F(TuneCacheTest, RowsWithoutKernelKeyHaveNoBest) {
   ASSERT_TRUE(record(okRow("ctx-a", "op", 1.0)));
   auto counts = check(db->counts(), error);
