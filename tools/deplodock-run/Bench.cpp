@@ -229,7 +229,8 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
       parseSourceFile<ModuleOp>(config.inputFile, sourceMgr, &context);
   if (!module)
     return 1;
-  if (!config.pipeline.empty() && failed(applyPipeline(*module, config.pipeline)))
+  if (!config.pipeline.empty() &&
+      failed(applyPipeline(*module, config.pipeline)))
     return 1;
   func::FuncOp input = findFunction(*module, config.funcName);
   if (!input) {

@@ -138,9 +138,10 @@ static cl::opt<std::string> knobsOut(
     cl::desc("Write every kernel's winning knobs to this file, in the syntax "
              "of the knobs= pipeline option (kernel:BK=32,...;other:...)"),
     cl::cat(tuneCategory));
-static cl::opt<double> exploration(
-    "exploration", cl::desc("MCTS exploration constant c (default 1)"),
-    cl::init(1.0), cl::cat(tuneCategory));
+static cl::opt<double>
+    exploration("exploration",
+                cl::desc("MCTS exploration constant c (default 1)"),
+                cl::init(1.0), cl::cat(tuneCategory));
 static cl::opt<unsigned> beamWidth("beam-width",
                                    cl::desc("Nodes kept per depth by beam"),
                                    cl::init(4), cl::cat(tuneCategory));
@@ -272,8 +273,8 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
   o.programName = argv0;
   if (backendName != "cuda") {
     for (const cl::Option *flag : std::initializer_list<const cl::Option *>{
-             &workerPath, &static_cast<const cl::Option &>(devices),
-             &inputSeed, &fakeDevice, &fakeFault,
+             &workerPath, &static_cast<const cl::Option &>(devices), &inputSeed,
+             &fakeDevice, &fakeFault,
              &static_cast<const cl::Option &>(workerArgs)})
       if (flag->getNumOccurrences())
         return fail("--" + flag->ArgStr + " is only read by --backend=cuda");
@@ -299,8 +300,7 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
       o.compare.push_back(llvm::StringRef(name).trim().str());
   if (!compareList.empty() && o.compare.empty())
     return fail("--compare: expected a list of strategies");
-  o.compareOptions.budgets.assign(compareBudgets.begin(),
-                                  compareBudgets.end());
+  o.compareOptions.budgets.assign(compareBudgets.begin(), compareBudgets.end());
   o.compareOptions.runs = compareRuns;
   o.referenceTable = referenceTable;
   o.timeLowering = timeLowering;

@@ -326,7 +326,9 @@ TEST(Protocol, ValidationCatchesInconsistentRequests) {
   EXPECT_EQ(error([](BenchRequest &r) { r.launches[0].grid[1] = 0; }),
             "invalid request: the request launch #0 (@k): grid and block "
             "dimensions must be positive");
-  EXPECT_EQ(error([](BenchRequest &r) { r.launches[0].block = {64, 32, 1}; }),
+  EXPECT_EQ(error([](BenchRequest &r) {
+              r.launches[0].block = {64, 32, 1};
+            }),
             "invalid request: the request launch #0 (@k): 2048 threads per "
             "block, more than 1024");
   EXPECT_EQ(error([](BenchRequest &r) { r.launches[0].params[2].buffer = 3; }),
@@ -336,11 +338,12 @@ TEST(Protocol, ValidationCatchesInconsistentRequests) {
       error([](BenchRequest &r) { r.launches[0].params[1].tma->box = {8}; }),
       "invalid request: the request launch #0 (@k): parameter #1 has a "
       "rank-1 TMA box for a rank-2 buffer (ranks 1 to 5)");
-  EXPECT_EQ(
-      error([](BenchRequest &r) { r.launches[0].params[1].tma->box = {8, 8}; }),
-      "invalid request: the request launch #0 (@k): parameter #1 has "
-      "TMA box extent 8 for a dimension of 4 (1 to 256, within the "
-      "buffer)");
+  EXPECT_EQ(error([](BenchRequest &r) {
+              r.launches[0].params[1].tma->box = {8, 8};
+            }),
+            "invalid request: the request launch #0 (@k): parameter #1 has "
+            "TMA box extent 8 for a dimension of 4 (1 to 256, within the "
+            "buffer)");
   EXPECT_EQ(
       error([](BenchRequest &r) { r.launches[0].params[1].tma->swizzle = 16; }),
       "invalid request: the request launch #0 (@k): parameter #1 has "

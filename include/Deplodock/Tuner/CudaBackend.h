@@ -13,7 +13,6 @@
 #include "Deplodock/Runtime/BenchRequest.h"
 #include "Deplodock/Tuner/Backend.h"
 
-
 namespace deplodock::tuner {
 
 struct CudaBackendOptions {

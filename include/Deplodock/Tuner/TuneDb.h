@@ -203,8 +203,8 @@ public:
   /// Fails with a message for a file that is not SQLite, is corrupt, is
   /// another application's database, has a newer schema version, or cannot
   /// be created.
-  static llvm::Expected<TuneDb>
-  open(llvm::StringRef path, const TuneDbOptions &options);
+  static llvm::Expected<TuneDb> open(llvm::StringRef path,
+                                     const TuneDbOptions &options);
   /// Opens the database at getDefaultTuneDbPath().
   static llvm::Expected<TuneDb> openDefault(const TuneDbOptions &options);
   /// A fresh private database in memory, for tests and dry runs.
@@ -255,7 +255,7 @@ public:
   /// Records a loop, tile or kernel op in its inventory table. Idempotent:
   /// returns false, changing nothing, when `key` is already there.
   llvm::Expected<bool> recordOp(OpLevel level, llvm::StringRef key,
-                                 llvm::StringRef pretty);
+                                llvm::StringRef pretty);
   /// Records a CUDA kernel in `cuda_op`; idempotent like recordOp.
   llvm::Expected<bool> recordCudaOp(const CudaOpRow &op);
 
@@ -295,8 +295,8 @@ public:
   llvm::Expected<std::vector<std::pair<std::string, std::string>>>
   allOps(OpLevel level);
   /// The pretty text of a loop, tile or kernel op, if recorded.
-  llvm::Expected<std::optional<std::string>>
-  lookupOp(OpLevel level, llvm::StringRef key);
+  llvm::Expected<std::optional<std::string>> lookupOp(OpLevel level,
+                                                      llvm::StringRef key);
   /// The CUDA kernel `key`, if recorded.
   llvm::Expected<std::optional<CudaOpRow>> lookupCudaOp(llvm::StringRef key);
   /// The context `key`, if recorded.
@@ -311,12 +311,12 @@ public:
   lookupLowering(llvm::StringRef contextKey, llvm::StringRef parentKey);
   /// The measurement of `opKey` on `backend` in `contextKey`, if any.
   llvm::Expected<std::optional<PerfRow>> lookupPerf(llvm::StringRef contextKey,
-                                                     llvm::StringRef opKey,
-                                                     llvm::StringRef backend);
+                                                    llvm::StringRef opKey,
+                                                    llvm::StringRef backend);
   /// The replay lookup of one kernel: its best full knob set and median.
   llvm::Expected<std::optional<BestRow>> bestKnobs(llvm::StringRef contextKey,
-                                                    llvm::StringRef kernelKey,
-                                                    llvm::StringRef backend);
+                                                   llvm::StringRef kernelKey,
+                                                   llvm::StringRef backend);
 
   /// Every context, by key.
   llvm::Expected<std::vector<DeviceContext>> allContexts();
@@ -327,7 +327,7 @@ public:
   llvm::Expected<std::vector<PerfRow>> allPerf(llvm::StringRef contextKey);
   /// The perf rows of one kernel's variants in a context, ordered as allPerf.
   llvm::Expected<std::vector<PerfRow>> kernelPerf(llvm::StringRef contextKey,
-                                                   llvm::StringRef kernelKey);
+                                                  llvm::StringRef kernelKey);
   /// The best rows of `backend` in `contextKey` of the kernels of family
   /// `familyKey`, fastest first.
   llvm::Expected<std::vector<BestRow>> familyBest(llvm::StringRef contextKey,
@@ -349,9 +349,9 @@ private:
   /// Opens `filename` (`path`, or a URI for it) with SQLite `flags`, then
   /// initializes or verifies it.
   static llvm::Expected<TuneDb> openImpl(llvm::StringRef path,
-                                          llvm::StringRef filename, int flags,
-                                          const TuneDbOptions &options,
-                                          bool inMemory);
+                                         llvm::StringRef filename, int flags,
+                                         const TuneDbOptions &options,
+                                         bool inMemory);
   /// Checks the identity, version and integrity of the file; creates the
   /// schema in a fresh one.
   llvm::Error initialize(const TuneDbOptions &options, bool inMemory);

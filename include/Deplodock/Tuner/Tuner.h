@@ -176,16 +176,15 @@ private:
         LatencyTable *table)
       : backend(&backend), target(target), db(db), table(table) {}
   /// Builds a kernel's fork tree and measures its default variant.
-  llvm::Expected<std::unique_ptr<Session>>
-  begin(dloop::KernelOp kernel, llvm::StringRef loopKey,
-        const TuneOptions &options);
+  llvm::Expected<std::unique_ptr<Session>> begin(dloop::KernelOp kernel,
+                                                 llvm::StringRef loopKey,
+                                                 const TuneOptions &options);
   /// Paths to the winners of the kernel's family, to measure first.
   llvm::Expected<std::vector<std::vector<unsigned>>>
   warmStarts(Session &session, const TuneOptions &options);
   /// Searches a begun kernel with `budget` variants (0: no budget).
-  llvm::Expected<KernelTuneResult> search(Session &session,
-                                          const TuneOptions &options,
-                                          size_t budget);
+  llvm::Expected<KernelTuneResult>
+  search(Session &session, const TuneOptions &options, size_t budget);
 
   Backend *backend;
   dtile::Target target;
@@ -239,9 +238,9 @@ struct LoweringTiming {
 
 /// Lowers `count` seeded random variants of `kernel` from scratch (tileify,
 /// every rule, Kernel IR, CUDA; nothing cached between them) and times each.
-llvm::Expected<LoweringTiming>
-timeVariantLowering(dloop::KernelOp kernel, const dtile::Target &target,
-                    size_t count, uint64_t seed);
+llvm::Expected<LoweringTiming> timeVariantLowering(dloop::KernelOp kernel,
+                                                   const dtile::Target &target,
+                                                   size_t count, uint64_t seed);
 
 } // namespace deplodock::tuner
 

@@ -62,6 +62,6 @@ deplodock::tuner::createBackend(StringRef name, StringRef target,
           "the cuda backend needs to know how to start its bench worker");
     return createCudaBackend(*cuda, target);
   }
-  return fail("unknown backend '" + name + "' (expected one of: " +
-              llvm::join(backendNames(), ", ") + ")");
+  return fail("unknown backend '" + name +
+              "' (expected one of: " + llvm::join(backendNames(), ", ") + ")");
 }

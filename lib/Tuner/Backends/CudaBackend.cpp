@@ -178,8 +178,7 @@ public:
       request.time.eachLaunch = false;
       KernelReference &ref = references[variant->loopKey];
       if (!ref.expected.empty()) {
-        for (auto [output, expected] :
-             llvm::zip(request.outputs, ref.expected))
+        for (auto [output, expected] : llvm::zip(request.outputs, ref.expected))
           output.expected =
               toBytes(expected, request.buffers[output.buffer].dtype);
         notes.back() = ", checked against the CPU interpreter";
@@ -310,9 +309,8 @@ deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
         BenchClient::create(clientOptions);
     if (!client)
       return makeError("cannot run on the GPU" +
-                       (options.devices.size() > 1
-                            ? " #" + llvm::Twine(device)
-                            : llvm::Twine()) +
+                       (options.devices.size() > 1 ? " #" + llvm::Twine(device)
+                                                   : llvm::Twine()) +
                        ": " + llvm::toString(client.takeError()));
     std::string arch = (*client)->getDevice().arch();
     if (arch != target)
@@ -333,6 +331,6 @@ deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
       context = std::move(mine);
     clients.push_back(std::move(*client));
   }
-  return std::unique_ptr<Backend>(
-      new CudaBackend(std::move(clients), std::move(*context), options, target));
+  return std::unique_ptr<Backend>(new CudaBackend(
+      std::move(clients), std::move(*context), options, target));
 }

@@ -30,7 +30,9 @@ llvm::Expected<LatencyTable> LatencyTable::read(StringRef path) {
 /// Reads one variant entry; `where` locates it in messages.
 static llvm::Expected<LatencyEntry> readEntry(const json::Object &object,
                                               const llvm::Twine &where) {
-  auto fail = [&](const llvm::Twine &why) { return makeError(where + ": " + why); };
+  auto fail = [&](const llvm::Twine &why) {
+    return makeError(where + ": " + why);
+  };
   LatencyEntry entry;
   std::optional<StringRef> status = object.getString("status");
   if (!status)

@@ -51,8 +51,8 @@ inline Expected<llvm::json::Object> parseJsonObject(StringRef text,
                                                     StringRef what) {
   Expected<llvm::json::Value> value = llvm::json::parse(text);
   if (!value)
-    return makeError(what + " is not valid JSON: " +
-                     llvm::toString(value.takeError()));
+    return makeError(
+        what + " is not valid JSON: " + llvm::toString(value.takeError()));
   llvm::json::Object *object = value->getAsObject();
   if (!object)
     return makeError(what + " must be a JSON object, got '" + text + "'");
@@ -109,8 +109,8 @@ public:
   ~Statement() { sqlite3_finalize(stmt); }
 
   /// Prepares `sql` on `db`; `what` names the operation in messages.
-  static Expected<Statement> prepare(sqlite3 *db, StringRef path,
-                                     StringRef sql, StringRef what) {
+  static Expected<Statement> prepare(sqlite3 *db, StringRef path, StringRef sql,
+                                     StringRef what) {
     sqlite3_stmt *stmt = nullptr;
     int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()),
                                 &stmt, nullptr);
@@ -251,9 +251,9 @@ public:
   }
 
   Error commit() {
-    if (Error e = execute(db, path,
-                          nested ? "RELEASE deplodock_write" : "COMMIT",
-                          "committing"))
+    if (Error e =
+            execute(db, path, nested ? "RELEASE deplodock_write" : "COMMIT",
+                    "committing"))
       return e;
     done = true;
     return Error::success();

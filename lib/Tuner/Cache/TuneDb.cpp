@@ -19,7 +19,6 @@
 #include <cmath>
 #include <cstdlib>
 
-
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::sqlite;
 using llvm::StringRef;
@@ -110,8 +109,8 @@ CREATE TABLE best (
   measured_at TEXT NOT NULL,
   PRIMARY KEY (context_key, kernel_key, backend)) STRICT;
 )sql"
-    // Version 2.
-    R"sql(
+                                     // Version 2.
+                                     R"sql(
 CREATE TABLE kernel_family (
   kernel_key TEXT PRIMARY KEY NOT NULL,
   family_key TEXT NOT NULL) STRICT;
@@ -165,8 +164,7 @@ Expected<std::string> deplodock::tuner::canonicalizeKnobs(StringRef text) {
   return formatKnobs(*knobs);
 }
 
-Expected<std::string>
-deplodock::tuner::getDefaultTuneDbPath() {
+Expected<std::string> deplodock::tuner::getDefaultTuneDbPath() {
   if (const char *env = std::getenv(kTuneDbEnvVar.data()); env && *env)
     return std::string(env);
   llvm::SmallString<256> path;
@@ -270,9 +268,8 @@ Expected<TuneDb> TuneDb::openInMemory() {
       TuneDbOptions(), /*inMemory=*/true);
 }
 
-Expected<TuneDb> TuneDb::openImpl(StringRef path, StringRef filename,
-                                   int flags, const TuneDbOptions &options,
-                                   bool inMemory) {
+Expected<TuneDb> TuneDb::openImpl(StringRef path, StringRef filename, int flags,
+                                  const TuneDbOptions &options, bool inMemory) {
   sqlite3 *handle = nullptr;
   std::string filenameText = filename.str();
   int rc = sqlite3_open_v2(filenameText.c_str(), &handle,
@@ -294,7 +291,7 @@ Expected<TuneDb> TuneDb::openImpl(StringRef path, StringRef filename,
 
 /// Reads one text value from `sql`.
 static Expected<std::string> queryText(sqlite3 *db, StringRef path,
-                                        StringRef sql, StringRef what) {
+                                       StringRef sql, StringRef what) {
   Expected<Statement> stmt = Statement::prepare(db, path, sql, what);
   if (!stmt)
     return stmt.takeError();
@@ -356,7 +353,7 @@ static bool hasTable(sqlite3 *db, StringRef path, StringRef name) {
 /// Runs an integrity-check pragma; returns the problems it found, joined
 /// by "; ", or "" when the file is sound.
 static Expected<std::string> runIntegrityCheck(sqlite3 *db, StringRef path,
-                                                StringRef pragma) {
+                                               StringRef pragma) {
   Expected<Statement> stmt =
       Statement::prepare(db, path, pragma, "checking integrity");
   if (!stmt)
@@ -379,17 +376,16 @@ static Expected<std::string> runIntegrityCheck(sqlite3 *db, StringRef path,
 /// handler (waiting could deadlock), so it is retried here for up to
 /// `timeoutMs`.
 static Error enableWal(sqlite3 *db, StringRef path, int timeoutMs) {
-  Expected<std::string> mode = queryText(db, path, "PRAGMA journal_mode",
-                                          "reading the journal mode");
+  Expected<std::string> mode =
+      queryText(db, path, "PRAGMA journal_mode", "reading the journal mode");
   if (!mode)
     return mode.takeError();
   if (*mode == "wal")
     return Error::success();
   constexpr int kRetryMs = 5;
   for (int waited = 0;; waited += kRetryMs) {
-    Expected<Statement> stmt =
-        Statement::prepare(db, path, "PRAGMA journal_mode = WAL",
-                           "enabling the write-ahead log");
+    Expected<Statement> stmt = Statement::prepare(
+        db, path, "PRAGMA journal_mode = WAL", "enabling the write-ahead log");
     if (!stmt)
       return stmt.takeError();
     Expected<bool> stepped = stmt->step();
@@ -514,8 +510,8 @@ Expected<TuneDb::Transaction> TuneDb::beginTransaction() {
   if (!sqlite3_get_autocommit(handle))
     return makeError("tune database '" + path +
                      "': a transaction is already open");
-  if (Error e = execute(handle, path, "BEGIN IMMEDIATE",
-                        "beginning a transaction"))
+  if (Error e =
+          execute(handle, path, "BEGIN IMMEDIATE", "beginning a transaction"))
     return std::move(e);
   return Transaction(this);
 }

@@ -8,7 +8,6 @@
 
 #include <cmath>
 
-
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::sqlite;
 using llvm::StringRef;
@@ -17,8 +16,8 @@ using llvm::StringRef;
 // Queries
 //===----------------------------------------------------------------------===//
 
-Expected<std::optional<std::string>>
-TuneDb::lookupOp(OpLevel level, StringRef key) {
+Expected<std::optional<std::string>> TuneDb::lookupOp(OpLevel level,
+                                                      StringRef key) {
   std::string sql =
       ("SELECT pretty FROM " + tableOf(level) + " WHERE key = ?1").str();
   Expected<Statement> stmt =
@@ -27,8 +26,7 @@ TuneDb::lookupOp(OpLevel level, StringRef key) {
     return stmt.takeError();
   stmt->bind(1, key);
   return readOptionalRow<std::string>(
-      *stmt,
-      [](const Statement &stmt) -> Expected<std::string> {
+      *stmt, [](const Statement &stmt) -> Expected<std::string> {
         return stmt.text(0);
       });
 }
@@ -73,8 +71,7 @@ Expected<std::optional<CudaOpRow>> TuneDb::lookupCudaOp(StringRef key) {
   return readOptionalRow<CudaOpRow>(*stmt, readCudaOp);
 }
 
-Expected<std::optional<DeviceContext>>
-TuneDb::lookupContext(StringRef key) {
+Expected<std::optional<DeviceContext>> TuneDb::lookupContext(StringRef key) {
   std::string sql =
       ("SELECT " + kContextColumns + " FROM context WHERE context_key = ?1")
           .str();
@@ -191,9 +188,8 @@ static Expected<PerfRow> readPerf(const Statement &stmt) {
   return row;
 }
 
-Expected<std::optional<PerfRow>> TuneDb::lookupPerf(StringRef contextKey,
-                                                     StringRef opKey,
-                                                     StringRef backend) {
+Expected<std::optional<PerfRow>>
+TuneDb::lookupPerf(StringRef contextKey, StringRef opKey, StringRef backend) {
   std::string sql = ("SELECT " + kPerfColumns +
                      " FROM perf WHERE context_key = ?1 AND op_key = ?2 AND "
                      "backend = ?3")
@@ -208,8 +204,8 @@ Expected<std::optional<PerfRow>> TuneDb::lookupPerf(StringRef contextKey,
 
 /// Runs a perf query with `key1` and maybe `key2` bound, collecting rows.
 static Expected<std::vector<PerfRow>> listPerf(sqlite3 *db, StringRef path,
-                                                StringRef sql, StringRef key1,
-                                                std::optional<StringRef> key2) {
+                                               StringRef sql, StringRef key1,
+                                               std::optional<StringRef> key2) {
   Expected<Statement> stmt =
       Statement::prepare(db, path, sql, "listing measurements");
   if (!stmt)
@@ -228,7 +224,7 @@ Expected<std::vector<PerfRow>> TuneDb::allPerf(StringRef contextKey) {
 }
 
 Expected<std::vector<PerfRow>> TuneDb::kernelPerf(StringRef contextKey,
-                                                   StringRef kernelKey) {
+                                                  StringRef kernelKey) {
   std::string sql =
       ("SELECT " + kPerfColumns +
        " FROM perf WHERE context_key = ?1 AND kernel_key = ?2" + kPerfOrder)
@@ -257,14 +253,14 @@ static Expected<BestRow> readBest(const Statement &stmt) {
 }
 
 Expected<std::optional<BestRow>> TuneDb::bestKnobs(StringRef contextKey,
-                                                    StringRef kernelKey,
-                                                    StringRef backend) {
+                                                   StringRef kernelKey,
+                                                   StringRef backend) {
   std::string sql = ("SELECT " + kBestColumns +
                      " FROM best WHERE context_key = ?1 AND kernel_key = ?2 "
                      "AND backend = ?3")
                         .str();
-  Expected<Statement> stmt = Statement::prepare(
-      handle, path, sql, "looking up a kernel's best knobs");
+  Expected<Statement> stmt =
+      Statement::prepare(handle, path, sql, "looking up a kernel's best knobs");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, contextKey).bind(2, kernelKey).bind(3, backend);
@@ -287,12 +283,12 @@ Expected<std::vector<BestRow>> TuneDb::allBest(StringRef contextKey) {
 Expected<std::vector<BestRow>> TuneDb::familyBest(StringRef contextKey,
                                                   StringRef familyKey,
                                                   StringRef backend) {
-  std::string sql =
-      "SELECT best." + llvm::join(llvm::split(kBestColumns, ", "), ", best.") +
-      " FROM best JOIN kernel_family ON best.kernel_key = "
-      "kernel_family.kernel_key WHERE best.context_key = ?1 AND "
-      "kernel_family.family_key = ?2 AND best.backend = ?3 "
-      "ORDER BY best.median_us, best.kernel_key";
+  std::string sql = "SELECT best." +
+                    llvm::join(llvm::split(kBestColumns, ", "), ", best.") +
+                    " FROM best JOIN kernel_family ON best.kernel_key = "
+                    "kernel_family.kernel_key WHERE best.context_key = ?1 AND "
+                    "kernel_family.family_key = ?2 AND best.backend = ?3 "
+                    "ORDER BY best.median_us, best.kernel_key";
   Expected<Statement> stmt =
       Statement::prepare(handle, path, sql, "listing a family's best knobs");
   if (!stmt)

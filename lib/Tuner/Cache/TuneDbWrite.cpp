@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstdlib>
 
-
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::sqlite;
 using llvm::StringRef;
@@ -27,7 +26,8 @@ using llvm::StringRef;
 // Writes
 //===----------------------------------------------------------------------===//
 
-Expected<bool> TuneDb::recordOp(OpLevel level, StringRef key, StringRef pretty) {
+Expected<bool> TuneDb::recordOp(OpLevel level, StringRef key,
+                                StringRef pretty) {
   if (level == OpLevel::Cuda) {
     return makeError("recordOp: record CUDA kernels with recordCudaOp");
   }
@@ -106,13 +106,12 @@ Error TuneDb::recordContext(const DeviceContext &context) {
 
   // Already there: context rows never change, so no lock is needed to
   // compare.
-  Expected<std::optional<DeviceContext>> stored =
-      lookupContext(context.key);
+  Expected<std::optional<DeviceContext>> stored = lookupContext(context.key);
   if (!stored)
     return stored.takeError();
   if (!*stored) {
     return makeError("tune database '" + path + "': context '" + context.key +
-            "' vanished while being recorded");
+                     "' vanished while being recorded");
   }
   const DeviceContext &old = **stored;
   std::string diff;
@@ -135,8 +134,7 @@ Error TuneDb::recordContext(const DeviceContext &context) {
   compare("extra", formatKnobs(old.extra), extra);
   if (diff.empty())
     return Error::success();
-  return makeError("tune database '" + path + "': context key '" +
-                   context.key +
+  return makeError("tune database '" + path + "': context key '" + context.key +
                    "' is already recorded with a different fingerprint (" +
                    diff + "); the key must hash every field");
 }

@@ -173,8 +173,8 @@ std::optional<double> ForkTreeSpace::prior(NodeId node) {
     if (const ForkCursor *cursor = getCursor(node))
       us = priorEstimator(node, *cursor);
     // Find the entry again: the estimator may have grown the map.
-    priors[node] = us && *us > 0 ? std::optional<double>(1 / *us)
-                                 : std::nullopt;
+    priors[node] =
+        us && *us > 0 ? std::optional<double>(1 / *us) : std::nullopt;
     return priors[node];
   }
   return it->second;

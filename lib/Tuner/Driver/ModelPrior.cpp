@@ -23,14 +23,14 @@ static double normalFrom(llvm::StringRef text, uint64_t seed) {
 }
 
 std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
-tuner::detail::makeModelPrior(const dtile::Target &target, llvm::StringRef loopKey,
-                       double noise, uint64_t seed) {
+tuner::detail::makeModelPrior(const dtile::Target &target,
+                              llvm::StringRef loopKey, double noise,
+                              uint64_t seed) {
   mlir::FailureOr<DeviceModel> device = getDeviceModel(target.name);
   if (mlir::failed(device))
     return nullptr;
-  return [device = *device, target, loopKey = loopKey.str(), noise,
-          seed](NodeId, const dtile::ForkCursor &cursor)
-             -> std::optional<double> {
+  return [device = *device, target, loopKey = loopKey.str(), noise, seed](
+             NodeId, const dtile::ForkCursor &cursor) -> std::optional<double> {
     llvm::Expected<Variant> variant = lowerVariant(cursor, loopKey, target);
     if (!variant) {
       llvm::consumeError(variant.takeError());

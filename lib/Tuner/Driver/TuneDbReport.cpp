@@ -58,7 +58,7 @@ static llvm::Expected<TuneDb> openForReading(const TuneDriverOptions &o,
 }
 
 llvm::Error deplodock::tuner::detail::listDatabase(const TuneDriverOptions &o,
-                                 llvm::raw_ostream &out) {
+                                                   llvm::raw_ostream &out) {
   llvm::Expected<TuneDb> db = openForReading(o, /*write=*/false);
   if (!db)
     return db.takeError();
@@ -83,17 +83,16 @@ llvm::Error deplodock::tuner::detail::listDatabase(const TuneDriverOptions &o,
       return best.takeError();
     out << "\ncontext " << context.key << " (" << backendOf(context) << ", "
         << context.gpuName << ", sm_" << context.ccMajor << context.ccMinor
-        << "), " << perf->size() << " variants, created "
-        << context.createdAt << "\n";
+        << "), " << perf->size() << " variants, created " << context.createdAt
+        << "\n";
     if (best->empty())
       continue;
     out << llvm::format("  %-28s %-14s %-8s %12s  %s\n", "kernel", "key",
                         "backend", "best us", "knobs");
     for (const BestRow &row : *best) {
       auto name = names->find(row.kernelKey);
-      std::string shown = name == names->end() || name->second.empty()
-                              ? "?"
-                              : name->second;
+      std::string shown =
+          name == names->end() || name->second.empty() ? "?" : name->second;
       out << llvm::format("  %-28s %-14s %-8s %12.3f  %s\n", shown.c_str(),
                           row.kernelKey.substr(0, 12).c_str(),
                           row.backend.c_str(), row.medianUs,
@@ -104,7 +103,7 @@ llvm::Error deplodock::tuner::detail::listDatabase(const TuneDriverOptions &o,
 }
 
 llvm::Error deplodock::tuner::detail::showKernel(const TuneDriverOptions &o,
-                               llvm::raw_ostream &out) {
+                                                 llvm::raw_ostream &out) {
   llvm::Expected<TuneDb> db = openForReading(o, /*write=*/false);
   if (!db)
     return db.takeError();
@@ -144,12 +143,12 @@ llvm::Error deplodock::tuner::detail::showKernel(const TuneDriverOptions &o,
         std::optional<double> median;
         if (row.stats)
           median = row.stats->medianUs;
-        out << llvm::format("    %-12s %12s %8lld  %s",
-                            measureStatusName(row.status).str().c_str(),
-                            formatUs(median).c_str(),
-                            static_cast<long long>(
-                                row.stats ? row.stats->numSamples : 0),
-                            formatKnobs(row.knobs).c_str());
+        out << llvm::format(
+            "    %-12s %12s %8lld  %s",
+            measureStatusName(row.status).str().c_str(),
+            formatUs(median).c_str(),
+            static_cast<long long>(row.stats ? row.stats->numSamples : 0),
+            formatKnobs(row.knobs).c_str());
         if (row.status != MeasureStatus::Ok && !row.detail.empty())
           out << "  (" << StringRef(row.detail).split('\n').first << ")";
         out << "\n";
@@ -160,7 +159,7 @@ llvm::Error deplodock::tuner::detail::showKernel(const TuneDriverOptions &o,
 }
 
 llvm::Error deplodock::tuner::detail::pruneContext(const TuneDriverOptions &o,
-                                 llvm::raw_ostream &out) {
+                                                   llvm::raw_ostream &out) {
   llvm::Expected<TuneDb> db = openForReading(o, /*write=*/true);
   if (!db)
     return db.takeError();

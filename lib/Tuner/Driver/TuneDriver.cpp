@@ -14,8 +14,8 @@
 
 #include "Deplodock/Pipelines/Pipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
-#include "Deplodock/Tuner/StructuralKey.h"
 #include "Deplodock/Tuner/LatencyTable.h"
+#include "Deplodock/Tuner/StructuralKey.h"
 #include "Deplodock/Tuner/Tuner.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -87,8 +87,8 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
     if (o.compareOptions.runs == 0 || o.compareOptions.runs > 1000)
       return makeError("--runs must be between 1 and 1000, got " +
                        llvm::Twine(o.compareOptions.runs));
-  } else if (!o.compareOptions.budgets.empty() ||
-             o.compareOptions.runs != 1 || !o.referenceTable.empty()) {
+  } else if (!o.compareOptions.budgets.empty() || o.compareOptions.runs != 1 ||
+             !o.referenceTable.empty()) {
     return makeError(
         "--budgets, --runs and --reference-table are only read by --compare");
   }
@@ -114,8 +114,7 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
   if (!o.prior.empty() && o.prior != "model" && o.prior != "none")
     return makeError("--prior: unknown prior '" + o.prior +
                      "' (expected model or none)");
-  if (!(o.priorNoise >= 0) || !std::isfinite(o.priorNoise) ||
-      o.priorNoise > 10)
+  if (!(o.priorNoise >= 0) || !std::isfinite(o.priorNoise) || o.priorNoise > 10)
     return makeError("--prior-noise must be a number in [0, 10]");
   if (failed(dtile::Target::get(o.target)))
     return makeError("--target: unknown target '" + o.target +
@@ -192,7 +191,8 @@ openBackend(const TuneDriverOptions &o) {
 }
 
 llvm::Expected<std::optional<TuneDb>>
-tuner::detail::openDatabase(const TuneDriverOptions &o, const TuneDbOptions &how) {
+tuner::detail::openDatabase(const TuneDriverOptions &o,
+                            const TuneDbOptions &how) {
   if (o.noDb)
     return std::optional<TuneDb>();
   std::string path;
@@ -298,8 +298,8 @@ static void printKernelDone(llvm::raw_ostream &os, const KernelTuneResult &r,
   os << ", best " << formatUs(r.bestUs) << " us";
   if (std::optional<double> s = r.speedup())
     os << llvm::format(" (%.2fx the default)", *s);
-  os << " in " << formatDuration(r.seconds) << "; stopped: "
-     << describeStop(r.stopReason) << "\n";
+  os << " in " << formatDuration(r.seconds)
+     << "; stopped: " << describeStop(r.stopReason) << "\n";
 }
 
 static void printTable(llvm::raw_ostream &os,
@@ -413,12 +413,12 @@ static llvm::Error timeLowering(const TuneDriverOptions &o,
 }
 
 static llvm::Error countVariants(const TuneDriverOptions &o,
-                                const dtile::Target &target,
-                                llvm::ArrayRef<dloop::KernelOp> kernels,
-                                llvm::raw_ostream &out) {
+                                 const dtile::Target &target,
+                                 llvm::ArrayRef<dloop::KernelOp> kernels,
+                                 llvm::raw_ostream &out) {
   llvm::StringSet<> seen;
-  out << llvm::format("%-28s %14s %12s %8s %8s\n", "kernel", "variants",
-                      "+-", "forks", "widest");
+  out << llvm::format("%-28s %14s %12s %8s %8s\n", "kernel", "variants", "+-",
+                      "forks", "widest");
   for (dloop::KernelOp kernel : kernels) {
     if (!seen.insert(structuralKey(kernel)).second)
       continue;
@@ -457,8 +457,7 @@ static llvm::Error compare(const TuneDriverOptions &o,
       options.knownBestUs = known->bestUs(key);
     llvm::Expected<ComparisonReport> report =
         compareOnKernel(kernel, key, backend, target, names,
-                        clampBudgets(o.search), options, o.prior,
-                        o.priorNoise);
+                        clampBudgets(o.search), options, o.prior, o.priorNoise);
     if (!report)
       return report.takeError();
     out << "@" << kernel.getSymName() << ":\n";
@@ -481,9 +480,8 @@ static llvm::Error tune(const TuneDriverOptions &o, const dtile::Target &target,
   std::optional<LatencyTable> table;
   if (!o.recordTable.empty())
     table.emplace();
-  llvm::Expected<Tuner> tuner =
-      Tuner::create(backend, target, *db ? &**db : nullptr,
-                    table ? &*table : nullptr);
+  llvm::Expected<Tuner> tuner = Tuner::create(
+      backend, target, *db ? &**db : nullptr, table ? &*table : nullptr);
   if (!tuner)
     return tuner.takeError();
 
@@ -596,8 +594,7 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
     return makeError("no kernel @" + o.kernel + " in '" + o.inputFile + "'");
   if (all == 0) {
     // Valid: a layer that only reshapes or returns its inputs.
-    out << "nothing to tune: '" << o.inputFile
-        << "' has no kernel to launch\n";
+    out << "nothing to tune: '" << o.inputFile << "' has no kernel to launch\n";
     return llvm::Error::success();
   }
   if (o.mode == TuneMode::TimeLowering)

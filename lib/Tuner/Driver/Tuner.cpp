@@ -154,9 +154,8 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
     return space.takeError();
   s.space = std::move(*space);
   if (usesModelPrior(options.prior, *backend))
-    s.space->setPriorEstimator(makeModelPrior(target, loopKey,
-                                              options.priorNoise,
-                                              options.search.seed));
+    s.space->setPriorEstimator(makeModelPrior(
+        target, loopKey, options.priorNoise, options.search.seed));
   if (db) {
     std::string text;
     llvm::raw_string_ostream(text) << kernel;
@@ -203,8 +202,7 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
     FailureOr<DeviceModel> device = getDeviceModel(target.name);
     const dtile::ForkCursor *cursor = s.space->getCursor(*fallback);
     if (succeeded(device) && cursor) {
-      llvm::Expected<Variant> variant =
-          lowerVariant(*cursor, loopKey, target);
+      llvm::Expected<Variant> variant = lowerVariant(*cursor, loopKey, target);
       if (variant)
         result.floorUs =
             rooflineFloorUs(profileKernel(variant->kernel), *device);
@@ -237,8 +235,7 @@ Tuner::warmStarts(Session &s, const TuneOptions &options) {
   // The default is measured anyway.
   std::vector<std::vector<unsigned>> paths;
   if (FailureOr<NodeId> fallback = s.space->defaultTerminal();
-      succeeded(fallback))
-  {
+      succeeded(fallback)) {
     SmallVector<unsigned> path = s.space->getPath(*fallback);
     paths.emplace_back(path.begin(), path.end());
   }
@@ -301,14 +298,13 @@ Tuner::search(Session &s, const TuneOptions &options, size_t budget) {
   result.backendSeconds = evaluator.backendSeconds;
   result.seconds = secondsSince(s.start);
   if (std::optional<NodeId> best = evaluator.getBestNode())
-    familyWinners[s.familyKey].push_back(
-        knobsToJson(s.space->getKnobs(*best)));
+    familyWinners[s.familyKey].push_back(knobsToJson(s.space->getKnobs(*best)));
   return result;
 }
 
-llvm::Expected<KernelTuneResult>
-Tuner::tuneKernel(dloop::KernelOp kernel, StringRef loopKey,
-                  const TuneOptions &options) {
+llvm::Expected<KernelTuneResult> Tuner::tuneKernel(dloop::KernelOp kernel,
+                                                   StringRef loopKey,
+                                                   const TuneOptions &options) {
   llvm::Expected<std::unique_ptr<Session>> session =
       begin(kernel, loopKey, options);
   if (!session)
@@ -424,13 +420,11 @@ Tuner::tuneModule(ModuleOp module, const TuneOptions &options) {
   return tuneKernels(kernels, options);
 }
 
-llvm::Expected<ComparisonReport>
-tuner::compareOnKernel(dloop::KernelOp kernel, StringRef loopKey,
-                       Backend &backend, const dtile::Target &target,
-                       ArrayRef<StringRef> strategies,
-                       const SearchOptions &options,
-                       const CompareOptions &compare, StringRef prior,
-                       double priorNoise) {
+llvm::Expected<ComparisonReport> tuner::compareOnKernel(
+    dloop::KernelOp kernel, StringRef loopKey, Backend &backend,
+    const dtile::Target &target, ArrayRef<StringRef> strategies,
+    const SearchOptions &options, const CompareOptions &compare,
+    StringRef prior, double priorNoise) {
   llvm::Expected<std::unique_ptr<ForkTreeSpace>> space =
       buildSpace(kernel, target, ForkTreeSpace::kDefaultCacheCapacity);
   if (!space)

@@ -98,9 +98,9 @@ void VariantEvaluator::prepare(NodeId node, Pending &p) {
   p.materializeSeconds = secondsSince(begin);
   materializeSeconds += p.materializeSeconds;
   if (!cursor || !cursor->isDone()) {
-    p.result.measurement = fail("internal error: variant " +
-                                std::to_string(node) + " of @" + name +
-                                " is not a finished kernel");
+    p.result.measurement =
+        fail("internal error: variant " + std::to_string(node) + " of @" +
+             name + " is not a finished kernel");
     p.write = false;
     return;
   }
@@ -224,11 +224,11 @@ void VariantEvaluator::finish(Pending &p) {
       eta = elapsed / double(n) * double(budget - n);
     double maxSeconds = options->search.maxSeconds;
     if (maxSeconds > 0)
-      eta = std::min(eta.value_or(maxSeconds), std::max(0.0, maxSeconds - elapsed));
+      eta = std::min(eta.value_or(maxSeconds),
+                     std::max(0.0, maxSeconds - elapsed));
     options->onProgress(TuneProgress{
-        name, n,
-        budget ? std::optional<size_t>(budget) : std::nullopt, p.knobsText,
-        p.result, p.source, bestUs, improved, p.materializeSeconds,
+        name, n, budget ? std::optional<size_t>(budget) : std::nullopt,
+        p.knobsText, p.result, p.source, bestUs, improved, p.materializeSeconds,
         p.variant ? p.variant->loweringSeconds : 0, elapsed, eta});
   }
   if (p.source == VariantSource::Measured && runVariants) {
@@ -267,8 +267,7 @@ llvm::Error VariantEvaluator::record(const Pending &p) {
   };
   SmallVector<NodeId> path = space.getAncestry(p.node);
   std::string parentKey = forkPointKey(loopKey, space.getKnobs(path[0]));
-  if (llvm::Error e =
-          hop(loopKey, OpLevel::Loop, parentKey, OpLevel::Tile, {}))
+  if (llvm::Error e = hop(loopKey, OpLevel::Loop, parentKey, OpLevel::Tile, {}))
     return e;
   for (NodeId step : ArrayRef<NodeId>(path).drop_front()) {
     std::string childKey = forkPointKey(loopKey, space.getKnobs(step));
@@ -299,10 +298,9 @@ llvm::Error VariantEvaluator::record(const Pending &p) {
     if (llvm::Error e =
             db->recordOp(OpLevel::Tile, tileKey, variant->tileText).takeError())
       return e;
-    if (llvm::Error e =
-            db->recordOp(OpLevel::Kernel, variant->kernelKey,
-                         variant->kernelText)
-                .takeError())
+    if (llvm::Error e = db->recordOp(OpLevel::Kernel, variant->kernelKey,
+                                     variant->kernelText)
+                            .takeError())
       return e;
     if (llvm::Error e = db->recordCudaOp(variant->getCudaOpRow()).takeError())
       return e;

@@ -1,4 +1,5 @@
-//===- VariantEvaluator.h - Measuring and recording fork-tree leaves -*- C++ -*-//
+//===- VariantEvaluator.h - Measuring and recording fork-tree leaves -*- C++
+//-*-//
 //
 // The evaluator the tuner gives a search: it turns a terminal of a kernel's
 // fork tree into a Variant (Kernel IR, CUDA), asks the backend for its
@@ -39,9 +40,7 @@ public:
   llvm::Error loadRecorded();
 
   Measurement measure(NodeId node) override;
-  unsigned getParallelism() const override {
-    return backend.getParallelism();
-  }
+  unsigned getParallelism() const override { return backend.getParallelism(); }
   void measureBatch(llvm::ArrayRef<NodeId> nodes,
                     llvm::SmallVectorImpl<Measurement> &out) override;
 

@@ -1,4 +1,5 @@
-//===- StructuralKey.cpp - Keys that name a kernel by its structure -*- C++ -*-//
+//===- StructuralKey.cpp - Keys that name a kernel by its structure -*- C++
+//-*-//
 
 #include "Deplodock/Tuner/StructuralKey.h"
 
@@ -18,9 +19,8 @@ using namespace deplodock;
 using namespace deplodock::tuner;
 
 std::string tuner::sha256Hex(StringRef text) {
-  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()),
-                        text.size()));
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   return llvm::toHex(digest, /*LowerCase=*/true);
 }
 
@@ -44,10 +44,9 @@ static StringRef clusterOf(Operation *op) {
           [](auto) { return "cmp"; })
       .Case<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
             arith::RemSIOp, arith::RemUIOp>([](auto) { return "div"; })
-      .Case<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
-            math::Log1pOp, math::SqrtOp, math::RsqrtOp, math::TanhOp,
-            math::ErfOp, math::SinOp, math::CosOp, math::PowFOp>(
-          [](auto) { return "sfu"; })
+      .Case<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::Log1pOp,
+            math::SqrtOp, math::RsqrtOp, math::TanhOp, math::ErfOp, math::SinOp,
+            math::CosOp, math::PowFOp>([](auto) { return "sfu"; })
       .Default([](Operation *op) { return op->getName().getStringRef(); });
 }
 
@@ -115,9 +114,9 @@ static void sortBuffersByFirstUse(dloop::KernelOp kernel) {
     return it == firstUse.end() ? firstUse.size() : it - firstUse.begin();
   };
   unsigned numInputs = kernel.getInputs().size();
-  for (auto [begin, end] : {std::make_pair(0u, numInputs),
-                            std::make_pair(numInputs,
-                                           kernel.getBody()->getNumArguments())}) {
+  for (auto [begin, end] :
+       {std::make_pair(0u, numInputs),
+        std::make_pair(numInputs, kernel.getBody()->getNumArguments())}) {
     SmallVector<BlockArgument> args;
     for (unsigned i = begin; i < end; ++i)
       args.push_back(kernel.getBody()->getArgument(i));

@@ -23,11 +23,9 @@ deplodock::tuner::variantsToReach(const SearchResult &result, double targetUs) {
   return std::nullopt;
 }
 
-double deplodock::tuner::bestWithin(const SearchResult &result,
-                                    size_t budget) {
+double deplodock::tuner::bestWithin(const SearchResult &result, size_t budget) {
   double best = kInf;
-  for (const MeasuredVariant &v :
-       ArrayRef(result.variants).take_front(budget))
+  for (const MeasuredVariant &v : ArrayRef(result.variants).take_front(budget))
     if (v.measurement.isValid())
       best = std::min(best, v.measurement.medianUs);
   return best;
@@ -141,8 +139,7 @@ void deplodock::tuner::printComparison(raw_ostream &os,
 }
 
 void deplodock::tuner::printComparisonSummary(
-    raw_ostream &os, ArrayRef<ComparisonReport> reports,
-    StringRef baseline) {
+    raw_ostream &os, ArrayRef<ComparisonReport> reports, StringRef baseline) {
   if (reports.empty())
     return;
   const ComparisonReport &first = reports.front();
@@ -176,8 +173,7 @@ void deplodock::tuner::printComparisonSummary(
           ++equal;
       }
       std::string versus = std::to_string(better) + "/" +
-                           std::to_string(equal) + "/" +
-                           std::to_string(worse);
+                           std::to_string(equal) + "/" + std::to_string(worse);
       os << format("%-12s %8zu %12.3f %7u/%-2zu %14s\n", row.strategy.c_str(),
                    budget, median(ratios), within, reports.size(),
                    versus.c_str());

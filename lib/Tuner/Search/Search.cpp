@@ -5,7 +5,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
-
 using namespace llvm;
 using namespace deplodock::tuner;
 

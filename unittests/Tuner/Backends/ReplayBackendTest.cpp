@@ -13,8 +13,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "gtest/gtest.h"
 #include "../ErrorSupport.h"
+#include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -65,7 +65,8 @@ TEST(LatencyTable, RoundTripsThroughText) {
   LatencyTable table = sampleTable();
   std::string text = table.print();
   std::string error;
-  FailureOr<LatencyTable> back = check(LatencyTable::parse(text, "text"), error);
+  FailureOr<LatencyTable> back =
+      check(LatencyTable::parse(text, "text"), error);
   ASSERT_TRUE(succeeded(back)) << error;
   EXPECT_EQ(back->print(), text);
   EXPECT_EQ(back->getNumKernels(), 2u);
@@ -163,7 +164,8 @@ TEST(LatencyTable, RefusesMalformedTables) {
   };
   for (const Case &c : cases) {
     std::string error;
-    EXPECT_TRUE(failed(check(LatencyTable::parse(c.text, "t.json"), error))) << c.text;
+    EXPECT_TRUE(failed(check(LatencyTable::parse(c.text, "t.json"), error)))
+        << c.text;
     EXPECT_NE(error.find(c.message), std::string::npos)
         << "got: " << error << "\nwanted: " << c.message;
     EXPECT_EQ(error.rfind("latency table 't.json': ", 0), 0u) << error;
@@ -235,8 +237,8 @@ TEST(ReplayBackend, RefusesTheWrongTargetAndMissingTables) {
       << error;
   EXPECT_TRUE(failed(check(createBackend("replay", "sm_90", ""), error)));
   EXPECT_NE(error.find("--replay-table"), std::string::npos) << error;
-  EXPECT_TRUE(
-      failed(check(createBackend("replay", "sm_90", file.path + ".none"), error)));
+  EXPECT_TRUE(failed(
+      check(createBackend("replay", "sm_90", file.path + ".none"), error)));
   EXPECT_NE(error.find("cannot read latency table"), std::string::npos)
       << error;
   EXPECT_TRUE(failed(check(createBackend("cuda", "sm_90", ""), error)));

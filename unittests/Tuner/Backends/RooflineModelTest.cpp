@@ -17,8 +17,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
-#include "gtest/gtest.h"
 #include "../ErrorSupport.h"
+#include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -224,7 +224,8 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_EQ(result->detail.rfind("estimated: ", 0), 0u) << result->detail;
 
   variant.kernel = kernel("huge_smem");
-  FailureOr<std::unique_ptr<Backend>> old = check(createModelBackend("sm_80"), error);
+  FailureOr<std::unique_ptr<Backend>> old =
+      check(createModelBackend("sm_80"), error);
   ASSERT_TRUE(succeeded(old)) << error;
   result = check((*old)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;

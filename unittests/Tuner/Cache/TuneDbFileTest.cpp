@@ -19,13 +19,13 @@
 
 #include <sqlite3.h>
 
+#include "../ErrorSupport.h"
 #include <csignal>
 #include <cstdlib>
 #include <random>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "../ErrorSupport.h"
 
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::testing;
@@ -109,7 +109,8 @@ void createDb(const std::string &path, int rows = 0) {
   std::string error;
   auto db = check(TuneDb::open(path, TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(db)) << error;
-  ASSERT_TRUE(succeeded(check(db->recordContext(makeContext("ctx")), error))) << error;
+  ASSERT_TRUE(succeeded(check(db->recordContext(makeContext("ctx")), error)))
+      << error;
   auto txn = check(db->beginTransaction(), error);
   ASSERT_TRUE(succeeded(txn)) << error;
   for (int i = 0; i < rows; ++i) {
@@ -118,7 +119,8 @@ void createDb(const std::string &path, int rows = 0) {
     op.key = key;
     op.source = std::string(1024, 'a' + i % 26);
     ASSERT_TRUE(succeeded(check(db->recordCudaOp(op), error))) << error;
-    ASSERT_TRUE(succeeded(check(db->recordPerf(okRow(key, 1.0 + i)), error))) << error;
+    ASSERT_TRUE(succeeded(check(db->recordPerf(okRow(key, 1.0 + i)), error)))
+        << error;
   }
   ASSERT_TRUE(succeeded(check(txn->commit(), error))) << error;
 }
@@ -209,7 +211,8 @@ TEST(TuneCacheFile, CreatesAVersionedWalFileAndItsDirectories) {
     knobs["FN"] = 2;
     knobs["BM"] = 64;
     knobs["stage"] = llvm::json::Array{0, 1};
-    ASSERT_TRUE(succeeded(check(db->recordPerf(okRow("op", 3.5, knobs)), error)))
+    ASSERT_TRUE(
+        succeeded(check(db->recordPerf(okRow("op", 3.5, knobs)), error)))
         << error;
   }
   EXPECT_TRUE(fs::exists(path));
@@ -363,7 +366,8 @@ TEST(TuneCacheFile, AWriterKilledMidTransactionLeavesOnlyCommittedData) {
   EXPECT_TRUE(*written);
   auto txn = check(db->beginTransaction(), error);
   ASSERT_TRUE(succeeded(txn)) << "the dead writer's lock is gone: " << error;
-  ASSERT_TRUE(succeeded(check(db->recordPerf(okRow("before", 0.5)), error))) << error;
+  ASSERT_TRUE(succeeded(check(db->recordPerf(okRow("before", 0.5)), error)))
+      << error;
   ASSERT_TRUE(succeeded(check(txn->commit(), error))) << error;
   auto before = check(db->lookupPerf("ctx", "before", "cuda"), error);
   ASSERT_TRUE(succeeded(before) && before->has_value()) << error;
@@ -442,8 +446,8 @@ TEST(TuneCacheFile, TwoWritersAtOnceLoseNothing) {
   EXPECT_EQ(counts->tileOps, 2 * (kRows / 10) * 5);
   EXPECT_EQ(counts->perf, 2 * kRows + kRows);
   for (int j = 0; j < kRows; ++j) {
-    auto shared =
-        check(db->lookupPerf("ctx", "shared-" + std::to_string(j), "cuda"), error);
+    auto shared = check(
+        db->lookupPerf("ctx", "shared-" + std::to_string(j), "cuda"), error);
     ASSERT_TRUE(succeeded(shared) && shared->has_value()) << error;
     EXPECT_EQ((*shared)->stats->medianUs, 5.0) << j;
     EXPECT_EQ((*shared)->knobs, (Object{{"writer", j % 2}})) << j;
@@ -476,7 +480,8 @@ TEST(TuneCacheFile, ProcessesCreatingOneNewFileAtOnceAllSucceed) {
         childFail(2, error);
       if (failed(check(db->recordContext(makeContext("ctx")), error)))
         childFail(3, error);
-      if (failed(check(db->recordPerf(okRow("op" + std::to_string(id), 1.0)), error)))
+      if (failed(check(db->recordPerf(okRow("op" + std::to_string(id), 1.0)),
+                       error)))
         childFail(4, error);
       ::_exit(0);
     }

@@ -12,9 +12,9 @@
 
 #include "gtest/gtest.h"
 
+#include "../ErrorSupport.h"
 #include <cmath>
 #include <limits>
-#include "../ErrorSupport.h"
 
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::testing;
@@ -87,10 +87,11 @@ protected:
     auto opened = check(TuneDb::openInMemory(), error);
     ASSERT_TRUE(succeeded(opened)) << error;
     db.emplace(std::move(*opened));
-    ASSERT_TRUE(succeeded(check(db->recordContext(makeContext("ctx-a")), error)))
-        << error;
     ASSERT_TRUE(
-        succeeded(check(db->recordContext(makeContext("ctx-b", "RTX 5090")), error)))
+        succeeded(check(db->recordContext(makeContext("ctx-a")), error)))
+        << error;
+    ASSERT_TRUE(succeeded(
+        check(db->recordContext(makeContext("ctx-b", "RTX 5090")), error)))
         << error;
   }
 
@@ -143,7 +144,8 @@ TEST(TuneCacheKnobs, FormatSortsKeysAtEveryLevel) {
 
 TEST(TuneCacheKnobs, CanonicalizeReformatsText) {
   std::string error;
-  auto text = check(canonicalizeKnobs(" { \"b\" : 1,\n \"a\" : [2, 1] } "), error);
+  auto text =
+      check(canonicalizeKnobs(" { \"b\" : 1,\n \"a\" : [2, 1] } "), error);
   ASSERT_TRUE(succeeded(text)) << error;
   EXPECT_EQ(*text, R"({"a":[2,1],"b":1})");
   auto again = check(canonicalizeKnobs(*text), error);
@@ -336,8 +338,8 @@ TEST_F(TuneCacheTest, BestKnobsTracksTheFastestVariant) {
 
 TEST_F(TuneCacheTest, FamiliesGatherTheirKernelsBest) {
   // k1 and k2 are one family, k3 another; k2 is faster than k1.
-  for (auto [kernel, family] : {std::pair("k1", "f"), std::pair("k2", "f"),
-                                std::pair("k3", "g")})
+  for (auto [kernel, family] :
+       {std::pair("k1", "f"), std::pair("k2", "f"), std::pair("k3", "g")})
     ASSERT_TRUE(succeeded(check(db->recordFamily(kernel, family), error)))
         << error;
   // Idempotent; an empty key is refused.
@@ -365,8 +367,10 @@ TEST_F(TuneCacheTest, FamiliesGatherTheirKernelsBest) {
 }
 
 TEST_F(TuneCacheTest, AllOpsListsAnInventory) {
-  ASSERT_TRUE(succeeded(check(db->recordOp(OpLevel::Loop, "b", "second"), error)));
-  ASSERT_TRUE(succeeded(check(db->recordOp(OpLevel::Loop, "a", "first"), error)));
+  ASSERT_TRUE(
+      succeeded(check(db->recordOp(OpLevel::Loop, "b", "second"), error)));
+  ASSERT_TRUE(
+      succeeded(check(db->recordOp(OpLevel::Loop, "a", "first"), error)));
   auto ops = check(db->allOps(OpLevel::Loop), error);
   ASSERT_TRUE(succeeded(ops)) << error;
   ASSERT_EQ(ops->size(), 2u);
@@ -529,10 +533,11 @@ TEST_F(TuneCacheTest, ContextRoundTripsAndRejectsAConflictingFingerprint) {
 }
 
 TEST_F(TuneCacheTest, RowsNeedARecordedContext) {
-  EXPECT_TRUE(failed(check(db->recordPerf(okRow("ctx-unknown", "op", 1.0)), error)));
-  EXPECT_NE(error.find("call recordContext first"), std::string::npos) << error;
   EXPECT_TRUE(
-      failed(check(db->recordLowering(hop("ctx-unknown", "p", "c", 1.0)), error)));
+      failed(check(db->recordPerf(okRow("ctx-unknown", "op", 1.0)), error)));
+  EXPECT_NE(error.find("call recordContext first"), std::string::npos) << error;
+  EXPECT_TRUE(failed(
+      check(db->recordLowering(hop("ctx-unknown", "p", "c", 1.0)), error)));
   EXPECT_NE(error.find("call recordContext first"), std::string::npos) << error;
 }
 
@@ -585,8 +590,10 @@ TEST_F(TuneCacheTest, BadInputIsRejectedWithAMessage) {
   EXPECT_NE(error.find("the op key must not be empty"), std::string::npos)
       << error;
 
-  EXPECT_TRUE(failed(check(db->recordLowering(
-      hop("ctx-a", "p", "c", std::numeric_limits<double>::infinity())), error)));
+  EXPECT_TRUE(failed(
+      check(db->recordLowering(hop("ctx-a", "p", "c",
+                                   std::numeric_limits<double>::infinity())),
+            error)));
   EXPECT_NE(error.find("recordLowering: the median"), std::string::npos)
       << error;
 

@@ -9,12 +9,12 @@
 
 #include "LoopKernels.h"
 
+#include "../ErrorSupport.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Tuner/ForkTree.h"
 #include "Deplodock/Tuner/Search.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
-#include "../ErrorSupport.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -36,9 +36,9 @@ protected:
 
   /// Runs the exhaustive search, calling `check` at every terminal; returns
   /// the knobs text of every terminal in order.
-  std::vector<std::string>
-  walkAll(ForkTreeSpace &s, std::function<void(NodeId)> check = [](NodeId) {},
-          size_t maxVariants = 0) {
+  std::vector<std::string> walkAll(
+      ForkTreeSpace &s, std::function<void(NodeId)> check = [](NodeId) {},
+      size_t maxVariants = 0) {
     std::vector<std::string> knobs;
     auto measure = [&](NodeId node) {
       check(node);
@@ -49,8 +49,8 @@ protected:
     SearchOptions options;
     options.maxVariants = maxVariants;
     SearchResult result = createExhaustiveSearch()->run(s, evaluator, options);
-    EXPECT_EQ(result.stopReason, maxVariants ? StopReason::VariantBudget
-                                             : StopReason::Exhausted);
+    EXPECT_EQ(result.stopReason,
+              maxVariants ? StopReason::VariantBudget : StopReason::Exhausted);
     EXPECT_EQ(result.numMeasured(), knobs.size());
     return knobs;
   }
@@ -97,7 +97,8 @@ TEST_F(ForkTreeTest, HoldsNoIrPerNode) {
       *small,
       [&](NodeId) { most = std::max(most, small->getNumCachedCursors()); },
       300);
-  std::vector<std::string> b = walkAll(*large, [](NodeId) {}, 300);
+  std::vector<std::string> b = walkAll(
+      *large, [](NodeId) {}, 300);
   EXPECT_EQ(a, b);
   EXPECT_LE(most, 2u);
   EXPECT_LE(small->getNumCachedCursors(), 2u);

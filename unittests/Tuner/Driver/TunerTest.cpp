@@ -11,6 +11,7 @@
 
 #include "LoopKernels.h"
 
+#include "../ErrorSupport.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 #include "Deplodock/Tuner/Replay.h"
@@ -19,7 +20,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "../ErrorSupport.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -81,7 +81,8 @@ protected:
 TEST_F(TunerTest, RecordsWhatReplayFollowsToTheWinner) {
   TuneDb db = open();
   LatencyTable table;
-  FailureOr<Tuner> tuner = check(Tuner::create(*backend, sm90, &db, &table), error);
+  FailureOr<Tuner> tuner =
+      check(Tuner::create(*backend, sm90, &db, &table), error);
   ASSERT_TRUE(succeeded(tuner)) << error;
   std::string key = structuralKey(kernel("matmul"));
   size_t progress = 0;
@@ -190,10 +191,13 @@ private:
 TEST_F(TunerTest, ABackendThatCannotAnswerStopsTheTuning) {
   FlakyBackend flaky(3);
   TuneDb db = open();
-  FailureOr<Tuner> tuner = check(Tuner::create(flaky, sm90, &db, nullptr), error);
+  FailureOr<Tuner> tuner =
+      check(Tuner::create(flaky, sm90, &db, nullptr), error);
   ASSERT_TRUE(succeeded(tuner)) << error;
-  FailureOr<KernelTuneResult> result = check(tuner->tuneKernel(
-      kernel("matmul"), structuralKey(kernel("matmul")), mcts(50)), error);
+  FailureOr<KernelTuneResult> result =
+      check(tuner->tuneKernel(kernel("matmul"), structuralKey(kernel("matmul")),
+                              mcts(50)),
+            error);
   EXPECT_TRUE(failed(result));
   EXPECT_EQ(error, "the device went away");
   EXPECT_EQ(flaky.calls, 4u); // The search stopped at once.
@@ -208,8 +212,10 @@ TEST_F(TunerTest, AnUnknownStrategyIsAnError) {
   ASSERT_TRUE(succeeded(tuner)) << error;
   TuneOptions options;
   options.strategy = "annealing";
-  EXPECT_TRUE(failed(check(tuner->tuneKernel(
-      kernel("scale"), structuralKey(kernel("scale")), options), error)));
+  EXPECT_TRUE(
+      failed(check(tuner->tuneKernel(kernel("scale"),
+                                     structuralKey(kernel("scale")), options),
+                   error)));
   EXPECT_NE(error.find("unknown search strategy 'annealing'"),
             std::string::npos)
       << error;
@@ -218,11 +224,11 @@ TEST_F(TunerTest, AnUnknownStrategyIsAnError) {
 TEST_F(TunerTest, StrategiesCompareOnOneSpace) {
   SearchOptions options;
   options.patience = 0;
-  FailureOr<ComparisonReport> report = check(
-      compareOnKernel(kernel("rownorm"), structuralKey(kernel("rownorm")),
-                      *backend, sm90, {"exhaustive", "greedy", "mcts"},
-                      options, CompareOptions()),
-      error);
+  FailureOr<ComparisonReport> report =
+      check(compareOnKernel(kernel("rownorm"), structuralKey(kernel("rownorm")),
+                            *backend, sm90, {"exhaustive", "greedy", "mcts"},
+                            options, CompareOptions()),
+            error);
   ASSERT_TRUE(succeeded(report)) << error;
   ASSERT_EQ(report->rows.size(), 3u);
   // The exhaustive sweep finds the best; MCTS without patience exhausts too.

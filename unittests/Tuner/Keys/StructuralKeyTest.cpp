@@ -19,13 +19,12 @@ namespace {
 
 class StructuralKeyTest : public ::testing::Test {
 protected:
-  StructuralKeyTest() {
-    loadDeplodockDialects(context);
-  }
+  StructuralKeyTest() { loadDeplodockDialects(context); }
 
   /// The key of the only dloop.kernel in `source`.
   std::string key(StringRef source) {
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module) << source.str();
     if (!module)
       return "";
@@ -34,7 +33,8 @@ protected:
     return result;
   }
   std::string familyKey(StringRef source) {
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module) << source.str();
     std::string result;
     if (module)
@@ -113,7 +113,8 @@ TEST_F(StructuralKeyTest, DifferentConstantExtentTypeReductionOrIndex) {
     half.replace(at, 3, "f16");
   EXPECT_NE(base, key(half));
   // The load index.
-  EXPECT_NE(base, key(variant("dloop.load %in1[%k]", "dloop.load %in1[15 - %k]")));
+  EXPECT_NE(base,
+            key(variant("dloop.load %in1[%k]", "dloop.load %in1[15 - %k]")));
   // A different op cluster.
   EXPECT_NE(base, key(variant("arith.subf", "arith.divf")));
 }
@@ -131,8 +132,7 @@ TEST_F(StructuralKeyTest, FamiliesIgnoreExtentsOnly) {
   for (size_t at; (at = half.find("f32")) != std::string::npos;)
     half.replace(at, 3, "f16");
   EXPECT_NE(familyKey(kOpB), familyKey(half));
-  EXPECT_NE(familyKey(kOpB),
-            familyKey(variant("arith.subf", "arith.divf")));
+  EXPECT_NE(familyKey(kOpB), familyKey(variant("arith.subf", "arith.divf")));
 }
 
 TEST_F(StructuralKeyTest, ReductionDiffersFromItsPointwiseSibling) {

@@ -15,8 +15,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "gtest/gtest.h"
 #include "../ErrorSupport.h"
+#include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace deplodock;

@@ -160,8 +160,7 @@ compareOnTrees(const char *kind, const RandomTreeOptions &treeOptions,
     auto full = compareStrategies(tree, evaluator, names, unlimited, compare);
     SearchOptions defaults;
     defaults.seed = seed;
-    auto patient =
-        compareStrategies(tree, evaluator, names, defaults, compare);
+    auto patient = compareStrategies(tree, evaluator, names, defaults, compare);
     EXPECT_TRUE(full && patient);
     if (!full || !patient)
       return {};
@@ -210,8 +209,8 @@ TEST(SearchComparison, AveragedOverSeeds) {
 
   RandomTreeOptions noHeuristic;
   noHeuristic.goodDefault = false;
-  means = compareOnTrees("structured, option 0 arbitrary", noHeuristic,
-                         kSeeds, names);
+  means = compareOnTrees("structured, option 0 arbitrary", noHeuristic, kSeeds,
+                         names);
   EXPECT_LT(means["mcts"] * 3, means["random"]);
 
   RandomTreeOptions flat;

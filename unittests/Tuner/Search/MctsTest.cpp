@@ -102,8 +102,8 @@ TEST(SearchMctsOrder, PriorRanksTheCandidates) {
     options.maxVariants = 30;
     options.seed = seed;
     auto reached = [&] {
-      std::optional<size_t> n = variantsToReach(runMcts(tree, options),
-                                                tree.bestUs() * 1.02);
+      std::optional<size_t> n =
+          variantsToReach(runMcts(tree, options), tree.bestUs() * 1.02);
       return n.has_value();
     };
     without += reached();
