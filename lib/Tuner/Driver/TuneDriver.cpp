@@ -391,16 +391,26 @@ static llvm::Error writeWinners(StringRef path,
 // Modes
 //===----------------------------------------------------------------------===//
 
+/// The kernels with a structural key not seen before, with their keys.
+static std::vector<std::pair<dloop::KernelOp, std::string>>
+distinctKernels(llvm::ArrayRef<dloop::KernelOp> kernels) {
+  std::vector<std::pair<dloop::KernelOp, std::string>> distinct;
+  llvm::StringSet<> seen;
+  for (dloop::KernelOp kernel : kernels) {
+    std::string key = structuralKey(kernel);
+    if (seen.insert(key).second)
+      distinct.push_back({kernel, std::move(key)});
+  }
+  return distinct;
+}
+
 static llvm::Error timeLowering(const TuneDriverOptions &o,
                                 const dtile::Target &target,
                                 llvm::ArrayRef<dloop::KernelOp> kernels,
                                 llvm::raw_ostream &out) {
-  llvm::StringSet<> seen;
   out << llvm::format("%-28s %9s %10s %10s %10s\n", "kernel", "variants",
                       "mean ms", "median ms", "max ms");
-  for (dloop::KernelOp kernel : kernels) {
-    if (!seen.insert(structuralKey(kernel)).second)
-      continue;
+  for (auto [kernel, key] : distinctKernels(kernels)) {
     llvm::Expected<LoweringTiming> timing =
         timeVariantLowering(kernel, target, o.timeLowering, o.search.seed);
     if (!timing)
@@ -446,12 +456,8 @@ static llvm::Error compare(const TuneDriverOptions &o,
       return table.takeError();
     known = std::move(*table);
   }
-  llvm::StringSet<> seen;
   std::vector<ComparisonReport> reports;
-  for (dloop::KernelOp kernel : kernels) {
-    std::string key = structuralKey(kernel);
-    if (!seen.insert(key).second)
-      continue;
+  for (auto [kernel, key] : distinctKernels(kernels)) {
     CompareOptions options = o.compareOptions;
     if (known)
       options.knownBestUs = known->bestUs(key);
@@ -495,12 +501,7 @@ static llvm::Error tune(const TuneDriverOptions &o, const dtile::Target &target,
   options.totalVariants = std::min(o.totalVariants, kMaxVariants);
   options.killAfter = o.killAfter;
   bool estimate = backend.isEstimate();
-  size_t distinct = 0;
-  {
-    llvm::StringSet<> keys;
-    for (dloop::KernelOp kernel : kernels)
-      distinct += keys.insert(structuralKey(kernel)).second;
-  }
+  size_t distinct = distinctKernels(kernels).size();
   // A line per variant for one kernel (or with -v), else one per kernel.
   if (!o.quiet && (o.verbose || distinct == 1))
     options.onProgress = [&](const TuneProgress &p) {

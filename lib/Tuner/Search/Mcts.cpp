@@ -260,14 +260,11 @@ SearchResult Mcts::search() {
     measure({first});
   }
   // The seeds next (warm starts: winners of similar kernels).
-  for (ArrayRef<unsigned> path : options.seedPaths) {
+  for (Index n : tree.seedLeaves(options.seedPaths)) {
     if (run.shouldStop())
       break;
-    Index n = tree.follow(path);
-    if (n != kNoNode && tree.isTerminal(n) && !tree[n].done) {
-      tree.reserve(n);
-      measure({n});
-    }
+    tree.reserve(n);
+    measure({n});
   }
   SmallVector<Index> batch;
   while (tree[0].live > 0 && !run.shouldStop()) {

@@ -23,13 +23,9 @@ public:
                    const SearchOptions &options) override {
     SearchRun run(space, evaluator, options, kDefaultPatience);
     SearchTree tree(run, options.seed);
-    for (ArrayRef<unsigned> path : options.seedPaths) {
-      if (run.shouldStop())
-        break;
-      Index n = tree.follow(path);
-      if (n != kNoNode && tree.isTerminal(n) && !tree[n].done)
+    for (Index n : tree.seedLeaves(options.seedPaths))
+      if (!run.shouldStop())
         tree.measure(n);
-    }
     while (tree[0].live > 0 && !run.shouldStop()) {
       Index n = 0;
       while (n != kNoNode) {

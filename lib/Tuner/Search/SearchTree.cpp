@@ -78,6 +78,20 @@ Index SearchTree::follow(ArrayRef<unsigned> path) {
   return n;
 }
 
+SmallVector<Index>
+SearchTree::seedLeaves(ArrayRef<std::vector<unsigned>> paths) {
+  SmallVector<Index> leaves;
+  for (ArrayRef<unsigned> path : paths) {
+    if (run.stopped())
+      break;
+    Index n = follow(path);
+    if (n != kNoNode && isTerminal(n) && !nodes[n].done &&
+        !llvm::is_contained(leaves, n))
+      leaves.push_back(n);
+  }
+  return leaves;
+}
+
 Index SearchTree::defaultLeaf() {
   Index n = 0;
   while (!isTerminal(n)) {

@@ -74,6 +74,9 @@ public:
   /// reached, or kNoNode when an index is out of range, the path meets a
   /// dead end, or the run stopped.
   Index follow(llvm::ArrayRef<unsigned> path);
+  /// The distinct unmeasured terminals `paths` lead to (paths that lead
+  /// nowhere are skipped); stops early when the run stops.
+  llvm::SmallVector<Index> seedLeaves(llvm::ArrayRef<std::vector<unsigned>> paths);
   /// Follows option 0 from the root: the heuristic's terminal, or kNoNode.
   Index defaultLeaf();
   /// The depth of the path to `n` and the mean fan-out along it.
