@@ -701,3 +701,13 @@ RooflineEstimate tuner::estimateLatency(const KernelProfile &p,
   e.us = worst->first + d.launchUs;
   return e;
 }
+
+double tuner::rooflineFloorUs(const KernelProfile &p, const DeviceModel &d) {
+  // Every FLOP at the peak rate of all SMs, every buffer once at the full
+  // DRAM bandwidth: no variant of the kernel can beat this.
+  double clock = d.clockGHz * 1e9;
+  double flops = p.flopsPerBlock * double(p.numBlocks);
+  double computeUs = flops / (d.flopsPerSMPerClock * d.numSMs * clock) * 1e6;
+  double dramUs = p.uniqueBytes / (d.dramGBs * 1e9) * 1e6;
+  return std::max(computeUs, dramUs) + d.launchUs;
+}

@@ -53,13 +53,17 @@ FailureOr<TuneDbReplay> TuneDbReplay::open(StringRef path, StringRef context,
   TuneDbOptions options;
   options.readOnly = true;
   options.mustExist = true;
-  FailureOr<TuneDb> opened = TuneDb::open(path, options, error);
-  if (failed(opened))
+  llvm::Expected<TuneDb> opened = TuneDb::open(path, options);
+  if (!opened) {
+    error = llvm::toString(opened.takeError());
     return failure();
+  }
   auto db = std::make_unique<TuneDb>(std::move(*opened));
-  FailureOr<std::vector<DeviceContext>> contexts = db->allContexts(error);
-  if (failed(contexts))
+  llvm::Expected<std::vector<DeviceContext>> contexts = db->allContexts();
+  if (!contexts) {
+    error = llvm::toString(contexts.takeError());
     return failure();
+  }
   auto known = [&](StringRef key) {
     return llvm::any_of(*contexts,
                         [&](const DeviceContext &c) { return c.key == key; });
@@ -100,10 +104,12 @@ TuneDbReplay::lookup(StringRef loopKey, dtile::KnobsAttr knobs,
                      std::string &error) {
   if (!contextKnown)
     return std::optional<llvm::json::Object>();
-  FailureOr<std::optional<LoweringRow>> row =
-      db->lookupLowering(contextKey, forkPointKey(loopKey, knobs), error);
-  if (failed(row))
+  llvm::Expected<std::optional<LoweringRow>> row =
+      db->lookupLowering(contextKey, forkPointKey(loopKey, knobs));
+  if (!row) {
+    error = llvm::toString(row.takeError());
     return failure();
+  }
   if (!*row)
     return std::optional<llvm::json::Object>();
   return std::optional<llvm::json::Object>(std::move((*row)->knobs));

@@ -15,11 +15,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../ErrorSupport.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
+using namespace deplodock::tuner::testing;
 
 namespace {
 
@@ -41,7 +43,7 @@ protected:
 
   /// A database with `contexts` (key, backend, capability) recorded.
   void makeDb(ArrayRef<std::tuple<const char *, const char *, int>> contexts) {
-    FailureOr<TuneDb> db = TuneDb::open(path, TuneDbOptions(), error);
+    FailureOr<TuneDb> db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
     for (auto [key, backend, cc] : contexts) {
       DeviceContext c;
@@ -50,7 +52,7 @@ protected:
       c.ccMajor = cc / 10;
       c.ccMinor = cc % 10;
       c.extra = llvm::json::Object{{"backend", backend}};
-      ASSERT_TRUE(succeeded(db->recordContext(c, error))) << error;
+      ASSERT_TRUE(succeeded(check(db->recordContext(c), error))) << error;
     }
   }
 
@@ -145,7 +147,7 @@ TEST_F(RecordsTest, ReplayResolvesItsContext) {
 TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
   makeDb({{"model-sm_90-v1", "model", 90}});
   {
-    FailureOr<TuneDb> db = TuneDb::open(path, TuneDbOptions(), error);
+    FailureOr<TuneDb> db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
     LoweringRow row;
     row.contextKey = "model-sm_90-v1";
@@ -153,11 +155,11 @@ TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
     row.childKey = forkPointKey("loop", knobs("BK = 32, BM = 16, BN = 8"));
     row.knobs = knobsToJson(knobs("BM = 16, BN = 8"));
     row.bestMedianUs = 4.5;
-    ASSERT_TRUE(succeeded(db->recordLowering(row, error))) << error;
+    ASSERT_TRUE(succeeded(check(db->recordLowering(row), error))) << error;
     // A hop whose every variant failed is no choice.
     row.parentKey = forkPointKey("loop", knobs("BK = 16"));
     row.bestMedianUs = std::nullopt;
-    ASSERT_TRUE(succeeded(db->recordLowering(row, error))) << error;
+    ASSERT_TRUE(succeeded(check(db->recordLowering(row), error))) << error;
   }
   FailureOr<TuneDbReplay> replay =
       TuneDbReplay::open(path, "model", "sm_90", error);
