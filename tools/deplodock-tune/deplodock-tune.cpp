@@ -201,9 +201,9 @@ static std::optional<std::string> checkFlags() {
     return "--exploration must be a non-negative number";
   if (beamWidth == 0)
     return std::string("--beam-width must be at least 1");
-  if (failed(dtile::Target::get(targetName)))
-    return "--target: unknown target '" + targetName +
-           "' (expected sm_80 or sm_90)";
+  if (!lookupGpuTarget(targetName))
+    return "--target: unknown target '" + targetName + "' (expected " +
+           listGpuTargets() + ")";
   if (!llvm::is_contained(backendNames(), StringRef(backendName)))
     return "--backend: unknown backend '" + backendName +
            "' (expected one of: " + llvm::join(backendNames(), ", ") + ")";
@@ -355,7 +355,7 @@ static const char *programName = nullptr;
 static int run(MLIRContext &context) {
   if (std::optional<std::string> problem = checkFlags())
     return fail(*problem);
-  dtile::Target target = *dtile::Target::get(targetName);
+  dtile::Target target = dtile::Target::lookup(&context, targetName);
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);

@@ -110,9 +110,10 @@ def ConvertDTileToDKernel
     op, and the module is then left unchanged.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "The GPU architecture, sm_<major><minor>: gates cp.async (sm_80+) "
-           "and sets the shared-memory limit per block">
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU (GpuTargets.td: sm_80, sm_90) when the module names none "
+           "in dkernel.target, else sm_90: gates cp.async and TMA by its "
+           "features and sets the shared-memory limit per block">
   ];
   let dependentDialects = [
     "::deplodock::dkernel::DKernelDialect",

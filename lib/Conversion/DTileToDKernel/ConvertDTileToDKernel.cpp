@@ -21,6 +21,7 @@
 #include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -59,43 +60,6 @@ constexpr int64_t kSmemAlignment = 16;
 constexpr int64_t kMaxGridX = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxGridYZ = 65535;
 
-/// The GPU the kernels are lowered for.
-struct Target {
-  /// `80` for sm_80.
-  int64_t sm = 90;
-  /// The most dynamic shared memory one block may use, in bytes.
-  int64_t maxSmemBytes = dkernel::FuncOp::kMaxSmemBytes;
-  std::string name = "sm_90";
-};
-
-/// Parses `sm_<major><minor>` with an optional letter suffix (`sm_90a`).
-static std::optional<Target> parseTarget(StringRef text) {
-  StringRef digits = text;
-  if (!digits.consume_front("sm_"))
-    return std::nullopt;
-  if (!digits.empty() && llvm::isAlpha(digits.back()))
-    digits = digits.drop_back();
-  Target target;
-  if (digits.getAsInteger(10, target.sm) || target.sm < 10)
-    return std::nullopt;
-  target.name = text.str();
-  // Dynamic shared memory per block (CUDA C++ Programming Guide, technical
-  // specifications per compute capability).
-  if (target.sm >= 90 && target.sm < 120)
-    target.maxSmemBytes = 232448;
-  else if (target.sm == 80 || target.sm == 87)
-    target.maxSmemBytes = 166912;
-  else if (target.sm >= 86)
-    target.maxSmemBytes = 101376;
-  else if (target.sm == 75)
-    target.maxSmemBytes = 65536;
-  else if (target.sm >= 70)
-    target.maxSmemBytes = 98304;
-  else
-    target.maxSmemBytes = 49152;
-  return target;
-}
-
 /// A shared-memory slice holding the slabs of one stage, or of one rotation
 /// of stages (`buffers N` with the same source, box, padding and transport).
 struct SlabAlloc {
@@ -127,7 +91,7 @@ struct Slab {
 /// Lowers one dtile.kernel into a detached dkernel.func.
 class KernelLowering {
 public:
-  KernelLowering(dtile::KernelOp kernel, const Target &target)
+  KernelLowering(dtile::KernelOp kernel, dkernel::TargetAttr target)
       : kernel(kernel), target(target), b(kernel.getContext()) {}
 
   /// The new kernel, not inserted anywhere; on failure a located error has
@@ -216,6 +180,8 @@ private:
   /// unsigned; others take the signed floor semantics of affine.
   FailureOr<SmallVector<Value>> expandMap(Location loc, AffineMap map,
                                           ValueRange operands, Operation *user);
+  /// One result of expandMap; null (after an error at `loc`) for what arith
+  /// cannot express.
   Value expandExpr(Location loc, AffineExpr expr, ValueRange dims,
                    ValueRange symbols,
                    ArrayRef<std::optional<Interval>> ranges);
@@ -250,7 +216,7 @@ private:
   Value combineSequentially(dtile::CombineOp op, Value value, int64_t group);
 
   dtile::KernelOp kernel;
-  const Target &target;
+  dkernel::TargetAttr target;
   OpBuilder b;
   dkernel::FuncOp func;
   /// Ops hoisted to the kernel entry, spliced in at the end: the shared
@@ -383,13 +349,16 @@ Value KernelLowering::expandExpr(Location loc, AffineExpr expr, ValueRange dims,
   auto binary = cast<AffineBinaryOpExpr>(expr);
   AffineExpr lhsExpr = binary.getLHS(), rhsExpr = binary.getRHS();
   switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return add(loc, expandExpr(loc, lhsExpr, dims, symbols, ranges),
-               expandExpr(loc, rhsExpr, dims, symbols, ranges));
+  case AffineExprKind::Add: {
+    Value lhs = expandExpr(loc, lhsExpr, dims, symbols, ranges);
+    Value rhs = lhs ? expandExpr(loc, rhsExpr, dims, symbols, ranges) : Value();
+    return rhs ? add(loc, lhs, rhs) : Value();
+  }
   case AffineExprKind::Mul:
-    if (auto cst = dyn_cast<AffineConstantExpr>(rhsExpr))
-      return mul(loc, expandExpr(loc, lhsExpr, dims, symbols, ranges),
-                 cst.getValue());
+    if (auto cst = dyn_cast<AffineConstantExpr>(rhsExpr)) {
+      Value lhs = expandExpr(loc, lhsExpr, dims, symbols, ranges);
+      return lhs ? mul(loc, lhs, cst.getValue()) : Value();
+    }
     break;
   case AffineExprKind::FloorDiv:
   case AffineExprKind::Mod:
@@ -410,6 +379,8 @@ Value KernelLowering::expandExpr(Location loc, AffineExpr expr, ValueRange dims,
     if (!bound || bound->lo < 0)
       break;
     Value lhs = expandExpr(loc, lhsExpr, dims, symbols, ranges);
+    if (!lhs)
+      return {};
     int64_t c = cst.getValue();
     if (expr.getKind() == AffineExprKind::FloorDiv)
       return div(loc, lhs, c);
@@ -439,7 +410,12 @@ FailureOr<SmallVector<Value>> KernelLowering::expandMap(Location loc,
   SmallVector<Value> result;
   for (AffineExpr expr : map.getResults()) {
     AffineExpr simple = simplifyWithRanges(expr, ranges);
-    result.push_back(expandExpr(loc, simple, dims, symbols, ranges));
+    // Null after upstream's expansion reported an error (a division by a
+    // non-positive constant).
+    Value value = expandExpr(loc, simple, dims, symbols, ranges);
+    if (!value)
+      return failure();
+    result.push_back(value);
   }
   return result;
 }
@@ -616,10 +592,11 @@ static bool nextIsSyncStage(Operation *op) {
 LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   Location loc = op.getLoc();
   dtile::Transport transport = op.getTransport();
-  if (transport == dtile::Transport::cp_async && target.sm < 80)
-    return op.emitOpError("transport cp_async needs sm_80 or newer; the "
-                          "target is ")
-           << target.name;
+  if (transport == dtile::Transport::cp_async &&
+      !target.has(GpuFeature::cp_async))
+    return op.emitOpError("transport cp_async needs the 'cp_async' feature; "
+                          "target ")
+           << target.getName() << " lacks it";
   Value source = lookup(op.getSource());
   auto sourceArg = dyn_cast_or_null<BlockArgument>(source);
   if (!sourceArg || sourceArg.getOwner()->getParentOp() != func)
@@ -720,13 +697,14 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
 
 LogicalResult KernelLowering::lowerAsyncWait(dtile::AsyncWaitOp op) {
   // One commit group per stage, so `keep` counts groups; the wait covers the
-  // calling thread's copies, the barrier everybody's. Before sm_80 there are
-  // no cp.async stages (they are rejected), so only the barrier remains.
+  // calling thread's copies, the barrier everybody's. A target without
+  // cp.async has no cp.async stages (they are rejected), so only the
+  // barrier remains.
   // A kernel's stages use cp.async or TMA, never both (the Tile rules see
   // to it); with TMA every pending copy is waited for, whatever `keep`.
   if (mbarriers)
     waitForTma(op.getLoc());
-  else if (target.sm >= 80)
+  else if (target.has(GpuFeature::cp_async))
     dkernel::CpAsyncWaitOp::create(b, op.getLoc(), op.getKeep());
   barrier(op.getLoc());
   return success();
@@ -750,10 +728,10 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
   ab.setInsertionPointToEnd(&allocs);
   Block &entry = func.getBody().front();
   for (dtile::StageOp stage : stages) {
-    if (target.sm < 90)
-      return stage.emitOpError("transport tma needs sm_90 or newer; the "
-                               "target is ")
-             << target.name;
+    if (!target.has(GpuFeature::tma))
+      return stage.emitOpError("transport tma needs the 'tma' feature; "
+                               "target ")
+             << target.getName() << " lacks it";
     auto sourceArg = dyn_cast_or_null<BlockArgument>(lookup(stage.getSource()));
     if (!sourceArg || sourceArg.getOwner()->getParentOp() != func)
       return stage.emitOpError("stages a buffer that is not a kernel buffer");
@@ -1511,10 +1489,11 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
     if (isOpTriviallyDead(op))
       op->erase();
   });
-  if (smemBytes > target.maxSmemBytes) {
+  if (smemBytes > target.getSmemPerBlock()) {
     kernel.emitOpError("needs ")
         << smemBytes << " bytes of shared memory, more than the "
-        << target.maxSmemBytes << " a block may use on " << target.name;
+        << target.getSmemPerBlock() << " a block may use on "
+        << target.getName();
     return fail();
   }
   return func;
@@ -1526,10 +1505,10 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
 
 LogicalResult deplodock::convertDTileToDKernel(ModuleOp module,
                                                StringRef targetName) {
-  std::optional<Target> target = parseTarget(targetName);
-  if (!target)
-    return module.emitError("invalid target '")
-           << targetName << "'; expected sm_<major><minor>, e.g. sm_90";
+  FailureOr<dkernel::TargetAttr> target =
+      dkernel::resolveTarget(module, targetName);
+  if (failed(target))
+    return failure();
 
   // What the kernels are built from; the pass has them loaded already.
   MLIRContext *ctx = module.getContext();

@@ -11,13 +11,15 @@
 
 #include "Deplodock/Tuner/CudaBackend.h"
 
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Interpreter/Interpreter.h"
-#include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Runtime/KernelProgram.h"
+#include "Deplodock/Tuner/DeviceContext.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -246,10 +248,21 @@ deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
     error = "cannot run on the GPU: " + llvm::toString(client.takeError());
     return failure();
   }
-  std::string arch = (*client)->getDevice().arch();
-  if (arch != target) {
+  // The device must be the target's: its capability, and room for the
+  // shared memory the target lets a block use.
+  const runtime::DeviceInfo &device = (*client)->getDevice();
+  std::string arch = device.arch();
+  const GpuTargetSpec *spec = lookupGpuTarget(target);
+  if (!spec || device.ccMajor * 10 + device.ccMinor != spec->capability) {
     error = ("the GPU is " + arch + " but the kernels are lowered for " +
              target + " (pass --target=" + arch + ")")
+                .str();
+    return failure();
+  }
+  if (device.smemPerBlockOptin < spec->smemPerBlock) {
+    error = llvm::formatv("the GPU lets a block use {0} bytes of shared "
+                          "memory, less than the {1} target {2} assumes",
+                          device.smemPerBlockOptin, spec->smemPerBlock, target)
                 .str();
     return failure();
   }

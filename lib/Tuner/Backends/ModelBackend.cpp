@@ -1,6 +1,8 @@
 //===- ModelBackend.cpp - Roofline estimates as a backend -----------------===//
 
 #include "Deplodock/Tuner/Backend.h"
+
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Tuner/Replay.h"
 #include "Deplodock/Tuner/RooflineModel.h"
 
@@ -55,9 +57,9 @@ FailureOr<std::unique_ptr<Backend>>
 deplodock::tuner::createModelBackend(StringRef target, std::string &error) {
   FailureOr<DeviceModel> device = getDeviceModel(target);
   if (failed(device)) {
-    error =
-        ("the model knows no target '" + target + "' (expected sm_80 or sm_90)")
-            .str();
+    error = ("the model knows no target '" + target + "' (expected " +
+             listGpuTargets() + ")")
+                .str();
     return failure();
   }
   return std::unique_ptr<Backend>(new ModelBackend(std::move(*device)));

@@ -2,7 +2,7 @@
 
 #include "Deplodock/Tuner/Variant.h"
 
-#include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 #include "Deplodock/Tuner/StructuralKey.h"
@@ -76,7 +76,7 @@ FailureOr<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  buildTileToKernelPasses(pm, target.name);
+  buildTileToKernelPasses(pm, target.getName());
   if (failed(pm.run(*variant.kernelModule))) {
     error = "cannot lower to Kernel IR: " + diagnostics;
     return failure();

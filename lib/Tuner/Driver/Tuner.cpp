@@ -236,7 +236,7 @@ FailureOr<Tuner> Tuner::create(Backend &backend, const dtile::Target &target,
   if (db && failed(db->recordContext(backend.getContext(), error)))
     return failure();
   if (table) {
-    table->target = target.name;
+    table->target = target.getName().str();
     table->recordedWith = backend.getName().str();
     table->recordedContext = backend.getContext().key;
   }
