@@ -87,9 +87,10 @@ def ConvertDTileToDKernel
     stage is a cooperative copy (thread t copies elements t, t + N, ... of
     the box) between barriers; the barrier before is left out where nothing
     but pure ops and other stages ran since the last barrier, and
-    consecutive sync stages share the barrier after. A `cp_async` stage
-    (sm_80+) issues `dkernel.cp_async` copies of 16, 8 or 4 bytes, the widest
-    that keeps every run aligned, and commits one group;
+    consecutive sync stages share the barrier after. A `cp_async` stage (on
+    a target with the `cp_async` feature) issues `dkernel.cp_async` copies
+    of 16, 8 or 4 bytes, the widest that keeps every run aligned, and
+    commits one group;
     `dtile.async_wait keep N` becomes `dkernel.cp_async_wait N` and a barrier.
     Slabs carried through loops and branches are carried as their slot.
 
