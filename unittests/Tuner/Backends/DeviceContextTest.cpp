@@ -9,18 +9,21 @@ using namespace deplodock::tuner;
 
 namespace {
 
+/// An H100 as the bench worker reports it.
 DeviceInfo h100() {
+  llvm::json::Value report =
+      llvm::json::Object{{"name", "NVIDIA H100 80GB HBM3"},
+                         {"cc_major", 9},
+                         {"cc_minor", 0},
+                         {"sm_count", 132},
+                         {"l2_bytes", 50 << 20},
+                         {"driver_version", "580.65.06"},
+                         {"cuda_version", "13.0"},
+                         {"nvrtc_version", "13.0"},
+                         {"uuid", "GPU-1"}};
   DeviceInfo info;
-  info.name = "NVIDIA H100 80GB HBM3";
-  info.ccMajor = 9;
-  info.ccMinor = 0;
-  info.smCount = 132;
-  info.l2Bytes = 50 << 20;
-  info.memoryBytes = int64_t(80) << 30;
-  info.driverVersion = "580.65.06";
-  info.cudaVersion = "13.0";
-  info.nvrtcVersion = "13.0";
-  info.uuid = "GPU-1";
+  llvm::json::Path::Root root;
+  EXPECT_TRUE(fromJSON(report, info, root));
   return info;
 }
 

@@ -19,34 +19,14 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The stages async_copy would change, by chunk loop.
-SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>>
-asyncCandidates(KernelOp kernel) {
-  SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>> result;
-  for (dloop::ForOp loop : getStagedChunkLoops(kernel)) {
-    SmallVector<StageOp> stages;
-    for (StageOp stage : getChunkStages(loop))
-      if (stage.getTransport() == Transport::sync && canCopyAsync(stage))
-        stages.push_back(stage);
-    if (!stages.empty())
-      result.push_back({loop, std::move(stages)});
-  }
-  return result;
-}
-
 class AsyncCopy final : public TypedRule<AsyncCopyKnobs> {
 protected:
   /// Skip, apply: on a target with cp.async, where some synchronous stage
   /// can take it and none travels asynchronously yet.
   SmallVector<AsyncCopyKnobs> listOptions(KernelOp kernel,
                                           TargetAttr target) const override {
-    if (!target.has(GpuFeature::cp_async))
-      return {};
-    bool hasAsync = false;
-    kernel.walk([&](StageOp stage) {
-      hasAsync |= stage.getTransport() != Transport::sync;
-    });
-    if (hasAsync || asyncCandidates(kernel).empty())
+    if (!target.has(GpuFeature::cp_async) || hasStageTravelling(kernel) ||
+        getSyncStages(kernel, canCopyAsync).empty())
       return {};
     return {{false}, {true}};
   }
@@ -61,14 +41,7 @@ protected:
                         TargetAttr) const override {
     if (!option.asyncCopy)
       return success();
-    OpBuilder b(kernel.getContext());
-    for (auto &[loop, stages] : asyncCandidates(kernel)) {
-      for (StageOp stage : stages)
-        stage.setTransport(Transport::cp_async);
-      // After the loop's last stage, before anything reads a slab.
-      b.setInsertionPointAfter(getChunkStages(loop).back());
-      AsyncWaitOp::create(b, loop.getLoc(), /*keep=*/0);
-    }
+    makeAsync(getSyncStages(kernel, canCopyAsync), Transport::cp_async);
     return success();
   }
 };

@@ -148,14 +148,10 @@ protected:
   /// nothing to overlap with).
   size_t heuristic(KernelOp kernel, ArrayRef<PipelineKOuterKnobs> options,
                    TargetAttr) const override {
-    bool async = false;
-    kernel.walk([&](StageOp stage) {
-      async |= stage.getTransport() != Transport::sync;
-    });
-    bool worth = async && llvm::any_of(getStagedChunkLoops(kernel),
-                                       [](dloop::ForOp loop) {
-                                         return loop.getExtent() > 1;
-                                       });
+    bool worth =
+        hasStageTravelling(kernel) &&
+        llvm::any_of(getStagedChunkLoops(kernel),
+                     [](dloop::ForOp loop) { return loop.getExtent() > 1; });
     return llvm::find(options, PipelineKOuterKnobs{worth}) - options.begin();
   }
 

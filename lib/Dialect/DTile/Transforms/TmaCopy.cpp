@@ -21,38 +21,6 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The stages tma_copy would change, by chunk loop.
-SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>>
-tmaCandidates(KernelOp kernel) {
-  SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>> result;
-  for (dloop::ForOp loop : getStagedChunkLoops(kernel)) {
-    SmallVector<StageOp> stages;
-    for (StageOp stage : getChunkStages(loop))
-      if (stage.getTransport() == Transport::sync && canCopyTma(stage))
-        stages.push_back(stage);
-    if (!stages.empty())
-      result.push_back({loop, std::move(stages)});
-  }
-  return result;
-}
-
-/// Whether some stage of `kernel` already travels asynchronously.
-bool hasAsyncStage(KernelOp kernel) {
-  bool async = false;
-  kernel.walk(
-      [&](StageOp stage) { async |= stage.getTransport() != Transport::sync; });
-  return async;
-}
-
-/// Whether some stage of `kernel` travels by cp.async.
-bool hasCpAsyncStage(KernelOp kernel) {
-  bool cpAsync = false;
-  kernel.walk([&](StageOp stage) {
-    cpAsync |= stage.getTransport() == Transport::cp_async;
-  });
-  return cpAsync;
-}
-
 class TmaCopy final : public TypedRule<TmaCopyKnobs> {
 public:
   LogicalResult checkRequest(KernelOp kernel, TargetAttr target,
@@ -64,7 +32,8 @@ public:
                                 "(cp.async.bulk.tensor), which need the "
                                 "'tma' feature; target ")
              << target.getName() << " lacks it";
-    if (!kernel.getKnobs().getTma() && hasCpAsyncStage(kernel))
+    if (!kernel.getKnobs().getTma() &&
+        hasStageTravelling(kernel, Transport::cp_async))
       return kernel.emitOpError(
           "knob tma=true needs async_copy=false: one kernel never mixes "
           "cp.async and TMA copies");
@@ -76,8 +45,8 @@ protected:
   /// take it and none travels asynchronously yet.
   SmallVector<TmaCopyKnobs> listOptions(KernelOp kernel,
                                         TargetAttr target) const override {
-    if (!target.has(GpuFeature::tma) || hasAsyncStage(kernel) ||
-        tmaCandidates(kernel).empty())
+    if (!target.has(GpuFeature::tma) || hasStageTravelling(kernel) ||
+        getSyncStages(kernel, canCopyTma).empty())
       return {};
     return {{false}, {true}};
   }
@@ -92,14 +61,7 @@ protected:
                         TargetAttr) const override {
     if (!option.tma)
       return success();
-    OpBuilder b(kernel.getContext());
-    for (auto &[loop, stages] : tmaCandidates(kernel)) {
-      for (StageOp stage : stages)
-        stage.setTransport(Transport::tma);
-      // After the loop's last stage, before anything reads a slab.
-      b.setInsertionPointAfter(getChunkStages(loop).back());
-      AsyncWaitOp::create(b, loop.getLoc(), /*keep=*/0);
-    }
+    makeAsync(getSyncStages(kernel, canCopyTma), Transport::tma);
     return success();
   }
 };
