@@ -20,6 +20,7 @@
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
@@ -29,6 +30,7 @@
 #include "Deplodock/Runtime/ArgumentFiles.h"
 #include "Deplodock/Runtime/OutputFile.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
+#include "Deplodock/Tuner/Replay.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -142,8 +144,9 @@ static cl::opt<PrintMode> printMode(
                clEnumValN(PrintMode::None, "none", "nothing")),
     cl::init(PrintMode::Values), cl::cat(runCategory));
 
-/// Parses a textual pass pipeline into `pm`; with --tune-db, also sets that
-/// option on its dtile-lower passes. Returns how many it set.
+/// Parses a textual pass pipeline into `pm`; with --tune-db, its dtile-lower
+/// passes replay that database (and report what they replayed, as --bench
+/// does). Returns how many it set.
 static FailureOr<unsigned> parsePipeline(StringRef text, PassManager &pm) {
   std::string error;
   llvm::raw_string_ostream os(error);
@@ -158,13 +161,11 @@ static FailureOr<unsigned> parsePipeline(StringRef text, PassManager &pm) {
   for (Pass &pass : pm.getPasses()) {
     if (pass.getArgument() != "dtile-lower")
       continue;
-    std::string problem;
-    if (failed(pass.initializeOptions("tune-db=\"" + tuneDb + "\"",
-                                      [&](const llvm::Twine &message) {
-                                        problem = message.str();
-                                        return failure();
-                                      }))) {
-      llvm::errs() << "error: --tune-db: " << problem << "\n";
+    if (failed(dtile::setDTileLowerChooser(
+            pass, tuner::createReplayChooser(tuneDb, /*context=*/"",
+                                             /*report=*/true)))) {
+      llvm::errs() << "error: --tune-db: the pipeline's dtile-lower already "
+                      "takes its forks from elsewhere (simplest or tune-db)\n";
       return failure();
     }
     ++configured;
@@ -319,10 +320,10 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   OwningOpRef<ModuleOp> loops = module.clone();
   if (failed(applyPipeline(*loops, "lower-to-loop")))
     return false;
-  FailureOr<dtile::Target> target = dtile::Target::get(variantTarget);
-  if (failed(target)) {
-    llvm::errs() << "error: unknown target '" << variantTarget
-                 << "' (expected sm_80 or sm_90)\n";
+  dtile::Target target = dtile::Target::lookup(context, variantTarget);
+  if (!target) {
+    llvm::errs() << "error: unknown target '" << variantTarget << "' (expected "
+                 << listGpuTargets() << ")\n";
     return false;
   }
   func::FuncOp func = findFunc(*loops);
@@ -335,7 +336,7 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   for (dloop::KernelOp kernel : kernels) {
     StringRef name = kernel.getSymName();
     FailureOr<dtile::ForkCursor> root =
-        dtile::ForkCursor::start(kernel, *target);
+        dtile::ForkCursor::start(kernel, target);
     FailureOr<size_t> total =
         succeeded(root) ? root->count(checkVariants + 1) : FailureOr<size_t>();
     if (failed(total)) {

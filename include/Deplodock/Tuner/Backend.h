@@ -20,7 +20,7 @@
 #ifndef DEPLODOCK_TUNER_BACKEND_H
 #define DEPLODOCK_TUNER_BACKEND_H
 
-#include "Deplodock/Dialect/DTile/Transforms/Target.h"
+#include "Deplodock/Dialect/DTile/Transforms/Rules.h"
 #include "Deplodock/Tuner/SearchSpace.h"
 #include "Deplodock/Tuner/TuneDb.h"
 #include "Deplodock/Tuner/Variant.h"

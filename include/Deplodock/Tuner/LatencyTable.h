@@ -14,7 +14,7 @@
 //       "<structural key>": {
 //         "name": "matmul",
 //         "variants": {
-//           "BK=32,BM=64,BN=64,FM=4,FN=4,stage=[0:1],unroll=4":
+//           "BK=32,BM=64,BN=64,FM=4,FN=4,stage=[0,1],unroll=4":
 //             {"status": "ok", "median_us": 21.5, "min_us": 21.5,
 //              "max_us": 21.5, "samples": 1},
 //           "BK=16,...": {"status": "launch_fail", "detail": "..."}

@@ -11,13 +11,15 @@
 
 #include "Deplodock/Tuner/CudaBackend.h"
 
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Interpreter/Interpreter.h"
-#include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Runtime/KernelProgram.h"
+#include "Deplodock/Tuner/DeviceContext.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -312,11 +314,22 @@ deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
                        (options.devices.size() > 1 ? " #" + llvm::Twine(device)
                                                    : llvm::Twine()) +
                        ": " + llvm::toString(client.takeError()));
-    std::string arch = (*client)->getDevice().arch();
-    if (arch != target)
+    // The device must be the target's: its capability, and room for the
+    // shared memory the target lets a block use.
+    const runtime::DeviceInfo &info = (*client)->getDevice();
+    std::string arch = info.arch();
+    const GpuTargetSpec *spec = lookupGpuTarget(target);
+    if (!spec || info.ccMajor * 10 + info.ccMinor != spec->capability)
       return makeError("the GPU is " + arch +
                        " but the kernels are lowered for " + target +
                        " (pass --target=" + arch + ")");
+    if (info.smemPerBlockOptin < spec->smemPerBlock)
+      return makeError(llvm::formatv("the GPU lets a block use {0} bytes of "
+                                     "shared memory, less than the {1} target "
+                                     "{2} assumes",
+                                     info.smemPerBlockOptin, spec->smemPerBlock,
+                                     target)
+                           .str());
     llvm::json::Object extra{{"backend", "cuda"}, {"target", target}};
     DeviceContext mine = makeDeviceContext((*client)->getDevice(),
                                            kCompilerVersion, std::move(extra));

@@ -1,6 +1,8 @@
 //===- ModelBackend.cpp - Roofline estimates as a backend -----------------===//
 
 #include "Deplodock/Tuner/Backend.h"
+
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Tuner/Replay.h"
 #include "Deplodock/Tuner/RooflineModel.h"
 
@@ -56,6 +58,7 @@ deplodock::tuner::createModelBackend(StringRef target) {
   if (failed(device))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the model knows no target '" + target +
-                                       "' (expected sm_80 or sm_90)");
+                                       "' (expected " + listGpuTargets() +
+                                       ")");
   return std::unique_ptr<Backend>(new ModelBackend(std::move(*device)));
 }

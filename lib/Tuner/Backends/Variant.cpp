@@ -2,7 +2,7 @@
 
 #include "Deplodock/Tuner/Variant.h"
 
-#include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 #include "Deplodock/Tuner/StructuralKey.h"
@@ -78,7 +78,7 @@ llvm::Expected<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  buildTileToKernelPasses(pm, target.name);
+  buildTileToKernelPasses(pm, target.getName());
   if (failed(pm.run(*variant.kernelModule)))
     return fail("cannot lower to Kernel IR: " + diagnostics);
   for (auto func : variant.kernelModule->getOps<dkernel::FuncOp>())

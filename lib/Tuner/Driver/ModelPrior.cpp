@@ -26,7 +26,7 @@ std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
 tuner::detail::makeModelPrior(const dtile::Target &target,
                               llvm::StringRef loopKey, double noise,
                               uint64_t seed) {
-  mlir::FailureOr<DeviceModel> device = getDeviceModel(target.name);
+  mlir::FailureOr<DeviceModel> device = getDeviceModel(target.getName());
   if (mlir::failed(device))
     return nullptr;
   return [device = *device, target, loopKey = loopKey.str(), noise, seed](

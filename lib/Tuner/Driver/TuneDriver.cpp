@@ -11,6 +11,7 @@
 #include "Deplodock/Tuner/TuneDriver.h"
 
 #include "TuneDriverSupport.h"
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 
 #include "Deplodock/Pipelines/Pipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
@@ -116,9 +117,9 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
                      "' (expected model or none)");
   if (!(o.priorNoise >= 0) || !std::isfinite(o.priorNoise) || o.priorNoise > 10)
     return makeError("--prior-noise must be a number in [0, 10]");
-  if (failed(dtile::Target::get(o.target)))
-    return makeError("--target: unknown target '" + o.target +
-                     "' (expected sm_80 or sm_90)");
+  if (!lookupGpuTarget(o.target))
+    return makeError("--target: unknown target '" + o.target + "' (expected " +
+                     listGpuTargets() + ")");
   if (!llvm::is_contained(backendNames(), llvm::StringRef(o.backend)))
     return makeError("--backend: unknown backend '" + o.backend +
                      "' (expected one of: " + llvm::join(backendNames(), ", ") +
@@ -579,7 +580,7 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
   case TuneMode::CountVariants:
     break;
   }
-  dtile::Target target = *dtile::Target::get(o.target);
+  dtile::Target target = dtile::Target::lookup(&context, o.target);
   llvm::Expected<OwningOpRef<ModuleOp>> module =
       loadLoopIR(context, o.inputFile, err);
   if (!module)

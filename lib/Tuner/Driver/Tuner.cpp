@@ -126,7 +126,7 @@ llvm::Expected<Tuner> Tuner::create(Backend &backend,
     if (llvm::Error e = db->recordContext(backend.getContext()))
       return std::move(e);
   if (table) {
-    table->target = target.name;
+    table->target = target.getName().str();
     table->recordedWith = backend.getName().str();
     table->recordedContext = backend.getContext().key;
   }
@@ -199,7 +199,7 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
     if (m.isValid())
       result.defaultUs = m.medianUs;
     // The floor the kernel could reach, from the default's profile.
-    FailureOr<DeviceModel> device = getDeviceModel(target.name);
+    FailureOr<DeviceModel> device = getDeviceModel(target.getName());
     const dtile::ForkCursor *cursor = s.space->getCursor(*fallback);
     if (succeeded(device) && cursor) {
       llvm::Expected<Variant> variant = lowerVariant(*cursor, loopKey, target);

@@ -25,7 +25,7 @@ namespace {
 
 class ForkTreeTest : public LoopKernelsTest {
 protected:
-  dtile::Target sm90 = *dtile::Target::get("sm_90");
+  dtile::Target sm90 = dtile::Target::lookup(&context, "sm_90");
 
   std::unique_ptr<ForkTreeSpace> space(StringRef name, size_t capacity = 8) {
     FailureOr<std::unique_ptr<ForkTreeSpace>> s =

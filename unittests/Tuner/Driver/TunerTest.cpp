@@ -52,10 +52,12 @@ protected:
     OwningOpRef<ModuleOp> lowered = module->clone();
     PassManager pm(&context);
     dtile::DTileLowerOptions options;
-    options.tuneDb = tuneDb.str();
     options.knobs = knobs.str();
     options.target = target.str();
-    pm.addPass(dtile::createDTileLower(options));
+    std::shared_ptr<dtile::OptionChooser> replay;
+    if (!tuneDb.empty())
+      replay = createReplayChooser(tuneDb, /*context=*/"", /*report=*/false);
+    pm.addPass(dtile::createDTileLowerPass(options, replay));
     if (failed(pm.run(*lowered)))
       return "<failed>";
     std::string text;
@@ -74,7 +76,7 @@ protected:
   }
 
   std::string directory, dbPath, error;
-  dtile::Target sm90 = *dtile::Target::get("sm_90");
+  dtile::Target sm90 = dtile::Target::lookup(&context, "sm_90");
   std::unique_ptr<Backend> backend;
 };
 
@@ -117,9 +119,9 @@ TEST_F(TunerTest, RecordsWhatReplayFollowsToTheWinner) {
       check(db.bestKnobs(modelContextKey("sm_90"), key, "model"), error);
   ASSERT_TRUE(succeeded(best) && *best) << error;
   EXPECT_DOUBLE_EQ((*best)->medianUs, *result->bestUs);
-  FailureOr<dtile::KnobsAttr> bestKnobs =
-      knobsFromJson(&context, (*best)->knobs, error);
-  ASSERT_TRUE(succeeded(bestKnobs)) << error;
+  llvm::Expected<dtile::KnobsAttr> bestKnobs =
+      knobsFromJson(&context, (*best)->knobs);
+  ASSERT_TRUE(!!bestKnobs) << llvm::toString(bestKnobs.takeError());
   EXPECT_EQ(dtile::formatKnobsOption("", *bestKnobs), result->bestKnobs);
 
   // The loop kernel's hop leads to the root Tile state.
