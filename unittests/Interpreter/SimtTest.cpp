@@ -32,8 +32,9 @@ using interp::Buffer;
 namespace {
 
 /// `text` with every `key` replaced by `value`.
-std::string substitute(std::string text,
-                       llvm::ArrayRef<std::pair<std::string, std::string>> keys) {
+std::string
+substitute(std::string text,
+           llvm::ArrayRef<std::pair<std::string, std::string>> keys) {
   for (const auto &[key, value] : keys)
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size()))
@@ -43,14 +44,11 @@ std::string substitute(std::string text,
 
 class SimtTest : public ::testing::Test {
 protected:
-  SimtTest() {
-    loadDeplodockDialects(context);
-  }
+  SimtTest() { loadDeplodockDialects(context); }
 
   /// Parses `source` and runs its function `name` on `inputs`; diagnostics
   /// go to `errors`.
-  FailureOr<SmallVector<Buffer>> run(const std::string &source,
-                                     StringRef name,
+  FailureOr<SmallVector<Buffer>> run(const std::string &source, StringRef name,
                                      ArrayRef<Buffer> inputs = {}) {
     errors.clear();
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
@@ -166,11 +164,9 @@ func.func @f() -> (memref<8x48xf32>, memref<8x48xf32>) {
     for (int64_t col = 0; col < 48; ++col) {
       int64_t by = row / 4, ty = row % 4, bx = col / 16, tx = col % 16;
       double base = 100 * bx + 1000 * by;
-      EXPECT_EQ((*results)[0].data[row * 48 + col],
-                tx + 10 * ty + base);
+      EXPECT_EQ((*results)[0].data[row * 48 + col], tx + 10 * ty + base);
       // Warp 0 holds ty 0 and 1, warp 1 ty 2 and 3.
-      EXPECT_EQ((*results)[1].data[row * 48 + col],
-                (ty < 2 ? 0 : 20) + base);
+      EXPECT_EQ((*results)[1].data[row * 48 + col], (ty < 2 ? 0 : 20) + base);
     }
 }
 
@@ -297,8 +293,10 @@ func.func @f(%arg0: memref<32x32xf32>, %arg1: memref<32x16xf32>) -> memref<32x16
   return %out : memref<32x16xf32>
 }
 )mlir";
-  Buffer a = buffer({32, 32}, f32(), [](int64_t e) { return aAt(e / 32, e % 32); });
-  Buffer b = buffer({32, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
+  Buffer a =
+      buffer({32, 32}, f32(), [](int64_t e) { return aAt(e / 32, e % 32); });
+  Buffer b =
+      buffer({32, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
   auto results = run(source, "f", {a, b});
   ASSERT_TRUE(succeeded(results)) << errors;
   for (int64_t i = 0; i < 32; ++i)
@@ -763,8 +761,10 @@ func.func @f(%a: memref<8x64xf32>, %b: memref<64x16xf32>, %i: memref<16xi32>, %d
   return %c, %i, %f, %d : memref<8x16xf32>, memref<16xi32>, memref<f32>, memref<4x4xf64>
 }
 )mlir";
-  Buffer a = buffer({8, 64}, f32(), [](int64_t e) { return aAt(e / 64, e % 64); });
-  Buffer b = buffer({64, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
+  Buffer a =
+      buffer({8, 64}, f32(), [](int64_t e) { return aAt(e / 64, e % 64); });
+  Buffer b =
+      buffer({64, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
   Buffer i = buffer({16}, i32(), [](int64_t e) { return e == 1 ? 100 : -5; });
   Buffer d = buffer({4, 4}, f64(), [](int64_t e) { return 1.5; });
   auto results = run(source, "f", {a, b, i, d});
@@ -846,8 +846,10 @@ func.func @f(%a: memref<64x256xf32>, %b: memref<256x64xf32>) -> memref<64x64xf32
   return %c : memref<64x64xf32>
 }
 )mlir";
-  Buffer a = buffer({64, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
-  Buffer b = buffer({256, 64}, f32(), [](int64_t e) { return bAt(e / 64, e % 64); });
+  Buffer a =
+      buffer({64, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
+  Buffer b =
+      buffer({256, 64}, f32(), [](int64_t e) { return bAt(e / 64, e % 64); });
   auto good = run(substitute(source, {{"@N@", "1"}}), "f", {a, b});
   ASSERT_TRUE(succeeded(good)) << errors;
   for (int64_t i = 0; i < 64; ++i)
@@ -860,8 +862,8 @@ func.func @f(%a: memref<64x256xf32>, %b: memref<256x64xf32>) -> memref<64x64xf32
   auto shortWait = run(substitute(source, {{"@N@", "2"}}), "f", {a, b});
   ASSERT_TRUE(succeeded(shortWait)) << errors;
   EXPECT_TRUE(std::isnan((*shortWait)[0].data[0]));
-  auto noWait = run(substitute(source, {{"dkernel.cp_async_wait @N@", ""}}),
-                    "f", {a, b});
+  auto noWait =
+      run(substitute(source, {{"dkernel.cp_async_wait @N@", ""}}), "f", {a, b});
   ASSERT_TRUE(succeeded(noWait)) << errors;
   EXPECT_TRUE(std::isnan((*noWait)[0].data[0]));
 }
@@ -1048,6 +1050,139 @@ func.func @f(%x: memref<400xf32>) -> memref<512xf32> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor cores: ldmatrix and mma.sync m16n8k16
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One warp: A (16 x 16) and B (16 x 8, k x n) staged in shared memory,
+/// loaded with ldmatrix (B transposed), D = A B + C by one mma.sync, each
+/// lane storing its accumulators where the PTX ISA places them.
+const char *const mmaKernel = R"mlir(
+dkernel.func @mma(%a: memref<16x16xELT>, %b: memref<16x8xELT>, %c: memref<16x8xf32>, %d: memref<16x8xf32>) outputs [3] grid [1, 1, 1] block [32, 1, 1] smem 768 {
+  %sa = dkernel.alloc_shared offset 0 : memref<16x16xELT, #gpu.address_space<workgroup>>
+  %sb = dkernel.alloc_shared offset 512 : memref<16x8xELT, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %t = gpu.thread_id x
+  // Thread t copies rows t / 2 of A (8 elements) and t / 2 of B (4).
+  %c32 = arith.constant 32 : index
+  %copies = arith.cmpi ult, %t, %c32 : index
+  %row = arith.divui %t, %c2 : index
+  %half = arith.remui %t, %c2 : index
+  %acol = arith.muli %half, %c8 : index
+  %bcol = arith.muli %half, %c4 : index
+  scf.if %copies {
+    scf.for %i = %c0 to %c8 step %c1 {
+      %j = arith.addi %acol, %i : index
+      %v = memref.load %a[%row, %j] : memref<16x16xELT>
+      memref.store %v, %sa[%row, %j] : memref<16x16xELT, #gpu.address_space<workgroup>>
+    }
+    scf.for %i = %c0 to %c4 step %c1 {
+      %j = arith.addi %bcol, %i : index
+      %v = memref.load %b[%row, %j] : memref<16x8xELT>
+      memref.store %v, %sb[%row, %j] : memref<16x8xELT, #gpu.address_space<workgroup>>
+    }
+  }
+  gpu.barrier
+  // A: lanes 8m..8m+7 name the rows of matrix m = A[8 (m % 2):, 8 (m / 2):].
+  %lane = arith.remui %t, %c16 : index
+  %m = arith.divui %t, %c8 : index
+  %r = arith.remui %t, %c8 : index
+  %mlo = arith.remui %m, %c2 : index
+  %mhi = arith.divui %m, %c2 : index
+  %arow0 = arith.muli %mlo, %c8 : index
+  %arow = arith.addi %arow0, %r : index
+  %acol0 = arith.muli %mhi, %c8 : index
+  %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7 = dkernel.ldmatrix %sa[%arow, %acol0] : memref<16x16xELT, #gpu.address_space<workgroup>> -> ELT, ELT, ELT, ELT, ELT, ELT, ELT, ELT
+  // B (k x n, row-major): two matrices, rows k of 0-7 and 8-15, transposed.
+  %b0, %b1, %b2, %b3 = dkernel.ldmatrix trans %sb[%lane, %c0] : memref<16x8xELT, #gpu.address_space<workgroup>> -> ELT, ELT, ELT, ELT
+  // C and D: c[i] is C[g + 8 (i / 2)][2 t + i % 2].
+  %g = arith.divui %t, %c4 : index
+  %q = arith.remui %t, %c4 : index
+  %g8 = arith.addi %g, %c8 : index
+  %col = arith.muli %q, %c2 : index
+  %col1 = arith.addi %col, %c1 : index
+  %x0 = memref.load %c[%g, %col] : memref<16x8xf32>
+  %x1 = memref.load %c[%g, %col1] : memref<16x8xf32>
+  %x2 = memref.load %c[%g8, %col] : memref<16x8xf32>
+  %x3 = memref.load %c[%g8, %col1] : memref<16x8xf32>
+  %d0, %d1, %d2, %d3 = dkernel.mma_sync [%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7], [%b0, %b1, %b2, %b3], [%x0, %x1, %x2, %x3] : ELT
+  memref.store %d0, %d[%g, %col] : memref<16x8xf32>
+  memref.store %d1, %d[%g, %col1] : memref<16x8xf32>
+  memref.store %d2, %d[%g8, %col] : memref<16x8xf32>
+  memref.store %d3, %d[%g8, %col1] : memref<16x8xf32>
+  dkernel.return
+}
+)mlir";
+
+const char *const mmaHost = R"mlir(
+func.func @f(%a: memref<16x16xELT>, %b: memref<16x8xELT>, %c: memref<16x8xf32>) -> memref<16x8xf32> {
+  %d = memref.alloc() : memref<16x8xf32>
+  dkernel.launch @mma(%a, %b, %c, %d) : memref<16x16xELT>, memref<16x8xELT>, memref<16x8xf32>, memref<16x8xf32>
+  return %d : memref<16x8xf32>
+}
+)mlir";
+
+} // namespace
+
+/// The fragments of ldmatrix and mma.sync, in f16 and bf16, against a
+/// scalar matmul: every element of A, B and C is distinct, so a lane or
+/// register out of place changes the result.
+TEST_F(SimtTest, MmaSyncMatchesScalarMatmul) {
+  for (const char *elt : {"f16", "bf16"}) {
+    std::string source =
+        substitute(std::string(mmaKernel) + mmaHost, {{"ELT", elt}});
+    Type type = std::string(elt) == "f16" ? Type(Float16Type::get(&context))
+                                          : Type(BFloat16Type::get(&context));
+    Buffer a = buffer({16, 16}, type,
+                      [](int64_t e) { return std::sin(0.7 * e + 0.1) * 2; });
+    Buffer b = buffer({16, 8}, type,
+                      [](int64_t e) { return std::cos(1.3 * e) * 1.5; });
+    Buffer c = buffer({16, 8}, f32(), [](int64_t e) { return e * 0.25 - 3; });
+    auto results = run(source, "f", {a, b, c});
+    ASSERT_TRUE(succeeded(results)) << elt << ": " << errors;
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 8; ++j) {
+        double want = c.data[i * 8 + j];
+        for (int k = 0; k < 16; ++k)
+          want += a.data[i * 16 + k] * b.data[k * 8 + j];
+        EXPECT_FLOAT_EQ((*results)[0].data[i * 8 + j], want)
+            << elt << " D[" << i << "][" << j << "]";
+      }
+  }
+}
+
+/// ldmatrix rows are 16-byte aligned, and both ops need a whole warp.
+TEST_F(SimtTest, MmaSyncMisuse) {
+  std::string source =
+      substitute(std::string(mmaKernel) + mmaHost,
+                 {{"ELT", "f16"}, {"%sb[%lane, %c0]", "%sb[%lane, %c1]"}});
+  Buffer a =
+      buffer({16, 16}, Float16Type::get(&context), [](int64_t e) { return e; });
+  Buffer b =
+      buffer({16, 8}, Float16Type::get(&context), [](int64_t e) { return e; });
+  Buffer c = buffer({16, 8}, f32(), [](int64_t e) { return e; });
+  EXPECT_TRUE(failed(run(source, "f", {a, b, c})));
+  EXPECT_NE(errors.find("'dkernel.ldmatrix' op names a row at element 1, "
+                        "which is not 16-byte aligned in thread 0"),
+            std::string::npos)
+      << errors;
+
+  source =
+      substitute(std::string(mmaKernel) + mmaHost,
+                 {{"ELT", "f16"}, {"block [32, 1, 1]", "block [48, 1, 1]"}});
+  EXPECT_TRUE(failed(run(source, "f", {a, b, c})));
+  EXPECT_NE(errors.find("runs in a block of 48 threads; it needs whole warps"),
+            std::string::npos)
+      << errors;
+}
+
+//===----------------------------------------------------------------------===//
 // Speed
 //===----------------------------------------------------------------------===//
 
@@ -1078,14 +1213,16 @@ func.func @f(%arg0: memref<256x256xf32>, %arg1: memref<256x256xf32>) -> memref<2
   return %out : memref<256x256xf32>
 }
 )mlir";
-  Buffer a = buffer({256, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
-  Buffer b = buffer({256, 256}, f32(), [](int64_t e) { return bAt(e / 256, e % 256); });
+  Buffer a = buffer({256, 256}, f32(),
+                    [](int64_t e) { return aAt(e / 256, e % 256); });
+  Buffer b = buffer({256, 256}, f32(),
+                    [](int64_t e) { return bAt(e / 256, e % 256); });
   auto start = std::chrono::steady_clock::now();
   std::clock_t cpuStart = std::clock();
   auto results = run(source, "f", {a, b});
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
   ASSERT_TRUE(succeeded(results)) << errors;
   for (int64_t i : {0, 17, 255})
