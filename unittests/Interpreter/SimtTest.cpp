@@ -32,9 +32,8 @@ using interp::Buffer;
 namespace {
 
 /// `text` with every `key` replaced by `value`.
-std::string
-substitute(std::string text,
-           llvm::ArrayRef<std::pair<std::string, std::string>> keys) {
+std::string substitute(std::string text,
+                       llvm::ArrayRef<std::pair<std::string, std::string>> keys) {
   for (const auto &[key, value] : keys)
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size()))
@@ -44,11 +43,14 @@ substitute(std::string text,
 
 class SimtTest : public ::testing::Test {
 protected:
-  SimtTest() { loadDeplodockDialects(context); }
+  SimtTest() {
+    loadDeplodockDialects(context);
+  }
 
   /// Parses `source` and runs its function `name` on `inputs`; diagnostics
   /// go to `errors`.
-  FailureOr<SmallVector<Buffer>> run(const std::string &source, StringRef name,
+  FailureOr<SmallVector<Buffer>> run(const std::string &source,
+                                     StringRef name,
                                      ArrayRef<Buffer> inputs = {}) {
     errors.clear();
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
@@ -164,9 +166,11 @@ func.func @f() -> (memref<8x48xf32>, memref<8x48xf32>) {
     for (int64_t col = 0; col < 48; ++col) {
       int64_t by = row / 4, ty = row % 4, bx = col / 16, tx = col % 16;
       double base = 100 * bx + 1000 * by;
-      EXPECT_EQ((*results)[0].data[row * 48 + col], tx + 10 * ty + base);
+      EXPECT_EQ((*results)[0].data[row * 48 + col],
+                tx + 10 * ty + base);
       // Warp 0 holds ty 0 and 1, warp 1 ty 2 and 3.
-      EXPECT_EQ((*results)[1].data[row * 48 + col], (ty < 2 ? 0 : 20) + base);
+      EXPECT_EQ((*results)[1].data[row * 48 + col],
+                (ty < 2 ? 0 : 20) + base);
     }
 }
 
@@ -293,10 +297,8 @@ func.func @f(%arg0: memref<32x32xf32>, %arg1: memref<32x16xf32>) -> memref<32x16
   return %out : memref<32x16xf32>
 }
 )mlir";
-  Buffer a =
-      buffer({32, 32}, f32(), [](int64_t e) { return aAt(e / 32, e % 32); });
-  Buffer b =
-      buffer({32, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
+  Buffer a = buffer({32, 32}, f32(), [](int64_t e) { return aAt(e / 32, e % 32); });
+  Buffer b = buffer({32, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
   auto results = run(source, "f", {a, b});
   ASSERT_TRUE(succeeded(results)) << errors;
   for (int64_t i = 0; i < 32; ++i)
@@ -761,10 +763,8 @@ func.func @f(%a: memref<8x64xf32>, %b: memref<64x16xf32>, %i: memref<16xi32>, %d
   return %c, %i, %f, %d : memref<8x16xf32>, memref<16xi32>, memref<f32>, memref<4x4xf64>
 }
 )mlir";
-  Buffer a =
-      buffer({8, 64}, f32(), [](int64_t e) { return aAt(e / 64, e % 64); });
-  Buffer b =
-      buffer({64, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
+  Buffer a = buffer({8, 64}, f32(), [](int64_t e) { return aAt(e / 64, e % 64); });
+  Buffer b = buffer({64, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
   Buffer i = buffer({16}, i32(), [](int64_t e) { return e == 1 ? 100 : -5; });
   Buffer d = buffer({4, 4}, f64(), [](int64_t e) { return 1.5; });
   auto results = run(source, "f", {a, b, i, d});
@@ -846,10 +846,8 @@ func.func @f(%a: memref<64x256xf32>, %b: memref<256x64xf32>) -> memref<64x64xf32
   return %c : memref<64x64xf32>
 }
 )mlir";
-  Buffer a =
-      buffer({64, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
-  Buffer b =
-      buffer({256, 64}, f32(), [](int64_t e) { return bAt(e / 64, e % 64); });
+  Buffer a = buffer({64, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
+  Buffer b = buffer({256, 64}, f32(), [](int64_t e) { return bAt(e / 64, e % 64); });
   auto good = run(substitute(source, {{"@N@", "1"}}), "f", {a, b});
   ASSERT_TRUE(succeeded(good)) << errors;
   for (int64_t i = 0; i < 64; ++i)
@@ -862,8 +860,8 @@ func.func @f(%a: memref<64x256xf32>, %b: memref<256x64xf32>) -> memref<64x64xf32
   auto shortWait = run(substitute(source, {{"@N@", "2"}}), "f", {a, b});
   ASSERT_TRUE(succeeded(shortWait)) << errors;
   EXPECT_TRUE(std::isnan((*shortWait)[0].data[0]));
-  auto noWait =
-      run(substitute(source, {{"dkernel.cp_async_wait @N@", ""}}), "f", {a, b});
+  auto noWait = run(substitute(source, {{"dkernel.cp_async_wait @N@", ""}}),
+                    "f", {a, b});
   ASSERT_TRUE(succeeded(noWait)) << errors;
   EXPECT_TRUE(std::isnan((*noWait)[0].data[0]));
 }
@@ -1213,16 +1211,14 @@ func.func @f(%arg0: memref<256x256xf32>, %arg1: memref<256x256xf32>) -> memref<2
   return %out : memref<256x256xf32>
 }
 )mlir";
-  Buffer a = buffer({256, 256}, f32(),
-                    [](int64_t e) { return aAt(e / 256, e % 256); });
-  Buffer b = buffer({256, 256}, f32(),
-                    [](int64_t e) { return bAt(e / 256, e % 256); });
+  Buffer a = buffer({256, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
+  Buffer b = buffer({256, 256}, f32(), [](int64_t e) { return bAt(e / 256, e % 256); });
   auto start = std::chrono::steady_clock::now();
   std::clock_t cpuStart = std::clock();
   auto results = run(source, "f", {a, b});
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
   double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
   ASSERT_TRUE(succeeded(results)) << errors;
   for (int64_t i : {0, 17, 255})
