@@ -1,7 +1,8 @@
 // The online-softmax attention kernel against the dtensor reference on the
 // interpreter, over what varies in attention: a causal -inf mask (sdpa), an
 // additive mask (naive_attn) or none (sdpa CAUSAL=0); grouped-query heads
-// (NKV < NH, groups of 2 and 3); odd sequence lengths (37, 100, 333); and
+// (NKV < NH, groups of 2 and 3); odd sequence lengths (37, 100, 333);
+// decoding (1 or 3 queries, the last positions of the keys); and
 // f32, f16 and bf16 storage, each within its dtype's tolerance (the
 // runtime's: f16 rtol 1e-2 atol 1e-3, bf16 rtol 2e-2 atol 1e-2).
 //
@@ -16,6 +17,11 @@
 // RUN: deplodock-opt %t.sdpa100.mlir --pass-pipeline='builtin.module(%{loop})' | FileCheck %s --check-prefix=ONE
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=333,CAUSAL=0 > %t.sdpa333.mlir
 // RUN: deplodock-run --interp %t.sdpa333.mlir --pipeline=lower-to-tensor --compare='%{loop}' --seed=3 --print=none | FileCheck %s --check-prefix=NUM
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims SQ=1,S=100 --dtype bf16 > %t.decode1.mlir
+// RUN: deplodock-run --interp %t.decode1.mlir --pipeline=lower-to-tensor --compare='%{loop}' --rtol=2e-2 --atol=1e-2 --seed=7 --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-opt %t.decode1.mlir --pass-pipeline='builtin.module(%{loop})' | FileCheck %s --check-prefix=ONE
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims SQ=3,S=333 > %t.decode3.mlir
+// RUN: deplodock-run --interp %t.decode3.mlir --pipeline=lower-to-tensor --compare='%{loop}' --seed=8 --print=none | FileCheck %s --check-prefix=NUM
 // RUN: %python %deplodock_src_root/examples/generate.py --small naive_attn --dims S=37 --dtype f16 > %t.naive37.mlir
 // RUN: deplodock-run --interp %t.naive37.mlir --pipeline=lower-to-tensor --compare='%{loop}' --rtol=1e-2 --atol=1e-3 --seed=4 --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-opt %t.naive37.mlir --pass-pipeline='builtin.module(%{loop})' | FileCheck %s --check-prefix=ONE
