@@ -154,6 +154,30 @@ def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
   let forks = "cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}";
 }
 
+def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
+    "attention_blocks", "deal an online softmax's query rows to threads and "
+    "step its keys in blocks (fork BQ, BKV)", [
+  Knob<"BQ", KnobInt, "query rows per block of an attention kernel, one per "
+       "thread", 1, 1024, KnobCostLog2>,
+  Knob<"BKV", KnobInt, "keys per step of an attention kernel's key loop",
+       1>]> {
+  let description = [{
+    Applies to an online-softmax kernel (dloop-fuse-attention's: a private
+    buffer of head-dimension accumulators rescaled at every step of the loop
+    over the keys) without threads yet. Each block gets BQ threads, one
+    query row each, taken from the innermost output axes (the queries, then
+    the heads), masked where they do not divide; the key loop becomes a
+    loop over blocks of BKV keys around a loop over one block (the last one
+    masked), whose K and V rows the block's threads share, so that
+    stage_inputs can stage them. Legal: BQ a warp or more, powers of two up
+    to the rows, 256 and the block's limit (every row in one block when there
+    are fewer than a warp); BKV every key (one step) or a power of two in
+    [16, 128] below the key count. Heuristic: 64 rows, then 32 keys.
+  }];
+  let forks = "attention_blocks: (BQ, BKV) in {(64, 32)*, (32, 37), ..., "
+              "(128, 32)}";
+}
+
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
     "blockify_launch", "choose the block's share of the output "
     "(fork BM, BN or block_threads)", [
@@ -336,6 +360,7 @@ def TileRulePipeline {
     DTileChunkMatmulK,
     DTileSplitMatmulK,
     DTileCooperativeReduce,
+    DTileAttentionBlocks,
     DTileBlockifyLaunch,
     DTileChunkReduce,
     DTileRegisterTile,
