@@ -6,7 +6,7 @@
 // f32, f16 and bf16 storage, each within its dtype's tolerance (the
 // runtime's: f16 rtol 1e-2 atol 1e-3, bf16 rtol 2e-2 atol 1e-2).
 //
-// DEFINE: %{loop} = lower-to-loop,func.func(dloop-fuse-attention,dloop-fuse)
+// DEFINE: %{loop} = lower-to-loop
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37 > %t.sdpa37.mlir
 // RUN: deplodock-run --interp %t.sdpa37.mlir --pipeline=lower-to-tensor --compare='%{loop}' --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-opt %t.sdpa37.mlir --pass-pipeline='builtin.module(%{loop})' | FileCheck %s --check-prefix=ONE
@@ -30,6 +30,18 @@
 // RUN: %python %deplodock_src_root/examples/generate.py --small naive_attn --dims S=333 > %t.naive333.mlir
 // RUN: deplodock-run --interp %t.naive333.mlir --pipeline=lower-to-tensor --compare='%{loop}' --seed=6 --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-opt %t.naive333.mlir --pass-pipeline='builtin.module(%{loop})' | FileCheck %s --check-prefix=ONE
+
+/// Every Tile variant of the attention kernel (attention_blocks' query rows
+/// and key steps, the staging of K and V, ...) on the SIMT interpreter:
+/// masked and unmasked, GQA, odd lengths, decoding, half precision.
+// RUN: deplodock-run --interp %t.sdpa37.mlir --pipeline=lower-to-tensor --check-variants=100 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: deplodock-run --interp %t.sdpa100.mlir --pipeline=lower-to-tensor --check-variants=60 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=1e-2 --atol=1e-3 --seed=2 --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: deplodock-run --interp %t.sdpa333.mlir --pipeline=lower-to-tensor --check-variants=20 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --seed=3 --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: deplodock-run --interp %t.decode1.mlir --pipeline=lower-to-tensor --check-variants=60 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=2e-2 --atol=1e-2 --seed=7 --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: deplodock-run --interp %t.naive37.mlir --pipeline=lower-to-tensor --check-variants=60 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=1e-2 --atol=1e-3 --seed=4 --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: deplodock-run --interp %t.naive100.mlir --pipeline=lower-to-tensor --check-variants=40 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --rtol=2e-2 --atol=1e-2 --seed=5 --print=none | FileCheck %s --check-prefix=VARIANTS
+// VARIANTS: variants of @{{.*}} checked, 0 failed
+// VARIANTS-NOT: {{[1-9][0-9]*}} failed
 
 // NUM-NOT: FAIL
 // NUM: : PASS

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
@@ -76,7 +78,7 @@ protected:
   size_t heuristic(KernelOp, ArrayRef<AttentionBlocksKnobs> options,
                    TargetAttr) const override {
     auto distance = [](int64_t value, int64_t goal) {
-      return value > goal ? value / goal : 2 * goal / value;
+      return std::abs(std::log2(double(value) / double(goal)));
     };
     return llvm::min_element(options,
                              [&](const AttentionBlocksKnobs &a,
