@@ -174,8 +174,8 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     are fewer than a warp); BKV every key (one step) or a power of two in
     [16, 128] below the key count. Heuristic: 64 rows, then 32 keys.
   }];
-  let forks = "attention_blocks: (BQ, BKV) in {(64, 32)*, (32, 37), ..., "
-              "(128, 32)}";
+  let forks = "attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), ..., "
+              "(32, 256)}";
 }
 
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
