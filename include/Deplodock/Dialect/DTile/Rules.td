@@ -355,6 +355,8 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// pad_smem follow stage_inputs, so that their conflict analyses see the
 /// slab reads as they end up; tma_copy follows async_copy and applies only
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
+/// attention_blocks takes the place of blockify_launch for online-softmax
+/// kernels, so it runs first; stage_inputs then stages its key steps.
 def TileRulePipeline {
   list<TileRule> rules = [
     DTileChunkMatmulK,
