@@ -10,6 +10,7 @@ scaled-down shapes for the interpreter tests:
     examples/generate.py --check            # fail if examples/ is stale
     examples/generate.py --small rmsnorm    # one example, small shapes
     examples/generate.py --scaled rmsnorm   # the real shapes scaled down
+    examples/generate.py --small sdpa --dims S=37,CAUSAL=0 --dtype bf16
     examples/generate.py --list
 
 The file is also a module: the benchmark suite (bench/cases.py) builds its
@@ -295,14 +296,17 @@ def add(f, a, b, shape, hint="sum", elems=("f32", "f32"), prec=F32):
                      out_elem=prec.storage, compute=prec.compute)
 
 
-def attention(f, q, k, v, nh, nkv, s, d, causal, prec=F32):
+def attention(f, q, k, v, nh, nkv, s, d, causal, prec=F32, sq=None):
     """softmax(q k^T / sqrt(d) [+ causal mask]) v on [1, heads, s, d].
 
     q, k, v are stored in prec.storage; the result is in prec.compute. The
-    probabilities are stored in prec.storage before they meet v.
+    probabilities are stored in prec.storage before they meet v. With `sq`
+    queries (default s) they are the last sq positions: query i sees keys
+    up to s - sq + i (decoding, sq = 1, sees them all).
     """
     st, ct = prec.storage, prec.compute
-    q3 = f.collapse(q, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d], st)
+    sq = s if sq is None else sq
+    q3 = f.collapse(q, "[[0, 1], [2], [3]]", [nh, sq, d], [1, nh, sq, d], st)
     if nkv != nh:  # GQA: each kv head serves nh / nkv query heads.
         rep = nh // nkv
         k3 = f.collapse(k, "[[0, 1], [2], [3]]", [nkv, s, d], [1, nkv, s, d],
@@ -322,24 +326,30 @@ def attention(f, q, k, v, nh, nkv, s, d, causal, prec=F32):
         k3 = f.collapse(k, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d], st)
         v3 = f.collapse(v, "[[0, 1], [2], [3]]", [nh, s, d], [1, nh, s, d], st)
     kt, _ = f.transpose(k3, [nh, s, d], [0, 2, 1], st)
-    scores = f.batch_matmul(q3, kt, nh, s, d, s, st, ct)
+    scores = f.batch_matmul(q3, kt, nh, sq, d, s, st, ct)
     scale = 1.0 / (d ** 0.5)
     body = [f"%scale = arith.constant {scale:.9e} : $t",
             "%sx = arith.mulf $a0, %scale : $t"]
     result = "%sx"
     if causal:
         body += ["%i = linalg.index 1 : index",
-                 "%j = linalg.index 2 : index",
-                 "%future = arith.cmpi sgt, %j, %i : index",
-                 "%ninf = arith.constant 0xFF800000 : $t",
+                 "%j = linalg.index 2 : index"]
+        if sq != s:
+            body += [f"%past = arith.constant {s - sq} : index",
+                     "%pos = arith.addi %i, %past : index",
+                     "%future = arith.cmpi sgt, %j, %pos : index"]
+        else:
+            body += ["%future = arith.cmpi sgt, %j, %i : index"]
+        body += ["%ninf = arith.constant 0xFF800000 : $t",
                  "%m = arith.select %future, %ninf, %sx : $t"]
         result = "%m"
-    scaled = f.generic("scaled", [(scores, [nh, s, s], ident(3), ct)],
-                       [nh, s, s], body, result, out_elem=ct, compute=ct)
-    probs = f.softmax(scaled, [nh, s, s], 2, ct)
-    probs = f.cast(probs, [nh, s, s], ct, st)
-    out = f.batch_matmul(probs, v3, nh, s, s, d, st, ct)
-    return f.expand(out, "[[0, 1], [2], [3]]", [1, nh, s, d], [nh, s, d], ct)
+    scaled = f.generic("scaled", [(scores, [nh, sq, s], ident(3), ct)],
+                       [nh, sq, s], body, result, out_elem=ct, compute=ct)
+    probs = f.softmax(scaled, [nh, sq, s], 2, ct)
+    probs = f.cast(probs, [nh, sq, s], ct, st)
+    out = f.batch_matmul(probs, v3, nh, sq, s, d, st, ct)
+    return f.expand(out, "[[0, 1], [2], [3]]", [1, nh, sq, d], [nh, sq, d],
+                    ct)
 
 
 def rope(f, x, cos, sin, nh, s, d):
@@ -414,15 +424,21 @@ def layer_silu_mul(s: int, i: int, prec: Precision = F32) -> Fn:
 
 
 def layer_sdpa(nh: int, nkv: int, s: int, d: int,
-               prec: Precision = F32) -> Fn:
+               prec: Precision = F32, causal: bool = True,
+               sq: int | None = None) -> Fn:
+    """With `sq` queries (default s): the last sq positions over s keys."""
     st = prec.storage
-    f = Fn("sdpa", [("q", [1, nh, s, d], st), ("k", [1, nkv, s, d], st),
+    sq = s if sq is None else sq
+    mask = "a causal mask" if causal else "no mask"
+    queries = "" if sq == s else f"\nThe {sq} queries are the last positions of the {s} keys."
+    f = Fn("sdpa", [("q", [1, nh, sq, d], st), ("k", [1, nkv, s, d], st),
                     ("v", [1, nkv, s, d], st)],
-           "Scaled dot-product attention with a causal mask and grouped-query\n"
-           "attention: NKV key/value heads each serve NH/NKV query heads.")
-    out = attention(f, "%q", "%k", "%v", nh, nkv, s, d, True, prec)
-    f.results.append((f.cast(out, [1, nh, s, d], prec.compute, st),
-                      [1, nh, s, d], st))
+           f"Scaled dot-product attention with {mask} and grouped-query\n"
+           "attention: NKV key/value heads each serve NH/NKV query heads."
+           + queries)
+    out = attention(f, "%q", "%k", "%v", nh, nkv, s, d, causal, prec, sq)
+    f.results.append((f.cast(out, [1, nh, sq, d], prec.compute, st),
+                      [1, nh, sq, d], st))
     return f
 
 
@@ -484,39 +500,42 @@ def layer_silu_mul_matmul(s: int, i: int, h: int,
 
 # --- The examples ------------------------------------------------------------
 
-def ex_matmul(c):
-    return layer_matmul(c["S"], c["H"], c["H"])
+def ex_matmul(c, prec=F32):
+    return layer_matmul(c["S"], c["H"], c["H"], prec)
 
 
-def ex_rmsnorm(c):
-    return layer_rmsnorm(c["S"], c["H"])
+def ex_rmsnorm(c, prec=F32):
+    return layer_rmsnorm(c["S"], c["H"], prec)
 
 
-def ex_softmax(c):
-    return layer_softmax(c["NH"], c["S"])
+def ex_softmax(c, prec=F32):
+    return layer_softmax(c["NH"], c["S"], prec)
 
 
-def ex_silu_mul(c):
-    return layer_silu_mul(c["S"], c["I"])
+def ex_silu_mul(c, prec=F32):
+    return layer_silu_mul(c["S"], c["I"], prec)
 
 
-def ex_sdpa(c):
-    return layer_sdpa(c["NH"], c["NKV"], c["S"], c["D"])
+def ex_sdpa(c, prec=F32):
+    return layer_sdpa(c["NH"], c["NKV"], c["S"], c["D"], prec,
+                      bool(c.get("CAUSAL", 1)), c.get("SQ"))
 
 
-def ex_naive_attn(c):
-    return layer_naive_attn(c["NH"], c["S"], c["D"])
+def ex_naive_attn(c, prec=F32):
+    return layer_naive_attn(c["NH"], c["S"], c["D"], prec)
 
 
-def ex_matmul_add(c):
-    return layer_matmul_add(c["S"], c["H"], c["H"])
+def ex_matmul_add(c, prec=F32):
+    return layer_matmul_add(c["S"], c["H"], c["H"], prec)
 
 
-def ex_silu_mul_matmul(c):
-    return layer_silu_mul_matmul(c["S"], c["I"], c["H"])
+def ex_silu_mul_matmul(c, prec=F32):
+    return layer_silu_mul_matmul(c["S"], c["I"], c["H"], prec)
 
 
-def ex_decoder_block(c):
+def ex_decoder_block(c, prec=F32):
+    if prec != F32:
+        raise ValueError("decoder_block is written in f32 only")
     s, h, i, nh, nkv, d = c["S"], c["H"], c["I"], c["NH"], c["NKV"], c["D"]
     kv = nkv * d
     f = Fn("decoder_block",
@@ -561,10 +580,27 @@ HEADER = ("// Generated by examples/generate.py from the {shapes} shapes "
           "({dims}).\n// Edit the generator, not this file.\n")
 
 
-def render(name, dims, label):
-    text = EXAMPLES[name](dims).text()
+PRECISIONS = {"f32": F32, "bf16": BF16, "f16": F16}
+
+
+def render(name, dims, label, prec=F32):
+    text = EXAMPLES[name](dims, prec).text()
     pretty = ", ".join(f"{k}={v}" for k, v in dims.items())
+    if prec != F32:
+        pretty += f", {prec.storage}"
     return HEADER.format(shapes=label, dims=pretty) + text
+
+
+def parse_dims(text: str) -> dict:
+    """NAME=INT,... as a dict (the --dims option)."""
+    dims = {}
+    for item in filter(None, text.split(",")):
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise argparse.ArgumentTypeError(
+                f"expected NAME=INTEGER, got '{item}'")
+        dims[name.strip()] = int(value)
+    return dims
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -582,6 +618,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     group.add_argument("--real", metavar="NAME",
                        help="print one example at the real shapes")
     group.add_argument("--list", action="store_true", help="list the examples")
+    parser.add_argument("--dims", type=parse_dims, default={},
+                        metavar="NAME=N,...",
+                        help="override dimensions of --small/--scaled/--real "
+                             "(H, I, NH, NKV, D, S; for sdpa also SQ, the "
+                             "number of queries, the last SQ positions, and "
+                             "CAUSAL=0, no mask)")
+    parser.add_argument("--dtype", choices=sorted(PRECISIONS), default="f32",
+                        help="storage type of --small/--scaled/--real "
+                             "(arithmetic stays f32)")
     args = parser.parse_args(argv)
     here = pathlib.Path(__file__).resolve().parent
     if args.list:
@@ -595,7 +640,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name not in EXAMPLES:
             print(f"error: no example '{name}' (see --list)", file=sys.stderr)
             return 2
-        print(render(name, dims, label), end="")
+        unknown = sorted(set(args.dims) - set(dims) - {"CAUSAL", "SQ"})
+        if unknown:
+            print(f"error: no dimension {', '.join(unknown)} (see --help)",
+                  file=sys.stderr)
+            return 2
+        try:
+            text = render(name, {**dims, **args.dims}, label,
+                          PRECISIONS[args.dtype])
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(text, end="")
         return 0
     stale = []
     for name in EXAMPLES:

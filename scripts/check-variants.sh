@@ -31,7 +31,7 @@ for ex in "${examples[@]}"; do
     [ "$shapes" = scaled ] && n=$scaled
     [ "$n" -gt 0 ] || continue
     python3 "$root/examples/generate.py" "--$shapes" "$ex" >"$tmp/$ex.mlir"
-    # The whole decoder layer at scaled shapes chains 13 kernels with
+    # The whole decoder layer at scaled shapes chains 11 kernels with
     # 256- and 704-long sums: a cooperative or split-K reduction (a legal
     # reordering) moves its output by up to ~5e-3 on values near 9, while
     # the serial lowering matches the reference exactly.

@@ -29,6 +29,10 @@ void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(dloop::createDLoopFuse());
+  // Attention: the softmax fuses into its contraction by online softmax,
+  // after which the scores fuse in without recomputation.
+  func.addPass(dloop::createDLoopFuseAttention());
+  func.addPass(dloop::createDLoopFuse());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
   func.addPass(dloop::createDLoopHoistInvariants());

@@ -2,7 +2,11 @@
 // RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=convert-dtensor-to-dloop --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --print=none | FileCheck %s --check-prefix=NUM
 // RUN: %python %deplodock_src_root/examples/generate.py --scaled decoder_block > %t.scaled.mlir
-// RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --seed=3 --print=none | FileCheck %s --check-prefix=NUM
+/// At scaled shapes the online softmax sums in another order: the attention
+/// output itself stays within 3e-6 of the reference (measured), and the
+/// layer's later norms and 704-long sums amplify that to ~7e-4 on values
+/// near 0.7, as check-variants.sh notes for the other legal reorderings.
+// RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --seed=3 --atol=2e-3 --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-opt %deplodock_src_root/examples/decoder_block.mlir --lower-to-loop > %t.loop.mlir
 // RUN: FileCheck %s < %t.loop.mlir
 // RUN: FileCheck %s --check-prefix=KERNELS < %t.loop.mlir
@@ -26,11 +30,11 @@
 // NUM-NOT: FAIL
 // NUM: : PASS
 
-/// A TinyLlama layer in 13 kernels: RMSNorm, q/k/v projections, RoPE on q
-/// and k, scores, softmax, attention output, output projection + residual,
-/// RMSNorm, gate and up projections with the SiLU gating, down projection +
-/// residual.
-// KERNELS-COUNT-13: dloop.kernel @decoder_block_{{[0-9]+}}_{{reduce|pointwise}}
+/// A TinyLlama layer in 11 kernels: RMSNorm, q/k/v projections, RoPE on q
+/// and k, attention (scores, softmax and values in one online-softmax
+/// kernel), output projection + residual, RMSNorm, gate and up projections
+/// with the SiLU gating, down projection + residual.
+// KERNELS-COUNT-11: dloop.kernel @decoder_block_{{[0-9]+}}_{{reduce|pointwise}}
 // KERNELS-NOT: dloop.kernel
 //      CHECK: %[[H1:.*]] = memref.alloc() : memref<1x32x2048xf32>
 // CHECK-NEXT: dloop.kernel @decoder_block_0_reduce ins({{.*}} = %arg0 : {{.*}}, {{.*}} = %arg1 : memref<2048xf32>) outs({{.*}} = %[[H1]]
@@ -45,15 +49,14 @@
 // CHECK-NEXT: dloop.kernel @decoder_block_4_pointwise ins({{.*}} = %[[Q]] : {{.*}}, {{.*}} = %arg10 : {{.*}}, {{.*}} = %arg11 : {{.*}}) outs({{.*}} = %[[QR]]
 //      CHECK: %[[KR:.*]] = memref.alloc() : memref<1x4x32x64xf32>
 // CHECK-NEXT: dloop.kernel @decoder_block_5_pointwise ins({{.*}} = %[[K]] : {{.*}}, {{.*}} = %arg10 : {{.*}}, {{.*}} = %arg11 : {{.*}}) outs({{.*}} = %[[KR]]
-//      CHECK: dloop.kernel @decoder_block_6_reduce ins({{.*}} = %[[QR]] : {{.*}}, {{.*}} = %[[KR]] : {{.*}})
-//      CHECK: dloop.kernel @decoder_block_7_reduce
-//      CHECK: dloop.kernel @decoder_block_8_reduce ins({{.*}}, {{.*}} = %[[V]] : {{.*}})
+//      CHECK: dloop.kernel @decoder_block_6_reduce ins({{.*}} = %[[V]] : {{.*}}, {{.*}} = %[[QR]] : {{.*}}, {{.*}} = %[[KR]] : {{.*}})
+//      CHECK:   memref.alloca() : memref<64xf32>
 /// The output projection carries the residual x.
 //      CHECK: %[[O:.*]] = memref.alloc() : memref<1x32x2048xf32>
-// CHECK-NEXT: dloop.kernel @decoder_block_9_reduce ins({{.*}} = %arg0 : {{.*}}, {{.*}}, {{.*}} = %arg5 : memref<2048x2048xf32>) outs({{.*}} = %[[O]]
-//      CHECK: dloop.kernel @decoder_block_10_reduce ins({{.*}} = %[[O]] : {{.*}}, {{.*}} = %arg6 : memref<2048xf32>)
+// CHECK-NEXT: dloop.kernel @decoder_block_7_reduce ins({{.*}} = %arg0 : {{.*}}, {{.*}}, {{.*}} = %arg5 : memref<2048x2048xf32>) outs({{.*}} = %[[O]]
+//      CHECK: dloop.kernel @decoder_block_8_reduce ins({{.*}} = %[[O]] : {{.*}}, {{.*}} = %arg6 : memref<2048xf32>)
 /// Gate and up projections share one kernel with the SiLU gating.
-//      CHECK: dloop.kernel @decoder_block_11_reduce ins({{.*}}, {{.*}} = %arg7 : memref<2048x5632xf32>, {{.*}} = %arg8 : memref<2048x5632xf32>)
+//      CHECK: dloop.kernel @decoder_block_9_reduce ins({{.*}}, {{.*}} = %arg7 : memref<2048x5632xf32>, {{.*}} = %arg8 : memref<2048x5632xf32>)
 //      CHECK:   math.exp
 /// The down projection carries the second residual.
-//      CHECK: dloop.kernel @decoder_block_12_reduce ins({{.*}} = %[[O]] : {{.*}}, {{.*}}, {{.*}} = %arg9 : memref<5632x2048xf32>)
+//      CHECK: dloop.kernel @decoder_block_10_reduce ins({{.*}} = %[[O]] : {{.*}}, {{.*}}, {{.*}} = %arg9 : memref<5632x2048xf32>)

@@ -27,10 +27,15 @@
 // NUM-NOT: FAIL
 // NUM: : PASS
 
-/// Three kernels: masked scores, softmax, probabilities times values.
-// KERNELS-COUNT-3: dloop.kernel
+/// One kernel: per query row, the loop over the keys computes each masked
+/// score once, carries the running maximum and sum, and rescales the
+/// private accumulators over the head dimension (dloop-fuse-attention).
+// KERNELS-COUNT-1: dloop.kernel
 // KERNELS-NOT: dloop.kernel
 //     CHECK: dloop.kernel @naive_attn_0_reduce
-//     CHECK:   arith.select
-//     CHECK: dloop.kernel @naive_attn_1_reduce
-//     CHECK: dloop.kernel @naive_attn_2_reduce
+//     CHECK:   %[[ACC:.*]] = memref.alloca() : memref<64xf32>
+//     CHECK:   dloop.for {{.*}} = 0 to 32 reduce {{.*}} iter({{.*}} : f32, {{.*}} : f32) {
+//     CHECK:     dloop.for {{.*}} = 0 to 64 reduce
+//     CHECK:     arith.select
+//     CHECK:     dloop.for {{.*}} = 0 to 64 free
+//     CHECK:       dloop.store {{.*}}, %[[ACC]]

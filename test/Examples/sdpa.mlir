@@ -27,16 +27,19 @@
 // NUM-NOT: FAIL
 // NUM: : PASS
 
-/// Three kernels: the scores (with scale, causal mask and the GQA head
-/// mapping), the softmax, and probabilities times values. The scores and the
-/// softmax are materialised: fusing them would recompute a matmul.
-// KERNELS-COUNT-3: dloop.kernel
+/// One kernel: the scores (with scale, causal mask and the GQA head
+/// mapping) are computed once per (query, key) in the loop over the keys,
+/// which carries the running maximum and sum and rescales the private
+/// accumulators over the head dimension (dloop-fuse-attention).
+// KERNELS-COUNT-1: dloop.kernel
 // KERNELS-NOT: dloop.kernel
 //     CHECK: dloop.kernel @sdpa_0_reduce
 //     CHECK:   dloop.for %[[H:.*]] = 0 to 32 free
-//     CHECK:         dloop.for {{.*}} = 0 to 64 reduce
-//     CHECK:           dloop.load %{{.*}}[0, %[[H]] floordiv 8, %{{.*}}, %{{.*}}] : memref<1x4x32x64xf32>
-//     CHECK:         arith.select
-//     CHECK: dloop.kernel @sdpa_1_reduce
-//     CHECK: dloop.kernel @sdpa_2_reduce
-//     CHECK:           dloop.load %{{.*}}[0, %{{.*}} floordiv 8, %{{.*}}, %{{.*}}] : memref<1x4x32x64xf32>
+//     CHECK:     %[[ACC:.*]] = memref.alloca() : memref<64xf32>
+//     CHECK:     dloop.for %[[J:.*]] = 0 to 32 reduce {{.*}} iter({{.*}} : f32, {{.*}} : f32) {
+//     CHECK:       dloop.for {{.*}} = 0 to 64 reduce
+//     CHECK:         dloop.load %{{.*}}[0, %[[H]] floordiv 8, %[[J]], %{{.*}}] : memref<1x4x32x64xf32>
+//     CHECK:       arith.select
+//     CHECK:       dloop.for %[[D:.*]] = 0 to 64 free
+//     CHECK:         dloop.load %{{.*}}[0, %[[H]] floordiv 8, %[[J]], %[[D]]] : memref<1x4x32x64xf32>
+//     CHECK:         dloop.store {{.*}}, %[[ACC]][%[[D]]]

@@ -15,15 +15,14 @@
 
 /// The kernels of the variants the property tests check, not only the
 /// default ones, are valid CUDA: a seeded sample of the matmul's tree, every
-/// variant of the three attention kernels, and a few of each of the decoder
-/// block's thirteen kernels, each lowered for its target and compiled by
+/// variant of the attention kernel, and a few of each of the decoder
+/// block's eleven kernels, each lowered for its target and compiled by
 /// NVRTC (as the runtime compiles) for that target.
 // MATMUL: variants of @matmul_0_reduce: 64 (seeded sample) checked, 0 failed
-// SDPA: variants of @sdpa_0_reduce: 16 (all) checked, 0 failed
-// SDPA: variants of @sdpa_1_reduce: 5 (all) checked, 0 failed
-// SDPA: variants of @sdpa_2_reduce: 16 (all) checked, 0 failed
-// DECODER-COUNT-13: checked, 0 failed
+// SDPA: variants of @sdpa_0_reduce: 4 (all) checked, 0 failed
+// SDPA-NOT: variants of
+// DECODER-COUNT-11: checked, 0 failed
 
-/// 64 + 37 kernels for sm_80; as many plus the decoder block's for sm_90.
-// COUNT80: 101
+/// 64 + 4 kernels for sm_80; as many plus the decoder block's for sm_90.
+// COUNT80: 68
 // COUNT90: {{1[0-9][0-9]}}

@@ -8,7 +8,7 @@
 //      CHECK: ok    rmsnorm.tinyllama.s32 (1 kernels)
 // CHECK-NEXT: ok    rmsnorm.tinyllama.s32.bf16 (1 kernels)
 // CHECK-NEXT: ok    rmsnorm.tinyllama.s32.fp16 (1 kernels)
-// CHECK-NEXT: ok    sdpa.mini.s8 (3 kernels)
+// CHECK-NEXT: ok    sdpa.mini.s8 (1 kernels)
 //      CHECK: 4 of 4 cases lower to CUDA for sm_90
 
 //      JSON: "rmsnorm.tinyllama.s32": {

@@ -261,9 +261,9 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
   EXPECT_EQ(names,
             (SmallVector<StringRef>{
                 "chunk_matmul_k", "split_matmul_k", "cooperative_reduce",
-                "blockify_launch", "chunk_reduce", "register_tile",
-                "stage_inputs", "permute_register_tile", "pad_smem",
-                "double_buffer", "async_copy", "tma_copy",
+                "attention_blocks", "blockify_launch", "chunk_reduce",
+                "register_tile", "stage_inputs", "permute_register_tile",
+                "pad_smem", "double_buffer", "async_copy", "tma_copy",
                 "split_inner_for_swizzle", "pipeline_k_outer", "mark_unroll"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)

@@ -178,6 +178,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](scf::IfOp ifOp) { return lowerIf(ifOp); })
       .Case([&](dloop::LoadOp load) { return lowerLoad(load); })
       .Case([&](dloop::StoreOp store) { return lowerStore(store); })
+      .Case([&](memref::AllocaOp alloca) { return lowerPrivateBuffer(alloca); })
       .Case([&](affine::AffineApplyOp apply) { return lowerApply(apply); })
       .Case([&](dtile::StageOp stage) { return lowerStage(stage); })
       .Case([&](dtile::CombineOp combine) { return lowerCombine(combine); })

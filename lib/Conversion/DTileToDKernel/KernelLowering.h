@@ -97,6 +97,9 @@ private:
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerLoad(dloop::LoadOp op);
   LogicalResult lowerStore(dloop::StoreOp op);
+  /// A private buffer (online softmax's accumulators) stays a thread's
+  /// local array.
+  LogicalResult lowerPrivateBuffer(mlir::memref::AllocaOp op);
   LogicalResult lowerApply(affine::AffineApplyOp op);
   LogicalResult lowerStage(dtile::StageOp op);
   LogicalResult lowerCombine(dtile::CombineOp op);

@@ -93,6 +93,15 @@ LogicalResult KernelLowering::lowerStore(dloop::StoreOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerPrivateBuffer(memref::AllocaOp op) {
+  // The Loop verifier admits only static private buffers, which every
+  // thread allocates for itself.
+  values.map(
+      op.getResult(),
+      memref::AllocaOp::create(b, op.getLoc(), op.getType()).getResult());
+  return success();
+}
+
 LogicalResult KernelLowering::lowerApply(affine::AffineApplyOp op) {
   FailureOr<SmallVector<Value>> result =
       expandMap(op.getLoc(), op.getAffineMap(), op.getMapOperands(), op);

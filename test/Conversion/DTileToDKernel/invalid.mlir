@@ -142,11 +142,11 @@ func.func @carried_buffer(%arg0: memref<64xf32>, %arg1: memref<64xf32>, %arg2: m
 // -----
 
 // Ops with no Kernel IR form are named.
-func.func @alloca(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
-  dtile.kernel @alloca ins(%x = %arg0 : memref<64xf32>) outs(%y = %arg1 : memref<64xf32>) {
+func.func @alloc(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
+  dtile.kernel @alloc ins(%x = %arg0 : memref<64xf32>) outs(%y = %arg1 : memref<64xf32>) {
     dtile.tile threads(%t : 64 "t") {
-      // expected-error @+1 {{'memref.alloca' op cannot be lowered to Kernel IR}}
-      %tmp = memref.alloca() : memref<4xf32>
+      // expected-error @+1 {{'memref.alloc' op cannot be lowered to Kernel IR}}
+      %tmp = memref.alloc() : memref<4xf32>
       %v = dloop.load %x[%t] : memref<64xf32>
       dloop.store %v, %y[%t] : memref<64xf32>
     }

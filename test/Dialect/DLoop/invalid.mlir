@@ -464,3 +464,29 @@ func.func @store_reduce_element(%arg0: memref<4xvector<2xf32>>) {
   }
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Private buffers
+//===----------------------------------------------------------------------===//
+
+func.func @private_dynamic(%arg0: memref<4xf32>) {
+  dloop.kernel @k outs(%y = %arg0 : memref<4xf32>) {
+    %n = arith.constant 4 : index
+    // expected-error @+1 {{'memref.alloca' op in a dloop.kernel is a private buffer and needs a static shape, the identity layout and the default memory space, got 'memref<?xf32>'}}
+    %t = memref.alloca(%n) : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @private_escapes(%arg0: memref<4xf32>) {
+  dloop.kernel @k outs(%y = %arg0 : memref<4xf32>) {
+    %t = memref.alloca() : memref<4xf32>
+    // expected-error @+1 {{'memref.copy' op uses a private buffer of its kernel; only dloop.load and dloop.store may}}
+    memref.copy %t, %y : memref<4xf32> to memref<4xf32>
+  }
+  return
+}

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 func.func @knob_unknown(%arg0: memref<4xf32>) {
-  // expected-error @+1 {{unknown knob 'BQ'}}
-  dtile.kernel @k knobs<BQ = 32> outs(%y = %arg0 : memref<4xf32>) {
+  // expected-error @+1 {{unknown knob 'BZ'}}
+  dtile.kernel @k knobs<BZ = 32> outs(%y = %arg0 : memref<4xf32>) {
   }
   return
 }

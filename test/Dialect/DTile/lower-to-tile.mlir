@@ -22,8 +22,8 @@
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=rmsnorm_0_reduce:threads=256" | diff %t.rmsnorm.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=softmax_0_reduce:threads=32" | diff %t.softmax.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile="knobs=silu_mul_0_pointwise:block_threads=256" | diff %t.silu_mul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BK=32,BM=16,BN=16,FM=1,FN=1,pad=true,stage=[0,1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=16,BN=32,FM=1,FN=2,stage=[0,1],unroll=16" | diff %t.sdpa.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,pad=true,stage=[0,1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=32,BN=32,FM=2,FN=2,pad=true,stage=[0,1],unroll=16" | diff %t.sdpa80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BKV=32,BQ=64,unroll=4" | diff %t.sdpa.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BKV=32,BQ=64,unroll=4" | diff %t.sdpa80.mlir -
 
 /// So do they for a variant named by a few knobs.
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64" > %t.variant.mlir
@@ -83,17 +83,15 @@
 // SILU: dtile.kernel @silu_mul_0_pointwise knobs<block_threads = 256>
 // SILU:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 22 "d1_o") threads(%{{.*}} : 256 "d1_i") {
 
-/// Attention: Q.K^T per head (K = 64), the softmax, then P.V (K = 32, so
-/// chunks of 16); the head axis stays a block axis of both matmuls.
-// SDPA: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 16, FM = 1, FN = 1, async_copy = true, double_buffer = true, pad = true, pipeline = true, stage = [0, 1], unroll = 32>
-// SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
-// SDPA: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
-// SDPA: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 16, BN = 32, FM = 1, FN = 2, async_copy = true, double_buffer = true, pipeline = true, stage = [0, 1], unroll = 16>
-// SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o", %{{.*}} : 2 "d2_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "d2_i") {
+/// Attention in one online-softmax kernel: 64 query rows per block, one per
+/// thread (the 32 queries of two heads sharing a KV head), the 32 keys in
+/// one step.
+// SDPA: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64, unroll = 4>
+// SDPA:   dtile.tile blocks(%{{.*}} : 16 "d0_o") threads(%{{.*}} : 2 "d0_i", %{{.*}} : 32 "d1") {
+// SDPA-NOT: dtile.kernel
 
-// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BK = 32, BM = 16, BN = 32, FM = 1, FN = 2, async_copy = true, double_buffer = true, pad = true, pipeline = true, stage = [0, 1], unroll = 32>
-// SDPA80: dtile.kernel @sdpa_1_reduce knobs<threads = 32>
-// SDPA80: dtile.kernel @sdpa_2_reduce knobs<BK = 16, BM = 32, BN = 32, FM = 2, FN = 2, async_copy = true, double_buffer = true, pad = true, pipeline = true, stage = [0, 1], unroll = 16>
+// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64, unroll = 4>
+// SDPA80-NOT: dtile.kernel
 
 // VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, async_copy = true, double_buffer = true, pad = true, permute = true, pipeline = true, split_k = 1, stage = [0, 1], unroll = 4>
 // VARIANT:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 32 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
@@ -113,11 +111,8 @@
 
 // RMSNORM-FORKS: rmsnorm.mlir:24:13: remark: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1024, 1}
 
-// SDPA-FORKS: sdpa.mlir:22:13: remark: chunk_matmul_k: BK in {32*, 16}
-// SDPA-FORKS: sdpa.mlir:22:13: remark: blockify_launch: (BM, BN) in {(16, 16)*, (32, 32), (16, 32), (32, 16), (8, 32), (32, 8), (8, 16), (16, 8), (4, 32), (8, 8), (4, 16), (2, 32), (4, 8), (2, 16), (1, 32)}
-// SDPA-FORKS: sdpa.mlir:36:12: remark: cooperative_reduce: threads in {32*, 1}
-// SDPA-FORKS: sdpa.mlir:41:11: remark: chunk_matmul_k: BK in {16*}
-// SDPA-FORKS: sdpa.mlir:41:11: remark: mark_unroll: unroll in {16*, 1, 2, 4, 8}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: attention_blocks: (BKV, BQ) in {(32, 64)*, (32, 32), (16, 32), (16, 64), (32, 128), (16, 128), (32, 256), (16, 256)}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
 
 // ILLEGAL: matmul.mlir:10:11: error: 'dtile.kernel' op knobs BK=48 are not a legal option of chunk_matmul_k: BK in {32*, 16, 64, 128}
 // TARGET: error: unknown target 'sm_100'; expected sm_80 or sm_90

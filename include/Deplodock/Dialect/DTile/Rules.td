@@ -156,6 +156,30 @@ def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
   let forks = "cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}";
 }
 
+def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
+    "attention_blocks", "deal an online softmax's query rows to threads and "
+    "step its keys in blocks (fork BQ, BKV)", [
+  Knob<"BQ", KnobInt, "query rows per block of an attention kernel, one per "
+       "thread", 1, 1024, KnobCostLog2>,
+  Knob<"BKV", KnobInt, "keys per step of an attention kernel's key loop",
+       1>]> {
+  let description = [{
+    Applies to an online-softmax kernel (dloop-fuse-attention's: a private
+    buffer of head-dimension accumulators rescaled at every step of the loop
+    over the keys) without threads yet. Each block gets BQ threads, one
+    query row each, taken from the innermost output axes (the queries, then
+    the heads), masked where they do not divide; the key loop becomes a
+    loop over blocks of BKV keys around a loop over one block (the last one
+    masked), whose K and V rows the block's threads share, so that
+    stage_inputs can stage them. Legal: BQ a warp or more, powers of two up
+    to the rows, 256 and the block's limit (every row in one block when there
+    are fewer than a warp); BKV every key (one step) or a power of two in
+    [16, 128] below the key count. Heuristic: 64 rows, then 32 keys.
+  }];
+  let forks = "attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), ..., "
+              "(32, 256)}";
+}
+
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
     "blockify_launch", "choose the block's share of the output "
     "(fork BM, BN or block_threads)", [
@@ -333,11 +357,14 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// pad_smem follow stage_inputs, so that their conflict analyses see the
 /// slab reads as they end up; tma_copy follows async_copy and applies only
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
+/// attention_blocks takes the place of blockify_launch for online-softmax
+/// kernels, so it runs first; stage_inputs then stages its key steps.
 def TileRulePipeline {
   list<TileRule> rules = [
     DTileChunkMatmulK,
     DTileSplitMatmulK,
     DTileCooperativeReduce,
+    DTileAttentionBlocks,
     DTileBlockifyLaunch,
     DTileChunkReduce,
     DTileRegisterTile,

@@ -7,6 +7,7 @@
 #include "Deplodock/Dialect/Common/Reductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -104,8 +105,39 @@ LogicalResult KernelOp::verify() {
                              getOutputs().size());
 }
 
+/// Checks a private buffer of a kernel body: a static, plain local array
+/// that only loads and stores of the body touch, so that it never escapes
+/// the iteration that allocates it.
+static LogicalResult verifyPrivateBuffer(memref::AllocaOp alloca) {
+  MemRefType type = alloca.getType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getMemorySpace())
+    return alloca.emitOpError("in a dloop.kernel is a private buffer and "
+                              "needs a static shape, the identity layout "
+                              "and the default memory space, got ")
+           << type;
+  for (OpOperand &use : alloca->getUses()) {
+    Operation *user = use.getOwner();
+    bool access =
+        isa<LoadOp>(user) ||
+        (isa<StoreOp>(user) && cast<StoreOp>(user).getMemref() == use.get() &&
+         cast<StoreOp>(user).getValue() != use.get());
+    if (!access)
+      return user->emitOpError("uses a private buffer of its kernel; only "
+                               "dloop.load and dloop.store may");
+  }
+  return success();
+}
+
 LogicalResult KernelOp::verifyRegions() {
-  return verifyKernelBody(*this, *getBody(), getBuffers(), getInputs().size());
+  if (failed(verifyKernelBody(*this, *getBody(), getBuffers(),
+                              getInputs().size())))
+    return failure();
+  WalkResult result = walk([](memref::AllocaOp alloca) {
+    return failed(verifyPrivateBuffer(alloca)) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//

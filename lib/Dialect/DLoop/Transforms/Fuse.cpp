@@ -14,8 +14,6 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -122,7 +120,8 @@ LogicalResult deplodock::dloop::fuseProducerInto(KernelOp producer,
     return failure();
   BlockArgument out =
       producer.getOutputArgs()[outIt - producer.getOutputs().begin()];
-  BlockArgument in = consumer.getInputArgs()[inIt - consumer.getInputs().begin()];
+  BlockArgument in =
+      consumer.getInputArgs()[inIt - consumer.getInputs().begin()];
   FailureOr<StoreInfo> info = analyzeStore(producer, out);
   if (failed(info))
     return failure();
@@ -204,9 +203,8 @@ static bool feedsOtherKernels(KernelOp kernel) {
   for (Value output : kernel.getOutputs()) {
     if (!output.getDefiningOp<memref::AllocOp>())
       continue;
-    bool onlyKernels = llvm::all_of(output.getUsers(), [](Operation *user) {
-      return isa<KernelOp>(user);
-    });
+    bool onlyKernels = llvm::all_of(
+        output.getUsers(), [](Operation *user) { return isa<KernelOp>(user); });
     bool read = llvm::any_of(output.getUsers(), [&](Operation *user) {
       return user != kernel.getOperation();
     });
@@ -214,39 +212,6 @@ static bool feedsOtherKernels(KernelOp kernel) {
       return true;
   }
   return false;
-}
-
-/// The buffer `buffer` is a view of (itself when it is no view).
-static Value viewedBuffer(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
-/// Whether the buffers `producer` reads keep their contents until `reader`
-/// runs, so that `reader` may read them in the producer's stead: the producer
-/// comes first in the same block, and neither `reader` nor any op between
-/// them may write or free one of the buffers (or a view of it).
-static bool inputsStableUntil(KernelOp producer, KernelOp reader) {
-  if (producer->getBlock() != reader->getBlock() ||
-      !producer->isBeforeInBlock(reader))
-    return false;
-  SmallVector<Value> inputs;
-  for (Value input : producer.getInputs())
-    inputs.push_back(viewedBuffer(input));
-  for (Operation *op = producer->getNextNode();; op = op->getNextNode()) {
-    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-        getEffectsRecursively(op);
-    if (!effects)
-      return false; // Unknown effects: it may write anything.
-    for (const MemoryEffects::EffectInstance &effect : *effects)
-      if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()) &&
-          (!effect.getValue() ||
-           llvm::is_contained(inputs, viewedBuffer(effect.getValue()))))
-        return false;
-    if (op == reader.getOperation())
-      return true;
-  }
 }
 
 bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
@@ -306,9 +271,9 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
   if (reduces)
     for (KernelOp reader : readers)
       if (measureKernel(reader).work == 0 && feedsOtherKernels(reader)) {
-        LLVM_DEBUG(llvm::dbgs() << "defer " << producer.getSymName()
-                                << ": read by copy " << reader.getSymName()
-                                << "\n");
+        LLVM_DEBUG(llvm::dbgs()
+                   << "defer " << producer.getSymName() << ": read by copy "
+                   << reader.getSymName() << "\n");
         return discard();
       }
   // An expensive producer (a matmul) is materialised, not computed twice.
@@ -317,15 +282,14 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
   if (producerCost.work > reduceHeavy * elements &&
       after.work > before.work * (1 + 1e-9)) {
     LLVM_DEBUG(llvm::dbgs() << "refuse " << producer.getSymName()
-                            << ": would recompute heavy work, "
-                            << before.work << " -> " << after.work << "\n");
+                            << ": would recompute heavy work, " << before.work
+                            << " -> " << after.work << "\n");
     return discard();
   }
   if (after.work > maxBlowup * std::max(before.work, 1.0) ||
       after.reads > maxBlowup * std::max(before.reads, 1.0)) {
-    LLVM_DEBUG(llvm::dbgs() << "refuse " << producer.getSymName()
-                            << ": work " << before.work << " -> "
-                            << after.work << "\n");
+    LLVM_DEBUG(llvm::dbgs() << "refuse " << producer.getSymName() << ": work "
+                            << before.work << " -> " << after.work << "\n");
     return discard();
   }
   for (KernelOp reader : readers)

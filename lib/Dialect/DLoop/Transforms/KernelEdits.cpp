@@ -5,14 +5,15 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dloop;
 
 BlockArgument deplodock::dloop::addInput(KernelOp kernel, Value buffer) {
-  for (auto [arg, input] :
-       llvm::zip(kernel.getInputArgs(), kernel.getInputs()))
+  for (auto [arg, input] : llvm::zip(kernel.getInputArgs(), kernel.getInputs()))
     if (input == buffer)
       return arg;
   auto numInputs = static_cast<int32_t>(kernel.getInputs().size());
@@ -78,11 +79,11 @@ KernelCost deplodock::dloop::measureKernel(KernelOp kernel) {
   KernelCost cost;
   kernel.walk([&](Operation *op) {
     bool isLoad = isa<LoadOp>(op);
-    bool isScalarMath =
-        isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
-            op->getDialect()) &&
-        op->getNumResults() == 1 && !op->getResult(0).getType().isIndex() &&
-        !isa<arith::ConstantOp>(op);
+    bool isScalarMath = isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+                            op->getDialect()) &&
+                        op->getNumResults() == 1 &&
+                        !op->getResult(0).getType().isIndex() &&
+                        !isa<arith::ConstantOp>(op);
     if (!isLoad && !isScalarMath)
       return;
     double trips = 1;
@@ -92,4 +93,33 @@ KernelCost deplodock::dloop::measureKernel(KernelOp kernel) {
     (isLoad ? cost.reads : cost.work) += trips;
   });
   return cost;
+}
+
+/// The buffer `buffer` is a view of (itself when it is no view).
+static Value viewedBuffer(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+bool deplodock::dloop::inputsStableUntil(KernelOp producer, KernelOp reader) {
+  if (producer->getBlock() != reader->getBlock() ||
+      !producer->isBeforeInBlock(reader))
+    return false;
+  SmallVector<Value> inputs;
+  for (Value input : producer.getInputs())
+    inputs.push_back(viewedBuffer(input));
+  for (Operation *op = producer->getNextNode();; op = op->getNextNode()) {
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(op);
+    if (!effects)
+      return false; // Unknown effects: it may write anything.
+    for (const MemoryEffects::EffectInstance &effect : *effects)
+      if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()) &&
+          (!effect.getValue() ||
+           llvm::is_contained(inputs, viewedBuffer(effect.getValue()))))
+        return false;
+    if (op == reader.getOperation())
+      return true;
+  }
 }

@@ -229,6 +229,7 @@ private:
            options.begin();
   }
 
+public:
   LogicalResult applyThreads(KernelOp kernel, int64_t threads) const {
     TileOp tile = kernel.getTile();
     SmallVector<int64_t> extents(tile.getBlockExtents());
@@ -237,6 +238,7 @@ private:
     return applyMasked(kernel, planMasked(extents, threads));
   }
 
+private:
   /// Threads that divide the innermost axes evenly.
   LogicalResult applyExact(KernelOp kernel, ArrayRef<Split> plan) const {
     TileOp tile = kernel.getTile();
@@ -380,6 +382,10 @@ private:
 };
 
 } // namespace
+
+LogicalResult dtile::dealRowsToThreads(KernelOp kernel, int64_t threads) {
+  return BlockifyLaunch().applyThreads(kernel, threads);
+}
 
 std::unique_ptr<Rule> dtile::createBlockifyLaunchRule() {
   return std::make_unique<BlockifyLaunch>();

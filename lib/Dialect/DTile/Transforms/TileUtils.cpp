@@ -50,9 +50,8 @@ bool dtile::isMatmulLoop(dloop::ForOp loop) {
     for (auto [i, index] : llvm::enumerate(load.getIndices())) {
       unsigned pos = i;
       if (index == iv && pos < map.getNumDims() &&
-          llvm::any_of(
-              map.getResults(),
-              [&](AffineExpr e) { return e.isFunctionOfDim(pos); }))
+          llvm::any_of(map.getResults(),
+                       [&](AffineExpr e) { return e.isFunctionOfDim(pos); }))
         buffers.insert(load.getMemRef());
     }
   });
@@ -61,6 +60,8 @@ bool dtile::isMatmulLoop(dloop::ForOp loop) {
 
 KernelClass dtile::classify(KernelOp kernel) {
   TileOp tile = kernel.getTile();
+  if (getOnlineSoftmaxLoop(tile))
+    return KernelClass::OnlineSoftmax;
   SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
   bool anyReduction = false;
   tile.walk([&](dloop::ForOp loop) { anyReduction |= loop.isReduction(); });

@@ -20,10 +20,23 @@ enum class KernelClass {
   Matmul,
   /// Other reductions (norms, softmax, row sums): threads cooperate on a row.
   Reduction,
+  /// An online softmax (dloop-fuse-attention): a private buffer of row
+  /// accumulators (`memref.alloca`) rescaled at every step of a reduce loop
+  /// over the keys. Only attention_blocks maps it to threads.
+  OnlineSoftmax,
 };
 
 /// The class of a tileified kernel.
 KernelClass classify(KernelOp kernel);
+
+/// The reduce loop of an online-softmax kernel that rescales its private
+/// accumulators (the loop over the keys), or null.
+dloop::ForOp getOnlineSoftmaxLoop(TileOp tile);
+
+/// Gives each block `threads` threads taken from the innermost block axes of
+/// a kernel without threads, one output row each (masked where they do not
+/// divide), as blockify_launch does for kernels that are not matmuls.
+mlir::LogicalResult dealRowsToThreads(KernelOp kernel, int64_t threads);
 
 /// The reduce loops at the top level of the tile body (outside other loops).
 llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);

@@ -23,7 +23,13 @@ def DLoop_Dialect : Dialect {
       (`iter(%acc = %init : f32)`), or reducing stores into a buffer;
     * `dloop.load` and `dloop.store` access one element at an affine function
       of index values, with the syntax of `affine.load`; a store may fold the
-      value into the element (`dloop.store add`).
+      value into the element (`dloop.store add`);
+    * a `memref.alloca` in a kernel body is a private buffer: a fresh,
+      uninitialised, statically shaped local array each time it runs, so
+      private to one iteration of the loops around it, which only
+      `dloop.load` and `dloop.store` may touch. It holds a vector of
+      accumulators that a reduce loop updates element by element (online
+      softmax's per-row sums over the head dimension).
 
     Scalar maths is upstream `arith` and `math`; index maths is `affine.apply`
     or `arith` on `index`; conditions are `arith.select` or `scf.if`. The Tile

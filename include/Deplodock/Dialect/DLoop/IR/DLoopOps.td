@@ -37,6 +37,8 @@ def DLoop_KernelOp : DLoop_Op<"kernel", [
     Every buffer is a statically shaped memref with an identity layout, and no
     value is passed twice, so the body's buffers never alias. Inputs are only
     read; outputs may be read and written (a reducing store reads them).
+    Private buffers (`memref.alloca` in the body, with a static shape and the
+    identity layout) are only loaded and stored, so they never alias either.
 
     ```mlir
     dloop.kernel @copy ins(%x = %arg0 : memref<8xf32>)

@@ -39,6 +39,45 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def DLoopFuseAttention : Pass<"dloop-fuse-attention", "::mlir::func::FuncOp"> {
+  let summary = "Fuse softmax and the contraction it feeds by online softmax";
+  let description = [{
+    Attention is a softmax between two contractions. `dloop-fuse` keeps the
+    softmax apart, because fusing it into the probabilities-times-values
+    contraction would recompute its row maximum and sum for every output
+    element. This pass removes that recomputation instead, by the online
+    softmax of FlashAttention: one loop over the keys carries the running
+    maximum `m`, and every sum of `exp(s - max)` (the softmax denominator,
+    and each output element of the contraction, held in a private buffer
+    over the head dimension, a `memref.alloca`) is rescaled by
+    `exp(m_old - m_new)` whenever the maximum grows.
+
+    For each buffer a kernel with a row maximum writes and one kernel reads,
+    the reader gets the writer fused in (as `dloop-fuse` would) and the
+    result is rewritten; kernels that already hold the whole chain are
+    rewritten in place. Run `dloop-fuse` again afterwards: the scores kernel
+    then fuses in without recomputation, leaving one kernel.
+
+    The rewrite proves its legality on the kernel and otherwise leaves it
+    alone, with a remark when the chain reached a contraction: the maximum
+    may only be used as `exp(s - max)` of the very value it maximised (up
+    to renaming the key loop); every exponential may only be scaled on its
+    way into a sum over the same keys that starts at zero (multiplied,
+    divided by, or selected against zero, by values that do not depend on
+    the key, or multiplied by values that do not depend on the maximum),
+    or rounded through a narrower float (`truncf`/`extf`, as half-precision
+    probabilities are); factors computed from those sums (`1 / sum`) are
+    applied once to the final sums. Other reductions over the same keys
+    (PyTorch's "row entirely masked" test) join the loop: they are
+    independent of the rescaled values, so the order of the loops does not
+    matter.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def DLoopHoistInvariants : Pass<"dloop-hoist-invariants",
                                 "::mlir::func::FuncOp"> {
   let summary = "Hoist loop-invariant code out of dloop.for loops";

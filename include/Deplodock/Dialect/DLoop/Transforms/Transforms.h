@@ -37,6 +37,20 @@ size_t hoistLoopInvariants(KernelOp kernel);
 mlir::LogicalResult fuseProducerInto(KernelOp producer, mlir::Value buffer,
                                      KernelOp consumer);
 
+/// Rewrites a softmax and the sums of its exponentials inside `kernel` (the
+/// softmax denominator and a probabilities-times-values contraction) into
+/// one loop over the keys by online softmax (see dloop-fuse-attention).
+/// Fails, changing nothing, when the kernel holds no such chain or the
+/// rewrite is not provably legal; with `remarks`, a chain that reached a
+/// contraction but is left alone says why in a remark.
+mlir::LogicalResult fuseOnlineSoftmax(KernelOp kernel, bool remarks);
+
+/// Whether the buffers `producer` reads keep their contents until `reader`
+/// runs, so that `reader` may read them in the producer's stead: the
+/// producer comes first in the same block, and neither `reader` nor any op
+/// between them may write or free one of the buffers (or a view of it).
+bool inputsStableUntil(KernelOp producer, KernelOp reader);
+
 /// Whether `op` (with everything nested in it) only computes: scalar code,
 /// loops and ifs, and loads of the kernel's inputs, which it never writes.
 bool isReadOnlyComputation(mlir::Operation *op, KernelOp kernel);

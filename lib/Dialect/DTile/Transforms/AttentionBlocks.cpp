@@ -1,0 +1,114 @@
+//===- AttentionBlocks.cpp - Query rows and key steps of attention -*- C++ -*-//
+//
+// attention_blocks: the online-softmax kernel dloop-fuse-attention builds
+// holds, per query row, a private buffer of head-dimension accumulators that
+// every step of the loop over the keys rescales. The rule deals BQ query
+// rows to the threads of a block (one row per thread: the running maximum,
+// sum and accumulators stay in its registers) and steps the keys BKV at a
+// time, so that the K and V rows of one step, which all the block's threads
+// read, form a slab stage_inputs can stage. Forks over (BQ, BKV).
+//
+// The seam for tensor cores: q.k^T of one step is a BQ x BKV product and
+// p.v a BQ x BKV by BKV x D one; a rule that maps them to MMA fragments
+// takes the same blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+dloop::ForOp dtile::getOnlineSoftmaxLoop(TileOp tile) {
+  SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
+  for (auto buffer : tile.getBody().front().getOps<memref::AllocaOp>())
+    for (Operation *user : buffer->getUsers())
+      if (isa<dloop::StoreOp>(user))
+        for (dloop::ForOp loop : reductions)
+          if (loop->isProperAncestor(user))
+            return loop;
+  return {};
+}
+
+namespace {
+
+class AttentionBlocks final : public TypedRule<AttentionBlocksKnobs> {
+protected:
+  /// BQ: a warp or more, powers of two up to the rows (rounded up), 256
+  /// and the block's limit (a thread holds a whole row's accumulators, so
+  /// larger blocks only spill); all rows when there are fewer than a warp. BKV:
+  /// every key, then powers of two in [16, 128] below the key count.
+  SmallVector<AttentionBlocksKnobs>
+  listOptions(KernelOp kernel, TargetAttr target) const override {
+    TileOp tile = kernel.getTile();
+    if (!tile.getThreadAxes().empty())
+      return {};
+    dloop::ForOp keys = getOnlineSoftmaxLoop(tile);
+    if (!keys)
+      return {};
+    int64_t rows = product(tile.getBlockExtents());
+    SmallVector<int64_t> queryBlocks;
+    if (rows < 32)
+      queryBlocks.push_back(rows);
+    for (int64_t t = 32;
+         t <= std::min<int64_t>({target.getThreadsPerBlock(), 256,
+                                 int64_t(llvm::PowerOf2Ceil(rows))});
+         t *= 2)
+      queryBlocks.push_back(t);
+    SmallVector<int64_t> keySteps = {keys.getExtent()};
+    for (int64_t c = 16; c <= 128 && c < keys.getExtent(); c *= 2)
+      keySteps.push_back(c);
+    SmallVector<AttentionBlocksKnobs> options;
+    for (int64_t bq : queryBlocks)
+      for (int64_t bkv : keySteps)
+        options.push_back({bq, bkv});
+    return options;
+  }
+
+  /// 64 rows (two warps: enough blocks for long sequences and for the
+  /// heads of short ones), else the closest; then 32 keys per step, else
+  /// the closest.
+  size_t heuristic(KernelOp, ArrayRef<AttentionBlocksKnobs> options,
+                   TargetAttr) const override {
+    auto distance = [](int64_t value, int64_t goal) {
+      return std::abs(std::log2(double(value) / double(goal)));
+    };
+    return llvm::min_element(options,
+                             [&](const AttentionBlocksKnobs &a,
+                                 const AttentionBlocksKnobs &b) {
+                               return std::make_pair(distance(a.BQ, 64),
+                                                     distance(a.BKV, 32)) <
+                                      std::make_pair(distance(b.BQ, 64),
+                                                     distance(b.BKV, 32));
+                             }) -
+           options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const AttentionBlocksKnobs &option,
+                        TargetAttr) const override {
+    dloop::ForOp keys = getOnlineSoftmaxLoop(kernel.getTile());
+    if (!keys)
+      return failure();
+    if (option.BKV < keys.getExtent())
+      splitReduceLoop(keys, option.BKV);
+    // A single row keeps its one thread (there is nothing to deal).
+    if (product(kernel.getTile().getBlockExtents()) > 1 &&
+        failed(dealRowsToThreads(kernel, option.BQ)))
+      return failure();
+    cleanupKernel(kernel);
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createAttentionBlocksRule() {
+  return std::make_unique<AttentionBlocks>();
+}

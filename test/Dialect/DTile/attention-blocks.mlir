@@ -1,0 +1,56 @@
+// The online-softmax kernel of sdpa (37 queries and keys, 4 heads sharing 2
+// KV heads, head dimension 8), as lower-to-loop leaves it.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37 | deplodock-opt --lower-to-loop > %t.loop.mlir
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-cooperative-reduce --dtile-attention-blocks=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=32,BKV=16 | FileCheck %s --check-prefix=STEPS
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=64,BKV=37 | FileCheck %s --check-prefix=WHOLE
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks | FileCheck %s --check-prefix=DEFAULT
+// RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" | FileCheck %s --check-prefix=STAGED
+// RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=48,BKV=16 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
+/// Kernels that are no online softmax are left exactly as they were, and
+/// the rules for reductions leave the online softmax to this one.
+// RUN: %python %deplodock_src_root/examples/generate.py --small softmax | deplodock-opt --lower-to-loop --dtile-tileify > %t.softmax.mlir
+// RUN: deplodock-opt %t.softmax.mlir --dtile-attention-blocks | diff %t.softmax.mlir -
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-cooperative-reduce=list-forks=true --dtile-chunk-matmul-k=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=OTHERS
+
+/// Query blocks of a warp up to 256 rows (4 x 37 = 148 rows in all), key
+/// steps of every key or 16 and 32; the default 64 rows and 32 keys.
+// FORKS: remark: attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), (16, 32), (32, 32), (37, 64), (16, 64), (37, 128), (16, 128), (32, 128), (37, 256), (16, 256), (32, 256)}
+
+/// 32 query rows per block, one per thread (the last block of each head
+/// masked: 37 = 32 + 5); the keys in 3 steps of 16, the last one masked,
+/// each step rescaling the private accumulators.
+// STEPS:      dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32>
+// STEPS:        dtile.tile blocks(%[[H:.*]] : 4 "d0", %[[QO:.*]] : 2 "d1_o") threads(%[[QI:.*]] : 32 "d1_i") {
+// STEPS:          %[[ACC:.*]] = memref.alloca() : memref<8xf32>
+// STEPS:          %[[ROW:.*]]:2 = dloop.for %[[JO:.*]] = 0 to 3 reduce "r0_o" iter({{.*}} : f32, {{.*}} : f32) {
+// STEPS-NEXT:       dloop.for %[[JI:.*]] = 0 to 16 reduce "r0_i" iter({{.*}} : f32, {{.*}} : f32) {
+// STEPS:              %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %c37 : index
+// STEPS:              scf.if %[[INSIDE]] -> (f32, f32) {
+// STEPS:                dloop.load %{{.*}}[0, %[[H]] floordiv 2, %[[JO]] * 16 + %[[JI]], %{{.*}}] : memref<1x2x37x8xf32>
+// STEPS:                math.exp
+// STEPS:                math.exp
+// STEPS:                dloop.for %[[D:.*]] = 0 to 8 free
+// STEPS:                  dloop.store %{{.*}}, %[[ACC]][%[[D]]] : memref<8xf32>
+// STEPS:          dloop.for %[[D2:.*]] = 0 to 8 free
+// STEPS:            arith.divf %{{.*}}, %[[ROW]]#1
+// STEPS:            dloop.store %{{.*}}, %{{.*}}[0, %[[H]], %[[QO]] * 32 + %[[QI]], %[[D2]]] : memref<1x4x37x8xf32>
+
+/// Every key in one step: the key loop is kept whole.
+// WHOLE:      dtile.kernel @sdpa_0_reduce knobs<BKV = 37, BQ = 64>
+// WHOLE:        threads(%{{.*}} : 64
+// WHOLE:        dloop.for %{{.*}} = 0 to 37 reduce "r0" iter(
+// WHOLE-NOT:    "r0_o"
+
+// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64>
+
+/// The block's threads share each step's K and V rows: stage_inputs stages
+/// both, a step (16 keys x 8) at a time.
+// STAGED:     dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32, {{.*}}stage = [0, 2]
+// STAGED-DAG: dtile.stage %in0[{{.*}}] box [1, 1, 16, 8]
+// STAGED-DAG: dtile.stage %in2[{{.*}}] box [1, 1, 16, 8]
+
+// ILLEGAL: error: 'dtile.kernel' op knobs BKV=16,BQ=48 are not a legal option of attention_blocks
+
+// OTHERS: remark: cooperative_reduce: does not apply
+// OTHERS: remark: chunk_matmul_k: does not apply
