@@ -3,6 +3,7 @@
 #include "Deplodock/Runtime/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace deplodock::runtime;
@@ -46,6 +47,24 @@ llvm::Error OutputFile::keep() {
   if (file)
     file->keep();
   return llvm::Error::success();
+}
+
+llvm::Error deplodock::runtime::writeWholeFile(
+    llvm::StringRef path,
+    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write) {
+  llvm::sys::fs::file_status status;
+  bool special = path == "-" ||
+                 (!llvm::sys::fs::status(path, status) &&
+                  status.type() != llvm::sys::fs::file_type::regular_file &&
+                  status.type() != llvm::sys::fs::file_type::directory_file);
+  if (!special)
+    return llvm::writeToOutput(path, write);
+  llvm::Expected<OutputFile> file = OutputFile::open(path);
+  if (!file)
+    return file.takeError();
+  if (llvm::Error error = write(file->os()))
+    return error;
+  return file->keep();
 }
 
 int deplodock::runtime::runOnFiles(

@@ -51,6 +51,14 @@ private:
   std::string path;
 };
 
+/// Writes `path` through `write`: a regular (or new) file as a temporary
+/// beside it renamed over it, so that a reader never sees half of it; a
+/// device, FIFO or stdout ("-") in place, since the rename would replace
+/// /dev/full with a regular file for a tool run as root.
+llvm::Error
+writeWholeFile(llvm::StringRef path,
+               llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
+
 /// The body of a tool that reads `inputPath` ("-": stdin) and writes
 /// `outputPath`: opens both (either failing is an `error:` on stderr), runs
 /// `work`, and keeps the output only when `work` succeeded (having reported

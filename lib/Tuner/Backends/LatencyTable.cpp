@@ -1,6 +1,7 @@
 //===- LatencyTable.cpp - Recorded latencies for the replay backend -------===//
 
 #include "Deplodock/Tuner/LatencyTable.h"
+#include "Deplodock/Runtime/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -137,12 +138,13 @@ std::string LatencyTable::print() const {
 }
 
 llvm::Error LatencyTable::write(StringRef path) const {
-  // writeToOutput writes a temporary file beside `path` and renames it, so a
-  // reader never sees half a table.
-  if (llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-        os << print();
-        return llvm::Error::success();
-      }))
+  // A temporary file beside `path`, renamed: a reader never sees half a
+  // table.
+  if (llvm::Error error =
+          deplodock::runtime::writeWholeFile(path, [&](llvm::raw_ostream &os) {
+            os << print();
+            return llvm::Error::success();
+          }))
     return makeError("cannot write latency table '" + path +
                      "': " + llvm::toString(std::move(error)));
   return llvm::Error::success();

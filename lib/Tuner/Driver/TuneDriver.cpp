@@ -9,9 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Tuner/TuneDriver.h"
+#include "Deplodock/Runtime/OutputFile.h"
 
-#include "TuneDriverSupport.h"
 #include "Deplodock/Dialect/Common/GpuTarget.h"
+#include "TuneDriverSupport.h"
 
 #include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
@@ -379,10 +380,11 @@ static llvm::Error writeWinners(StringRef path,
     for (const std::string &other : r.sameAs)
       groups.push_back(other + ":" + r.bestKnobs);
   }
-  if (llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-        os << llvm::join(groups, ";") << "\n";
-        return llvm::Error::success();
-      }))
+  if (llvm::Error error =
+          deplodock::runtime::writeWholeFile(path, [&](llvm::raw_ostream &os) {
+            os << llvm::join(groups, ";") << "\n";
+            return llvm::Error::success();
+          }))
     return makeError("cannot write '" + path +
                      "': " + llvm::toString(std::move(error)));
   return llvm::Error::success();

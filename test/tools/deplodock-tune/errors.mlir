@@ -44,6 +44,15 @@
 /// Budgets too large to mean anything but "no limit" are clamped, not refused.
 // RUN: deplodock-tune %s --no-db --max-seconds=1e300 --max-variants=2 --quiet | FileCheck %s --check-prefix=CLAMPED
 
+/// A table or knobs file that cannot be written is an error, and a device
+/// named as the file stays a device (the temporary-and-rename that keeps a
+/// regular file whole would replace /dev/full with a file as root).
+// RUN: not deplodock-tune %s --no-db --max-variants=1 --quiet --record-table=/dev/full 2>&1 | FileCheck %s --check-prefix=TABLE-FULL
+// TABLE-FULL: error: cannot write latency table '/dev/full': {{.+}}
+// RUN: not deplodock-tune %s --no-db --max-variants=1 --quiet --knobs-out=/dev/full 2>&1 | FileCheck %s --check-prefix=KNOBS-FULL
+// KNOBS-FULL: error: cannot write '/dev/full': {{.+}}
+// RUN: test -c /dev/full
+
 func.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
   %e = tensor.empty() : tensor<8xf32>
   %y = linalg.add ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
