@@ -15,6 +15,9 @@ cases add the dtype (`matmul.tinyllama.q_proj.s32.bf16`). In BF16 and FP16
 the tensors are stored in the half type and all arithmetic runs in FP32
 (see `Precision` in examples/generate.py), as PyTorch's kernels do.
 
+The `layers` family adds whole decoder layers exported from PyTorch
+(bench/layers/, FP32 and BF16 only); they are not among the 84 originals.
+
 The `mini` model is not part of the suite: its cases are small enough for
 the CPU interpreter, so the dry run can check them end to end.
 """
@@ -182,7 +185,8 @@ class Case:
     @property
     def original(self) -> bool:
         """One of the 84 cases of the original (FP32) suite."""
-        return self.in_suite and self.dtype == "fp32"
+        return (self.in_suite and self.dtype == "fp32"
+                and self.family != "layers")
 
     # Sizes --------------------------------------------------------------
 
@@ -377,6 +381,9 @@ class Case:
     def mlir(self) -> str:
         if self.family == "layers":
             # Exported from PyTorch (bench/layers/export.py), with its header.
+            if not self.layer_file.is_file():
+                raise SelectionError(f"{self.layer_file}: missing; run "
+                                     "bench/layers/export.py")
             return self.layer_file.read_text()
         header = (f"// Benchmark case {self.name} ({self.dtype}): "
                   f"{self.shapes}.\n"
