@@ -47,3 +47,7 @@
 /// 512, FP32 and BF16) lowers to CUDA.
 // RUN: %python %deplodock_src_root/bench/check.py --bin-dir %deplodock_obj_root/bin --families layers --jobs 2 | FileCheck %s --check-prefix=LOWER
 //      LOWER: 8 of 8 cases lower to CUDA for sm_90
+
+/// export.py names an unknown case before it starts PyTorch.
+// RUN: not %python %deplodock_src_root/bench/layers/export.py --cases layers.mini.s9 2>&1 | FileCheck %s --check-prefix=EXPORT
+// EXPORT: export.py: error: unknown layers case 'layers.mini.s9'
