@@ -15,6 +15,9 @@ cases add the dtype (`matmul.tinyllama.q_proj.s32.bf16`). In BF16 and FP16
 the tensors are stored in the half type and all arithmetic runs in FP32
 (see `Precision` in examples/generate.py), as PyTorch's kernels do.
 
+The `layers` family adds whole decoder layers exported from PyTorch
+(bench/layers/, FP32 and BF16 only); they are not among the 84 originals.
+
 The `mini` model is not part of the suite: its cases are small enough for
 the CPU interpreter, so the dry run can check them end to end.
 """
@@ -68,6 +71,28 @@ MODELS: dict[str, Model] = {
     )
 }
 
+
+@dataclass(frozen=True)
+class LayerSpec:
+    """What a model's whole decoder layer (the `layers` family) adds to its
+    widths: q/k/v bias (Qwen2) and the RoPE base."""
+
+    bias: bool
+    rope_base: float
+
+
+LAYERS: dict[str, LayerSpec] = {
+    "tinyllama": LayerSpec(bias=False, rope_base=10000.0),
+    "qwen": LayerSpec(bias=True, rope_base=1000000.0),
+    "mini": LayerSpec(bias=True, rope_base=10000.0),
+}
+# Sequence lengths of the layers family (the suite's longer two) and its
+# dtypes (whole layers are exported from PyTorch, not built here).
+LAYER_SEQS: tuple[int, ...] = (128, 512)
+LAYER_DTYPES: tuple[str, ...] = ("fp32", "bf16")
+# The exported layers: bench/layers/<case name>.mlir (bench/layers/export.py).
+LAYER_DIR = REPO / "bench" / "layers"
+
 # Projection -> (input width, output width), as attributes of Model.
 PROJECTIONS: dict[str, tuple[str, str]] = {
     "q_proj": ("hidden", "hidden"),
@@ -83,7 +108,7 @@ RESIDUAL_PROJECTIONS: tuple[str, ...] = ("o_proj", "down_proj")
 # The operator families, in the order of the original case list.
 FAMILIES: tuple[str, ...] = ("matmul", "rmsnorm", "softmax", "silu_mul",
                              "sdpa", "naive_attn", "matmul_add",
-                             "silu_mul_matmul")
+                             "silu_mul_matmul", "layers")
 
 # Suite dtype -> element type of the MLIR tensors. FP32 first: it is the
 # original suite, and a time-limited run measures the cases in this order.
@@ -101,7 +126,10 @@ class Arg:
 
     role: 'activation' (standard normal), 'weight' (normal with variance
     1/fan-in, as nn.Linear's initialisation keeps activations O(1)) or
-    'norm_weight' (1 + 0.1 * standard normal).
+    'norm_weight' (1 + 0.1 * standard normal). The layers family passes
+    nn.Linear's (out, in) weights as 'linear_weight' (fan-in the last
+    axis), biases as 'bias' (0.1 * standard normal) and the RoPE tables
+    as 'rope_cos' and 'rope_sin' (computed, not drawn).
     """
 
     name: str
@@ -157,7 +185,8 @@ class Case:
     @property
     def original(self) -> bool:
         """One of the 84 cases of the original (FP32) suite."""
-        return self.in_suite and self.dtype == "fp32"
+        return (self.in_suite and self.dtype == "fp32"
+                and self.family != "layers")
 
     # Sizes --------------------------------------------------------------
 
@@ -196,14 +225,41 @@ class Case:
             return (Arg("gate", (1, s, m.intermediate)),
                     Arg("up", (1, s, m.intermediate)),
                     Arg("w", (m.intermediate, m.hidden), "weight"))
+        if self.family == "layers":
+            return self._layer_args()
         raise ValueError(f"unknown family '{self.family}'")
+
+    def _layer_args(self) -> tuple[Arg, ...]:
+        """The decoder layer's parameters, in the order of PyTorch's
+        named_parameters() (bench/layers/export.py checks it), then x."""
+        m, s = self.model, self.seq
+        bias = LAYERS[m.name].bias
+        args = [Arg("input_norm.weight", (m.hidden,), "norm_weight"),
+                Arg("attn.cos", (s, m.head_dim), "rope_cos"),
+                Arg("attn.sin", (s, m.head_dim), "rope_sin")]
+        for proj, width in (("q", m.hidden), ("k", m.kv), ("v", m.kv)):
+            args.append(Arg(f"attn.{proj}_proj.weight", (width, m.hidden),
+                            "linear_weight"))
+            if bias:
+                args.append(Arg(f"attn.{proj}_proj.bias", (width,), "bias"))
+        args += [Arg("attn.o_proj.weight", (m.hidden, m.hidden),
+                     "linear_weight"),
+                 Arg("post_norm.weight", (m.hidden,), "norm_weight"),
+                 Arg("mlp.gate_proj.weight", (m.intermediate, m.hidden),
+                     "linear_weight"),
+                 Arg("mlp.up_proj.weight", (m.intermediate, m.hidden),
+                     "linear_weight"),
+                 Arg("mlp.down_proj.weight", (m.hidden, m.intermediate),
+                     "linear_weight"),
+                 Arg("x", (1, s, m.hidden))]
+        return tuple(args)
 
     @property
     def result_shape(self) -> tuple[int, ...]:
         m, s = self.model, self.seq
         if self.family in ("matmul", "matmul_add"):
             return (1, s, self._kn()[1])
-        if self.family in ("rmsnorm", "silu_mul_matmul"):
+        if self.family in ("rmsnorm", "silu_mul_matmul", "layers"):
             return (1, s, m.hidden)
         if self.family == "softmax":
             return (1, m.heads, s, s)
@@ -231,6 +287,11 @@ class Case:
         if self.family in ("sdpa", "naive_attn"):
             # q k^T and p v over the unmasked (causal) query-key pairs.
             return 4 * self._causal_pairs() * m.head_dim
+        if self.family == "layers":
+            # The seven projections, then attention's q k^T and p v.
+            linear = sum(a.numel for a in self.args
+                         if a.role == "linear_weight")
+            return 2 * s * linear + 4 * self._causal_pairs() * m.head_dim
         return 0
 
     @property
@@ -259,6 +320,15 @@ class Case:
         if self.family == "naive_attn":
             # scale, mask add and softmax over the unmasked pairs.
             return 7 * self._causal_pairs()
+        if self.family == "layers":
+            # Two RMSNorms and two residual adds; RoPE on q and k (two
+            # multiplies, a negate and an add per element); the biases;
+            # attention's scale and softmax; silu_mul.
+            biases = sum(a.numel for a in self.args if a.role == "bias")
+            rope = 4 * s * (m.hidden + m.kv)
+            return (2 * (4 * s * m.hidden + 3 * s) + 2 * s * m.hidden + rope
+                    + s * biases + 6 * self._causal_pairs()
+                    + 5 * s * m.intermediate)
         return 0
 
     @property
@@ -279,6 +349,11 @@ class Case:
         return self.model.heads * self.seq * (self.seq + 1) // 2
 
     # MLIR ---------------------------------------------------------------
+
+    @property
+    def layer_file(self):
+        """The exported layer's .mlir (layers family only)."""
+        return LAYER_DIR / f"{self.name}.mlir"
 
     def build(self):
         """The layer as an examples/generate.py `Fn`."""
@@ -304,6 +379,12 @@ class Case:
         raise ValueError(f"unknown family '{self.family}'")
 
     def mlir(self) -> str:
+        if self.family == "layers":
+            # Exported from PyTorch (bench/layers/export.py), with its header.
+            if not self.layer_file.is_file():
+                raise SelectionError(f"{self.layer_file}: missing; run "
+                                     "bench/layers/export.py")
+            return self.layer_file.read_text()
         header = (f"// Benchmark case {self.name} ({self.dtype}): "
                   f"{self.shapes}.\n"
                   "// Generated by bench/generate.py from the shape table in "
@@ -325,6 +406,12 @@ def builders() -> ModuleType:
 
 
 def _family_cases(family: str, model: Model, dtype: str) -> list[Case]:
+    if family == "layers":
+        # Exported layers have their own sequence lengths and dtypes.
+        if dtype not in LAYER_DTYPES:
+            return []
+        seqs = LAYER_SEQS if model.in_suite else model.seqs
+        return [Case(family, model, s, dtype) for s in seqs]
     out = []
     for seq in model.seqs:
         if family == "matmul":

@@ -289,12 +289,17 @@ class GpuRunner:
         arrays = case_inputs.make_inputs(case, s.seed, s.bf16_npy)
         input_paths = case_inputs.save_inputs(arrays, case_dir / "inputs")
         dtype = self.torch_ref.TORCH_DTYPES[case.dtype]
-        fn = self.torch_ref.REFERENCES[case.family]
         xs = [torch.from_numpy(case_inputs.as_float32(a)).to("cuda").to(dtype)
               for a in arrays]
         record: dict = {}
         try:
-            ref = fn(*[x.double() for x in xs]).cpu().numpy()
+            with torch.no_grad():
+                ref_fn, ref_args = self.torch_ref.prepare(
+                    case, [x.double() for x in xs])
+                ref = ref_fn(*ref_args).cpu().numpy()
+            del ref_fn, ref_args
+            # Layers: a module holding xs as its parameters, called on x.
+            fn, xs = self.torch_ref.prepare(case, xs)
         except Exception as e:  # noqa: BLE001 - any PyTorch failure is reported
             for b in backends:
                 record[b] = entry("error", error=f"reference failed: {e}")
@@ -319,6 +324,8 @@ class GpuRunner:
                                                         check)
                 record["compile"]["compile_s"] = round(time.monotonic() - start, 3)
         xs.clear()  # free the GPU memory before our tools run
+        fn = compiled = None  # a layer's module holds its weights
+        torch._dynamo.reset()
         torch.cuda.empty_cache()
         if "ours" in backends:
             record["ours"] = run_ours(s, case, mlir, input_paths, ref,

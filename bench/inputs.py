@@ -67,13 +67,33 @@ def make_inputs(case: suite.Case, seed: int = 0,
     rng = np.random.default_rng(case_seed(case, seed))
     out = []
     for arg in case.args:
+        if arg.role in ("rope_cos", "rope_sin"):
+            x = rope_table(arg.shape, suite.LAYERS[case.model.name].rope_base,
+                           arg.role == "rope_sin")
+            out.append(to_storage(x, case.dtype, bf16))
+            continue
         x = rng.standard_normal(arg.shape, dtype=np.float32)
         if arg.role == "weight":
             x *= np.float32(1.0 / np.sqrt(arg.shape[0]))
+        elif arg.role == "linear_weight":
+            x *= np.float32(1.0 / np.sqrt(arg.shape[-1]))
         elif arg.role == "norm_weight":
             x = np.float32(1.0) + np.float32(0.1) * x
+        elif arg.role == "bias":
+            x *= np.float32(0.1)
         out.append(to_storage(x, case.dtype, bf16))
     return out
+
+
+def rope_table(shape: tuple[int, ...], base: float, sin: bool) -> np.ndarray:
+    """The (seq, head_dim) cos or sin table of rotary embeddings, as
+    rope_tables in examples/pytorch/layers.py computes it (float32)."""
+    seq, dim = shape
+    inv = (1.0 / base ** (np.arange(0, dim, 2, dtype=np.float32) / dim)
+           ).astype(np.float32)
+    angles = np.outer(np.arange(seq, dtype=np.float32), inv)
+    angles = np.concatenate([angles, angles], axis=-1)
+    return (np.sin(angles) if sin else np.cos(angles)).astype(np.float32)
 
 
 def save_inputs(arrays: list[np.ndarray], folder: pathlib.Path) -> list[pathlib.Path]:

@@ -69,8 +69,48 @@ def silu_mul_matmul(gate, up, w):
     return silu_mul(gate, up) @ w
 
 
+def _linear(x, w, b=None):
+    """nn.Linear: x w^T (+ b)."""
+    y = x @ w.T
+    return y if b is None else y + b
+
+
+def _rope(x, cos, sin):
+    half = x.shape[-1] // 2
+    rotated = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    return x * cos + rotated * sin
+
+
+def layers(*args):
+    """The decoder layer of bench/layers/models.py, in the argument order of
+    Case._layer_args: q/k/v biases present when there are 15 arguments."""
+    it = iter(args)
+    bias = len(args) == 15
+    in_w, cos, sin = next(it), next(it), next(it)
+    proj = {}
+    for name in "qkv":
+        proj[name] = (next(it), next(it) if bias else None)
+    o_w, post_w, gate_w, up_w, down_w, x = it
+    _, s, hidden = x.shape
+    d = cos.shape[-1]
+    heads, kv_heads = hidden // d, proj["k"][0].shape[0] // d
+
+    def split(t, n):
+        return t.reshape(1, s, n, d).transpose(0, 2, 1, 3)
+
+    h = rmsnorm(x, in_w)
+    q = _rope(split(_linear(h, *proj["q"]), heads), cos, sin)
+    k = _rope(split(_linear(h, *proj["k"]), kv_heads), cos, sin)
+    v = split(_linear(h, *proj["v"]), kv_heads)
+    y = sdpa(q, k, v).transpose(0, 2, 1, 3).reshape(1, s, hidden)
+    x = x + _linear(y, o_w)
+    h = rmsnorm(x, post_w)
+    return x + _linear(silu_mul(_linear(h, gate_w), _linear(h, up_w)), down_w)
+
+
 REFERENCES: dict[str, Callable[..., np.ndarray]] = {
     "matmul": matmul, "rmsnorm": rmsnorm, "softmax": softmax,
     "silu_mul": silu_mul, "sdpa": sdpa, "naive_attn": naive_attn,
     "matmul_add": matmul_add, "silu_mul_matmul": silu_mul_matmul,
+    "layers": layers,
 }

@@ -8,14 +8,18 @@ to the half type, as our MLIR does; where PyTorch rounds an intermediate
 that our MLIR keeps in FP32 (naive attention's scores), the difference is
 within the half dtype's tolerance.
 
+The `layers` family runs the decoder layer module of bench/layers/models.py
+itself, its parameters set to the case's argument tensors (see `prepare`).
+
 The reference for the correctness check is the same function on the same
 inputs converted to float64.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
-from typing import Callable
+from typing import Callable, Sequence
 
 import torch
 import torch.nn.functional as F
@@ -68,3 +72,32 @@ REFERENCES: dict[str, Callable[..., torch.Tensor]] = {
 
 TORCH_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16,
                 "fp16": torch.float16}
+
+
+def _layer_module(case: suite.Case, params: Sequence[torch.Tensor]):
+    """The case's decoder layer with `params` (the case's arguments but the
+    last, in order) as its parameters, shared, not copied."""
+    spec = importlib.util.spec_from_file_location(
+        "deplodock_bench_layer_models", suite.LAYER_DIR / "models.py")
+    models = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(models)
+    with torch.device("meta"):  # no placeholder weights: all are replaced
+        module = models.layer(case.model.name, case.seq, case.dtype)
+    names = [n for n, _ in module.named_parameters()]
+    expected = [a.name for a in case.args[:-1]]
+    if names != expected:
+        raise ValueError(f"{case.name}: the module's parameters {names} are "
+                         f"not the case's arguments {expected}")
+    for name, t in zip(names, params):
+        owner, _, leaf = name.rpartition(".")
+        module.get_submodule(owner)._parameters[leaf] = torch.nn.Parameter(
+            t, requires_grad=False)
+    return module.eval()
+
+
+def prepare(case: suite.Case, xs: Sequence[torch.Tensor]):
+    """(function, its arguments) that compute the case on the tensors `xs`
+    (the case's arguments, in order)."""
+    if case.family == "layers":
+        return _layer_module(case, xs[:-1]), [xs[-1]]
+    return REFERENCES[case.family], list(xs)

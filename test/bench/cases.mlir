@@ -2,8 +2,8 @@
 // RUN: %python %deplodock_src_root/bench/generate.py --list > %t.list
 // RUN: FileCheck %s --check-prefix=LIST < %t.list
 // RUN: FileCheck %s --check-prefix=ORDER < %t.list
-// RUN: %python %deplodock_src_root/bench/generate.py --list --dtypes fp32 | count 84
-// RUN: %python %deplodock_src_root/bench/generate.py --list --models mini | count 42
+// RUN: %python %deplodock_src_root/bench/generate.py --list --dtypes fp32 | count 88
+// RUN: %python %deplodock_src_root/bench/generate.py --list --models mini | count 44
 // RUN: %python %deplodock_src_root/bench/generate.py --list --cases 'matmul.qwen.*.s512' --dtype bf16 | FileCheck %s --check-prefix=PATTERN
 // RUN: %python %deplodock_src_root/test/bench/Inputs/check_table.py %deplodock_src_root | FileCheck %s --check-prefix=TABLE
 // RUN: rm -rf %t.out && %python %deplodock_src_root/bench/generate.py --out %t.out --families rmsnorm --models tinyllama --dtypes fp32,bf16
@@ -21,7 +21,8 @@
 // SUMMARY-NEXT: naive_attn           6     6     6    18
 // SUMMARY-NEXT: matmul_add          12    12    12    36
 // SUMMARY-NEXT: silu_mul_matmul      6     6     6    18
-// SUMMARY-NEXT: all                 84    84    84   252
+// SUMMARY-NEXT: layers               4     4     0     8
+// SUMMARY-NEXT: all                 88    88    84   260
 
 /// FP32 cases keep the original names; the test model is not listed.
 //      LIST: matmul.tinyllama.q_proj.s32{{$}}
@@ -39,14 +40,21 @@
 // LIST-NEXT: matmul_add.tinyllama.down_proj.s32{{$}}
 // LIST-NEXT: matmul_add.tinyllama.o_proj.s128{{$}}
 //      LIST: silu_mul_matmul.qwen.s512{{$}}
+// LIST-NEXT: layers.tinyllama.s128{{$}}
+// LIST-NEXT: layers.tinyllama.s512{{$}}
+// LIST-NEXT: layers.qwen.s128{{$}}
+// LIST-NEXT: layers.qwen.s512{{$}}
 // LIST-NEXT: matmul.tinyllama.q_proj.s32.bf16{{$}}
 //      LIST: silu_mul_matmul.qwen.s512.bf16{{$}}
+// LIST-NEXT: layers.tinyllama.s128.bf16{{$}}
+//      LIST: layers.qwen.s512.bf16{{$}}
 // LIST-NEXT: matmul.tinyllama.q_proj.s32.fp16{{$}}
 //      LIST: silu_mul_matmul.qwen.s512.fp16{{$}}
 //  LIST-NOT: mini
 
-/// The 84th FP32 case is the last before the BF16 ones.
-// ORDER-COUNT-84: {{^[a-z_]+\.(tinyllama|qwen)\.([a-z_]+\.)?s[0-9]+$}}
+/// The 84 original FP32 cases, then the FP32 layers, come before the BF16
+/// ones.
+// ORDER-COUNT-88: {{^[a-z_]+\.(tinyllama|qwen)\.([a-z_]+\.)?s[0-9]+$}}
 //     ORDER-NEXT: matmul.tinyllama.q_proj.s32.bf16
 
 //      PATTERN: matmul.qwen.q_proj.s512.bf16
@@ -62,7 +70,7 @@
 //   TABLE-NOT: FAIL
 //       TABLE: PASS: 84 original cases
 //       TABLE: PASS: every case's MLIR signature matches its arguments, result and dtype
-//       TABLE: 294 cases checked
+//       TABLE: 304 cases checked
 
 //      FILES: cases.json
 // FILES-NEXT: rmsnorm.tinyllama.s128.bf16.mlir

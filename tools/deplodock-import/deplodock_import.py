@@ -29,6 +29,7 @@ import re
 import sys
 
 DTYPES = {
+    "bf16": "bfloat16",
     "f16": "float16",
     "f32": "float32",
     "f64": "float64",
@@ -160,6 +161,15 @@ def npy_name(param):
     return re.sub(r"[^\w.-]", "_", param) + ".npy"
 
 
+def to_numpy(torch, t):
+    """A tensor as NumPy; bfloat16 (which NumPy lacks) as its raw bits in
+    uint16, the encoding deplodock-run reads for bf16 arguments."""
+    t = t.detach()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view("uint16")
+    return t.numpy()
+
+
 def run(args):
     source = args.pt2 or args.file
     if not pathlib.Path(source).is_file():
@@ -226,15 +236,15 @@ def run(args):
     files = []
     for name, p in params:
         files.append(data / npy_name(name))
-        np.save(files[-1], p.detach().numpy())
+        np.save(files[-1], to_numpy(torch, p))
     for i, x in enumerate(inputs):
         files.append(data / f"input{i}.npy")
         if args.reference:
-            np.save(files[-1], x.numpy())
+            np.save(files[-1], to_numpy(torch, x))
     outputs = expected if isinstance(expected, (tuple, list)) else [expected]
     if args.reference:
         for i, y in enumerate(outputs):
-            np.save(data / f"expected{i}.npy", y.numpy())
+            np.save(data / f"expected{i}.npy", to_numpy(torch, y))
     # Relative to the layer's directory, so that it moves as one piece.
     (out.with_suffix(".args")).write_text(
         "".join(f"--input={f.relative_to(out.parent)}\n" for f in files))

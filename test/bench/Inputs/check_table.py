@@ -25,7 +25,7 @@ def check(what, ok, detail=""):
 
 def signature(mlir):
     """[(shape, elem)] of the arguments and of the results of the func."""
-    m = re.search(r"func\.func @\w+\((.*)\) -> \((.*)\) \{", mlir)
+    m = re.search(r"func\.func @\w+\((.*)\) -> (.*) \{$", mlir, re.M)
     def types(text):
         return [(tuple(int(d) for d in t.split("x")[:-1]), t.split("x")[-1])
                 for t in re.findall(r"tensor<([^>]*)>", text)]
@@ -50,7 +50,8 @@ def main():
     check("original cases keep the original names (no dtype suffix)",
           all(c.name.count(".") == (3 if c.projection else 2) for c in original))
     for dtype in ("bf16", "fp16"):
-        twins = [c for c in everything if c.in_suite and c.dtype == dtype]
+        twins = [c for c in everything if c.in_suite and c.dtype == dtype
+                 and c.family != "layers"]
         check(f"every original case has a {dtype} twin",
               [c.base_name for c in twins] == [c.base_name for c in original])
 
@@ -77,6 +78,15 @@ def main():
           a.mma_flops == 4 * pairs * 64, a.mma_flops)
     check("sdpa.tinyllama.s32 bytes = 4*(2*32*32*64 + 2*4*32*64)",
           a.min_bytes == 4 * (2 * 32 * 32 * 64 + 2 * 4 * 32 * 64))
+    t = suite.find("layers.tinyllama.s128")
+    linear = 2048 * 2048 * 2 + 256 * 2048 * 2 + 5632 * 2048 * 3
+    check("layers.tinyllama.s128 matmul FLOPs = projections + causal attention",
+          t.mma_flops == 2 * 128 * linear + 4 * 32 * (128 * 129 // 2) * 64,
+          t.mma_flops)
+    layers = [c for c in everything if c.family == "layers"]
+    big = [c.name for c in layers if c.layer_file.stat().st_size > 64 << 10]
+    check("exported layers hold no weights (each file under 64 KiB)", not big,
+          ", ".join(big))
     print(f"{len(everything)} cases checked")
     return 1 if failures else 0
 
