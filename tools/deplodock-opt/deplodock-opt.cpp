@@ -1,22 +1,74 @@
 //===- deplodock-opt.cpp - Deplodock optimizer driver -----------*- C++ -*-===//
 //
 // mlir-opt with the Deplodock dialects, passes and pipelines, plus the
-// upstream dialects a model layer arrives in.
+// upstream dialects a model layer arrives in. MlirOptMain's steps are
+// spelled out so that the pass manager gets the tools' diagnostic defaults
+// (ToolDiagnostics.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
+#include "Deplodock/Support/ToolDiagnostics.h"
+#include "Deplodock/Support/ToolOptions.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
+  llvm::InitLLVM init(argc, argv);
+  deplodock::prepareToolOptions();
+  DialectRegistry registry;
   deplodock::registerDeplodockDialects(registry);
   deplodock::registerDeplodockInputDialects(registry);
-  mlir::registerTransformsPasses();
+  registerTransformsPasses();
   deplodock::registerDeplodockPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Deplodock optimizer driver\n", registry));
+
+  std::vector<char *> args = deplodock::withToolDiagnosticDefaults(argc, argv);
+  std::string header =
+      registerCLIOptions("Deplodock optimizer driver\n", registry);
+  auto [inputFile, outputFile] =
+      parseCLIOptions(args.size() - 1, args.data(), header);
+
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    llvm::outs() << "Available Dialects: "
+                 << llvm::join(registry.getDialectNames(), ", ") << "\n";
+    return 0;
+  }
+  if (config.shouldListPasses()) {
+    printRegisteredPasses();
+    return 0;
+  }
+  MlirOptMainConfig fromCommandLine = config;
+  config.setPassPipelineSetupFn([fromCommandLine](PassManager &pm) {
+    pm.addInstrumentation(deplodock::createLocateModuleInstrumentation());
+    return fromCommandLine.setupPassPipeline(pm);
+  });
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

@@ -118,6 +118,8 @@ FailureOr<KernelProgram>
 deplodock::runtime::buildKernelProgram(func::FuncOp host,
                                        const CudaEmitterOptions &options) {
   KernelProgram program;
+  program.function = host.getSymName().str();
+  program.indexBitwidth = options.indexBitwidth;
   llvm::DenseMap<Value, unsigned> bufferOf;
   for (BlockArgument arg : host.getArguments()) {
     FailureOr<BufferSpec> buffer =
@@ -197,6 +199,8 @@ FailureOr<KernelProgram>
 deplodock::runtime::buildKernelProgram(dkernel::FuncOp kernel,
                                        const CudaEmitterOptions &options) {
   KernelProgram program;
+  program.function = kernel.getSymName().str();
+  program.indexBitwidth = options.indexBitwidth;
   SmallVector<unsigned> buffers;
   for (BlockArgument arg : kernel.getBufferArguments()) {
     FailureOr<BufferSpec> buffer =
