@@ -16,6 +16,8 @@
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Pipelines/Pipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
+#include "Deplodock/Support/ToolDiagnostics.h"
+#include "Deplodock/Support/ToolOptions.h"
 #include "Deplodock/Tuner/CudaBackend.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "Deplodock/Tuner/Tuner.h"
@@ -342,6 +344,7 @@ static OwningOpRef<ModuleOp> loadLoopIR(MLIRContext &context,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return {};
+  locateImplicitModule(*module);
   PassManager pm(&context);
   buildLowerToLoopPipeline(pm);
   if (failed(pm.run(*module)))
@@ -526,11 +529,12 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   programName = argv[0];
   registerDeplodockPasses();
-  cl::HideUnrelatedOptions(tuneCategory);
+  prepareToolOptions({&tuneCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "Deplodock autotuner: tune every kernel of a "
                               "layer and record the winners\n");
   MLIRContext context;
   loadDeplodockDialects(context);
+  context.printOpOnDiagnostic(false);
   return run(context);
 }

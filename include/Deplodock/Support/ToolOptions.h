@@ -14,10 +14,9 @@
 #define DEPLODOCK_SUPPORT_TOOLOPTIONS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/CommandLine.h"
 
-namespace llvm::cl {
-class OptionCategory;
-} // namespace llvm::cl
+#include <string>
 
 namespace deplodock {
 
@@ -26,6 +25,20 @@ namespace deplodock {
 /// `keep`.
 void prepareToolOptions(
     llvm::ArrayRef<const llvm::cl::OptionCategory *> keep = {});
+
+/// Appends " (default: V)" to the help of an option whose default says
+/// something: a number, a non-empty string, true. The text comes from the
+/// option's own default, so the two cannot drift apart.
+void showDefault(llvm::cl::opt<std::string> &option);
+void showDefault(llvm::cl::opt<bool> &option);
+void showDefault(llvm::cl::opt<int> &option);
+void showDefault(llvm::cl::opt<unsigned> &option);
+void showDefault(llvm::cl::opt<uint64_t> &option);
+void showDefault(llvm::cl::opt<double> &option);
+
+template <typename... Options> void showDefaults(Options &...options) {
+  (showDefault(options), ...);
+}
 
 } // namespace deplodock
 
