@@ -4,6 +4,7 @@
 #include "Deplodock/Runtime/Protocol.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Base64.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace deplodock::runtime;
@@ -23,6 +24,8 @@ llvm::StringRef deplodock::runtime::roleName(BufferRole role) {
     return "output";
   case BufferRole::Workspace:
     return "workspace";
+  case BufferRole::Constant:
+    return "constant";
   }
   return "";
 }
@@ -30,8 +33,10 @@ llvm::StringRef deplodock::runtime::roleName(BufferRole role) {
 BufferRole LayerManifest::getRole(unsigned buffer) const {
   if (buffer < numArguments)
     return BufferRole::Input;
-  return llvm::is_contained(results, buffer) ? BufferRole::Output
-                                             : BufferRole::Workspace;
+  if (llvm::is_contained(results, buffer))
+    return BufferRole::Output;
+  return buffers[buffer].init == InitKind::Data ? BufferRole::Constant
+                                                : BufferRole::Workspace;
 }
 
 std::vector<unsigned> LayerManifest::getBindings() const {
@@ -59,6 +64,8 @@ Value deplodock::runtime::encodeManifest(const LayerManifest &manifest) {
     auto binding = llvm::find(bindings, i);
     if (binding != bindings.end())
       object["binding"] = binding - bindings.begin();
+    if (manifest.getRole(i) == BufferRole::Constant)
+      object["data"] = llvm::encodeBase64(buffer.data);
     buffers.push_back(std::move(object));
   }
   Array launches;
@@ -136,8 +143,22 @@ deplodock::runtime::decodeManifest(llvm::StringRef text) {
       return root.getError();
     }
     manifest.buffers.emplace_back();
-    if (!decodeBufferShape(*buffer, manifest.buffers.back(), p))
+    BufferSpec &spec = manifest.buffers.back();
+    if (!decodeBufferShape(*buffer, spec, p))
       return root.getError();
+    if (const llvm::json::Value *data = buffer->get("data")) {
+      std::optional<llvm::StringRef> text = data->getAsString();
+      std::vector<char> bytes;
+      llvm::Error error = text ? llvm::decodeBase64(*text, bytes)
+                               : llvm::createStringError("not a string");
+      if (error) {
+        llvm::consumeError(std::move(error));
+        p.field("data").report("expected the contents in base64");
+        return root.getError();
+      }
+      spec.init = InitKind::Data;
+      spec.data.assign(bytes.begin(), bytes.end());
+    }
     if (std::optional<llvm::StringRef> role = buffer->getString("role"))
       roles.emplace_back(i, role->str());
   }
@@ -171,9 +192,20 @@ deplodock::runtime::validateManifest(const LayerManifest &manifest) {
     return invalid(llvm::formatv("{0} arguments, but {1} buffers",
                                  manifest.numArguments,
                                  manifest.buffers.size()));
-  for (auto [i, buffer] : llvm::enumerate(manifest.buffers))
+  for (auto [i, buffer] : llvm::enumerate(manifest.buffers)) {
     if (llvm::Error error = checkBufferShape(buffer, i))
       return invalid(llvm::toString(std::move(error)));
+    if (buffer.init != InitKind::Data)
+      continue;
+    if (i < manifest.numArguments || llvm::is_contained(manifest.results, i))
+      return invalid(llvm::formatv("buffer #{0} has contents but is an "
+                                   "argument or a result, not a constant",
+                                   i));
+    if (buffer.data.size() != buffer.numBytes())
+      return invalid(llvm::formatv("constant #{0} has {1} bytes of data for "
+                                   "{2} bytes",
+                                   i, buffer.data.size(), buffer.numBytes()));
+  }
   for (auto [i, result] : llvm::enumerate(manifest.results))
     if (result >= manifest.buffers.size())
       return invalid(llvm::formatv("result #{0} is buffer #{1}, but there are "

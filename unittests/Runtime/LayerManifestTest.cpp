@@ -144,6 +144,41 @@ TEST(LayerManifest, NothingToLaunch) {
   EXPECT_EQ(decoded->getBindings(), (std::vector<unsigned>{0}));
 }
 
+TEST(LayerManifest, Constants) {
+  LayerManifest manifest = sampleManifest();
+  BufferSpec table = buffer("rope", DType::F32, {2});
+  table.init = InitKind::Data;
+  table.data = {0, 0, 128, 63, 0, 0, 0, 192}; // 1.0, -2.0
+  manifest.buffers.push_back(table);
+  EXPECT_EQ(manifest.getRole(5), BufferRole::Constant);
+  // Not a binding: the runtime holds it.
+  EXPECT_EQ(manifest.getBindings(), (std::vector<unsigned>{0, 1, 4, 2}));
+  Value json = encodeManifest(manifest);
+  const Object &entry =
+      *(*json.getAsObject()->getArray("buffers"))[5].getAsObject();
+  EXPECT_EQ(entry.getString("role"), "constant");
+  EXPECT_EQ(entry.getString("data"), "AACAPwAAAMA=");
+  llvm::Expected<LayerManifest> decoded = decodeManifest(text(manifest));
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
+  EXPECT_EQ(decoded->buffers[5].init, InitKind::Data);
+  EXPECT_EQ(decoded->buffers[5].data, table.data);
+  EXPECT_EQ(decoded->getRole(5), BufferRole::Constant);
+
+  auto withData = [&](unsigned buffer, llvm::StringRef data) {
+    Value edited = encodeManifest(manifest);
+    (*(*edited.getAsObject()->getArray("buffers"))[buffer]
+          .getAsObject())["data"] = data;
+    return llvm::formatv("{0}", edited).str();
+  };
+  EXPECT_EQ(decodeError(withData(5, "not base64!")),
+            "expected the contents in base64 at manifest.buffers[5].data");
+  EXPECT_EQ(decodeError(withData(5, "AACAPw==")),
+            "invalid manifest: constant #5 has 4 bytes of data for 8 bytes");
+  EXPECT_EQ(decodeError(withData(0, "AACAPw==")),
+            "invalid manifest: buffer #0 has contents but is an argument or "
+            "a result, not a constant");
+}
+
 TEST(LayerManifest, MalformedManifestsNameTheField) {
   EXPECT_EQ(
       decodeError("not json"),

@@ -27,18 +27,19 @@ namespace {
 
 constexpr int kN = 1000;
 
-/// tmp = 2 * x; y = tmp * w[i % 4]; acc[j] = sum of tmp[i] with i % 4 == j
-/// (split-K style: atomics into a buffer zeroed before the launch).
+/// tmp = 2 * x; y = tmp * w[i % 4] + bias[i % 4] (bias a constant of the
+/// layer); acc[j] = sum of tmp[i] with i % 4 == j (split-K style: atomics
+/// into a buffer zeroed before the launch).
 constexpr const char *kSource = R"cuda(
 extern "C" __global__ void scale(const float* x, float* tmp) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < 1000) tmp[i] = 2.0f * x[i];
 }
-extern "C" __global__ void combine(const float* tmp, const float* w, float* y,
-                                   float* acc) {
+extern "C" __global__ void combine(const float* tmp, const float* w,
+                                   const float* bias, float* y, float* acc) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < 1000) {
-    y[i] = tmp[i] * w[i % 4];
+    y[i] = tmp[i] * w[i % 4] + bias[i % 4];
     atomicAdd(&acc[i % 4], tmp[i]);
   }
 }
@@ -51,13 +52,20 @@ BufferSpec buffer(std::string name, int64_t size) {
   return spec;
 }
 
+/// The bias constant's contents.
+constexpr float kBias[4] = {0.5f, -1, 2, 0};
+
 /// Buffers x, w (arguments), acc, tmp, y (allocations; the function returns
-/// y then acc, tmp is scratch): bindings x, w, y, acc.
+/// y then acc, tmp is scratch) and bias (a constant): bindings x, w, y, acc.
 LayerManifest sampleManifest() {
   LayerManifest manifest;
   manifest.function = "layer";
-  manifest.buffers = {buffer("x", kN), buffer("w", 4), buffer("acc", 4),
-                      buffer("tmp", kN), buffer("y", kN)};
+  BufferSpec bias = buffer("bias", 4);
+  bias.init = InitKind::Data;
+  bias.data.resize(sizeof(kBias));
+  std::memcpy(bias.data.data(), kBias, sizeof(kBias));
+  manifest.buffers = {buffer("x", kN),   buffer("w", 4),  buffer("acc", 4),
+                      buffer("tmp", kN), buffer("y", kN), bias};
   manifest.numArguments = 2;
   manifest.results = {4, 2};
   LaunchSpec scale;
@@ -72,6 +80,7 @@ LayerManifest sampleManifest() {
   combine.block = {128, 1, 1};
   combine.params = {{3, std::nullopt},
                     {1, std::nullopt},
+                    {5, std::nullopt},
                     {4, std::nullopt},
                     {2, std::nullopt}};
   combine.zero = {2};
@@ -205,6 +214,19 @@ TEST_F(FakeRuntime, LaunchWritesTheOutputsFromTheInputs) {
       << deplodockLastError();
   EXPECT_NE(second.y, first.y);
   deplodockLayerDestroy(loaded.layer);
+
+  // The constant is uploaded at load: other contents, other outputs.
+  LayerManifest other = sampleManifest();
+  other.buffers[5].data[0] ^= 1;
+  Loaded changed = load(device, manifestText(other), kSource);
+  ASSERT_EQ(changed.status, DEPLODOCK_SUCCESS) << changed.message;
+  HostBuffers third;
+  pointers = third.pointers();
+  ASSERT_EQ(deplodockLayerLaunch(changed.layer, nullptr, pointers.data(), 4),
+            DEPLODOCK_SUCCESS)
+      << deplodockLastError();
+  EXPECT_NE(third.y, first.y);
+  deplodockLayerDestroy(changed.layer);
 }
 
 TEST_F(FakeRuntime, LaunchErrors) {
@@ -372,7 +394,7 @@ TEST(RuntimeCApiGpu, ComputesOnTheCallersStream) {
   // Halves summed in f32 are exact, whatever the order of the atomics.
   float sums[4] = {0, 0, 0, 0};
   for (int i = 0; i < kN; ++i) {
-    EXPECT_EQ(host.y[i], 2 * host.x[i] * host.w[i % 4]) << i;
+    EXPECT_EQ(host.y[i], 2 * host.x[i] * host.w[i % 4] + kBias[i % 4]) << i;
     sums[i % 4] += 2 * host.x[i];
   }
   for (int j = 0; j < 4; ++j)

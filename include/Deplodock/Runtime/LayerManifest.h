@@ -32,6 +32,9 @@ enum class BufferRole {
   Output,
   /// An allocation only the kernels use: the runtime holds it.
   Workspace,
+  /// A constant the layer reads (a memref.global: RoPE tables, masks), with
+  /// its contents: the runtime holds it and fills it once.
+  Constant,
 };
 
 llvm::StringRef roleName(BufferRole role);
@@ -42,8 +45,9 @@ struct LayerManifest {
   std::string function;
   /// The width of `index` in the kernels (CudaEmitterOptions).
   unsigned indexBitwidth = 32;
-  /// The function's arguments in order, then its allocations. Only their
-  /// names, dtypes and shapes matter here.
+  /// The function's arguments in order, then its allocations and
+  /// constants. Only their names, dtypes and shapes matter here, and the
+  /// contents (init Data) of constants.
   std::vector<BufferSpec> buffers;
   unsigned numArguments = 0;
   std::vector<LaunchSpec> launches;

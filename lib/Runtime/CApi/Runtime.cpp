@@ -162,17 +162,22 @@ DeplodockStatus deplodockLayerLoad(DeplodockDevice *device,
       return fail(std::move(error), DEPLODOCK_ERROR_COMPILE);
   }
 
-  // The fake device holds every buffer itself; a GPU only the scratch ones.
+  // The fake device holds every buffer itself; a GPU only the scratch ones
+  // and the constants, which are filled once here.
   bool fake = gpu.getInfo().fake;
   loaded->pointers.assign(m.buffers.size(), 0);
   for (auto [i, buffer] : llvm::enumerate(m.buffers)) {
-    if (!fake && m.getRole(i) != BufferRole::Workspace)
+    BufferRole role = m.getRole(i);
+    if (!fake && role != BufferRole::Workspace && role != BufferRole::Constant)
       continue;
     llvm::Expected<DevicePtr> pointer = gpu.allocate(buffer.numBytes());
     if (!pointer)
       return fail(pointer.takeError());
     loaded->pointers[i] = *pointer;
     loaded->owned.push_back(*pointer);
+    if (role == BufferRole::Constant)
+      if (llvm::Error error = gpu.upload(*pointer, buffer.data))
+        return fail(std::move(error));
   }
   if (fake)
     for (const LaunchSpec &launch : m.launches) {

@@ -70,3 +70,4 @@ func.func @host(%a: memref<4x8xf32>, %x: memref<64x32xf16>, %i: memref<2xi8>) ->
   dkernel.launch @scratch(%tmp) : memref<8xf32>
   return %y, %c : memref<4xf32>, memref<4xf32>
 }
+
