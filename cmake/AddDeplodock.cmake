@@ -52,6 +52,9 @@ function(add_deplodock_library name)
   add_mlir_library(${name} ${ARG_UNPARSED_ARGUMENTS}
     DEPENDS ${ARG_DEPENDS}
     EXCLUDE_FROM_LIBMLIR)
+  # test/Architecture checks the links between them against the picture in
+  # docs/Architecture.md.
+  set_property(GLOBAL APPEND PROPERTY DEPLODOCK_LIBRARIES ${name})
   if(ARG_LINK)
     target_link_libraries(${name} PUBLIC ${ARG_LINK})
   endif()

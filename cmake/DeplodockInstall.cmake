@@ -31,9 +31,9 @@ function(deplodock_install_package)
   deplodock_export_library(DeplodockRuntimeC)
   deplodock_add_group(Dialects DeplodockCommon DeplodockDTensorDialect
     DeplodockDLoopDialect DeplodockDTileDialect DeplodockDKernelDialect)
-  deplodock_add_group(Passes DeplodockRegistration DeplodockToDTensor
-    DeplodockDTensorToDLoop DeplodockDLoopTransforms DeplodockDTileTransforms
-    DeplodockDTileToDKernel)
+  deplodock_add_group(Passes DeplodockRegistration DeplodockPassRegistration
+    DeplodockToDTensor DeplodockDTensorToDLoop DeplodockDLoopTransforms
+    DeplodockDTileTransforms DeplodockDTileToDKernel)
   deplodock_add_group(Emitter DeplodockCudaEmitter)
   deplodock_add_group(Tuner DeplodockTunerDriver)
 

@@ -4,14 +4,13 @@
 
 #include "Deplodock/Interpreter/BufferIO.h"
 #include "Deplodock/Runtime/KernelProgram.h"
+#include "Deplodock/Runtime/OutputFile.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -168,13 +167,14 @@ LogicalResult bench::writeJson(StringRef path, const BenchRun &run,
     root["total_us"] = jsonStats(total->stats);
   else if (request.launches.empty())
     root["total_us"] = jsonStats(Stats()); // Nothing runs: it takes no time.
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  llvm::Expected<OutputFile> file = OutputFile::open(path);
   if (!file)
-    return emitError(UnknownLoc::get(context), "cannot write ")
-           << path << ": " << error;
+    return emitError(UnknownLoc::get(context))
+           << llvm::toString(file.takeError());
   file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
              << "\n";
-  file->keep();
+  if (llvm::Error kept = file->keep())
+    return emitError(UnknownLoc::get(context))
+           << llvm::toString(std::move(kept));
   return success();
 }

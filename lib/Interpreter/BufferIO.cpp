@@ -67,22 +67,6 @@ template <typename T> static T readRaw(const char *p) {
   return value;
 }
 
-/// The IEEE half with the value of `v` (already an f16 value), as bits.
-static uint16_t halfBits(double v) {
-  APFloat value(v);
-  bool lost;
-  value.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &lost);
-  return static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
-}
-
-/// The value of the IEEE half `bits`.
-static double halfValue(uint16_t bits) {
-  APFloat value(APFloat::IEEEhalf(), APInt(16, bits));
-  bool lost;
-  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-  return value.convertToDouble();
-}
-
 LogicalResult deplodock::interp::writeNpy(const Buffer &buffer, StringRef path,
                                           std::string &error) {
   std::string descr = descrOf(buffer.elementType);
@@ -107,24 +91,6 @@ LogicalResult deplodock::interp::writeNpy(const Buffer &buffer, StringRef path,
   out += '\x00';
   appendRaw<uint16_t>(out, static_cast<uint16_t>(header.size()));
   out += header;
-  for (double v : buffer.data) {
-    if (descr == "<f2")
-      appendRaw<uint16_t>(out, halfBits(v));
-    else if (descr == "<f4")
-      appendRaw<float>(out, static_cast<float>(v));
-    else if (descr == "<f8")
-      appendRaw<double>(out, v);
-    else if (descr == "|b1")
-      appendRaw<uint8_t>(out, v != 0);
-    else if (descr == "|i1")
-      appendRaw<int8_t>(out, static_cast<int8_t>(v));
-    else if (descr == "<i2")
-      appendRaw<int16_t>(out, static_cast<int16_t>(v));
-    else if (descr == "<i4")
-      appendRaw<int32_t>(out, static_cast<int32_t>(v));
-    else
-      appendRaw<int64_t>(out, static_cast<int64_t>(v));
-  }
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec) {
@@ -132,6 +98,32 @@ LogicalResult deplodock::interp::writeNpy(const Buffer &buffer, StringRef path,
     return failure();
   }
   os << out;
+  // The elements, a chunk at a time.
+  int64_t n = buffer.size();
+  for (int64_t start = 0; start < n; start += 4096) {
+    out.clear();
+    for (int64_t i = start, e = std::min<int64_t>(n, start + 4096); i < e;
+         ++i) {
+      double v = buffer.get(i);
+      if (descr == "<f2")
+        appendRaw<uint16_t>(out, runtime::doubleToHalfBits(v));
+      else if (descr == "<f4")
+        appendRaw<float>(out, static_cast<float>(v));
+      else if (descr == "<f8")
+        appendRaw<double>(out, v);
+      else if (descr == "|b1")
+        appendRaw<uint8_t>(out, v != 0);
+      else if (descr == "|i1")
+        appendRaw<int8_t>(out, static_cast<int8_t>(v));
+      else if (descr == "<i2")
+        appendRaw<int16_t>(out, static_cast<int16_t>(v));
+      else if (descr == "<i4")
+        appendRaw<int32_t>(out, static_cast<int32_t>(v));
+      else
+        appendRaw<int64_t>(out, static_cast<int64_t>(v));
+    }
+    os << out;
+  }
   os.close();
   if (os.has_error()) {
     error = os.error().message();
@@ -225,11 +217,17 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
     error = "truncated .npy data";
     return failure();
   }
-  Buffer buffer(shape, element);
+  llvm::Expected<Buffer> allocated = Buffer::allocate(shape, element);
+  if (!allocated) {
+    error = llvm::toString(allocated.takeError());
+    return failure();
+  }
+  Buffer buffer = std::move(*allocated);
   const char *p = bytes.data() + dataStart;
-  for (double &v : buffer.data) {
+  for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
+    double v;
     if (descr == "<f2")
-      v = halfValue(readRaw<uint16_t>(p));
+      v = runtime::halfBitsToDouble(readRaw<uint16_t>(p));
     else if (descr == "<f4")
       v = readRaw<float>(p);
     else if (descr == "<f8")
@@ -246,6 +244,7 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
       v = readRaw<int32_t>(p);
     else
       v = static_cast<double>(readRaw<int64_t>(p));
+    buffer.set(i, v);
     p += width;
   }
   return buffer;
@@ -255,21 +254,16 @@ void deplodock::interp::adaptElementType(Buffer &buffer, Type expected) {
   Type got = buffer.elementType;
   if (expected.isIndex() && got.isInteger(64)) {
     buffer.elementType = expected;
-  } else if (expected.isBF16() && got.isInteger(16)) {
-    // The bits of bf16 values: the upper half of an f32.
-    for (double &v : buffer.data) {
-      uint32_t bits =
-          static_cast<uint32_t>(static_cast<uint16_t>(static_cast<int64_t>(v)))
-          << 16;
-      float f;
-      std::memcpy(&f, &bits, sizeof(f));
-      v = f;
+  } else if (expected.isBF16() && (got.isInteger(16) || got.isF32())) {
+    // The bits of bf16 values (int16 or uint16), or floats to round.
+    Buffer adapted(buffer.shape, expected);
+    for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
+      double v = buffer.get(i);
+      adapted.set(i, got.isF32() ? v
+                                 : runtime::bf16BitsToDouble(
+                                       static_cast<uint16_t>(wrapToInt64(v))));
     }
-    buffer.elementType = expected;
-  } else if (expected.isBF16() && got.isF32()) {
-    for (double &v : buffer.data)
-      v = roundTo(expected, v);
-    buffer.elementType = expected;
+    buffer = std::move(adapted);
   }
 }
 
@@ -283,12 +277,13 @@ void deplodock::interp::printBuffer(const Buffer &buffer, StringRef title,
   const char *format = buffer.elementType.isF64() ? "%.17g" : "%.9g";
   int64_t row = buffer.shape.empty() ? 1 : buffer.shape.back();
   for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
-    if (std::isnan(buffer.data[i]))
+    double v = buffer.get(i);
+    if (std::isnan(v))
       os << "nan"; // Whatever its sign, which printf would show.
     else if (isFloat)
-      os << llvm::format(format, buffer.data[i]);
+      os << llvm::format(format, v);
     else
-      os << static_cast<int64_t>(buffer.data[i]);
+      os << static_cast<int64_t>(v);
     os << ((row == 0 || (i + 1) % row == 0) ? '\n' : ' ');
   }
 }

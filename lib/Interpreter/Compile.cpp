@@ -113,41 +113,81 @@ std::optional<Opcode> interp::scalarOpcode(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// The elements of a dense constant as a buffer.
-static std::shared_ptr<Buffer> denseBuffer(DenseElementsAttr dense) {
+/// The value of every element of the splat `dense`, rounded to its type.
+static double splatValue(DenseElementsAttr dense) {
+  Type element = dense.getElementType();
+  return roundTo(
+      element,
+      isa<FloatType>(element)
+          ? dense.getSplatValue<APFloat>().convertToDouble()
+          : static_cast<double>(dense.getSplatValue<APInt>().getSExtValue()));
+}
+
+/// The elements of a dense constant as a buffer, reserved against the memory
+/// limit; errors are reported at `op`.
+static FailureOr<std::shared_ptr<Buffer>> denseBuffer(Operation *op,
+                                                      DenseElementsAttr dense) {
   auto type = cast<ShapedType>(dense.getType());
-  auto buffer =
-      std::make_shared<Buffer>(type.getShape(), type.getElementType());
+  Type element = type.getElementType();
+  FailureOr<std::shared_ptr<Buffer>> buffer = allocateFor(op, type);
+  if (failed(buffer))
+    return failure();
+  Buffer &b = **buffer;
+  if (dense.isSplat()) {
+    b.data.fill(splatValue(dense));
+    return buffer;
+  }
   int64_t i = 0;
-  if (isa<FloatType>(type.getElementType())) {
+  if (isa<FloatType>(element)) {
     for (APFloat v : dense.getValues<APFloat>())
-      buffer->data[i++] = roundTo(type.getElementType(), v.convertToDouble());
+      b.set(i++, roundTo(element, v.convertToDouble()));
   } else {
     for (APInt v : dense.getValues<APInt>())
-      buffer->data[i++] =
-          roundTo(type.getElementType(), static_cast<double>(v.getSExtValue()));
+      b.set(i++, roundTo(element, static_cast<double>(v.getSExtValue())));
   }
   return buffer;
 }
 
-bool interp::isInterpretableType(Type type) {
+std::optional<std::string> interp::uninterpretable(Type type) {
   if (auto memref = dyn_cast<MemRefType>(type))
     if (!memref.getLayout().isIdentity())
-      return false;
+      return std::string("which cannot be interpreted");
   if (isa<RankedTensorType, MemRefType>(type)) {
     auto shaped = cast<ShapedType>(type);
-    return shaped.hasStaticShape() &&
-           isSupportedElementType(shaped.getElementType());
+    if (!shaped.hasStaticShape() ||
+        !isSupportedElementType(shaped.getElementType()))
+      return std::string("which cannot be interpreted");
+    std::optional<int64_t> count = checkedNumElements(shaped.getShape());
+    if (!count || !checkedBytes(*count, runtime::dtypeSize(storageOf(
+                                            shaped.getElementType()))))
+      return std::string(
+          "which has more elements than a 64-bit size can count");
+    return std::nullopt;
   }
-  return isSupportedElementType(type);
+  if (!isSupportedElementType(type))
+    return std::string("which cannot be interpreted");
+  return std::nullopt;
+}
+
+bool interp::isInterpretableType(Type type) { return !uninterpretable(type); }
+
+/// Whether the one user of `op`'s result reads each of its elements once, in
+/// order: an elementwise op or a reduction in the same block.
+static bool readOnceInOrder(Operation *op) {
+  Value result = op->getResult(0);
+  if (!result.hasOneUse())
+    return false;
+  Operation *user = *result.getUsers().begin();
+  return user->getBlock() == op->getBlock() &&
+         isa<dtensor::ElementwiseOp, dtensor::ReduceOp>(user);
 }
 
 LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
   instr.op = op;
   for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-    if (!isInterpretableType(type))
+    if (std::optional<std::string> why = uninterpretable(type))
       return op->emitOpError("result #")
-             << i << " has type " << type << ", which cannot be interpreted";
+             << i << " has type " << type << ", " << *why;
   for (Value operand : op->getOperands())
     instr.in.push_back(slotOf(operand));
   for (Value result : op->getResults())
@@ -177,7 +217,18 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
           .Case([&](arith::ConstantOp cst) -> LogicalResult {
             if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {
               instr.code = Opcode::DenseConstant;
-              instr.data = denseBuffer(dense);
+              // A splat takes no memory, however large.
+              if (dense.isSplat() && isa<RankedTensorType>(dense.getType())) {
+                auto type = cast<ShapedType>(dense.getType());
+                instr.splat =
+                    makeSplat(op, type.getShape(), type.getElementType(),
+                              splatValue(dense));
+                return success();
+              }
+              FailureOr<std::shared_ptr<Buffer>> data = denseBuffer(op, dense);
+              if (failed(data))
+                return failure();
+              instr.data = *data;
               return success();
             }
             instr.code = Opcode::Constant;
@@ -190,13 +241,20 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
               return cst.emitOpError("cannot be interpreted");
             return success();
           })
-          .Case([&](ub::PoisonOp) {
+          .Case([&](ub::PoisonOp) -> LogicalResult {
             if (auto shaped = dyn_cast<ShapedType>(instr.type)) {
               instr.code = Opcode::DenseConstant;
-              instr.data = std::make_shared<Buffer>(shaped.getShape(),
-                                                    shaped.getElementType());
-              std::fill(instr.data->data.begin(), instr.data->data.end(),
-                        poisonValue(shaped.getElementType()));
+              Type element = shaped.getElementType();
+              if (isa<RankedTensorType>(shaped)) {
+                instr.splat = makeSplat(op, shaped.getShape(), element,
+                                        poisonValue(element));
+                return success();
+              }
+              FailureOr<std::shared_ptr<Buffer>> data = allocateFor(op, shaped);
+              if (failed(data))
+                return failure();
+              (*data)->data.fill(poisonValue(element));
+              instr.data = *data;
               return success();
             }
             instr.code = Opcode::Constant;
@@ -244,19 +302,25 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
                                      "interpreted");
             instr.code = Opcode::GetGlobal;
             std::shared_ptr<Buffer> &data = globals[global];
-            if (!data)
-              data = denseBuffer(
-                  init.reshape(cast<ShapedType>(init.getType())
-                                   .clone(global.getType().getShape())));
+            if (!data) {
+              FailureOr<std::shared_ptr<Buffer>> held = denseBuffer(
+                  get, init.reshape(cast<ShapedType>(init.getType())
+                                        .clone(global.getType().getShape())));
+              if (failed(held))
+                return failure();
+              data = *held;
+            }
             instr.data = data;
             return success();
           })
-          .Case([&](memref::LoadOp) {
+          .Case([&](memref::LoadOp load) {
             instr.code = Opcode::MemLoad;
+            instr.access = indexAccess(1, load.getIndices().size());
             return success();
           })
-          .Case([&](memref::StoreOp) {
+          .Case([&](memref::StoreOp store) {
             instr.code = Opcode::MemStore;
+            instr.access = indexAccess(2, store.getIndices().size());
             return success();
           })
           .Case([&](scf::ForOp) {
@@ -275,17 +339,23 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
             instr.code = Opcode::LoopKernel;
             return success();
           })
-          .Case([&](dloop::ForOp) {
+          .Case([&](dloop::ForOp loop) {
             instr.code = Opcode::LoopFor;
+            instr.extent = loop.getExtent();
             return success();
           })
-          .Case([&](dloop::LoadOp) {
+          .Case([&](dloop::LoadOp load) {
             instr.code = Opcode::LoopLoad;
+            instr.access =
+                affineAccess(load.getMap(), 1, load.getIndices().size());
             return success();
           })
           .Case([&](dloop::StoreOp store) {
             instr.code = Opcode::LoopStore;
             instr.type = store.getValue().getType();
+            instr.access =
+                affineAccess(store.getMap(), 2, store.getIndices().size());
+            instr.reduce = store.getReduceKind();
             return success();
           })
           .Case([&](dtile::KernelOp) {
@@ -317,14 +387,28 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
       return failure();
     instr.regions.push_back(std::move(block));
   }
+  // A dloop.kernel whose free loop can run as lanes runs on the SIMT engine
+  // (its sequential body stays compiled, for the checks above).
+  if (instr.code == Opcode::LoopKernel)
+    if (Operation *laneLoop = simt::chooseLaneLoop(op))
+      simt::compileLoopKernel(op, laneLoop, instr);
+  if (instr.code == Opcode::Elementwise) {
+    FailureOr<std::shared_ptr<const LaneBody>> lanes =
+        compileLanes(*instr.regions[0]);
+    if (failed(lanes))
+      return op->emitOpError("has a body the interpreter cannot run over "
+                             "many elements at once");
+    instr.lanes = *lanes;
+    instr.fused = readOnceInOrder(op);
+  }
   return success();
 }
 
 LogicalResult Compiler::compileBlock(mlir::Block &block, interp::Block &out) {
   for (BlockArgument arg : block.getArguments()) {
-    if (!isInterpretableType(arg.getType()))
+    if (std::optional<std::string> why = uninterpretable(arg.getType()))
       return block.getParentOp()->emitOpError("has a block argument of type ")
-             << arg.getType() << ", which cannot be interpreted";
+             << arg.getType() << ", " << *why;
     out.args.push_back(slotOf(arg));
   }
   for (Operation &op : block) {
@@ -349,13 +433,13 @@ FailureOr<std::unique_ptr<Program>> Compiler::run(func::FuncOp func) {
     return func.emitOpError("has several blocks, which cannot be "
                             "interpreted");
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-    if (!isInterpretableType(type))
+    if (std::optional<std::string> why = uninterpretable(type))
       return func.emitOpError("argument #")
-             << i << " has type " << type << ", which cannot be interpreted";
+             << i << " has type " << type << ", " << *why;
   for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-    if (!isInterpretableType(type))
+    if (std::optional<std::string> why = uninterpretable(type))
       return func.emitOpError("result #")
-             << i << " has type " << type << ", which cannot be interpreted";
+             << i << " has type " << type << ", " << *why;
   if (failed(compileBlock(func.getBody().front(), program->body)))
     return failure();
   program->numSlots = numSlots;

@@ -24,33 +24,36 @@ public:
   explicit Machine(unsigned numSlots) : frame(numSlots) {}
 
   /// Runs the function body bound to `inputs`; fills `results`.
-  LogicalResult runFunction(const interp::Block &body, ArrayRef<Buffer> inputs,
+  LogicalResult runFunction(func::FuncOp func, const interp::Block &body,
+                            ArrayRef<Buffer> inputs,
                             SmallVectorImpl<Buffer> &results);
 
 private:
   LogicalResult runBlock(const interp::Block &block);
   LogicalResult exec(const Instr &instr);
+  LogicalResult execReturn(const Instr &instr);
   LogicalResult execElementwise(const Instr &instr);
-  LogicalResult execReduce(const Instr &instr);
   LogicalResult execIndexMap(const Instr &instr);
   LogicalResult execScfFor(const Instr &instr);
   LogicalResult execScfIf(const Instr &instr);
-  LogicalResult execLoopFor(const Instr &instr);
   /// Runs the body of loop `instr` for iv = lb, lb + step, ... < ub, its
   /// carried values starting from operands firstInit, firstInit + 1, ...
   LogicalResult runLoop(const Instr &instr, int64_t lb, int64_t ub,
                         int64_t step, unsigned firstInit);
   LogicalResult execAffineApply(const Instr &instr);
-  /// The linear element of `buffer` at the affine access `map` applied to
-  /// the index operands `in[from, ...)`.
-  FailureOr<int64_t> access(const Instr &instr, AffineMap map,
-                            const Buffer &buffer, unsigned from);
-  /// The linear element of `buffer` at the index operands `in[from, ...)`.
-  FailureOr<int64_t> element(const Instr &instr, const Buffer &buffer,
-                             unsigned from);
+  /// The linear element of `buffer` that the access of `instr` names.
+  FailureOr<int64_t> element(const Instr &instr, const Buffer &buffer);
 
   double &scalar(unsigned slot) { return frame[slot].s; }
+  int64_t index(unsigned slot) { return wrapToInt64(frame[slot].s); }
   Buffer &buffer(unsigned slot) { return *frame[slot].buffer; }
+  /// The tensor in `slot`.
+  TensorValue tensor(unsigned slot) {
+    return TensorValue{frame[slot].buffer, frame[slot].lazy};
+  }
+  /// Makes the tensor in `slot` a buffer (an operand that needs one); errors
+  /// are reported at the op that computes it.
+  LogicalResult hold(unsigned slot);
 
   std::vector<Slot> frame;
   SmallVectorImpl<Buffer> *results = nullptr;
@@ -58,14 +61,26 @@ private:
 
 } // namespace
 
-LogicalResult Machine::runFunction(const interp::Block &body,
+LogicalResult Machine::runFunction(func::FuncOp func, const interp::Block &body,
                                    ArrayRef<Buffer> inputs,
                                    SmallVectorImpl<Buffer> &out) {
-  // Each run works on copies: the kernels may write their arguments.
-  for (auto [slot, input] : llvm::zip(body.args, inputs)) {
+  for (auto [i, slot, input, type] :
+       llvm::enumerate(body.args, inputs, func.getArgumentTypes())) {
     if (input.shape.empty())
-      frame[slot].s = input.data[0]; // A scalar argument, or a 0-d buffer.
-    frame[slot].buffer = std::make_shared<Buffer>(input);
+      frame[slot].s = input.get(0); // A scalar argument, or a 0-d buffer.
+    if (!isa<MemRefType>(type)) {
+      // Tensors are never written: the run reads the input itself.
+      frame[slot].buffer = std::shared_ptr<Buffer>(
+          std::shared_ptr<Buffer>(), const_cast<Buffer *>(&input));
+      continue;
+    }
+    // Each run works on copies of memrefs: the kernels may write them.
+    llvm::Expected<Buffer> copy = input.clone();
+    if (!copy)
+      return func.emitOpError("cannot be interpreted within the memory "
+                              "limit: argument #")
+             << i << ": " << llvm::toString(copy.takeError());
+    frame[slot].buffer = std::make_shared<Buffer>(std::move(*copy));
   }
   results = &out;
   return runBlock(body);
@@ -78,11 +93,40 @@ LogicalResult Machine::runBlock(const interp::Block &block) {
   return success();
 }
 
-FailureOr<int64_t> Machine::element(const Instr &instr, const Buffer &buf,
-                                    unsigned from) {
+LogicalResult Machine::hold(unsigned slot) {
+  Slot &value = frame[slot];
+  if (!value.lazy)
+    return success();
+  FailureOr<std::shared_ptr<Buffer>> held = materialize(*value.lazy);
+  if (failed(held))
+    return failure();
+  value.buffer = std::move(*held);
+  value.lazy.reset();
+  return success();
+}
+
+FailureOr<int64_t> Machine::element(const Instr &instr, const Buffer &buf) {
+  const Access &access = instr.access;
   int64_t linear = 0;
-  for (auto [d, size] : llvm::enumerate(buf.shape)) {
-    auto i = static_cast<int64_t>(scalar(instr.in[from + d]));
+  SmallVector<int64_t, 8> operands;
+  for (auto [d, dim] : llvm::enumerate(access.dims)) {
+    int64_t i;
+    if (!dim.expr) {
+      i = dim.constant;
+      for (auto [pos, coef] : dim.terms)
+        i = wrapMulAdd(i, coef, index(instr.in[access.first + pos]));
+    } else {
+      if (operands.empty())
+        for (unsigned k = 0; k < access.count; ++k)
+          operands.push_back(index(instr.in[access.first + k]));
+      std::optional<int64_t> v =
+          evaluateAffineExpr(dim.expr, operands, access.numMapDims);
+      if (!v)
+        return instr.op->emitOpError("divides by a non-positive value in its "
+                                     "index");
+      i = *v;
+    }
+    int64_t size = buf.shape[d];
     if (i < 0 || i >= size)
       return instr.op->emitOpError("accesses index ")
              << i << " of dimension " << d << " of size " << size;
@@ -93,6 +137,29 @@ FailureOr<int64_t> Machine::element(const Instr &instr, const Buffer &buf,
 
 LogicalResult Machine::exec(const Instr &instr) {
   if (instr.code <= Opcode::LastScalar) {
+    // The hottest f32 ops skip evalScalar's dispatch; float arithmetic
+    // rounds as rounding the double result does.
+    if (instr.in.size() == 2 && isF32(instr.type)) {
+      auto a = static_cast<float>(scalar(instr.in[0]));
+      auto b = static_cast<float>(scalar(instr.in[1]));
+      double &out = scalar(instr.out[0]);
+      switch (instr.code) {
+      case Opcode::AddF:
+        out = a + b;
+        return success();
+      case Opcode::SubF:
+        out = a - b;
+        return success();
+      case Opcode::MulF:
+        out = a * b;
+        return success();
+      case Opcode::DivF:
+        out = a / b;
+        return success();
+      default:
+        break;
+      }
+    }
     double args[8];
     unsigned n = instr.in.size();
     SmallVector<double, 8> many;
@@ -110,40 +177,61 @@ LogicalResult Machine::exec(const Instr &instr) {
   case Opcode::DenseConstant:
   case Opcode::GetGlobal:
     frame[instr.out[0]].buffer = instr.data;
+    frame[instr.out[0]].lazy = instr.splat;
     return success();
-  case Opcode::TensorEmpty:
-  case Opcode::Alloc: {
-    // Reading memory nobody wrote shows up in the results.
+  case Opcode::TensorEmpty: {
+    // Reading memory nobody wrote shows up in the results; poison takes no
+    // memory until something needs it held.
     auto shaped = cast<ShapedType>(instr.type);
-    auto buffer =
-        std::make_shared<Buffer>(shaped.getShape(), shaped.getElementType());
-    std::fill(buffer->data.begin(), buffer->data.end(),
-              poisonValue(shaped.getElementType()));
-    frame[instr.out[0]].buffer = std::move(buffer);
+    frame[instr.out[0]].buffer.reset();
+    frame[instr.out[0]].lazy =
+        makeSplat(instr.op, shaped.getShape(), shaped.getElementType(),
+                  poisonValue(shaped.getElementType()));
+    return success();
+  }
+  case Opcode::Alloc: {
+    auto shaped = cast<ShapedType>(instr.type);
+    FailureOr<std::shared_ptr<Buffer>> buffer = allocateFor(instr.op, shaped);
+    if (failed(buffer))
+      return failure();
+    (*buffer)->data.fill(poisonValue(shaped.getElementType()));
+    frame[instr.out[0]].buffer = std::move(*buffer);
     return success();
   }
   case Opcode::AffineApply:
     return execAffineApply(instr);
   case Opcode::Elementwise:
     return execElementwise(instr);
-  case Opcode::Reduce:
-    return execReduce(instr);
-  case Opcode::IndexMap:
-    return execIndexMap(instr);
-  case Opcode::MemLoad: {
-    Buffer &buf = buffer(instr.in[0]);
-    FailureOr<int64_t> e = element(instr, buf, 1);
-    if (failed(e))
+  case Opcode::Reduce: {
+    FailureOr<std::shared_ptr<Buffer>> result =
+        reduce(cast<dtensor::ReduceOp>(instr.op), tensor(instr.in[0]));
+    if (failed(result))
       return failure();
-    scalar(instr.out[0]) = buf.data[*e];
+    frame[instr.out[0]].buffer = std::move(*result);
+    frame[instr.out[0]].lazy.reset();
     return success();
   }
-  case Opcode::MemStore: {
-    Buffer &buf = buffer(instr.in[1]);
-    FailureOr<int64_t> e = element(instr, buf, 2);
+  case Opcode::IndexMap:
+    return execIndexMap(instr);
+  case Opcode::MemLoad:
+  case Opcode::LoopLoad: {
+    Buffer &buf = buffer(instr.in[0]);
+    FailureOr<int64_t> e = element(instr, buf);
     if (failed(e))
       return failure();
-    buf.data[*e] = scalar(instr.in[0]);
+    scalar(instr.out[0]) = buf.get(*e);
+    return success();
+  }
+  case Opcode::MemStore:
+  case Opcode::LoopStore: {
+    Buffer &buf = buffer(instr.in[1]);
+    FailureOr<int64_t> e = element(instr, buf);
+    if (failed(e))
+      return failure();
+    double v = scalar(instr.in[0]);
+    if (instr.reduce)
+      v = reduceCombine(*instr.reduce, instr.type, buf.get(*e), v);
+    buf.set(*e, v);
     return success();
   }
   case Opcode::LoopKernel: {
@@ -155,13 +243,20 @@ LogicalResult Machine::exec(const Instr &instr) {
         if (frame[instr.in[i]].buffer == frame[instr.in[j]].buffer)
           return instr.op->emitOpError("binds one buffer to its arguments #")
                  << j << " and #" << i << ", which must not alias";
+    if (instr.simt) {
+      // One iteration of its lane loop per lane of the SIMT engine.
+      SmallVector<std::shared_ptr<Buffer>, 4> buffers;
+      for (unsigned slot : instr.in)
+        buffers.push_back(frame[slot].buffer);
+      return simt::run(instr, buffers);
+    }
     const interp::Block &body = *instr.regions[0];
     for (auto [arg, in] : llvm::zip(body.args, instr.in))
       frame[arg] = frame[in];
     return runBlock(body);
   }
   case Opcode::LoopFor:
-    return execLoopFor(instr);
+    return runLoop(instr, 0, instr.extent, 1, /*firstInit=*/0);
   case Opcode::TileKernel:
   case Opcode::KernelLaunch: {
     // GPU-level kernels run on the SIMT engine, over the frame's buffers.
@@ -170,43 +265,12 @@ LogicalResult Machine::exec(const Instr &instr) {
       buffers.push_back(frame[slot].buffer);
     return simt::run(instr, buffers);
   }
-  case Opcode::LoopLoad: {
-    auto load = cast<dloop::LoadOp>(instr.op);
-    Buffer &buf = buffer(instr.in[0]);
-    FailureOr<int64_t> e = access(instr, load.getMap(), buf, 1);
-    if (failed(e))
-      return failure();
-    scalar(instr.out[0]) = buf.data[*e];
-    return success();
-  }
-  case Opcode::LoopStore: {
-    auto store = cast<dloop::StoreOp>(instr.op);
-    Buffer &buf = buffer(instr.in[1]);
-    FailureOr<int64_t> e = access(instr, store.getMap(), buf, 2);
-    if (failed(e))
-      return failure();
-    double v = scalar(instr.in[0]);
-    if (std::optional<ReduceKind> kind = store.getReduceKind())
-      v = reduceCombine(*kind, instr.type, buf.data[*e], v);
-    buf.data[*e] = v;
-    return success();
-  }
   case Opcode::ScfFor:
     return execScfFor(instr);
   case Opcode::ScfIf:
     return execScfIf(instr);
   case Opcode::Return:
-    for (auto [slot, operand] : llvm::zip(instr.in, instr.op->getOperands())) {
-      if (isa<ShapedType>(operand.getType())) {
-        results->push_back(*frame[slot].buffer);
-        continue;
-      }
-      // A scalar result is returned as a 0-d buffer.
-      Buffer scalar({}, operand.getType());
-      scalar.data[0] = frame[slot].s;
-      results->push_back(std::move(scalar));
-    }
-    return success();
+    return execReturn(instr);
   case Opcode::Nop:
     return success();
   default:
@@ -214,160 +278,74 @@ LogicalResult Machine::exec(const Instr &instr) {
   }
 }
 
-LogicalResult Machine::execElementwise(const Instr &instr) {
-  const interp::Block &body = *instr.regions[0];
-  auto result =
-      std::make_shared<Buffer>(cast<ShapedType>(instr.type).getShape(),
-                               cast<ShapedType>(instr.type).getElementType());
-  SmallVector<const Buffer *, 4> inputs;
-  for (unsigned slot : instr.in)
-    inputs.push_back(&buffer(slot));
-  for (int64_t e = 0, n = result->size(); e < n; ++e) {
-    for (auto [arg, input] : llvm::zip(body.args, inputs))
-      scalar(arg) = input->data[e];
-    if (failed(runBlock(body)))
+LogicalResult Machine::execReturn(const Instr &instr) {
+  for (auto [i, slot, operand] :
+       llvm::enumerate(instr.in, instr.op->getOperands())) {
+    if (!isa<ShapedType>(operand.getType())) {
+      // A scalar result is returned as a 0-d buffer.
+      Buffer scalar({}, operand.getType());
+      scalar.set(0, frame[slot].s);
+      results->push_back(std::move(scalar));
+      continue;
+    }
+    if (failed(hold(slot)))
       return failure();
-    result->data[e] = scalar(body.yields[0]);
+    // The frame's buffer moves out when nothing else can see it.
+    std::shared_ptr<Buffer> &held = frame[slot].buffer;
+    bool again = llvm::is_contained(ArrayRef(instr.in).drop_front(i + 1), slot);
+    if (held.use_count() == 1 && !again) {
+      results->push_back(std::move(*held));
+      held.reset();
+      continue;
+    }
+    llvm::Expected<Buffer> copy = held->clone();
+    if (!copy)
+      return instr.op->emitOpError("cannot be interpreted within the memory "
+                                   "limit: ")
+             << llvm::toString(copy.takeError());
+    results->push_back(std::move(*copy));
   }
-  frame[instr.out[0]].buffer = std::move(result);
   return success();
 }
 
-LogicalResult Machine::execReduce(const Instr &instr) {
-  auto op = cast<dtensor::ReduceOp>(instr.op);
-  const Buffer &input = buffer(instr.in[0]);
-  auto type = cast<ShapedType>(instr.type);
-  Type element = type.getElementType();
-  auto result = std::make_shared<Buffer>(type.getShape(), element);
-  std::fill(result->data.begin(), result->data.end(),
-            reduceIdentity(op.getKind(), element));
-  // Output strides over the input dimensions (0 along reduced axes).
-  ArrayRef<int64_t> axes = op.getAxes();
-  SmallVector<int64_t> strides(input.shape.size(), 0);
-  int64_t stride = 1;
-  for (int d = input.shape.size() - 1; d >= 0; --d) {
-    if (llvm::is_contained(axes, d))
-      continue;
-    strides[d] = stride;
-    stride *= input.shape[d];
-  }
-  SmallVector<int64_t> index(input.shape.size(), 0);
-  for (int64_t e = 0, n = input.size(); e < n; ++e) {
-    int64_t out = 0;
-    for (auto [i, s] : llvm::zip(index, strides))
-      out += i * s;
-    result->data[out] =
-        reduceCombine(op.getKind(), element, result->data[out], input.data[e]);
-    for (int d = index.size() - 1; d >= 0; --d) {
-      if (++index[d] < input.shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  frame[instr.out[0]].buffer = std::move(result);
-  return success();
+LogicalResult Machine::execElementwise(const Instr &instr) {
+  SmallVector<TensorValue, 4> inputs;
+  for (unsigned slot : instr.in)
+    inputs.push_back(tensor(slot));
+  Slot &out = frame[instr.out[0]];
+  out.buffer.reset();
+  out.lazy = makeElementwise(instr.op, cast<ShapedType>(instr.type),
+                             instr.lanes, inputs);
+  // Fused into its one user, or held: several users would each compute it.
+  return instr.fused ? success() : hold(instr.out[0]);
 }
 
 LogicalResult Machine::execIndexMap(const Instr &instr) {
-  auto op = cast<dtensor::IndexMapOp>(instr.op);
-  auto type = cast<ShapedType>(instr.type);
-  auto result =
-      std::make_shared<Buffer>(type.getShape(), type.getElementType());
-  double padding = 0;
-  if (std::optional<TypedAttr> pad = op.getPadding()) {
-    if (auto fp = dyn_cast<FloatAttr>(*pad))
-      padding = fp.getValueAsDouble();
-    else
-      padding = static_cast<double>(cast<IntegerAttr>(*pad).getInt());
-    padding = roundTo(type.getElementType(), padding);
-  }
-  unsigned rank = type.getRank(), numSources = instr.in.size();
-  SmallVector<AffineMap> maps;
-  SmallVector<IntegerSet> predicates;
-  for (unsigned i = 0; i < numSources; ++i) {
-    maps.push_back(op.getMap(i));
-    predicates.push_back(op.getPredicate(i));
-  }
-  SmallVector<int64_t> coords(rank, 0), at;
-  for (int64_t e = 0, n = result->size(); e < n; ++e) {
-    double value = padding;
-    for (unsigned i = 0; i < numSources; ++i) {
-      if (IntegerSet set = predicates[i]) {
-        bool holds = true;
-        for (unsigned c = 0, m = set.getNumConstraints(); c < m && holds; ++c) {
-          std::optional<int64_t> v =
-              evaluateAffineExpr(set.getConstraint(c), coords, rank);
-          if (!v)
-            return op.emitOpError("divides by a non-positive value in the "
-                                  "predicate of source #")
-                   << i;
-          holds = set.isEq(c) ? *v == 0 : *v >= 0;
-        }
-        if (!holds)
-          continue;
-      }
-      const Buffer &source = buffer(instr.in[i]);
-      int64_t linear = 0;
-      for (auto [d, expr] : llvm::enumerate(maps[i].getResults())) {
-        std::optional<int64_t> idx = evaluateAffineExpr(expr, coords, rank);
-        if (!idx)
-          return op.emitOpError("divides by a non-positive value in the "
-                                "map of source #")
-                 << i;
-        if (*idx < 0 || *idx >= source.shape[d])
-          return op.emitOpError("reads source #")
-                 << i << " out of bounds at index " << *idx << " of dimension "
-                 << d << " of size " << source.shape[d];
-        linear = linear * source.shape[d] + *idx;
-      }
-      value = source.data[linear];
-      break;
-    }
-    result->data[e] = value;
-    for (int d = rank - 1; d >= 0; --d) {
-      if (++coords[d] < type.getDimSize(d))
-        break;
-      coords[d] = 0;
-    }
-  }
-  frame[instr.out[0]].buffer = std::move(result);
+  SmallVector<TensorValue, 4> sources;
+  for (unsigned slot : instr.in)
+    sources.push_back(tensor(slot));
+  FailureOr<std::shared_ptr<LazyTensor>> lazy =
+      makeIndexMap(cast<dtensor::IndexMapOp>(instr.op), sources);
+  if (failed(lazy))
+    return failure();
+  frame[instr.out[0]].buffer.reset();
+  frame[instr.out[0]].lazy = std::move(*lazy);
   return success();
 }
 
 LogicalResult Machine::execScfFor(const Instr &instr) {
-  auto lb = static_cast<int64_t>(scalar(instr.in[0]));
-  auto ub = static_cast<int64_t>(scalar(instr.in[1]));
-  auto step = static_cast<int64_t>(scalar(instr.in[2]));
+  int64_t lb = index(instr.in[0]), ub = index(instr.in[1]),
+          step = index(instr.in[2]);
   if (step <= 0)
     return instr.op->emitOpError("has a non-positive step");
   return runLoop(instr, lb, ub, step, /*firstInit=*/3);
-}
-
-FailureOr<int64_t> Machine::access(const Instr &instr, AffineMap map,
-                                   const Buffer &buf, unsigned from) {
-  SmallVector<int64_t, 4> operands;
-  for (unsigned i = from, e = instr.in.size(); i < e; ++i)
-    operands.push_back(static_cast<int64_t>(scalar(instr.in[i])));
-  int64_t linear = 0;
-  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-    std::optional<int64_t> i =
-        evaluateAffineExpr(expr, operands, map.getNumDims());
-    if (!i)
-      return instr.op->emitOpError("divides by a non-positive value in its "
-                                   "index");
-    if (*i < 0 || *i >= buf.shape[d])
-      return instr.op->emitOpError("accesses index ")
-             << *i << " of dimension " << d << " of size " << buf.shape[d];
-    linear = linear * buf.shape[d] + *i;
-  }
-  return linear;
 }
 
 LogicalResult Machine::execAffineApply(const Instr &instr) {
   auto apply = cast<affine::AffineApplyOp>(instr.op);
   SmallVector<int64_t, 4> operands;
   for (unsigned slot : instr.in)
-    operands.push_back(static_cast<int64_t>(scalar(slot)));
+    operands.push_back(index(slot));
   AffineMap map = apply.getAffineMap();
   std::optional<int64_t> v =
       evaluateAffineExpr(map.getResult(0), operands, map.getNumDims());
@@ -377,11 +355,6 @@ LogicalResult Machine::execAffineApply(const Instr &instr) {
   return success();
 }
 
-LogicalResult Machine::execLoopFor(const Instr &instr) {
-  auto loop = cast<dloop::ForOp>(instr.op);
-  return runLoop(instr, 0, loop.getExtent(), 1, /*firstInit=*/0);
-}
-
 LogicalResult Machine::runLoop(const Instr &instr, int64_t lb, int64_t ub,
                                int64_t step, unsigned firstInit) {
   const interp::Block &body = *instr.regions[0];
@@ -389,8 +362,15 @@ LogicalResult Machine::runLoop(const Instr &instr, int64_t lb, int64_t ub,
   SmallVector<Slot, 4> carried;
   for (unsigned i = 0; i < numIters; ++i)
     carried.push_back(frame[instr.in[firstInit + i]]);
-  for (int64_t iv = lb; iv < ub; iv += step) {
-    scalar(body.args[0]) = static_cast<double>(iv);
+  // The trip count first: stepping past ub must not overflow.
+  uint64_t trips =
+      lb < ub ? (static_cast<uint64_t>(ub) - static_cast<uint64_t>(lb) - 1) /
+                        static_cast<uint64_t>(step) +
+                    1
+              : 0;
+  for (uint64_t k = 0; k < trips; ++k) {
+    scalar(body.args[0]) = static_cast<double>(
+        static_cast<int64_t>(static_cast<uint64_t>(lb) + k * step));
     for (unsigned i = 0; i < numIters; ++i)
       frame[body.args[1 + i]] = carried[i];
     if (failed(runBlock(body)))
@@ -430,14 +410,14 @@ FailureOr<SmallVector<Buffer>> interp::runFunction(func::FuncOp func,
     Type element = shaped ? shaped.getElementType() : type;
     if (shape != ArrayRef<int64_t>(input.shape) ||
         element != input.elementType ||
-        input.size() != Buffer::numElements(input.shape))
+        checkedNumElements(input.shape) != input.size())
       return func.emitOpError("argument #")
              << i << " has type " << type << ", but the input is a "
              << RankedTensorType::get(input.shape, input.elementType);
   }
   Machine machine((*program)->numSlots);
   SmallVector<Buffer> results;
-  if (failed(machine.runFunction((*program)->body, inputs, results)))
+  if (failed(machine.runFunction(func, (*program)->body, inputs, results)))
     return failure();
   return results;
 }

@@ -23,25 +23,33 @@ FailureOr<SmallVector<Buffer>>
 deplodock::interp::randomInputs(func::FuncOp func, uint64_t seed) {
   SmallVector<Buffer> inputs;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-    if (!isInterpretableType(type))
+    if (std::optional<std::string> why = uninterpretable(type))
       return func.emitOpError("argument #")
-             << i << " has type " << type << ", which cannot be interpreted";
+             << i << " has type " << type << ", " << *why;
     auto shaped = dyn_cast<ShapedType>(type);
     Type element = shaped ? shaped.getElementType() : type;
-    Buffer buffer(shaped ? shaped.getShape() : ArrayRef<int64_t>(), element);
+    llvm::Expected<Buffer> buffer = Buffer::allocate(
+        shaped ? shaped.getShape() : ArrayRef<int64_t>(), element);
+    if (!buffer)
+      return func.emitOpError("cannot be interpreted within the memory "
+                              "limit: argument #")
+             << i << ": " << llvm::toString(buffer.takeError());
     uint64_t state = seed * 0x100000001b3ull + i;
-    for (double &v : buffer.data) {
+    bool isFloat = isa<FloatType>(element), isBool = element.isInteger(1);
+    for (int64_t e = 0, n = buffer->size(); e < n; ++e) {
       uint64_t bits = splitMix(state);
-      if (isa<FloatType>(element)) {
+      double v;
+      if (isFloat) {
         double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
         v = roundTo(element, 2.0 * unit - 1.0);
-      } else if (element.isInteger(1)) {
+      } else if (isBool) {
         v = static_cast<double>(bits & 1);
       } else {
         v = static_cast<double>(bits & 7);
       }
+      buffer->set(e, v);
     }
-    inputs.push_back(std::move(buffer));
+    inputs.push_back(std::move(*buffer));
   }
   return inputs;
 }
@@ -58,7 +66,7 @@ Comparison deplodock::interp::compare(const Buffer &expected,
   }
   double worstExcess = -1;
   for (int64_t i = 0, n = expected.size(); i < n; ++i) {
-    double e = expected.data[i], a = actual.data[i];
+    double e = expected.get(i), a = actual.get(i);
     if (std::isnan(e) || std::isnan(a)) {
       if (std::isnan(e) != std::isnan(a)) {
         c.ok = false;

@@ -9,9 +9,13 @@
 #ifndef DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
 #define DEPLODOCK_LIB_INTERPRETER_PROGRAM_H
 
+#include "Access.h"
+#include "Tensors.h"
+
 #include "Deplodock/Dialect/Common/AffineBounds.h"
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
 #include "Deplodock/Interpreter/Buffer.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 #include <memory>
@@ -45,10 +49,12 @@ enum class Opcode : uint8_t {
 };
 // clang-format on
 
-/// A value of the frame: a scalar, or a buffer (tensor or memref).
+/// A value of the frame: a scalar, a buffer (tensor or memref), or a tensor
+/// computed when read (Tensors.h).
 struct Slot {
   double s = 0;
   std::shared_ptr<Buffer> buffer;
+  std::shared_ptr<LazyTensor> lazy;
 };
 
 struct Block;
@@ -69,10 +75,21 @@ struct Instr {
   /// The value of a scalar constant; the predicate of a comparison.
   double constant = 0;
   int64_t predicate = 0;
-  /// The elements of a dense tensor constant or global.
+  /// The elements of a dense tensor constant or global, or of a splat.
   std::shared_ptr<Buffer> data;
+  std::shared_ptr<LazyTensor> splat;
   /// A dtile.kernel or dkernel.launch compiled for the SIMT engine.
   std::shared_ptr<const simt::Kernel> simt;
+  /// The index of a load or store; the extent of a dloop.for; the kind of a
+  /// reducing dloop.store.
+  Access access;
+  int64_t extent = 0;
+  std::optional<ReduceKind> reduce;
+  /// dtensor.elementwise: its body run over chunks of elements, and whether
+  /// its one user reads it in order (an elementwise op or a reduction in
+  /// the same block), which then computes it as it reads.
+  std::shared_ptr<const LaneBody> lanes;
+  bool fused = false;
 };
 
 /// A compiled block: its arguments' slots, instructions, and the slots its
@@ -89,10 +106,20 @@ struct Program {
   unsigned numSlots = 0;
 };
 
+/// Whether `type` is f32, without a call into MLIR (for hot paths).
+inline bool isF32(mlir::Type type) {
+  static const mlir::TypeID f32 = mlir::TypeID::get<mlir::Float32Type>();
+  return type && type.getTypeID() == f32;
+}
+
 /// Whether values of `type` can be interpreted: a scalar of a supported
 /// element type, or a statically shaped ranked tensor or memref of one (with
-/// the identity layout: buffers are row-major).
+/// the identity layout: buffers are row-major) whose size in bytes fits in
+/// int64_t.
 bool isInterpretableType(mlir::Type type);
+/// Why values of `type` cannot be interpreted ("which cannot be
+/// interpreted"), or nullopt when they can.
+std::optional<std::string> uninterpretable(mlir::Type type);
 
 /// Compiles `func`; fails with a located error on an op the interpreter
 /// cannot run.

@@ -21,18 +21,9 @@ static unsigned widthOf(Type type) {
 }
 
 /// `v`, truncated towards zero and wrapped modulo 2^64, as the bits of a
-/// 64-bit integer. NaNs and infinities give 0 (they only arise from poison:
-/// an out-of-range fptosi).
+/// 64-bit integer.
 static uint64_t wrapTo64(double v) {
-  // Every index and almost every integer fits: the cast truncates.
-  if (v > -0x1p63 && v < 0x1p63)
-    return static_cast<uint64_t>(static_cast<int64_t>(v));
-  double t = std::trunc(v);
-  if (!std::isfinite(t))
-    return 0;
-  double m = std::fmod(t, 0x1p64); // Exact; |m| < 2^64.
-  return m >= 0 ? static_cast<uint64_t>(m)
-                : uint64_t(0) - static_cast<uint64_t>(-m);
+  return static_cast<uint64_t>(wrapToInt64(v));
 }
 
 /// `v` as a signed integer of `type`'s width: wrapped to the width and sign
@@ -52,10 +43,16 @@ static uint64_t toUnsigned(Type type, double v) {
   return w == 64 ? x : x & ((uint64_t(1) << w) - 1);
 }
 
-/// The bits `x` of an integer as a value: two's complement, so that an
-/// unsigned result of 2^63 or more is not clamped on its way through a
-/// double (roundTo then wraps it to the result's width).
-static double fromBits(uint64_t x) {
+/// The bits `x` of an integer result of `type` as a value: wrapped to the
+/// width and sign extended in integer arithmetic (i1 as 0 or 1), so that a
+/// wide intermediate (an i32 product of 62 bits) is not rounded on its way
+/// through a double, and an unsigned result of 2^63 or more not clamped.
+static double fromBits(Type type, uint64_t x) {
+  unsigned w = widthOf(type);
+  if (w < 64)
+    x = static_cast<uint64_t>(static_cast<int64_t>(x << (64 - w)) >> (64 - w));
+  if (w == 1)
+    x &= 1;
   return static_cast<double>(static_cast<int64_t>(x));
 }
 
@@ -144,13 +141,17 @@ bool deplodock::interp::isSupportedElementType(Type type) {
 }
 
 double deplodock::interp::roundTo(Type type, double v) {
-  if (type.isF32())
+  if (isF32(type))
     return static_cast<double>(static_cast<float>(v));
   if (type.isF64())
     return v;
   // Integers before the FloatType interface cast, which is slower.
   if (type.isIndex())
     return static_cast<double>(toInt(type, v));
+  if (type.isF16())
+    return runtime::halfBitsToDouble(runtime::doubleToHalfBits(v));
+  if (type.isBF16())
+    return runtime::bf16BitsToDouble(runtime::doubleToBF16Bits(v));
   if (!isa<IntegerType>(type)) {
     auto fp = cast<FloatType>(type);
     APFloat value(v);
@@ -299,7 +300,7 @@ static double bitcast(Type from, Type type, double v) {
     value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
     return value.convertToDouble();
   }
-  return roundTo(type, fromBits(bits.getZExtValue()));
+  return roundTo(type, fromBits(type, bits.getZExtValue()));
 }
 
 double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
@@ -348,29 +349,30 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
                            : minimumF(x[0], x[1]);
     break;
   case Opcode::AddI:
-    r = fromBits(u64(0) + u64(1));
+    r = fromBits(t, u64(0) + u64(1));
     break;
   case Opcode::SubI:
-    r = fromBits(u64(0) - u64(1));
+    r = fromBits(t, u64(0) - u64(1));
     break;
   case Opcode::MulI:
-    r = fromBits(u64(0) * u64(1));
+    r = fromBits(t, u64(0) * u64(1));
     break;
   // Division by zero is undefined behaviour; it gives 0 here. So does the
   // remainder of INT64_MIN / -1, whose quotient wraps (C++ would trap).
   case Opcode::DivSI:
-    r = i64(1) == 0    ? 0
-        : i64(1) == -1 ? fromBits(uint64_t(0) - static_cast<uint64_t>(i64(0)))
-                       : static_cast<double>(i64(0) / i64(1));
+    r = i64(1) == 0 ? 0
+        : i64(1) == -1
+            ? fromBits(t, uint64_t(0) - static_cast<uint64_t>(i64(0)))
+            : static_cast<double>(i64(0) / i64(1));
     break;
   case Opcode::DivUI:
-    r = u64(1) == 0 ? 0 : fromBits(u64(0) / u64(1));
+    r = u64(1) == 0 ? 0 : fromBits(t, u64(0) / u64(1));
     break;
   case Opcode::RemSI:
     r = i64(1) == 0 || i64(1) == -1 ? 0 : static_cast<double>(i64(0) % i64(1));
     break;
   case Opcode::RemUI:
-    r = u64(1) == 0 ? 0 : fromBits(u64(0) % u64(1));
+    r = u64(1) == 0 ? 0 : fromBits(t, u64(0) % u64(1));
     break;
   case Opcode::AndI:
     r = static_cast<double>(i64(0) & i64(1));
@@ -383,13 +385,13 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     break;
   // Shifting by the width or more is poison; the amount is taken modulo 64.
   case Opcode::ShLI:
-    r = fromBits(u64(0) << (u64(1) & 63));
+    r = fromBits(t, u64(0) << (u64(1) & 63));
     break;
   case Opcode::ShRSI:
     r = static_cast<double>(i64(0) >> (u64(1) & 63));
     break;
   case Opcode::ShRUI:
-    r = fromBits(u64(0) >> (u64(1) & 63));
+    r = fromBits(t, u64(0) >> (u64(1) & 63));
     break;
   case Opcode::MaxSI:
     r = static_cast<double>(std::max(i64(0), i64(1)));
@@ -398,10 +400,10 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     r = static_cast<double>(std::min(i64(0), i64(1)));
     break;
   case Opcode::MaxUI:
-    r = fromBits(std::max(u64(0), u64(1)));
+    r = fromBits(t, std::max(u64(0), u64(1)));
     break;
   case Opcode::MinUI:
-    r = fromBits(std::min(u64(0), u64(1)));
+    r = fromBits(t, std::min(u64(0), u64(1)));
     break;
   case Opcode::CmpF:
     return compareFloats(static_cast<arith::CmpFPredicate>(instr.predicate),
@@ -435,7 +437,7 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     break;
   case Opcode::ExtUI:
   case Opcode::IndexCastUI:
-    r = fromBits(toUnsigned(in(0), x[0]));
+    r = fromBits(t, toUnsigned(in(0), x[0]));
     break;
   case Opcode::Bitcast:
     return bitcast(in(0), t, x[0]);
@@ -476,8 +478,8 @@ double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
     r = std::fabs(x[0]);
     break;
   case Opcode::AbsI:
-    r = fromBits(i64(0) < 0 ? uint64_t(0) - static_cast<uint64_t>(i64(0))
-                            : static_cast<uint64_t>(i64(0)));
+    r = fromBits(t, i64(0) < 0 ? uint64_t(0) - static_cast<uint64_t>(i64(0))
+                               : static_cast<uint64_t>(i64(0)));
     break;
   case Opcode::Fma:
     r = std::fma(x[0], x[1], x[2]);

@@ -18,6 +18,7 @@
 #ifndef DEPLODOCK_LIB_INTERPRETER_SIMT_H
 #define DEPLODOCK_LIB_INTERPRETER_SIMT_H
 
+#include "Access.h"
 #include "Program.h"
 
 #include "Deplodock/Dialect/Common/DeplodockEnums.h"
@@ -35,10 +36,21 @@ namespace deplodock::interp::simt {
 /// Compiles the `dtile.kernel` or `dkernel.launch` `op` into `instr.simt`.
 mlir::LogicalResult compile(mlir::Operation *op, Instr &instr);
 
-/// Runs a compiled kernel on `buffers`: the operands of the dtile.kernel or
-/// dkernel.launch, in order.
+/// Runs a compiled kernel on `buffers`: the operands of the dtile.kernel,
+/// dkernel.launch or dloop.kernel, in order.
 mlir::LogicalResult run(const Instr &instr,
                         llvm::ArrayRef<std::shared_ptr<Buffer>> buffers);
+
+/// The free dloop.for of the dloop.kernel `kernel` whose iterations can run
+/// as lanes (one iteration per thread) with the results of running them one
+/// after another, or null (LaneLoops.cpp).
+mlir::Operation *chooseLaneLoop(mlir::Operation *kernel);
+
+/// Compiles the dloop.kernel `op` into `instr.simt`, running the iterations
+/// of `laneLoop` as lanes; leaves `instr` as it was, reporting nothing, when
+/// the engine cannot run it.
+void compileLoopKernel(mlir::Operation *op, mlir::Operation *laneLoop,
+                       Instr &instr);
 
 //===----------------------------------------------------------------------===//
 // Compiled kernels
@@ -69,6 +81,7 @@ enum class Kind : uint8_t {
   Nop,
   // Control flow.
   Tile,
+  LaneLoop,
   ScfFor,
   ScfIf,
   LoopFor,
@@ -101,26 +114,6 @@ enum class Kind : uint8_t {
   WarpReduce,
   TreeReduce,
   AtomicStore,
-};
-
-/// An index computation of a load or store: per memref dimension, a linear
-/// combination of the index operands, or an affine expression evaluated with
-/// evaluateAffineExpr when it is not linear.
-struct Access {
-  struct Dim {
-    int64_t constant = 0;
-    /// (operand position, coefficient)
-    llvm::SmallVector<std::pair<unsigned, int64_t>, 2> terms;
-    /// Set when the index is not linear in the operands.
-    mlir::AffineExpr expr;
-  };
-  llvm::SmallVector<Dim, 4> dims;
-  /// Position in `in` of the first index operand, and how many there are.
-  unsigned first = 0, count = 0;
-  /// Dimension count of the affine map (symbols follow).
-  unsigned numMapDims = 0;
-  /// Whether every dimension is linear (no `expr`).
-  bool linear = true;
 };
 
 struct SBlock;
@@ -163,9 +156,14 @@ struct SBlock {
 };
 
 /// A compiled kernel: the body of a dtile.kernel (whose dtile.tile op loops
-/// over blocks) or of a dkernel.func (run once per block).
+/// over blocks), of a dkernel.func (run once per block), or of a dloop.kernel
+/// (one block whose threads are the iterations of its lane loop).
 struct Kernel {
   bool isTile = false;
+  bool isLoop = false;
+  /// dloop.kernel: the loop whose iterations are the lanes, and its axis.
+  mlir::Operation *laneLoop = nullptr;
+  std::string laneAxis;
   mlir::Operation *op = nullptr;
   SBlock body;
   unsigned numSlots = 0;
@@ -193,17 +191,31 @@ struct Kernel {
 //===----------------------------------------------------------------------===//
 
 /// A memref value inside a kernel: element `i` (row-major) of thread `t` is
-/// storage->data[offset + i * scale + t * laneStride].
+/// at offset + i * scale + t * laneStride of its storage. Global views are
+/// the host's buffers, at the elements' own width; the others (shared
+/// memory, slabs, per-thread arrays) are block-local arrays of doubles,
+/// which hold NaN poison whatever the element type.
 struct View {
-  Buffer *storage = nullptr;
+  Buffer *global = nullptr;
+  double *local = nullptr;
   int64_t offset = 0, scale = 1, laneStride = 0;
   llvm::SmallVector<int64_t, 4> shape;
+  /// The number of elements of `shape`.
+  int64_t size = 0;
   mlir::Type elementType;
   Space space = Space::Global;
   /// Integer elements read NaN-poisoned memory back as `intPoison`.
   bool integer = false;
   double intPoison = 0;
-  int64_t numElements() const { return Buffer::numElements(shape); }
+  int64_t numElements() const { return size; }
+  /// The value at storage index `at`, and a store there.
+  double load(int64_t at) const { return global ? global->get(at) : local[at]; }
+  void store(int64_t at, double v) const {
+    if (global)
+      global->set(at, v);
+    else
+      local[at] = v;
+  }
 };
 
 /// A frame slot: one value per lane, or one uniform value, or a view.

@@ -19,6 +19,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -44,7 +45,8 @@ public:
 private:
   /// Adds a view with a place of its own; `elements` of storage per thread
   /// (Local) or per block (Slab).
-  unsigned addView(MemRefType type, Space space, int64_t offset = 0);
+  FailureOr<unsigned> addView(Operation *op, MemRefType type, Space space,
+                              int64_t offset = 0);
   LogicalResult compileTile(dtile::TileOp tile, SInstr &instr);
   LogicalResult compileCombine(dtile::CombineOp combine, SInstr &instr);
 
@@ -58,82 +60,23 @@ private:
 
 } // namespace
 
-/// Adds `expr * scale` to `dim` if `expr` is linear in the map operands.
-static bool linearize(AffineExpr expr, unsigned numDims, int64_t scale,
-                      Access::Dim &dim) {
-  switch (expr.getKind()) {
-  case AffineExprKind::Constant:
-    dim.constant += scale * cast<AffineConstantExpr>(expr).getValue();
-    return true;
-  case AffineExprKind::DimId:
-    dim.terms.push_back({cast<AffineDimExpr>(expr).getPosition(), scale});
-    return true;
-  case AffineExprKind::SymbolId:
-    dim.terms.push_back(
-        {numDims + cast<AffineSymbolExpr>(expr).getPosition(), scale});
-    return true;
-  case AffineExprKind::Add: {
-    auto bin = cast<AffineBinaryOpExpr>(expr);
-    return linearize(bin.getLHS(), numDims, scale, dim) &&
-           linearize(bin.getRHS(), numDims, scale, dim);
-  }
-  case AffineExprKind::Mul: {
-    auto bin = cast<AffineBinaryOpExpr>(expr);
-    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-      return linearize(bin.getLHS(), numDims, scale * c.getValue(), dim);
-    if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
-      return linearize(bin.getRHS(), numDims, scale * c.getValue(), dim);
-    return false;
-  }
-  default:
-    return false;
-  }
-}
-
-/// The access of `map` applied to `count` operands starting at `first`.
-static Access affineAccess(AffineMap map, unsigned first, unsigned count) {
-  Access access;
-  access.first = first;
-  access.count = count;
-  access.numMapDims = map.getNumDims();
-  for (AffineExpr expr : map.getResults()) {
-    Access::Dim dim;
-    if (!linearize(expr, map.getNumDims(), 1, dim)) {
-      dim = Access::Dim();
-      dim.expr = expr;
-      access.linear = false;
-    }
-    access.dims.push_back(std::move(dim));
-  }
-  return access;
-}
-
-/// The access of plain indices (memref.load and friends).
-static Access indexAccess(unsigned first, unsigned count) {
-  Access access;
-  access.first = first;
-  access.count = count;
-  access.numMapDims = count;
-  for (unsigned i = 0; i < count; ++i) {
-    Access::Dim dim;
-    dim.terms.push_back({i, 1});
-    access.dims.push_back(std::move(dim));
-  }
-  return access;
-}
-
-unsigned Compiler::addView(MemRefType type, Space space, int64_t offset) {
+FailureOr<unsigned> Compiler::addView(Operation *op, MemRefType type,
+                                      Space space, int64_t offset) {
   ViewSpec spec;
   spec.shape.assign(type.getShape().begin(), type.getShape().end());
   spec.elementType = type.getElementType();
   spec.space = space;
   spec.offset = offset;
+  // Block-local storage holds a double per element (per thread for Local).
+  std::optional<int64_t> elements = checkedNumElements(type.getShape());
+  if (elements && space == Space::Local)
+    elements = checkedBytes(*elements, kernel.numThreads);
+  if (!elements || !checkedBytes(*elements, sizeof(double)))
+    return op->emitOpError("has type ")
+           << type << ", which has more elements than a 64-bit size can count";
   if (space == Space::Slab || space == Space::Local) {
     spec.offset = kernel.storage.size();
-    int64_t elements = type.getNumElements();
-    if (space == Space::Local)
-      elements *= kernel.numThreads;
-    kernel.storage.push_back({elements, type.getElementType()});
+    kernel.storage.push_back({*elements, type.getElementType()});
   }
   kernel.views.push_back(std::move(spec));
   return kernel.views.size() - 1;
@@ -262,6 +205,14 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
           .Case([&](dloop::ForOp loop) {
             instr.kind = Kind::LoopFor;
             instr.a = loop.getExtent();
+            if (loop == kernel.laneLoop) {
+              // Iteration i on lane i.
+              instr.kind = Kind::LaneLoop;
+              std::vector<double> ivs(kernel.numThreads);
+              for (int64_t i = 0; i < kernel.numThreads; ++i)
+                ivs[i] = static_cast<double>(i);
+              instr.laneValues.push_back(std::move(ivs));
+            }
             return success();
           })
           .Case([&](dtile::StridedForOp loop) -> LogicalResult {
@@ -308,21 +259,29 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
               return alloca.emitOpError("has a dynamic shape, which cannot "
                                         "be interpreted");
             instr.kind = Kind::Alloca;
-            instr.views.push_back(addView(alloca.getType(), Space::Local));
+            FailureOr<unsigned> view =
+                addView(alloca, alloca.getType(), Space::Local);
+            if (failed(view))
+              return failure();
+            instr.views.push_back(*view);
             return success();
           })
           .Case([&](memref::DeallocOp) {
             instr.kind = Kind::Nop;
             return success();
           })
-          .Case([&](dkernel::AllocSharedOp alloc) {
+          .Case([&](dkernel::AllocSharedOp alloc) -> LogicalResult {
             instr.kind = Kind::AllocShared;
-            instr.views.push_back(addView(cast<MemRefType>(alloc.getType()),
-                                          Space::Shared, alloc.getOffset()));
+            FailureOr<unsigned> view =
+                addView(alloc, cast<MemRefType>(alloc.getType()), Space::Shared,
+                        alloc.getOffset());
+            if (failed(view))
+              return failure();
+            instr.views.push_back(*view);
             return success();
           })
           // Tile IR.
-          .Case([&](dtile::StageOp stage) {
+          .Case([&](dtile::StageOp stage) -> LogicalResult {
             instr.kind = Kind::Stage;
             instr.a = stage.getOrigin().size();
             auto type = cast<MemRefType>(stage.getType());
@@ -341,8 +300,12 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
               instr.views.assign(ring->begin(), ring->end());
               return success();
             }
-            for (int64_t i = 0; i < stage.getBuffers(); ++i)
-              instr.views.push_back(addView(type, Space::Slab));
+            for (int64_t i = 0; i < stage.getBuffers(); ++i) {
+              FailureOr<unsigned> view = addView(stage, type, Space::Slab);
+              if (failed(view))
+                return failure();
+              instr.views.push_back(*view);
+            }
             if (ring)
               ring->assign(instr.views.begin(), instr.views.end());
             return success();
@@ -518,6 +481,16 @@ static LogicalResult compileTileKernel(dtile::KernelOp op, Kernel &kernel) {
   kernel.isTile = true;
   kernel.op = op;
   if (dtile::TileOp tile = op.getTile()) {
+    // As many blocks as the lowering can launch (it linearises them into
+    // the grid's x), so that the CPU never starts on a grid the GPU cannot
+    // run.
+    if (int64_t blocks = tile.getNumBlocks();
+        blocks > std::numeric_limits<int32_t>::max())
+      return tile.emitOpError("binds ")
+             << (blocks == std::numeric_limits<int64_t>::max() ? "more than "
+                                                               : "")
+             << blocks << " blocks; a grid has at most "
+             << std::numeric_limits<int32_t>::max();
     kernel.numThreads = tile.getNumThreads();
     kernel.block.assign(tile.getThreadExtents().begin(),
                         tile.getThreadExtents().end());
@@ -571,6 +544,26 @@ static LogicalResult compileLaunch(dkernel::LaunchOp launch, Kernel &kernel) {
          static_cast<unsigned>(bufferIndex[desc.getBufferIndex()])});
   }
   return compiler.compileBlock(body, kernel.body);
+}
+
+void simt::compileLoopKernel(Operation *op, Operation *laneLoop, Instr &instr) {
+  auto kernel = std::make_shared<Kernel>();
+  auto loop = cast<dloop::ForOp>(laneLoop);
+  kernel->isLoop = true;
+  kernel->op = op;
+  kernel->laneLoop = loop;
+  kernel->laneAxis = loop.getAxis().str();
+  kernel->numThreads = loop.getExtent();
+  Compiler compiler(*kernel);
+  mlir::Block &body = cast<dloop::KernelOp>(op).getRegion().front();
+  for (BlockArgument arg : body.getArguments())
+    kernel->bufferSlots.push_back(compiler.slotOf(arg));
+  // Whatever the engine cannot run stays with the sequential interpreter,
+  // which reports it.
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (succeeded(compiler.compileBlock(body, kernel->body)))
+    instr.simt = std::move(kernel);
 }
 
 LogicalResult simt::compile(Operation *op, Instr &instr) {

@@ -44,44 +44,62 @@ static void setPoison(View &view) {
 
 Machine::Machine(const Kernel &kernel, ArrayRef<std::shared_ptr<Buffer>> bufs)
     : kernel(kernel), numThreads(static_cast<uint32_t>(kernel.numThreads)),
-      buffers(bufs.begin(), bufs.end()) {
+      buffers(bufs.begin(), bufs.end()) {}
+
+LogicalResult Machine::setUp() {
   // Slots are staggered so that lane l of different slots does not share
   // its address modulo 4 KiB (which would stall loads behind stores).
   size_t stride = numThreads + 40;
+  // What the launch holds besides the host's buffers: lanes, block-local
+  // storage, the shared pool and its race tracking.
+  uint64_t bytes = static_cast<uint64_t>(kernel.numSlots) * stride * 8 +
+                   static_cast<uint64_t>(kernel.smem) *
+                       (sizeof(double) + sizeof(PoolAccess));
+  for (auto [elements, type] : kernel.storage)
+    bytes += static_cast<uint64_t>(elements) * sizeof(double);
+  llvm::Expected<Reservation> reserved =
+      Reservation::reserve(bytes, "the block-local state of the kernel");
+  if (!reserved)
+    return kernel.op->emitOpError("cannot be interpreted within the memory "
+                                  "limit: ")
+           << llvm::toString(reserved.takeError());
+  reservation = std::move(*reserved);
+
   laneStore.assign(static_cast<size_t>(kernel.numSlots) * stride, 0.0);
   frame.resize(kernel.numSlots);
   for (unsigned i = 0; i < kernel.numSlots; ++i)
     frame[i].v = laneStore.data() + static_cast<size_t>(i) * stride;
   for (const std::shared_ptr<Buffer> &buffer : buffers) {
     View view;
-    view.storage = buffer.get();
+    view.global = buffer.get();
     view.shape = buffer->shape;
+    view.size = buffer->size();
     view.elementType = buffer->elementType;
     setPoison(view);
     params.push_back(std::move(view));
   }
   for (auto [elements, type] : kernel.storage)
-    storage.push_back(
-        std::make_unique<Buffer>(ArrayRef<int64_t>{elements}, type));
-  pool = Buffer(ArrayRef<int64_t>{kernel.smem}, Type());
+    storage.emplace_back(static_cast<size_t>(elements), 0.0);
+  pool.assign(static_cast<size_t>(kernel.smem), 0.0);
   for (const ViewSpec &spec : kernel.views) {
     View view;
     view.shape = spec.shape;
+    view.size = *checkedNumElements(spec.shape);
     view.elementType = spec.elementType;
     view.space = spec.space;
     setPoison(view);
     switch (spec.space) {
     case Space::Shared:
-      view.storage = &pool;
+      view.local = pool.data();
       view.offset = spec.offset;
       view.scale = bytesOf(spec.elementType);
       break;
     case Space::Local:
-      view.storage = storage[spec.offset].get();
-      view.laneStride = view.numElements();
+      view.local = storage[spec.offset].data();
+      view.laneStride = view.size;
       break;
     default:
-      view.storage = storage[spec.offset].get();
+      view.local = storage[spec.offset].data();
       break;
     }
     views.push_back(std::move(view));
@@ -99,15 +117,16 @@ Machine::Machine(const Kernel &kernel, ArrayRef<std::shared_ptr<Buffer>> bufs)
   poolAccess.resize(kernel.smem);
   scratch.resize(numThreads);
   scratch2.resize(numThreads);
+  return success();
 }
 
 void Machine::startBlock(ArrayRef<int64_t> coords) {
   blockCoords.assign(coords.begin(), coords.end());
   double nan = std::numeric_limits<double>::quiet_NaN();
-  std::fill(pool.data.begin(), pool.data.end(), nan);
-  for (auto [spec, view] : llvm::zip(kernel.views, views))
+  std::fill(pool.begin(), pool.end(), nan);
+  for (const ViewSpec &spec : kernel.views)
     if (spec.space == Space::Slab)
-      std::fill(view.storage->data.begin(), view.storage->data.end(), nan);
+      std::fill(storage[spec.offset].begin(), storage[spec.offset].end(), nan);
   stagesInFlight.clear();
   for (ThreadCopies &copies : threadCopies) {
     copies.open.clear();
@@ -120,6 +139,8 @@ void Machine::startBlock(ArrayRef<int64_t> coords) {
 }
 
 std::string Machine::whichBlock() const {
+  if (kernel.isLoop)
+    return "";
   std::string s = " of block (";
   for (auto [i, c] : llvm::enumerate(blockCoords))
     s += (i ? ", " : "") + std::to_string(c);
@@ -127,14 +148,19 @@ std::string Machine::whichBlock() const {
 }
 
 std::string Machine::where(uint32_t lane) const {
+  if (kernel.isLoop)
+    return " in iteration " + kernel.laneAxis + " = " + std::to_string(lane);
   return " in thread " + std::to_string(lane) + whichBlock();
 }
 
 LogicalResult Machine::launch() {
+  if (failed(setUp()))
+    return failure();
   for (unsigned index : kernel.zeroInit)
-    std::fill(buffers[index]->data.begin(), buffers[index]->data.end(), 0.0);
-  if (kernel.isTile) {
-    // The dtile.tile op loops over the blocks itself.
+    buffers[index]->data.fill(0.0);
+  if (kernel.isTile || kernel.isLoop) {
+    // The dtile.tile op loops over the blocks itself; a dloop.kernel is one
+    // block.
     startBlock({});
     return runBlock(kernel.body, fullMask);
   }
@@ -164,7 +190,8 @@ LogicalResult Machine::execTile(const SInstr &instr) {
   }
   ArrayRef<int64_t> extents = kernel.grid;
   SmallVector<int64_t, 3> coords(extents.size(), 0);
-  int64_t numBlocks = Buffer::numElements(extents);
+  // At most 2^31 - 1 (checked when compiled).
+  int64_t numBlocks = *checkedNumElements(extents);
   for (int64_t b = 0; b < numBlocks; ++b) {
     for (unsigned i = 0; i < numBlockAxes; ++i) {
       frame[body.args[i]].uniform = true;
@@ -210,6 +237,14 @@ LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
     return success();
   case Kind::Tile:
     return execTile(instr);
+  case Kind::LaneLoop: {
+    // Every iteration at once, one per lane.
+    const SBlock &body = *instr.regions[0];
+    LaneValue &iv = frame[body.args[0]];
+    iv.uniform = false;
+    std::copy(instr.laneValues[0].begin(), instr.laneValues[0].end(), iv.v);
+    return runBlock(body, mask);
+  }
   case Kind::ScfFor:
   case Kind::LoopFor:
   case Kind::StridedFor:
@@ -296,13 +331,20 @@ LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
 
   LaneValue &iv = frame[body.args[0]];
   if (lower.uniform && upper.uniform && step.uniform) {
-    auto lb = static_cast<int64_t>(lower.u), ub = static_cast<int64_t>(upper.u),
-         st = static_cast<int64_t>(step.u);
+    int64_t lb = wrapToInt64(lower.u), ub = wrapToInt64(upper.u),
+            st = wrapToInt64(step.u);
     if (st <= 0 && lb < ub)
       return error(instr) << "has a non-positive step " << st;
-    for (int64_t i = lb; i < ub; i += st) {
+    // The trip count first: stepping past ub must not overflow.
+    uint64_t trips =
+        lb < ub ? (static_cast<uint64_t>(ub) - static_cast<uint64_t>(lb) - 1) /
+                          static_cast<uint64_t>(st) +
+                      1
+                : 0;
+    for (uint64_t k = 0; k < trips; ++k) {
       iv.uniform = true;
-      iv.u = static_cast<double>(i);
+      iv.u = static_cast<double>(
+          static_cast<int64_t>(static_cast<uint64_t>(lb) + k * st));
       if (failed(runBlock(body, mask)))
         return failure();
       carry(mask, true);
@@ -412,9 +454,27 @@ static inline void forLanes(const Mask &mask, uint32_t numThreads, F f) {
 template <typename Op>
 static void binaryF32(const LaneValue &x, const LaneValue &y, LaneValue &out,
                       const Mask &mask, uint32_t n, Op op) {
-  forLanes(mask, n, [&](uint32_t l) {
-    out.v[l] = static_cast<double>(static_cast<float>(op(x.at(l), y.at(l))));
-  });
+  auto round = [&](double a, double b) {
+    return static_cast<double>(static_cast<float>(op(a, b)));
+  };
+  // Every lane of two varying operands, or of one and a uniform value:
+  // loops the compiler vectorises.
+  if (mask.full && !x.uniform && !y.uniform) {
+    for (uint32_t l = 0; l < n; ++l)
+      out.v[l] = round(x.v[l], y.v[l]);
+    return;
+  }
+  if (mask.full && !x.uniform) {
+    for (uint32_t l = 0; l < n; ++l)
+      out.v[l] = round(x.v[l], y.u);
+    return;
+  }
+  if (mask.full && !y.uniform) {
+    for (uint32_t l = 0; l < n; ++l)
+      out.v[l] = round(x.u, y.v[l]);
+    return;
+  }
+  forLanes(mask, n, [&](uint32_t l) { out.v[l] = round(x.at(l), y.at(l)); });
 }
 
 void Machine::execScalar(const SInstr &instr, const Mask &mask) {
@@ -440,7 +500,7 @@ void Machine::execScalar(const SInstr &instr, const Mask &mask) {
   }
   out.uniform = false;
   // The hottest f32 ops skip the dispatch.
-  if (instr.scalar.type.isF32() && n == 2) {
+  if (n == 2 && isF32(instr.scalar.type)) {
     const LaneValue &a = frame[instr.in[0]], &b = frame[instr.in[1]];
     switch (instr.scalar.code) {
     case Opcode::AddF:
@@ -500,12 +560,12 @@ LogicalResult Machine::execAffineApply(const SInstr &instr, const Mask &mask) {
     if (!dim.expr) {
       int64_t v = dim.constant;
       for (auto [pos, coef] : dim.terms)
-        v += coef * static_cast<int64_t>(frame[instr.in[pos]].at(lane));
+        v = wrapMulAdd(v, coef, wrapToInt64(frame[instr.in[pos]].at(lane)));
       return v;
     }
     SmallVector<int64_t, 8> operands;
     for (unsigned slot : instr.in)
-      operands.push_back(static_cast<int64_t>(frame[slot].at(lane)));
+      operands.push_back(wrapToInt64(frame[slot].at(lane)));
     return evaluateAffineExpr(dim.expr, operands, instr.access.numMapDims);
   };
   auto divError = [&](uint32_t lane) {

@@ -101,6 +101,10 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
       ThreadCopies &copies = threadCopies[mask.lanes[i]];
       copies.groups.push_back(std::move(copies.open));
       copies.open.clear();
+      if (!copies.spare.empty()) {
+        copies.open = std::move(copies.spare.back());
+        copies.spare.pop_back();
+      }
     }
     return success();
   case Kind::CpWait:
@@ -130,8 +134,8 @@ LogicalResult Machine::execShuffle(const SInstr &instr, const Mask &mask) {
   double *result = scratch.data(), *valid = scratch2.data();
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i], lane = l % 32, base = l - lane;
-    auto off = static_cast<int64_t>(offset.at(l));
-    auto w = static_cast<int64_t>(width.at(l));
+    int64_t off = wrapToInt64(offset.at(l));
+    int64_t w = wrapToInt64(width.at(l));
     if (w <= 0 || w > 32)
       return error(instr) << "has width " << w << where(l);
     int64_t first = lane / w * w, src = 0;
@@ -261,7 +265,7 @@ static FailureOr<int64_t> elementAt(Machine &m, const SInstr &instr,
                                     uint32_t lane, StringRef what) {
   int64_t linear = 0;
   for (auto [d, size] : llvm::enumerate(view.shape)) {
-    auto i = static_cast<int64_t>(m.frame[instr.in[first + d]].at(lane));
+    int64_t i = wrapToInt64(m.frame[instr.in[first + d]].at(lane));
     if (i < 0 || i >= size)
       return m.error(instr)
              << "accesses index " << i << " of dimension " << d << " of size "
@@ -305,7 +309,7 @@ LogicalResult Machine::execCpAsync(const SInstr &instr, const Mask &mask) {
           failed(trackWrite(instr, at, static_cast<int32_t>(l),
                             /*record=*/false)))
         return failure();
-      dst->storage->data[at] = std::numeric_limits<double>::quiet_NaN();
+      dst->store(at, std::numeric_limits<double>::quiet_NaN());
     }
     threadCopies[l].open.push_back(
         {zeros ? nullptr : src, *from, dst, *to, count});
@@ -318,10 +322,9 @@ LogicalResult Machine::land(const SInstr &instr, const ElementCopy &copy,
   for (int64_t k = 0; k < copy.count; ++k) {
     // A copy without a source (a guarded cp.async that was invalid) lands
     // zeros.
-    double v = copy.src
-                   ? copy.src->storage
-                         ->data[address(*copy.src, copy.srcElement + k, lane)]
-                   : 0.0;
+    double v =
+        copy.src ? copy.src->load(address(*copy.src, copy.srcElement + k, lane))
+                 : 0.0;
     if (failed(write(instr, *copy.dst, copy.dstElement + k, lane, v)))
       return failure();
   }
@@ -337,6 +340,8 @@ LogicalResult Machine::execCpWait(const SInstr &instr, const Mask &mask) {
       for (const ElementCopy &copy : copies.groups.front())
         if (failed(land(instr, copy, l)))
           return failure();
+      copies.spare.push_back(std::move(copies.groups.front()));
+      copies.spare.back().clear();
       copies.groups.pop_front();
     }
   }
@@ -364,7 +369,7 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
     return error(instr) << "needs an mbarrier in shared memory";
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
-    auto s = static_cast<int64_t>(slot.at(l));
+    int64_t s = wrapToInt64(slot.at(l));
     if (s < 0 || s >= view.numElements())
       return error(instr) << "accesses mbarrier " << s << " of "
                           << view.numElements() << where(l);
@@ -396,7 +401,7 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
     }
     // mbarrier_wait: the phase of this parity must have completed, or be
     // complete now; no thread can arrive later, as all run in lock step.
-    int64_t parity = static_cast<int64_t>(frame[instr.in[2]].at(l)) & 1;
+    int64_t parity = wrapToInt64(frame[instr.in[2]].at(l)) & 1;
     if (static_cast<int64_t>(mb.phase) != parity)
       continue;
     if (mb.pending != 0 || mb.queuedBytes != mb.expectedBytes)
@@ -425,7 +430,7 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
   SmallVector<int64_t, 5> box(load.getDescriptorType().getBoxShape());
   int64_t boxBytes = load.getDescriptorType().getBoxBytes();
   int64_t elementBytes = load.getDescriptorType().getElementBytes();
-  int64_t boxElements = Buffer::numElements(box);
+  int64_t boxElements = *checkedNumElements(box);
   if (dst->space != Space::Shared || mbView.space != Space::Shared)
     return error(instr) << "needs a shared destination and mbarrier";
   if (dst->numElements() * dst->scale < boxBytes)
@@ -434,7 +439,7 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
                         << dst->numElements() * dst->scale << " bytes";
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
-    auto s = static_cast<int64_t>(slot.at(l));
+    int64_t s = wrapToInt64(slot.at(l));
     if (s < 0 || s >= mbView.numElements())
       return error(instr) << "signals mbarrier " << s << " of "
                           << mbView.numElements() << where(l);
@@ -444,14 +449,14 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
                           << ", which no mbarrier_init initialised" << where(l);
     SmallVector<int64_t, 5> coords;
     for (unsigned d = 0; d < rank; ++d)
-      coords.push_back(static_cast<int64_t>(frame[instr.in[1 + d]].at(l)));
+      coords.push_back(wrapToInt64(frame[instr.in[1 + d]].at(l)));
     // The destination may start changing as soon as the copy is issued.
     for (int64_t b = 0; b < boxBytes; b += elementBytes) {
       int64_t at = dst->offset + swizzleByteOffset(b, instr.b);
       if (failed(trackWrite(instr, at, static_cast<int32_t>(l),
                             /*record=*/false)))
         return failure();
-      pool.data[at] = std::numeric_limits<double>::quiet_NaN();
+      pool[at] = std::numeric_limits<double>::quiet_NaN();
     }
     int64_t swizzle = instr.b;
     it->second.queuedBytes += boxBytes;
@@ -470,7 +475,7 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
         int64_t byte =
             dst->offset + swizzleByteOffset(e * elementBytes, swizzle);
         (void)trackWrite(instr, byte, -1);
-        pool.data[byte] = inside ? src->storage->data[linear] : 0.0;
+        pool[byte] = inside ? src->load(linear) : 0.0;
         for (int d = static_cast<int>(box.size()) - 1; d >= 0; --d) {
           if (++index[d] < box[d])
             break;

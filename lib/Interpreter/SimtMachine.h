@@ -34,6 +34,8 @@ struct ElementCopy {
 struct ThreadCopies {
   std::vector<ElementCopy> open;
   std::deque<std::vector<ElementCopy>> groups;
+  /// Emptied groups, whose storage the next commits reuse.
+  std::vector<std::vector<ElementCopy>> spare;
 };
 
 /// An mbarrier of the shared pool.
@@ -69,6 +71,8 @@ public:
 
   /// Runs every block of the launch.
   mlir::LogicalResult launch();
+  /// Allocates the launch's state, reserved against the memory limit.
+  mlir::LogicalResult setUp();
 
   //===--- SimtExecute.cpp: control flow and scalars ----------------------===//
 
@@ -110,7 +114,7 @@ public:
     for (unsigned d = 0; d < rank; ++d)
       idx[d] = access.base[d];
     for (const LinearAccess::Term &t : access.terms)
-      idx[t.dim] += t.coef * static_cast<int64_t>(t.lanes[lane]);
+      idx[t.dim] = wrapMulAdd(idx[t.dim], t.coef, wrapToInt64(t.lanes[lane]));
     int64_t linear = 0;
     for (unsigned d = 0; d < rank; ++d) {
       if (idx[d] < 0 || idx[d] >= shape[d])
@@ -211,8 +215,11 @@ public:
   std::vector<std::shared_ptr<Buffer>> buffers;
   std::vector<View> params;
   std::vector<View> views;
-  std::vector<std::unique_ptr<Buffer>> storage;
-  Buffer pool;
+  /// Block-local storage of slabs and per-thread arrays, and the shared
+  /// pool (one double per byte), reserved against the memory limit.
+  std::vector<std::vector<double>> storage;
+  std::vector<double> pool;
+  Reservation reservation;
   std::vector<uint32_t> identity;
   Mask fullMask;
 

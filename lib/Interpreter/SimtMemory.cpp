@@ -27,13 +27,13 @@ FailureOr<int64_t> Machine::element(const SInstr &instr, const View &view,
     if (!dim.expr) {
       i = dim.constant;
       for (auto [pos, coef] : dim.terms)
-        i += coef *
-             static_cast<int64_t>(frame[instr.in[access.first + pos]].at(lane));
+        i = wrapMulAdd(
+            i, coef, wrapToInt64(frame[instr.in[access.first + pos]].at(lane)));
     } else {
       SmallVector<int64_t, 8> operands;
       for (unsigned k = 0; k < access.count; ++k)
         operands.push_back(
-            static_cast<int64_t>(frame[instr.in[access.first + k]].at(lane)));
+            wrapToInt64(frame[instr.in[access.first + k]].at(lane)));
       std::optional<int64_t> v =
           evaluateAffineExpr(dim.expr, operands, access.numMapDims);
       if (!v)
@@ -59,7 +59,7 @@ void Machine::prepare(const SInstr &instr, LinearAccess &prepared) {
     for (auto [pos, coef] : dim.terms) {
       const LaneValue &v = frame[instr.in[access.first + pos]];
       if (v.uniform)
-        base += coef * static_cast<int64_t>(v.u);
+        base = wrapMulAdd(base, coef, wrapToInt64(v.u));
       else
         prepared.terms.push_back({v.v, coef, static_cast<unsigned>(d)});
     }
@@ -72,7 +72,7 @@ FailureOr<double> Machine::read(const SInstr &instr, const View &view,
   int64_t at = address(view, e, lane);
   if (view.space == Space::Shared && failed(trackRead(instr, at, lane)))
     return failure();
-  double v = view.storage->data[at];
+  double v = view.load(at);
   if (view.integer && std::isnan(v))
     v = view.intPoison;
   return v;
@@ -84,7 +84,7 @@ LogicalResult Machine::write(const SInstr &instr, const View &view, int64_t e,
   if (view.space == Space::Shared &&
       failed(trackWrite(instr, at, static_cast<int32_t>(lane))))
     return failure();
-  view.storage->data[at] = value;
+  view.store(at, value);
   return success();
 }
 
@@ -138,9 +138,52 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
     return success();
   }
   out.uniform = false;
-  Elements elements(*this, instr, view);
-  const double *data = view.storage->data.data();
   bool shared = view.space == Space::Shared;
+  if (instr.access.linear && view.shape.size() <= 8) {
+    // One varying index (the common gather): the other indices are the same
+    // for every lane, checked once, and the address moves by a fixed stride.
+    LinearAccess access;
+    prepare(instr, access);
+    if (access.terms.size() == 1) {
+      const LinearAccess::Term &t = access.terms[0];
+      int64_t offset = 0, stride = 1, dimStride = 0;
+      bool inBounds = true;
+      for (int d = static_cast<int>(view.shape.size()) - 1; d >= 0; --d) {
+        if (d == static_cast<int>(t.dim)) {
+          dimStride = stride;
+        } else {
+          inBounds &= access.base[d] >= 0 && access.base[d] < view.shape[d];
+          offset += access.base[d] * stride;
+        }
+        stride *= view.shape[d];
+      }
+      if (inBounds) {
+        int64_t size = view.shape[t.dim];
+        const float *f32 =
+            view.global && view.global->data.storage() == runtime::DType::F32
+                ? view.global->data.as<float>()
+                : nullptr;
+        for (uint32_t i = 0; i < mask.count; ++i) {
+          uint32_t l = mask.lanes[i];
+          int64_t idx =
+              wrapMulAdd(access.base[t.dim], t.coef, wrapToInt64(t.lanes[l]));
+          if (idx < 0 || idx >= size) {
+            (void)element(instr, view, l); // Reports it.
+            return failure();
+          }
+          int64_t at = address(view, offset + idx * dimStride, l);
+          if (shared && failed(trackRead(instr, at, l)))
+            return failure();
+          double v = f32 ? f32[at] : view.load(at);
+          if (view.integer && std::isnan(v))
+            v = view.intPoison;
+          out.v[l] = v;
+        }
+        return success();
+      }
+    }
+  }
+  Elements elements(*this, instr, view);
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
     FailureOr<int64_t> e = elements(l);
@@ -149,7 +192,7 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
     int64_t at = address(view, *e, l);
     if (shared && failed(trackRead(instr, at, l)))
       return failure();
-    double v = data[at];
+    double v = view.load(at);
     if (view.integer && std::isnan(v))
       v = view.intPoison;
     out.v[l] = v;
@@ -187,7 +230,7 @@ void Machine::execAlloca(const SInstr &instr, const Mask &mask) {
   double nan = std::numeric_limits<double>::quiet_NaN();
   int64_t n = view.laneStride;
   for (uint32_t i = 0; i < mask.count; ++i) {
-    double *first = view.storage->data.data() + mask.lanes[i] * n;
+    double *first = view.local + mask.lanes[i] * n;
     std::fill(first, first + n, nan);
   }
 }

@@ -35,10 +35,10 @@ static FailureOr<int64_t> uniformIndex(Machine &m, const SInstr &instr,
       if (slot.v[mask.lanes[i]] != v)
         return m.error(instr)
                << "has a " << what << " that differs across threads ("
-               << static_cast<int64_t>(v) << m.where(mask.lanes[0]) << ", "
-               << static_cast<int64_t>(slot.v[mask.lanes[i]])
-               << m.where(mask.lanes[i]) << ")";
-  return static_cast<int64_t>(v);
+               << wrapToInt64(v) << m.where(mask.lanes[0]) << ", "
+               << wrapToInt64(slot.v[mask.lanes[i]]) << m.where(mask.lanes[i])
+               << ")";
+  return wrapToInt64(v);
 }
 
 LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
@@ -58,8 +58,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
       if (dim.expr) {
         SmallVector<int64_t, 8> operands;
         for (unsigned k = 0; k < instr.access.count; ++k)
-          operands.push_back(
-              static_cast<int64_t>(frame[instr.in[1 + k]].at(l)));
+          operands.push_back(wrapToInt64(frame[instr.in[1 + k]].at(l)));
         std::optional<int64_t> e =
             evaluateAffineExpr(dim.expr, operands, instr.access.numMapDims);
         if (!e)
@@ -69,7 +68,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
         v = *e;
       } else {
         for (auto [pos, coef] : dim.terms)
-          v += coef * static_cast<int64_t>(frame[instr.in[1 + pos]].at(l));
+          v = wrapMulAdd(v, coef, wrapToInt64(frame[instr.in[1 + pos]].at(l)));
       }
       if (i == 0)
         origin[d] = v;
@@ -113,8 +112,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
     int64_t inner = rank ? box[rank - 1] : 1;
     int64_t rows = slab->numElements() / std::max<int64_t>(inner, 1);
     SmallVector<int64_t, 4> index(rank, 0);
-    const double *src = source->storage->data.data();
-    double *dst = slab->storage->data.data();
+    double *dst = slab->local;
     for (int64_t row = 0; row < rows; ++row) {
       // Elements past the end of the source (zero_fill) read as zero.
       int64_t from = 0, valid = inner;
@@ -127,7 +125,8 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
       if (rank && valid)
         valid = std::clamp<int64_t>(source->shape[rank - 1] - origin[rank - 1],
                                     0, inner);
-      std::copy(src + from, src + from + valid, dst + row * inner);
+      for (int64_t k = 0; k < valid; ++k)
+        dst[row * inner + k] = source->load(from + k);
       std::fill(dst + row * inner + valid, dst + (row + 1) * inner, 0.0);
       for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
         if (++index[d] < box[d])
@@ -142,7 +141,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
   }
   // In flight, the slab holds nothing defined: reading it before the wait,
   // or refilling a slab still being read, shows up as NaN.
-  std::fill(slab->storage->data.begin(), slab->storage->data.end(),
+  std::fill(slab->local, slab->local + slab->size,
             std::numeric_limits<double>::quiet_NaN());
   stagesInFlight.push_back(std::move(copy));
   return success();

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Runtime/Device.h"
 #include "Deplodock/Runtime/Nvrtc.h"
 
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <map>
 
+using namespace deplodock;
 using namespace deplodock::runtime;
 
 namespace {
@@ -52,13 +54,15 @@ class FakeDevice : public Device {
 public:
   explicit FakeDevice(const FakeDeviceOptions &options, const Nvrtc *nvrtc)
       : nvrtc(nvrtc), cache(options.cacheDir) {
+    // The reference part of the default target (GpuTargets.td).
+    const GpuTargetSpec &spec = *lookupGpuTarget(kDefaultGpuTarget);
     info.name = "Deplodock fake GPU";
-    info.ccMajor = 9;
-    info.ccMinor = 0;
-    info.smCount = 132;
+    info.ccMajor = spec.capability / 10;
+    info.ccMinor = spec.capability % 10;
+    info.smCount = spec.smCount;
     info.l2Bytes = 50 << 20;
     info.memoryBytes = int64_t(80) << 30;
-    info.smemPerBlockOptin = 232448;
+    info.smemPerBlockOptin = spec.smemPerBlock;
     info.driverVersion = "0.0-fake";
     info.cudaVersion = "13.0";
     info.nvrtcVersion = nvrtc ? nvrtc->getVersion() : "";

@@ -589,8 +589,20 @@ deplodock::runtime::decodeRequest(const Frame &frame) {
       optField(json, "return_outputs", request.returnOutputs, path) &&
       optField(json, "kernel_timeout_s", request.kernelTimeoutS, path) &&
       optField(json, "timeout_s", request.timeoutS, path);
+  // Optional objects of the wrong type are refused, not skipped: a
+  // misspelt "fake" or "time" must not pass for the default.
+  auto optObject = [&](llvm::StringRef key) -> const Object * {
+    const Value *value = json.get(key);
+    if (!value)
+      return nullptr;
+    if (const Object *object = value->getAsObject())
+      return object;
+    path.field(key).report("expected an object");
+    ok = false;
+    return nullptr;
+  };
   if (ok)
-    if (const Object *time = json.getObject("time"))
+    if (const Object *time = optObject("time"))
       ok = optField(*time, "each_launch", request.time.eachLaunch,
                     path.field("time")) &&
            optField(*time, "total", request.time.total, path.field("time"));
@@ -609,10 +621,11 @@ deplodock::runtime::decodeRequest(const Frame &frame) {
       if (!object)
         p.report("expected an object");
     }
+  if (ok)
+    if (const Object *fake = optObject("fake"))
+      request.fake = *fake;
   if (!ok)
     return root.getError();
-  if (const Object *fake = json.getObject("fake"))
-    request.fake = *fake;
   if (llvm::Error error = validateRequest(request))
     return std::move(error);
   return request;

@@ -29,46 +29,17 @@ void deplodock::prepareToolOptions(
   llvm::cl::SetVersionPrinter(printVersion);
 }
 
-/// Appends " (default: `text`)" to `option`'s help; the help text must
-/// outlive the option, so it is kept here.
-static void appendDefault(llvm::cl::Option &option, const std::string &text) {
+void deplodock::appendDefault(llvm::cl::Option &option, llvm::StringRef text) {
+  if (text.empty())
+    return;
+  // The help text must outlive the option, so it is kept here.
   static std::deque<std::string> helps;
   helps.push_back((option.HelpStr + " (default: " + text + ")").str());
   option.setDescription(helps.back());
 }
 
-/// Shows the default of `option` when it says something.
-template <typename T> static void showDefaultOf(llvm::cl::opt<T> &option) {
-  const llvm::cl::OptionValue<T> &value = option.getDefault();
-  if (!value.hasValue())
-    return;
+std::string deplodock::detail::formatDefault(double value) {
   std::string text;
-  llvm::raw_string_ostream os(text);
-  if constexpr (std::is_same_v<T, bool>)
-    os << (value.getValue() ? "true" : "");
-  else if constexpr (std::is_floating_point_v<T>)
-    os << llvm::format("%g", value.getValue());
-  else
-    os << value.getValue();
-  if (!text.empty())
-    appendDefault(option, text);
-}
-
-void deplodock::showDefault(llvm::cl::opt<std::string> &option) {
-  showDefaultOf(option);
-}
-void deplodock::showDefault(llvm::cl::opt<bool> &option) {
-  showDefaultOf(option);
-}
-void deplodock::showDefault(llvm::cl::opt<int> &option) {
-  showDefaultOf(option);
-}
-void deplodock::showDefault(llvm::cl::opt<unsigned> &option) {
-  showDefaultOf(option);
-}
-void deplodock::showDefault(llvm::cl::opt<uint64_t> &option) {
-  showDefaultOf(option);
-}
-void deplodock::showDefault(llvm::cl::opt<double> &option) {
-  showDefaultOf(option);
+  llvm::raw_string_ostream(text) << llvm::format("%g", value);
+  return text;
 }

@@ -6,7 +6,7 @@
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=simplest | FileCheck %s --check-prefix=MATMUL
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile=simplest | FileCheck %s --check-prefix=RMSNORM
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="simplest knobs=FM=2" | FileCheck %s --check-prefix=KNOBS
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="simplest knobs=stage=[0:1]" | FileCheck %s --check-prefix=STAGED
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="simplest knobs=stage=[0,1]" | FileCheck %s --check-prefix=STAGED
 // RUN: %python %deplodock_src_root/examples/generate.py --small decoder_block > %t.small.mlir
 // RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{simplest}" --print=none | FileCheck %s --check-prefix=NUM
 // RUN: not deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="simplest tune-db=%t.db" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH

@@ -3,24 +3,26 @@
 // mlir-opt with the Deplodock dialects, passes and pipelines, plus the
 // upstream dialects a model layer arrives in. MlirOptMain's steps are
 // spelled out so that the pass manager gets the tools' diagnostic defaults
-// (ToolDiagnostics.h).
+// (ToolDiagnostics.h), and it opens its input and output itself, so that a
+// file it cannot read or write is an `error:` and a write that fails (a full
+// disk) is an error rather than a lost output or an abort.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
+#include "Deplodock/Runtime/OutputFile.h"
 #include "Deplodock/Support/ToolDiagnostics.h"
 #include "Deplodock/Support/ToolOptions.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -36,7 +38,7 @@ int main(int argc, char **argv) {
   std::vector<char *> args = deplodock::withToolDiagnosticDefaults(argc, argv);
   std::string header =
       registerCLIOptions("Deplodock optimizer driver\n", registry);
-  auto [inputFile, outputFile] =
+  auto [inputName, outputName] =
       parseCLIOptions(args.size() - 1, args.data(), header);
 
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
@@ -54,21 +56,9 @@ int main(int argc, char **argv) {
     pm.addInstrumentation(deplodock::createLocateModuleInstrumentation());
     return fromCommandLine.setupPassPipeline(pm);
   });
-
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
-    return 1;
-  output->keep();
-  return 0;
+  return deplodock::runtime::runOnFiles(
+      inputName, outputName,
+      [&](std::unique_ptr<llvm::MemoryBuffer> input, llvm::raw_ostream &os) {
+        return MlirOptMain(os, std::move(input), registry, config);
+      });
 }

@@ -69,10 +69,10 @@ static cl::opt<std::string>
     kernelCache("kernel-cache",
                 cl::desc("--bench: keep compiled kernels in this directory"),
                 cl::cat(getBenchCategory()));
-static cl::opt<double> warmupMs("warmup-ms",
-                                cl::desc("--bench: warm-up time per unit"),
-                                cl::init(25), cl::cat(getBenchCategory()));
-static cl::opt<double>
+static NumberOption warmupMs("warmup-ms",
+                             cl::desc("--bench: warm-up time per unit"),
+                             cl::init(25), cl::cat(getBenchCategory()));
+static NumberOption
     maxTimeMs("max-time-ms",
               cl::desc("--bench: the most time spent sampling one unit"),
               cl::init(1000), cl::cat(getBenchCategory()));
@@ -85,11 +85,11 @@ static cl::opt<bool>
     flushL2("flush-l2",
             cl::desc("--bench: flush the L2 cache before every sample"),
             cl::init(true), cl::cat(getBenchCategory()));
-static cl::opt<double>
+static NumberOption
     kernelTimeoutS("kernel-timeout",
                    cl::desc("--bench: seconds before a kernel counts as hung"),
                    cl::init(10), cl::cat(getBenchCategory()));
-static cl::opt<double> benchTimeoutS(
+static NumberOption benchTimeoutS(
     "bench-timeout",
     cl::desc("--bench: seconds the worker may take for the whole request "
              "before it is killed (0: a bound from the timing budget)"),

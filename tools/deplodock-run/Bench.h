@@ -50,6 +50,20 @@ void showBenchDefaults();
 mlir::LogicalResult
 refuseEmpty(llvm::ArrayRef<const llvm::cl::opt<std::string> *> flags);
 
+/// cl's parser of doubles, except that an empty value (--rtol=) is an error
+/// rather than a silent 0.
+struct NumberParser : llvm::cl::parser<double> {
+  using llvm::cl::parser<double>::parser;
+  bool parse(llvm::cl::Option &option, llvm::StringRef name,
+             llvm::StringRef arg, double &value) {
+    if (arg.empty())
+      return option.error("needs a number; leave the flag out for its "
+                          "default");
+    return llvm::cl::parser<double>::parse(option, name, arg, value);
+  }
+};
+using NumberOption = llvm::cl::opt<double, false, NumberParser>;
+
 /// Runs --bench; returns the exit code.
 int runBenchMode(mlir::MLIRContext &context, const BenchConfig &config);
 

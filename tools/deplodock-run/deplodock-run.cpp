@@ -20,28 +20,30 @@
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Interpreter/BufferIO.h"
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "Deplodock/Interpreter/Memory.h"
 #include "Deplodock/Runtime/ArgumentFiles.h"
+#include "Deplodock/Runtime/OutputFile.h"
 #include "Deplodock/Support/ToolDiagnostics.h"
 #include "Deplodock/Support/ToolOptions.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
+#include "Deplodock/Tuner/Replay.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <random>
@@ -91,10 +93,10 @@ static cl::opt<std::string> compareFuncName(
     cl::desc("Also run this function of the module on the same inputs and "
              "compare the results"),
     cl::cat(runCategory));
-static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
-                              cl::init(1e-4), cl::cat(runCategory));
-static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
-                              cl::init(1e-5), cl::cat(runCategory));
+static NumberOption relTol("rtol", cl::desc("Relative tolerance"),
+                           cl::init(1e-4), cl::cat(runCategory));
+static NumberOption absTol("atol", cl::desc("Absolute tolerance"),
+                           cl::init(1e-5), cl::cat(runCategory));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("Write result #i to DIR/result<i>.npy"),
               cl::cat(runCategory));
@@ -130,6 +132,12 @@ static cl::opt<std::string> variantCudaDir(
              "Kernel IR, also write each variant's kernel as CUDA to "
              "DIR/<kernel>.<i>.cu (to compile them all)"),
     cl::cat(runCategory));
+static cl::opt<std::string> memoryLimit(
+    "memory-limit",
+    cl::desc("Most memory the interpreter's buffers may hold at once, e.g. "
+             "512M or 4G; a layer that needs more is refused (default: half "
+             "of the memory the process may use)"),
+    cl::value_desc("SIZE"), cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print",
@@ -141,8 +149,9 @@ static cl::opt<PrintMode> printMode(
                clEnumValN(PrintMode::None, "none", "nothing")),
     cl::init(PrintMode::Values), cl::cat(runCategory));
 
-/// Parses a textual pass pipeline into `pm`; with --tune-db, also sets that
-/// option on its dtile-lower passes. Returns how many it set.
+/// Parses a textual pass pipeline into `pm`; with --tune-db, its dtile-lower
+/// passes replay that database (and report what they replayed, as --bench
+/// does). Returns how many it set.
 static FailureOr<unsigned> parsePipeline(StringRef text, PassManager &pm) {
   std::string error;
   llvm::raw_string_ostream os(error);
@@ -157,13 +166,11 @@ static FailureOr<unsigned> parsePipeline(StringRef text, PassManager &pm) {
   for (Pass &pass : pm.getPasses()) {
     if (pass.getArgument() != "dtile-lower")
       continue;
-    std::string problem;
-    if (failed(pass.initializeOptions("tune-db=\"" + tuneDb + "\"",
-                                      [&](const llvm::Twine &message) {
-                                        problem = message.str();
-                                        return failure();
-                                      }))) {
-      llvm::errs() << "error: --tune-db: " << problem << "\n";
+    if (failed(dtile::setDTileLowerChooser(
+            pass, tuner::createReplayChooser(tuneDb, /*context=*/"",
+                                             /*report=*/true)))) {
+      llvm::errs() << "error: --tune-db: the pipeline's dtile-lower already "
+                      "takes its forks from elsewhere (simplest or tune-db)\n";
       return failure();
     }
     ++configured;
@@ -296,15 +303,17 @@ static LogicalResult writeVariantCuda(ModuleOp module, StringRef name,
   }
   SmallString<128> path(variantCudaDir);
   llvm::sys::path::append(path, name + "." + Twine(index) + ".cu");
-  std::string error;
-  auto file = openOutputFile(path, &error);
+  llvm::Expected<runtime::OutputFile> file = runtime::OutputFile::open(path);
   if (!file) {
-    llvm::errs() << "error: " << error << "\n";
+    llvm::errs() << "error: " << llvm::toString(file.takeError()) << "\n";
     return failure();
   }
   if (failed(translateToCuda(kernel, file->os())))
     return failure();
-  file->keep();
+  if (llvm::Error kept = file->keep()) {
+    llvm::errs() << "error: " << llvm::toString(std::move(kept)) << "\n";
+    return failure();
+  }
   return success();
 }
 
@@ -316,10 +325,10 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   OwningOpRef<ModuleOp> loops = module.clone();
   if (failed(applyPipeline(*loops, "lower-to-loop")))
     return false;
-  FailureOr<dtile::Target> target = dtile::Target::get(variantTarget);
-  if (failed(target)) {
-    llvm::errs() << "error: unknown target '" << variantTarget
-                 << "' (expected sm_80 or sm_90)\n";
+  dtile::Target target = dtile::Target::lookup(context, variantTarget);
+  if (!target) {
+    llvm::errs() << "error: unknown target '" << variantTarget << "' (expected "
+                 << listGpuTargets() << ")\n";
     return false;
   }
   func::FuncOp func = findFunc(*loops);
@@ -332,7 +341,7 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
   for (dloop::KernelOp kernel : kernels) {
     StringRef name = kernel.getSymName();
     FailureOr<dtile::ForkCursor> root =
-        dtile::ForkCursor::start(kernel, *target);
+        dtile::ForkCursor::start(kernel, target);
     FailureOr<size_t> total =
         succeeded(root) ? root->count(checkVariants + 1) : FailureOr<size_t>();
     if (failed(total)) {
@@ -582,7 +591,7 @@ static LogicalResult checkFlags() {
     return failure();
   }
   // A NaN tolerance would pass every comparison.
-  for (const cl::opt<double> *tolerance : {&relTol, &absTol})
+  for (const NumberOption *tolerance : {&relTol, &absTol})
     if (!std::isfinite(*tolerance) || *tolerance < 0) {
       llvm::errs() << "error: --" << tolerance->ArgStr
                    << " must be a finite number, not negative\n";
@@ -608,6 +617,15 @@ int main(int argc, char **argv) {
   }
   if (failed(checkFlags()))
     return 1;
+  if (!memoryLimit.empty()) {
+    llvm::Expected<uint64_t> limit = interp::parseByteSize(memoryLimit);
+    if (!limit) {
+      llvm::errs() << "error: --memory-limit: "
+                   << llvm::toString(limit.takeError()) << "\n";
+      return 1;
+    }
+    interp::setMemoryLimit(*limit);
+  }
   MLIRContext context;
   loadDeplodockDialects(context);
   // The location says where; the op's generic form would bury it.

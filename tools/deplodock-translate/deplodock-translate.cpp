@@ -2,21 +2,30 @@
 //
 // mlir-translate with Deplodock's translations: `--emit-cuda` prints Kernel
 // IR as CUDA C++, and with `--cuda-manifest=FILE` also writes what a caller
-// needs to launch it (LayerManifest.h) as JSON.
+// needs to launch it (LayerManifest.h) as JSON. The driver is ours rather
+// than mlirTranslateMain so that a file it cannot read or write is an
+// `error:`, and a write that fails (a full disk) is an error rather than a
+// lost output or an abort.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Runtime/KernelProgram.h"
+#include "Deplodock/Runtime/OutputFile.h"
 #include "Deplodock/Support/ToolDiagnostics.h"
 #include "Deplodock/Support/ToolOptions.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -99,23 +108,79 @@ static LogicalResult writeManifest(Operation *op,
   FailureOr<runtime::KernelProgram> program = buildProgram(module, options);
   if (failed(program))
     return failure();
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      openOutputFile(manifestFile, &error);
+  llvm::Expected<runtime::OutputFile> file =
+      runtime::OutputFile::open(manifestFile);
   if (!file) {
-    llvm::WithColor::error() << "--cuda-manifest: " << error << "\n";
+    llvm::WithColor::error()
+        << "--cuda-manifest: " << llvm::toString(file.takeError()) << "\n";
     return failure();
   }
   file->os() << llvm::formatv("{0:2}", runtime::encodeManifest(*program))
              << "\n";
-  file->keep();
+  if (llvm::Error kept = file->keep()) {
+    llvm::WithColor::error()
+        << "--cuda-manifest: " << llvm::toString(std::move(kept)) << "\n";
+    return failure();
+  }
   return success();
 }
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   prepareToolOptions({&translateCategory});
   registerToCudaTranslation(writeManifest);
+  cl::opt<std::string> inputName(cl::Positional, cl::desc("<input file>"),
+                                 cl::init("-"));
+  cl::opt<std::string> outputName("o", cl::desc("Output filename"),
+                                  cl::value_desc("filename"), cl::init("-"));
+  cl::opt<std::string> splitMarker(
+      "split-input-file", cl::ValueOptional,
+      cl::desc("Split the input at this marker (default '// -----') and "
+               "translate each chunk on its own"));
+  cl::opt<bool> verifyDiagnostics(
+      "verify-diagnostics",
+      cl::desc("Check that the diagnostics match the input's expected-* "
+               "comments"));
+  cl::opt<bool> allowUnregistered(
+      "allow-unregistered-dialect",
+      cl::desc("Allow operations of dialects that are not registered"));
+  cl::opt<const Translation *, false, TranslationParser> translation(
+      "", cl::desc("Translation to perform"), cl::Required);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerTranslationCLOptions();
   std::vector<char *> args = withToolDiagnosticDefaults(argc, argv);
-  return failed(mlirTranslateMain(args.size() - 1, args.data(),
-                                  "Deplodock translation driver\n"));
+  cl::ParseCommandLineOptions(args.size() - 1, args.data(),
+                              "Deplodock translation driver\n");
+
+  auto translateChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+                            raw_ostream &os) -> LogicalResult {
+    MLIRContext context;
+    context.allowUnregisteredDialects(allowUnregistered);
+    // --mlir-print-op-on-diagnostic decides, except that expected-*
+    // comments never see the op.
+    if (verifyDiagnostics)
+      context.printOpOnDiagnostic(false);
+    auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+    sourceMgr->AddNewSourceBuffer(std::move(chunk), llvm::SMLoc());
+    if (!verifyDiagnostics) {
+      SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+      return (*translation)(sourceMgr, os, &context);
+    }
+    // Whether the translation fails does not matter here, only whether it
+    // said what the input expects.
+    SourceMgrDiagnosticVerifierHandler handler(*sourceMgr, &context);
+    (void)(*translation)(sourceMgr, os, &context);
+    return handler.verify();
+  };
+  StringRef marker = "";
+  if (splitMarker.getNumOccurrences())
+    marker = splitMarker.empty() ? StringRef(kDefaultSplitMarker)
+                                 : StringRef(splitMarker);
+  return runtime::runOnFiles(
+      inputName, outputName,
+      [&](std::unique_ptr<llvm::MemoryBuffer> input, raw_ostream &os) {
+        return splitAndProcessBuffer(std::move(input), translateChunk, os,
+                                     marker);
+      });
 }

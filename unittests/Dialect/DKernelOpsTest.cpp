@@ -200,7 +200,7 @@ TEST_F(DKernelOpsTest, RejectsOversizedBlock) {
   dkernel::ReturnOp::create(builder, loc);
   EXPECT_EQ(verifyMessage(*module),
             "'dkernel.func' op block has 2048 threads, more than the 1024 a "
-            "block may have");
+            "block may have on sm_90");
 }
 
 TEST_F(DKernelOpsTest, RejectsSharedSliceOutsidePool) {

@@ -1,8 +1,9 @@
 //===- DTileRulesTest.cpp - Tests of the Tile rules' fork interface -------===//
 //
 // Checks what the tuner relies on: the rule registry (order, names, the knobs
-// each rule owns), the targets, the knobs option syntax (parse, print, round
-// trip, errors), the driver's choice of option, and the fork cursor: that
+// each rule owns), the targets, the generated knob accessors and structs, the
+// knobs option syntax (parse, print, round trip, errors), the choosers and
+// the driver's choice of option, and the fork cursor: that
 // exploring never touches the input IR, that enumerating, counting and
 // sampling agree, and that every variant verifies and is reproduced exactly
 // by dtile-lower from its knobs alone.
@@ -11,6 +12,7 @@
 
 #include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Dialect/DTile/Transforms/Rules.h"
 #include "Deplodock/InitAllDialects.h"
@@ -147,7 +149,7 @@ protected:
   }
 
   /// The cursor at the root of `name`'s fork tree.
-  ForkCursor start(StringRef name, const Target &target) {
+  ForkCursor start(StringRef name, Target target) {
     FailureOr<ForkCursor> cursor =
         ForkCursor::start(getLoopKernel(name), target);
     EXPECT_TRUE(succeeded(cursor)) << name.str();
@@ -243,8 +245,8 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
-  Target sm80 = *Target::get("sm_80");
-  Target sm90 = *Target::get("sm_90");
+  Target sm80 = Target::lookup(&context, "sm_80");
+  Target sm90 = Target::lookup(&context, "sm_90");
 };
 
 //===----------------------------------------------------------------------===//
@@ -277,106 +279,203 @@ TEST_F(DTileRulesTest, LookupRule) {
 }
 
 TEST_F(DTileRulesTest, Targets) {
-  EXPECT_EQ(sm80.name, "sm_80");
-  EXPECT_EQ(sm80.capability, 80);
-  EXPECT_EQ(sm80.numSMs, 108);
-  EXPECT_EQ(sm80.maxSharedBytes, 166912);
-  EXPECT_TRUE(sm80.hasAsyncCopy());
-  EXPECT_FALSE(sm80.hasTma());
-  EXPECT_EQ(sm90.capability, 90);
-  EXPECT_EQ(sm90.numSMs, 132);
-  EXPECT_EQ(sm90.maxSharedBytes, 232448);
-  EXPECT_TRUE(sm90.hasTma());
-  EXPECT_EQ(sm90.maxThreads, 1024);
-  EXPECT_TRUE(failed(Target::get("sm_70")));
-  EXPECT_TRUE(failed(Target::get("")));
-  EXPECT_TRUE(failed(Target::get("SM_90")));
+  EXPECT_EQ(sm80.getName(), "sm_80");
+  EXPECT_EQ(sm80.getCapability(), 80);
+  EXPECT_EQ(sm80.getSmCount(), 108);
+  EXPECT_EQ(sm80.getSmemPerBlock(), 166912);
+  EXPECT_TRUE(sm80.has(GpuFeature::cp_async));
+  EXPECT_FALSE(sm80.has(GpuFeature::tma));
+  EXPECT_EQ(sm90.getCapability(), 90);
+  EXPECT_EQ(sm90.getSmCount(), 132);
+  EXPECT_EQ(sm90.getSmemPerBlock(), 232448);
+  EXPECT_TRUE(sm90.has(GpuFeature::tma));
+  EXPECT_EQ(sm90.getThreadsPerBlock(), 1024);
+  EXPECT_FALSE(Target::lookup(&context, "sm_70"));
+  EXPECT_FALSE(Target::lookup(&context, ""));
+  EXPECT_FALSE(Target::lookup(&context, "SM_90"));
+  EXPECT_EQ(listGpuTargets(), "sm_80 or sm_90");
+  // The attribute is the table's entry, field by field.
+  for (const GpuTargetSpec &spec : getGpuTargets()) {
+    Target target = Target::lookup(&context, spec.name);
+    ASSERT_TRUE(target) << spec.name.str();
+    EXPECT_EQ(target.getSmemPerSM(), spec.smemPerSM);
+    EXPECT_EQ(target.getRegistersPerThread(), spec.registersPerThread);
+    EXPECT_EQ(target.getFeatures(), spec.features);
+  }
+  // Printed and parsed back, a target is the same attribute.
+  std::string text;
+  llvm::raw_string_ostream(text) << Attribute(sm90);
+  EXPECT_EQ(parseAttribute(text, &context), Attribute(sm90)) << text;
+}
+
+/// The module's target: set once by the first pass that needs it, read by
+/// every later one, and an option contradicting it is an error.
+TEST_F(DTileRulesTest, ResolveTarget) {
+  OwningOpRef<ModuleOp> m = ModuleOp::create(UnknownLoc::get(&context));
+  EXPECT_FALSE(dkernel::getTarget(*m));
+  EXPECT_EQ(dkernel::getTargetOrDefault(*m), sm90);
+  // No option: the default, which needs no record.
+  EXPECT_EQ(*dkernel::resolveTarget(*m, ""), sm90);
+  EXPECT_FALSE(dkernel::getTarget(*m));
+  EXPECT_EQ(*dkernel::resolveTarget(*m, "sm_80"), sm80);
+  EXPECT_EQ(dkernel::getTarget(*m), sm80);
+  EXPECT_EQ(*dkernel::resolveTarget(*m, ""), sm80);
+  EXPECT_EQ(*dkernel::resolveTarget(*m, "sm_80"), sm80);
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(dkernel::resolveTarget(*m, "sm_90")));
+  EXPECT_EQ(message,
+            "target option 'sm_90' contradicts the module's target 'sm_80'");
+  OwningOpRef<ModuleOp> other = ModuleOp::create(UnknownLoc::get(&context));
+  EXPECT_TRUE(failed(dkernel::resolveTarget(*other, "sm_70")));
+  EXPECT_EQ(message, "unknown target 'sm_70'; expected sm_80 or sm_90");
+  EXPECT_FALSE(dkernel::getTarget(*other));
+}
+
+//===----------------------------------------------------------------------===//
+// Generated knob accessors and structs
+//===----------------------------------------------------------------------===//
+
+TEST_F(DTileRulesTest, TypedKnobAccessors) {
+  KnobsAttr k = knobs("BK = 32, stage = [0, 1], tma = true, split_k = 2");
+  EXPECT_EQ(k.getBK(), 32);
+  EXPECT_EQ(k.getSplitK(), 2);
+  EXPECT_EQ(k.getTma(), true);
+  EXPECT_EQ(*k.getStage(), ArrayRef<int64_t>({0, 1}));
+  EXPECT_EQ(k.getBM(), std::nullopt);
+  EXPECT_EQ(k.getAsyncCopy(), std::nullopt);
+}
+
+TEST_F(DTileRulesTest, KnobStructsRoundTrip) {
+  EXPECT_EQ(ChunkMatmulKKnobs{32}.toAttr(&context), knobs("BK = 32"));
+  EXPECT_EQ(knobs("BK = 32, BM = 4").get<ChunkMatmulKKnobs>(),
+            ChunkMatmulKKnobs{32});
+  EXPECT_EQ(knobs("BM = 4").get<ChunkMatmulKKnobs>(), std::nullopt);
+  // Every required knob of the rule must be there.
+  EXPECT_EQ(knobs("FM = 2").get<RegisterTileKnobs>(), std::nullopt);
+  EXPECT_EQ(knobs("FM = 2, FN = 4").get<RegisterTileKnobs>(),
+            (RegisterTileKnobs{2, 4}));
+  EXPECT_EQ((StageInputsKnobs{{1, 0}}.toAttr(&context)),
+            knobs("stage = [1, 0]"));
+  // blockify_launch sets (BM, BN) or block_threads: optional fields.
+  BlockifyLaunchKnobs threads;
+  threads.blockThreads = 128;
+  EXPECT_EQ(threads.toAttr(&context), knobs("block_threads = 128"));
+  std::optional<BlockifyLaunchKnobs> tile =
+      knobs("BM = 16, BN = 64").get<BlockifyLaunchKnobs>();
+  ASSERT_TRUE(tile);
+  EXPECT_EQ(tile->BM, 16);
+  EXPECT_EQ(tile->BN, 64);
+  EXPECT_EQ(tile->blockThreads, std::nullopt);
+  EXPECT_EQ(ChunkMatmulKKnobs::getRuleName(), "chunk_matmul_k");
+}
+
+/// Every knob is owned by one rule of the registry, with a range its
+/// declaration gives.
+TEST_F(DTileRulesTest, KnobTableMatchesTheRules) {
+  for (const KnobInfo &knob : getKnobTable()) {
+    EXPECT_TRUE(lookupRule(knob.rule)) << knob.name.str();
+    EXPECT_LE(knob.min, knob.max) << knob.name.str();
+  }
+  EXPECT_EQ(lookupKnob("threads")->max, 1024);
+  EXPECT_EQ(lookupKnob("swizzle")->cost, KnobCost::NonZero);
+  EXPECT_TRUE(lookupKnob("block_threads")->optional);
+  EXPECT_FALSE(lookupKnob("BK")->optional);
 }
 
 //===----------------------------------------------------------------------===//
 // The knobs option
 //===----------------------------------------------------------------------===//
 
-TEST_F(DTileRulesTest, ParseKnobsForEveryKernel) {
-  std::string error;
-  auto parsed =
-      parseKnobsOption(&context, "BK=32,BM=16,stage=[0:1],tma=true", error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  ASSERT_EQ(parsed->size(), 1u);
-  EXPECT_EQ(parsed->lookup(""),
+/// The knobs of a knobs option, or the error's message (as "error: ...").
+class KnobsOptionTest : public DTileRulesTest {
+protected:
+  llvm::StringMap<KnobsAttr> parse(StringRef text) {
+    llvm::Expected<llvm::StringMap<KnobsAttr>> parsed =
+        parseKnobsOption(&context, text);
+    if (!parsed) {
+      ADD_FAILURE() << text.str() << ": " << llvm::toString(parsed.takeError());
+      return {};
+    }
+    return std::move(*parsed);
+  }
+  std::string error(StringRef text) {
+    llvm::Expected<llvm::StringMap<KnobsAttr>> parsed =
+        parseKnobsOption(&context, text);
+    if (parsed)
+      return "parsed";
+    return llvm::toString(parsed.takeError());
+  }
+};
+
+TEST_F(KnobsOptionTest, ParseKnobsForEveryKernel) {
+  llvm::StringMap<KnobsAttr> parsed = parse("BK=32,BM=16,stage=[0,1],tma=true");
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_EQ(parsed.lookup(""),
             knobs("BK = 32, BM = 16, stage = [0, 1], tma = true"));
 
-  // Blanks around names and values, a list without brackets.
-  parsed = parseKnobsOption(&context, " BK = 16 , stage = 2:0 ", error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  EXPECT_EQ(parsed->lookup(""), knobs("BK = 16, stage = [2, 0]"));
+  // The syntax of the attribute: blanks anywhere between tokens.
+  EXPECT_EQ(parse(" BK = 16 , stage = [2, 0] ").lookup(""),
+            knobs("BK = 16, stage = [2, 0]"));
 
   // Empty and one-element lists.
-  parsed = parseKnobsOption(&context, "stage=[]", error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  EXPECT_EQ(parsed->lookup("").getList("stage")->size(), 0u);
-  parsed = parseKnobsOption(&context, "stage=[1]", error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  EXPECT_EQ(*parsed->lookup("").getList("stage"), ArrayRef<int64_t>{1});
+  EXPECT_EQ(parse("stage=[]").lookup("").getStage()->size(), 0u);
+  EXPECT_EQ(*parse("stage=[1]").lookup("").getStage(), ArrayRef<int64_t>{1});
 
   // Nothing at all.
-  parsed = parseKnobsOption(&context, "", error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  EXPECT_TRUE(parsed->empty());
-  parsed = parseKnobsOption(&context, ";;", error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  EXPECT_TRUE(parsed->empty());
+  EXPECT_TRUE(parse("").empty());
+  EXPECT_TRUE(parse(";;").empty());
 }
 
-TEST_F(DTileRulesTest, ParseKnobsPerKernel) {
-  std::string error;
-  auto parsed = parseKnobsOption(
-      &context, "BK=32;matmul:BM=16,stage=[0:1];rowsum:threads=64;matmul:FM=2",
-      error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  ASSERT_EQ(parsed->size(), 3u);
-  EXPECT_EQ(parsed->lookup(""), knobs("BK = 32"));
+TEST_F(KnobsOptionTest, ParseKnobsPerKernel) {
+  llvm::StringMap<KnobsAttr> parsed =
+      parse("BK=32;matmul:BM=16,stage=[0,1];rowsum:threads=64;matmul:FM=2");
+  ASSERT_EQ(parsed.size(), 3u);
+  EXPECT_EQ(parsed.lookup(""), knobs("BK = 32"));
   // Groups naming the same kernel add up.
-  EXPECT_EQ(parsed->lookup("matmul"), knobs("BM = 16, FM = 2, stage = [0, 1]"));
-  EXPECT_EQ(parsed->lookup("rowsum"), knobs("threads = 64"));
+  EXPECT_EQ(parsed.lookup("matmul"), knobs("BM = 16, FM = 2, stage = [0, 1]"));
+  EXPECT_EQ(parsed.lookup("rowsum"), knobs("threads = 64"));
 
   // An empty name is every kernel; a kernel with no knobs is kept.
-  parsed = parseKnobsOption(&context, ":BK=16;k:", error);
-  ASSERT_TRUE(succeeded(parsed)) << error;
-  EXPECT_EQ(parsed->lookup(""), knobs("BK = 16"));
-  ASSERT_TRUE(parsed->count("k"));
-  EXPECT_TRUE(parsed->lookup("k").empty());
+  parsed = parse(":BK=16;k:");
+  EXPECT_EQ(parsed.lookup(""), knobs("BK = 16"));
+  ASSERT_TRUE(parsed.count("k"));
+  EXPECT_TRUE(parsed.lookup("k").empty());
 }
 
-TEST_F(DTileRulesTest, ParseKnobsErrors) {
+TEST_F(KnobsOptionTest, ParseKnobsErrors) {
   const std::pair<StringRef, StringRef> cases[] = {
-      {"BK", "expected name=value, got 'BK'"},
-      {"BK=", "expected name=value, got 'BK='"},
-      {"=32", "expected name=value, got '=32'"},
+      {"BK", "expected '='"},
+      {"BK=", "knob 'BK' expects an integer"},
+      {"=32", "expected valid keyword or string"},
       {"XY=3", "unknown knob 'XY'"},
       // A pass option written into the knobs.
-      {"BM=4,list-forks=true", "unknown knob 'list-forks'"},
-      {"BK=true", "knob 'BK' expects an integer, got 'true'"},
-      {"BK=32x", "knob 'BK' expects an integer, got '32x'"},
-      {"tma=1", "knob 'tma' expects a boolean, got '1'"},
-      {"stage=[a]", "knob 'stage' expects a list of integers, got '[a]'"},
-      {"stage=[0:1", "knob 'stage' expects a list of integers, got '[0:1'"},
+      {"BM=4,list-forks=true", "unknown knob 'list'"},
+      {"BK=true", "knob 'BK' expects an integer"},
+      {"BK=32x", "expected '>'"},
+      {"tma=1", "knob 'tma' expects a boolean"},
+      {"stage=[a]", "knob 'stage' expects a list of integers"},
+      {"stage=[0,1", "unbalanced '[' character in pretty dialect name"},
+      // The old list syntax is gone: one syntax everywhere.
+      {"stage=[0:1]", "expected ']'"},
       {"BM=-4", "knob 'BM' must not be negative"},
-      {"stage=[0:-1]", "knob 'stage' must not be negative"},
+      {"stage=[0,-1]", "knob 'stage' must not be negative"},
+      {"threads=2048", "knob 'threads' must be in [1, 1024], got 2048"},
+      {"FM=0", "knob 'FM' must be at least 1, got 0"},
       {"BK=16,BK=32", "knob 'BK' is set twice"},
       {"BK=16;BK=32", "knob 'BK' is set twice"},
       {"k:BK=16;k:BK=32", "knob 'BK' is set twice for kernel k"},
   };
-  for (auto [text, message] : cases) {
-    std::string error;
-    EXPECT_TRUE(failed(parseKnobsOption(&context, text, error))) << text.str();
-    EXPECT_EQ(error, message) << text.str();
-  }
+  for (auto [text, message] : cases)
+    EXPECT_EQ(error(text), message) << text.str();
 }
 
 TEST_F(DTileRulesTest, FormatKnobs) {
   EXPECT_EQ(formatKnobsOption("", knobs("BK = 32, stage = [0, 1], tma = true")),
-            "BK=32,stage=[0:1],tma=true");
+            "BK=32,stage=[0,1],tma=true");
   EXPECT_EQ(formatKnobsOption("mm", knobs("stage = [2], tma = false")),
             "mm:stage=[2],tma=false");
   EXPECT_EQ(formatKnobsOption("", knobs("stage = []")), "stage=[]");
@@ -384,7 +483,7 @@ TEST_F(DTileRulesTest, FormatKnobs) {
   EXPECT_EQ(formatKnobsOption("", knobs("")), "");
 }
 
-TEST_F(DTileRulesTest, FormatThenParseRoundTrips) {
+TEST_F(KnobsOptionTest, FormatThenParseRoundTrips) {
   for (StringRef text :
        {"BK = 32, BM = 64, BN = 64, FM = 4, FN = 4, stage = [0, 1], "
         "unroll = 32",
@@ -393,17 +492,15 @@ TEST_F(DTileRulesTest, FormatThenParseRoundTrips) {
     KnobsAttr original = knobs(text);
     for (StringRef kernel : {"", "matmul_0_reduce"}) {
       std::string option = formatKnobsOption(kernel, original);
-      std::string error;
-      auto parsed = parseKnobsOption(&context, option, error);
-      ASSERT_TRUE(succeeded(parsed)) << option << ": " << error;
+      llvm::StringMap<KnobsAttr> parsed = parse(option);
       // Empty knobs for every kernel print as nothing, which parses as no
       // group at all; the same request either way.
       if (kernel.empty() && original.empty()) {
-        EXPECT_TRUE(parsed->empty()) << option;
+        EXPECT_TRUE(parsed.empty()) << option;
         continue;
       }
-      ASSERT_EQ(parsed->size(), 1u) << option;
-      EXPECT_EQ(parsed->lookup(kernel), original) << option;
+      ASSERT_EQ(parsed.size(), 1u) << option;
+      EXPECT_EQ(parsed.lookup(kernel), original) << option;
     }
   }
 }
@@ -431,7 +528,7 @@ TEST_F(DTileRulesTest, DescribeOptions) {
 /// table, the same names for every option of a fork, and no two options of
 /// a fork are equal.
 TEST_F(DTileRulesTest, OptionsSetTheirRulesKnobs) {
-  for (const Target &target : {sm80, sm90})
+  for (Target target : {sm80, sm90})
     for (StringRef name : kForkingKernels) {
       size_t leaves = 0;
       walk(start(name, target), 40, leaves, [&](const ForkCursor &cursor) {
@@ -458,10 +555,40 @@ TEST_F(DTileRulesTest, OptionsSetTheirRulesKnobs) {
     }
 }
 
+/// A chooser that takes the last option of every fork and records the
+/// hooks it saw: what a pipeline builder may pass to dtile-lower.
+class LastOptionChooser final : public OptionChooser {
+public:
+  StringRef getName() const override { return "last"; }
+  LogicalResult beginModule(ModuleOp, TargetAttr target,
+                            ArrayRef<dloop::KernelOp> kernels) override {
+    log.push_back("module " + target.getName().str() + " " +
+                  std::to_string(kernels.size()));
+    return success();
+  }
+  FailureOr<size_t> choose(const Rule &rule, KernelOp,
+                           ArrayRef<KnobsAttr> options) override {
+    log.push_back(rule.getName().str());
+    return options.size() - 1;
+  }
+  LogicalResult endKernel(KernelOp kernel) override {
+    log.push_back("end " + kernel.getSymName().str());
+    return success();
+  }
+  std::vector<std::string> log;
+};
+
 TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
   FailureOr<KernelOp> kernel = tileify(getLoopKernel("matmul_0_reduce"));
   ASSERT_TRUE(succeeded(kernel));
   const Rule &rule = *lookupRule("chunk_matmul_k");
+  std::unique_ptr<OptionChooser> heuristic = createHeuristicChooser();
+  auto fixed = [&](StringRef text) {
+    llvm::StringMap<KnobsAttr> requested;
+    requested[""] = knobs(text);
+    return createFixedKnobsChooser(std::move(requested), *heuristic,
+                                   /*requireTaken=*/false);
+  };
 
   // An illegal value is a located error listing the options; nothing
   // changes.
@@ -471,7 +598,7 @@ TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
       message = diag.str();
       return success();
     });
-    EXPECT_TRUE(failed(runRule(rule, *kernel, sm90, knobs("BK = 48"),
+    EXPECT_TRUE(failed(runRule(rule, *kernel, sm90, *fixed("BK = 48"),
                                /*listForks=*/false)));
   }
   EXPECT_EQ(message, "'dtile.kernel' op knobs BK=48 are not a legal option "
@@ -480,9 +607,12 @@ TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
 
   // Knobs of other rules are ignored; the rule takes its own.
   ASSERT_TRUE(succeeded(runRule(rule, *kernel, sm90,
-                                knobs("BK = 64, BM = 3, threads = 7"),
+                                *fixed("BK = 64, BM = 3, threads = 7"),
                                 /*listForks=*/false)));
   EXPECT_EQ(kernel->getKnobs(), knobs("BK = 64"));
+  // The rule has decided: it offers nothing more.
+  EXPECT_TRUE(hasDecided(rule, *kernel));
+  EXPECT_TRUE(getForkOptions(rule, *kernel, sm90).empty());
 
   // A rule that does not apply succeeds without change; with list-forks it
   // says so.
@@ -494,11 +624,65 @@ TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
       return success();
     });
     ASSERT_TRUE(succeeded(runRule(*lookupRule("cooperative_reduce"), *kernel,
-                                  sm90, knobs("threads = 64"),
+                                  sm90, *fixed("threads = 64"),
                                   /*listForks=*/true)));
   }
   EXPECT_EQ(message, "cooperative_reduce: does not apply");
   EXPECT_EQ(print(*kernel), before);
+}
+
+/// Legality apart from policy: a fork is the legal options with the
+/// heuristic's pick moved first, the rest in canonical order.
+TEST_F(DTileRulesTest, ForkPutsTheHeuristicsPickFirst) {
+  FailureOr<KernelOp> kernel = tileify(getLoopKernel("matmul_0_reduce"));
+  ASSERT_TRUE(succeeded(kernel));
+  const Rule &rule = *lookupRule("chunk_matmul_k");
+  SmallVector<KnobsAttr> legal = rule.getLegalOptions(*kernel, sm90);
+  EXPECT_EQ(legal, (SmallVector<KnobsAttr>{knobs("BK = 16"), knobs("BK = 32"),
+                                           knobs("BK = 64")}));
+  EXPECT_EQ(rule.chooseDefault(*kernel, legal, sm90), 1u);
+  EXPECT_EQ(getForkOptions(rule, *kernel, sm90),
+            (SmallVector<KnobsAttr>{knobs("BK = 32"), knobs("BK = 16"),
+                                    knobs("BK = 64")}));
+}
+
+/// dtile-lower takes its chooser from whoever builds the pipeline; knobs=
+/// still decides the forks it names.
+TEST_F(DTileRulesTest, LowerTakesAnInjectedChooser) {
+  auto chooser = std::make_shared<LastOptionChooser>();
+  OwningOpRef<ModuleOp> lowered = module->clone();
+  PassManager pm(&context);
+  DTileLowerOptions options;
+  options.target = "sm_80";
+  options.knobs = "matmul_0_reduce:BK=32";
+  pm.addPass(createDTileLowerPass(options, chooser));
+  ASSERT_TRUE(succeeded(pm.run(*lowered)));
+  EXPECT_EQ(chooser->log.front(), "module sm_80 5");
+  EXPECT_EQ(chooser->log.back(), "end single_0_pointwise");
+  // The matmul's chunk is the requested one; its later forks the last
+  // option each: split_k in {2*, 1} takes 1.
+  KnobsAttr matmul = getTileKernel(*lowered, "matmul_0_reduce").getKnobs();
+  EXPECT_EQ(matmul.getBK(), 32);
+  EXPECT_FALSE(llvm::is_contained(chooser->log, "chunk_matmul_k"));
+  EXPECT_TRUE(llvm::is_contained(chooser->log, "split_matmul_k"));
+  EXPECT_EQ(matmul.getSplitK(), 1);
+  // The row sum: the last thread count of cooperative_reduce is 1.
+  EXPECT_EQ(getTileKernel(*lowered, "rowsum_0_reduce").getKnobs().getThreads(),
+            1);
+
+  // simplest and an injected chooser both decide the same forks.
+  OwningOpRef<ModuleOp> again = module->clone();
+  PassManager both(&context);
+  options.simplest = true;
+  both.addPass(createDTileLowerPass(options, chooser));
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(both.run(*again)));
+  EXPECT_EQ(message, "simplest and last choose the same forks: pass one of "
+                     "them");
 }
 
 TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
@@ -508,8 +692,8 @@ TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
   // A knob a rule can never meet on the target fails where it is asked.
   EXPECT_FALSE(lower("sm_80", "async_copy=false,tma=true", &error));
   EXPECT_EQ(error, "'dtile.kernel' op knob tma=true asks for TMA copies "
-                   "(cp.async.bulk.tensor), which need sm_90; the target is "
-                   "sm_80");
+                   "(cp.async.bulk.tensor), which need the 'tma' feature; "
+                   "target sm_80 lacks it");
   EXPECT_FALSE(lower("sm_90", "matmul_0_reduce:threads=64", &error));
   EXPECT_EQ(error, "'dtile.kernel' op no rule took knob \"threads\" for this "
                    "kernel");
@@ -518,7 +702,7 @@ TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
   EXPECT_FALSE(lower("sm_75", "", &error));
   EXPECT_EQ(error, "unknown target 'sm_75'; expected sm_80 or sm_90");
   EXPECT_FALSE(lower("sm_90", "BK=", &error));
-  EXPECT_EQ(error, "bad knobs option 'BK=': expected name=value, got 'BK='");
+  EXPECT_EQ(error, "bad knobs option 'BK=': knob 'BK' expects an integer");
 }
 
 //===----------------------------------------------------------------------===//
@@ -625,7 +809,7 @@ TEST_F(DTileRulesTest, KernelWithoutForks) {
 }
 
 TEST_F(DTileRulesTest, EnumerateAgreesWithCount) {
-  for (const Target &target : {sm80, sm90})
+  for (Target target : {sm80, sm90})
     for (StringRef name : kForkingKernels) {
       ForkCursor root = start(name, target);
       FailureOr<SmallVector<KnobsAttr>> all = root.enumerate(100000);
@@ -646,7 +830,7 @@ TEST_F(DTileRulesTest, EnumerateAgreesWithCount) {
       }
       // Option 0 at every fork comes first.
       EXPECT_EQ(all->front(),
-                getTileKernel(*lower(target.name, ""), name).getKnobs())
+                getTileKernel(*lower(target.getName(), ""), name).getKnobs())
           << name.str();
     }
   // The tree sizes document the forks: the row sum has 5 cooperative
@@ -692,20 +876,20 @@ TEST_F(DTileRulesTest, SampleIsDeterministic) {
 /// and a seeded sample of the rest) verifies, and dtile-lower with its knobs
 /// alone rebuilds the same kernel.
 TEST_F(DTileRulesTest, EveryLeafVerifiesAndReproduces) {
-  auto check = [&](StringRef name, const Target &target,
-                   const ForkCursor &leaf) {
+  auto check = [&](StringRef name, Target target, const ForkCursor &leaf) {
     KernelOp kernel = leaf.getKernel();
     std::string option = formatKnobsOption(name, leaf.getKnobs());
     EXPECT_TRUE(succeeded(verify(kernel->getParentOfType<ModuleOp>())))
-        << target.name << " " << option;
-    OwningOpRef<ModuleOp> lowered = lower(target.name, option);
+        << target.getName().str() << " " << option;
+    OwningOpRef<ModuleOp> lowered = lower(target.getName(), option);
     ASSERT_TRUE(lowered) << option;
     KernelOp again = getTileKernel(*lowered, name);
     ASSERT_TRUE(again) << option;
     EXPECT_EQ(again.getKnobs(), leaf.getKnobs()) << option;
-    EXPECT_EQ(print(again), print(kernel)) << target.name << " " << option;
+    EXPECT_EQ(print(again), print(kernel))
+        << target.getName().str() << " " << option;
   };
-  for (const Target &target : {sm80, sm90}) {
+  for (Target target : {sm80, sm90}) {
     for (StringRef name : kForkingKernels) {
       size_t leaves = 0;
       walk(start(name, target), 60, leaves, [&](const ForkCursor &cursor) {

@@ -1,8 +1,7 @@
-//===- DeviceInfoTest.cpp - Fingerprints, context keys, the driver --------===//
+//===- DeviceInfoTest.cpp - Fingerprints and the driver -------------------===//
 
 #include "Deplodock/Runtime/DeviceInfo.h"
 #include "Deplodock/Runtime/CudaDriver.h"
-#include "Deplodock/Tuner/TuneDb.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,61 +38,6 @@ TEST(DeviceInfo, JsonRoundTrip) {
   EXPECT_EQ(back.l2Bytes, info.l2Bytes);
   EXPECT_EQ(back.driverVersion, info.driverVersion);
   EXPECT_EQ(back.uuid, info.uuid);
-}
-
-TEST(DeviceInfo, ContextKeysHashEveryFingerprintField) {
-  deplodock::tuner::DeviceContext base = makeDeviceContext(h100(), "dd 1");
-  EXPECT_EQ(base.key.size(), 64u);
-  EXPECT_EQ(base.key, computeContextKey(base));
-  EXPECT_EQ(base.gpuName, "NVIDIA H100 80GB HBM3");
-  EXPECT_EQ(base.compilerVersion, "dd 1");
-  // The same fingerprint on another machine (another UUID): the same key.
-  DeviceInfo twin = h100();
-  twin.uuid = "GPU-2";
-  twin.ordinal = 3;
-  EXPECT_EQ(makeDeviceContext(twin, "dd 1").key, base.key);
-  // Any other field: another key.
-  std::vector<std::string> keys = {base.key};
-  auto vary = [&](auto edit) {
-    DeviceInfo info = h100();
-    std::string compiler = "dd 1";
-    llvm::json::Object extra;
-    edit(info, compiler, extra);
-    keys.push_back(makeDeviceContext(info, compiler, std::move(extra)).key);
-  };
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.name = "NVIDIA H200";
-  });
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.ccMinor = 1;
-  });
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.smCount = 114;
-  });
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.l2Bytes = 1;
-  });
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.driverVersion = "570.1";
-  });
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.cudaVersion = "12.8";
-  });
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.nvrtcVersion = "12.8";
-  });
-  vary([](DeviceInfo &, std::string &c, llvm::json::Object &) { c = "dd 2"; });
-  vary([](DeviceInfo &, std::string &, llvm::json::Object &e) {
-    e["flags"] = "-O3";
-  });
-  vary([](DeviceInfo &i, std::string &, llvm::json::Object &) {
-    i.fake = true;
-  });
-  std::sort(keys.begin(), keys.end());
-  EXPECT_EQ(std::unique(keys.begin(), keys.end()), keys.end());
-  DeviceInfo fake = h100();
-  fake.fake = true;
-  EXPECT_EQ(makeDeviceContext(fake, "x").extra.getBoolean("fake_device"), true);
 }
 
 TEST(CudaDriver, StickyErrors) {

@@ -26,14 +26,16 @@ namespace deplodock {
 #define GEN_PASS_REGISTRATION
 #include "Deplodock/Conversion/Passes.h.inc"
 
-/// Lowers every `dtile.kernel` in `module` to Kernel IR for `target`
-/// (`sm_<major><minor>`): one `dkernel.func` per kernel at module level,
+/// Lowers every `dtile.kernel` in `module` to Kernel IR for the module's
+/// `dkernel.target` (set from `target`, else the default, when the module
+/// has none; see dkernel::resolveTarget): one `dkernel.func` per kernel at
+/// module level,
 /// launched by a `dkernel.launch` where the kernel was. What the
 /// `convert-dtile-to-dkernel` pass runs; outside a pass it loads the dialects
 /// it builds with. On failure every problem is reported as a located error and
 /// `module` is left unchanged.
 mlir::LogicalResult convertDTileToDKernel(mlir::ModuleOp module,
-                                          llvm::StringRef target = "sm_90");
+                                          llvm::StringRef target = "");
 
 } // namespace deplodock
 

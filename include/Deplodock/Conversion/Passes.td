@@ -102,9 +102,10 @@ def ConvertDTileToDKernel
     stage is a cooperative copy (thread t copies elements t, t + N, ... of
     the box) between barriers; the barrier before is left out where nothing
     but pure ops and other stages ran since the last barrier, and
-    consecutive sync stages share the barrier after. A `cp_async` stage
-    (sm_80+) issues `dkernel.cp_async` copies of 16, 8 or 4 bytes, the widest
-    that keeps every run aligned, and commits one group;
+    consecutive sync stages share the barrier after. A `cp_async` stage (on
+    a target with the `cp_async` feature) issues `dkernel.cp_async` copies
+    of 16, 8 or 4 bytes, the widest that keeps every run aligned, and
+    commits one group;
     `dtile.async_wait keep N` becomes `dkernel.cp_async_wait N` and a barrier.
     Slabs carried through loops and branches are carried as their slot.
 
@@ -125,9 +126,10 @@ def ConvertDTileToDKernel
     op, and the module is then left unchanged.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "The GPU architecture, sm_<major><minor>: gates cp.async (sm_80+) "
-           "and sets the shared-memory limit per block">
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU (GpuTargets.td: sm_80, sm_90) when the module names none "
+           "in dkernel.target, else sm_90: gates cp.async and TMA by its "
+           "features and sets the shared-memory limit per block">
   ];
   let dependentDialects = [
     "::deplodock::dkernel::DKernelDialect",

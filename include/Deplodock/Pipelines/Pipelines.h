@@ -6,29 +6,32 @@
 // for --emit-cuda). Each is also a function that adds its passes to a pass
 // manager, for tools that embed them in their own pipelines.
 //
+// These pipelines offer `tune-db`, which replays a tuning database through
+// the tuner's replay chooser, so this library depends on the tuner; the
+// lowering itself (LoweringPipelines.h) does not.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DEPLODOCK_PIPELINES_PIPELINES_H
 #define DEPLODOCK_PIPELINES_PIPELINES_H
 
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "mlir/Pass/PassOptions.h"
-
-namespace mlir {
-class OpPassManager;
-} // namespace mlir
 
 namespace deplodock {
 
 /// Options of the pipelines that reach Tile IR and below.
 struct TilePipelineOptions
     : public mlir::PassPipelineOptions<TilePipelineOptions> {
-  Option<std::string> target{*this, "target",
-                             llvm::cl::desc("GPU: sm_80 or sm_90"),
-                             llvm::cl::init("sm_90")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("GPU: sm_80 or sm_90 (default: the module's "
+                     "dkernel.target, else sm_90)")};
   Option<std::string> knobs{
       *this, "knobs",
-      llvm::cl::desc("Fork choices by knob (BK=32,BM=64,...; "
-                     "kernel:BK=32;other:... per kernel); default option 0")};
+      llvm::cl::desc("Fork choices by knob, in #dtile.knobs syntax "
+                     "(BK=32,stage=[0,1],...; kernel:BK=32;other:... per "
+                     "kernel); default: the rules' heuristics")};
   Option<bool> listForks{*this, "list-forks",
                          llvm::cl::desc("Remark every rule's options"),
                          llvm::cl::init(false)};
@@ -53,20 +56,10 @@ struct TilePipelineOptions
       llvm::cl::init(false)};
 };
 
-/// TOSA to linalg (upstream pipelines), then everything to dtensor.
-void buildLowerToTensorPipeline(mlir::OpPassManager &pm);
-
-/// lower-to-tensor, then one kernel per primitive, fused.
-void buildLowerToLoopPipeline(mlir::OpPassManager &pm);
-
-/// lower-to-loop, then every Tile rule on every kernel.
+/// lower-to-loop, then every Tile rule on every kernel; with `tune-db`, the
+/// forks `knobs` leaves open replay the database.
 void buildLowerToTilePipeline(mlir::OpPassManager &pm,
                               const TilePipelineOptions &options);
-
-/// Every dtile.kernel to a dkernel.func for `target` and its launch, then
-/// cleanup: what lower-to-kernel adds to lower-to-tile (the tuner lowers its
-/// variants with it too).
-void buildTileToKernelPasses(mlir::OpPassManager &pm, llvm::StringRef target);
 
 /// lower-to-tile, then every dtile.kernel to a dkernel.func and its launch.
 void buildLowerToKernelPipeline(mlir::OpPassManager &pm,

@@ -3,8 +3,8 @@
 //
 // What a measurement depends on besides the kernel: the GPU model and its
 // resources, the driver, the CUDA version it supports and the NVRTC that
-// compiled the kernel. The tuner keys its database by a hash of it (the
-// context key of tuner::DeviceContext).
+// compiled the kernel. The tuner keys its database by a hash of it (see
+// Tuner/DeviceContext.h); the runtime knows nothing of the tuner.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,10 +17,6 @@
 
 #include <cstdint>
 #include <string>
-
-namespace deplodock::tuner {
-struct DeviceContext;
-} // namespace deplodock::tuner
 
 namespace deplodock::runtime {
 
@@ -54,19 +50,6 @@ struct DeviceInfo {
 llvm::json::Value toJSON(const DeviceInfo &info);
 bool fromJSON(const llvm::json::Value &value, DeviceInfo &info,
               llvm::json::Path path);
-
-/// The tuner's context for `info`, with its key (see computeContextKey).
-/// `compilerVersion` names the deplodock build; `extra` holds anything else
-/// the measurements depend on (compile flags...). A fake device is marked in
-/// `extra`, so its context never matches a real GPU's.
-tuner::DeviceContext makeDeviceContext(const DeviceInfo &info,
-                                       llvm::StringRef compilerVersion,
-                                       llvm::json::Object extra = {});
-
-/// The hex SHA-256 of every fingerprint field of `context` (not its key or
-/// creation time), in a canonical JSON form: equal fingerprints give equal
-/// keys on every machine.
-std::string computeContextKey(const tuner::DeviceContext &context);
 
 } // namespace deplodock::runtime
 

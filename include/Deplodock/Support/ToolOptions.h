@@ -17,6 +17,7 @@
 #include "llvm/Support/CommandLine.h"
 
 #include <string>
+#include <type_traits>
 
 namespace deplodock {
 
@@ -26,15 +27,32 @@ namespace deplodock {
 void prepareToolOptions(
     llvm::ArrayRef<const llvm::cl::OptionCategory *> keep = {});
 
+/// Appends " (default: TEXT)" to `option`'s help, unless `text` is empty.
+void appendDefault(llvm::cl::Option &option, llvm::StringRef text);
+
+namespace detail {
+std::string formatDefault(double value);
+} // namespace detail
+
 /// Appends " (default: V)" to the help of an option whose default says
 /// something: a number, a non-empty string, true. The text comes from the
 /// option's own default, so the two cannot drift apart.
-void showDefault(llvm::cl::opt<std::string> &option);
-void showDefault(llvm::cl::opt<bool> &option);
-void showDefault(llvm::cl::opt<int> &option);
-void showDefault(llvm::cl::opt<unsigned> &option);
-void showDefault(llvm::cl::opt<uint64_t> &option);
-void showDefault(llvm::cl::opt<double> &option);
+template <typename T, typename Parser>
+void showDefault(llvm::cl::opt<T, false, Parser> &option) {
+  const auto &value = option.getDefault();
+  if (!value.hasValue())
+    return;
+  std::string text;
+  if constexpr (std::is_same_v<T, bool>)
+    text = value.getValue() ? "true" : "";
+  else if constexpr (std::is_floating_point_v<T>)
+    text = detail::formatDefault(value.getValue());
+  else if constexpr (std::is_arithmetic_v<T>)
+    text = std::to_string(value.getValue());
+  else
+    text = value.getValue();
+  appendDefault(option, text);
+}
 
 template <typename... Options> void showDefaults(Options &...options) {
   (showDefault(options), ...);

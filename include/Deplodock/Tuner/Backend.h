@@ -20,7 +20,7 @@
 #ifndef DEPLODOCK_TUNER_BACKEND_H
 #define DEPLODOCK_TUNER_BACKEND_H
 
-#include "Deplodock/Dialect/DTile/Transforms/Target.h"
+#include "Deplodock/Dialect/DTile/Transforms/Rules.h"
 #include "Deplodock/Tuner/SearchSpace.h"
 #include "Deplodock/Tuner/TuneDb.h"
 #include "Deplodock/Tuner/Variant.h"
@@ -63,29 +63,34 @@ public:
   /// Called before the first variant of the Loop IR `kernel` is measured
   /// (the default variant comes first), e.g. to compute what its variants
   /// are checked against.
-  virtual mlir::LogicalResult beginKernel(dloop::KernelOp kernel,
-                                          llvm::StringRef loopKey,
-                                          std::string &error) {
-    return mlir::success();
+  virtual llvm::Error beginKernel(dloop::KernelOp kernel,
+                                  llvm::StringRef loopKey) {
+    return llvm::Error::success();
   }
   /// The latency of `variant`. A variant that fails (to compile, launch,
-  /// check) is a BackendResult with that status; failure() with a message
-  /// means the backend cannot answer at all (a table without the variant, a
-  /// lost device), and the tuner stops.
-  virtual mlir::FailureOr<BackendResult> measure(const Variant &variant,
-                                                 std::string &error) = 0;
+  /// check) is a BackendResult with that status; an Error means the backend
+  /// cannot answer at all (a table without the variant, a lost device), and
+  /// the tuner stops.
+  virtual llvm::Expected<BackendResult> measure(const Variant &variant) = 0;
+
+  /// How many variants it measures at once (one per GPU): what measureBatch
+  /// is worth calling with.
+  virtual unsigned getParallelism() const { return 1; }
+  /// The latencies of `variants`, in order, measured concurrently where the
+  /// backend can (default: one after the other). Stops at the first Error.
+  virtual llvm::Expected<std::vector<BackendResult>>
+  measureBatch(llvm::ArrayRef<const Variant *> variants);
 };
 
 /// The roofline model of `target`'s reference GPU (sm_80: A100, sm_90:
 /// H100).
-mlir::FailureOr<std::unique_ptr<Backend>>
-createModelBackend(llvm::StringRef target, std::string &error);
+llvm::Expected<std::unique_ptr<Backend>>
+createModelBackend(llvm::StringRef target);
 
 /// Latencies from the table at `path` (LatencyTable.h), which must have been
 /// recorded for `target`.
-mlir::FailureOr<std::unique_ptr<Backend>>
-createReplayBackend(llvm::StringRef path, llvm::StringRef target,
-                    std::string &error);
+llvm::Expected<std::unique_ptr<Backend>>
+createReplayBackend(llvm::StringRef path, llvm::StringRef target);
 
 /// The names createBackend accepts.
 llvm::ArrayRef<llvm::StringRef> backendNames();
@@ -94,9 +99,9 @@ struct CudaBackendOptions;
 
 /// The backend called `name` for `target`; `tablePath` is the replay table,
 /// `cuda` how the cuda backend starts its worker (it needs them).
-mlir::FailureOr<std::unique_ptr<Backend>>
+llvm::Expected<std::unique_ptr<Backend>>
 createBackend(llvm::StringRef name, llvm::StringRef target,
-              llvm::StringRef tablePath, std::string &error,
+              llvm::StringRef tablePath,
               const CudaBackendOptions *cuda = nullptr);
 
 } // namespace deplodock::tuner

@@ -13,14 +13,16 @@
 #include "Deplodock/Runtime/BenchRequest.h"
 #include "Deplodock/Tuner/Backend.h"
 
-
 namespace deplodock::tuner {
 
 struct CudaBackendOptions {
-  /// The worker executable and its arguments (--fake-device, --device=N,
-  /// --cache-dir=DIR).
+  /// The worker executable and its arguments (--fake-device,
+  /// --cache-dir=DIR); each worker also gets --device=N.
   std::string workerPath;
   std::vector<std::string> workerArgs;
+  /// The GPUs to measure on, one worker each, in parallel. They must be
+  /// alike (one context): their rows go to the same records.
+  std::vector<unsigned> devices = {0};
   /// The seed of the inputs every variant runs on.
   uint64_t seed = 0;
   runtime::TimingOptions timing;
@@ -33,11 +35,10 @@ struct CudaBackendOptions {
   llvm::json::Object fake;
 };
 
-/// Starts the worker; fails when there is no GPU (the message says why) or
-/// the GPU is not `target` (sm_80, sm_90).
-mlir::FailureOr<std::unique_ptr<Backend>>
-createCudaBackend(const CudaBackendOptions &options, llvm::StringRef target,
-                  std::string &error);
+/// Starts a worker per device; fails when there is no GPU (the message says
+/// why), the GPU is not `target` (sm_80, sm_90), or the GPUs differ.
+llvm::Expected<std::unique_ptr<Backend>>
+createCudaBackend(const CudaBackendOptions &options, llvm::StringRef target);
 
 } // namespace deplodock::tuner
 

@@ -16,6 +16,8 @@
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
 #include "Deplodock/Tuner/SearchSpace.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -44,6 +46,9 @@ public:
   /// One child per option of the next forking rule, option 0 first; none at
   /// a terminal or a dead end (an option that failed to apply).
   void children(NodeId node, llvm::SmallVectorImpl<NodeId> &out) override;
+  /// The knob delta of the option taken to reach `node` (uniqued, so equal
+  /// deltas are the same decision wherever they are taken).
+  std::optional<uint64_t> decisionKey(NodeId node) override;
 
   /// The kernel at `node`, rebuilt by replay; null at a dead end. Valid until
   /// the next call that materialises a node.
@@ -68,6 +73,15 @@ public:
   dtile::KnobsAttr getKnobs(NodeId node);
   /// The rule that forks at the non-terminal `node`, or null.
   const dtile::Rule *getRule(NodeId node);
+
+  /// The prior of terminals: `fn` (called once per terminal, with its
+  /// cursor) estimates its latency in µs, or none; prior() is 1 / that.
+  void setPriorEstimator(
+      std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
+          fn) {
+    priorEstimator = std::move(fn);
+  }
+  std::optional<double> prior(NodeId node) override;
 
   /// Called once for every node whose kernel is first built, with its
   /// cursor (to record its IR, say).
@@ -123,6 +137,10 @@ private:
   size_t numChoices = 0;
   double replaySeconds = 0;
   std::function<void(NodeId, const dtile::ForkCursor &)> visitor;
+  std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
+      priorEstimator;
+  /// Priors computed so far, by terminal.
+  llvm::DenseMap<NodeId, std::optional<double>> priors;
 };
 
 } // namespace deplodock::tuner

@@ -12,6 +12,7 @@
 #define DEPLODOCK_TUNER_KNOBSJSON_H
 
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 #include <optional>
@@ -25,11 +26,10 @@ llvm::json::Object knobsToJson(dtile::KnobsAttr knobs);
 /// The canonical JSON text of `knobs` (compact, keys sorted).
 std::string formatKnobsJson(dtile::KnobsAttr knobs);
 
-/// The knobs `object` describes. Fails with a message in `error` for an
-/// unknown knob or a value of the wrong kind.
-mlir::FailureOr<dtile::KnobsAttr>
-knobsFromJson(mlir::MLIRContext *context, const llvm::json::Object &object,
-              std::string &error);
+/// The knobs `object` describes. Fails for an unknown knob or a value of the
+/// wrong kind or out of the knob's range (Rules.td).
+llvm::Expected<dtile::KnobsAttr>
+knobsFromJson(mlir::MLIRContext *context, const llvm::json::Object &object);
 
 /// The index of the option whose knobs are exactly `delta`, if any.
 std::optional<size_t> findOption(llvm::ArrayRef<dtile::KnobsAttr> options,

@@ -14,7 +14,7 @@
 //       "<structural key>": {
 //         "name": "matmul",
 //         "variants": {
-//           "BK=32,BM=64,BN=64,FM=4,FN=4,stage=[0:1],unroll=4":
+//           "BK=32,BM=64,BN=64,FM=4,FN=4,stage=[0,1],unroll=4":
 //             {"status": "ok", "median_us": 21.5, "min_us": 21.5,
 //              "max_us": 21.5, "samples": 1},
 //           "BK=16,...": {"status": "launch_fail", "detail": "..."}
@@ -29,8 +29,10 @@
 
 #include "Deplodock/Tuner/MeasureStatus.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace deplodock::tuner {
@@ -64,16 +66,15 @@ public:
 
   /// Reads and checks the table at `path`; fails with a message naming the
   /// file and the bad field.
-  static mlir::FailureOr<LatencyTable> read(llvm::StringRef path,
-                                            std::string &error);
+  static llvm::Expected<LatencyTable> read(llvm::StringRef path);
   /// Parses a table from `text`; `origin` names it in messages.
-  static mlir::FailureOr<LatencyTable>
-  parse(llvm::StringRef text, llvm::StringRef origin, std::string &error);
+  static llvm::Expected<LatencyTable> parse(llvm::StringRef text,
+                                            llvm::StringRef origin);
 
   /// The table as JSON text, deterministic (keys sorted, two-space indent).
   std::string print() const;
   /// Writes print() to `path` (atomically: a temporary file, then renamed).
-  mlir::LogicalResult write(llvm::StringRef path, std::string &error) const;
+  llvm::Error write(llvm::StringRef path) const;
 
   /// Adds or replaces the entry of (kernel, knobs).
   void add(llvm::StringRef kernelKey, llvm::StringRef kernelName,
@@ -81,6 +82,8 @@ public:
   /// The entry of (kernel, knobs), or null.
   const LatencyEntry *lookup(llvm::StringRef kernelKey,
                              llvm::StringRef knobs) const;
+  /// The fastest ok median recorded for a kernel, if any.
+  std::optional<double> bestUs(llvm::StringRef kernelKey) const;
   /// The name recorded for a kernel, or "".
   llvm::StringRef getKernelName(llvm::StringRef kernelKey) const;
 

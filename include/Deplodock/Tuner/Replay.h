@@ -2,9 +2,11 @@
 //
 // Replay is what `--lower-to-tile="tune-db=PATH"` does at each fork: it
 // looks up the lowering row of the kernel's fork-point key in one context of
-// the tune database and takes the recorded child's option, else option 0.
-// This file resolves the context, reads the rows and keeps the per-kernel
-// tally behind the replay report. docs/Tuner/Driver.md describes the keys.
+// the tune database and takes the recorded child's option, else option 0
+// (the heuristic's). This file resolves the context, reads the rows, keeps
+// the per-kernel tally behind the replay report, and offers all of it to
+// the lowering as an OptionChooser (createReplayChooser): the lowering never
+// opens a database itself. docs/Tuner/Driver.md describes the keys.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +14,9 @@
 #define DEPLODOCK_TUNER_REPLAY_H
 
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 #include "Deplodock/Tuner/TuneDb.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -62,11 +66,8 @@ public:
   ///    one, else the model context of the target;
   ///  * "model": the model context of the target (modelContextKey);
   ///  * anything else: that context key, which must be recorded.
-  /// Fails with a message in `error`.
-  static mlir::FailureOr<TuneDbReplay> open(llvm::StringRef path,
-                                            llvm::StringRef context,
-                                            llvm::StringRef target,
-                                            std::string &error);
+  static llvm::Expected<TuneDbReplay>
+  open(llvm::StringRef path, llvm::StringRef context, llvm::StringRef target);
 
   /// The context whose rows are followed.
   llvm::StringRef getContextKey() const { return contextKey; }
@@ -76,8 +77,8 @@ public:
 
   /// The recorded knob delta at the fork point of `knobs` (the knobs stamped
   /// so far) in the kernel of structural key `loopKey`, if any.
-  mlir::FailureOr<std::optional<llvm::json::Object>>
-  lookup(llvm::StringRef loopKey, dtile::KnobsAttr knobs, std::string &error);
+  llvm::Expected<std::optional<llvm::json::Object>>
+  lookup(llvm::StringRef loopKey, dtile::KnobsAttr knobs);
 
 private:
   TuneDbReplay(std::unique_ptr<TuneDb> db, std::string contextKey,
@@ -89,6 +90,14 @@ private:
   std::string contextKey;
   bool contextKnown;
 };
+
+/// The chooser replaying the tune database at `path` in `context` (see
+/// TuneDbReplay::open) for the module's target: at each fork of several
+/// options, the recorded child's option, else option 0. The database opens
+/// when the lowering starts (an error there is an error at the module).
+/// With `report`, remarks per kernel how many forks replay decided.
+std::unique_ptr<dtile::OptionChooser>
+createReplayChooser(llvm::StringRef path, llvm::StringRef context, bool report);
 
 } // namespace deplodock::tuner
 

@@ -111,6 +111,11 @@ struct RooflineEstimate {
 RooflineEstimate estimateLatency(const KernelProfile &profile,
                                  const DeviceModel &device);
 
+/// The floor no variant of the kernel `profile` describes can beat on
+/// `device`: its FLOPs at the peak rate of every SM, or its buffers moved
+/// once at the full DRAM bandwidth, whichever is longer, plus the launch.
+double rooflineFloorUs(const KernelProfile &profile, const DeviceModel &device);
+
 } // namespace deplodock::tuner
 
 #endif // DEPLODOCK_TUNER_ROOFLINEMODEL_H

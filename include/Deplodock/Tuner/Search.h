@@ -1,10 +1,10 @@
 //===- Search.h - Search strategies of the tuner ----------------*- C++ -*-===//
 //
 // Strategies that walk a SearchSpace, measure terminals with an Evaluator and
-// keep the fastest: single-player MCTS (the default), greedy replay, random
-// walks, tinygrad-style beam search and an exhaustive sweep. They share the
-// options (budgets, patience, seed, progress callback) and the result. See
-// docs/Tuner/Search.md.
+// keep the fastest: MCTS with learnt decision odds (the default), greedy
+// replay, uniform random terminals, tinygrad-style beam search and an
+// exhaustive sweep. They share the options (budgets, patience, seed,
+// progress callback) and the result. See docs/Tuner/Search.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +31,8 @@ class raw_ostream;
 
 namespace deplodock::tuner {
 
-/// Patience of MCTS, random and beam when SearchOptions leaves it unset.
+/// Patience of random and beam when SearchOptions leaves it unset (MCTS
+/// takes the tree's mean fan-out times its depth).
 inline constexpr unsigned kDefaultPatience = 60;
 
 /// One measured terminal, in measuring order.
@@ -83,18 +84,24 @@ struct SearchOptions {
   /// and measurement, so a running measurement is never cut); 0: none.
   double maxSeconds = 0;
   /// Stop after this many consecutive measured variants (failures included)
-  /// fail to beat the best; 0 disables. Unset: kDefaultPatience for mcts,
-  /// random and beam, disabled for exhaustive and greedy.
+  /// fail to beat the best; 0 disables. Unset: for mcts the tree's mean
+  /// fan-out times its depth (at least 16), kDefaultPatience for random and
+  /// beam, disabled for exhaustive and greedy.
   std::optional<unsigned> patience;
-  /// The MCTS exploration constant c.
-  double explorationConstant = std::sqrt(2.0);
-  /// Seed of the random strategy.
+  /// The MCTS exploration constant c: a temperature, decisions are drawn in
+  /// proportion to their odds to the power 1 / c.
+  double explorationConstant = 1.0;
+  /// Seed of mcts and random.
   uint64_t seed = 0;
   /// Nodes kept per depth by beam search (0 means 1).
   unsigned beamWidth = 4;
   /// Monotonic time in seconds; unset: std::chrono::steady_clock. Inject a
   /// fake clock for deterministic time budgets.
   std::function<double()> clock;
+  /// Terminals to measure first (mcts and random; after the default path),
+  /// each as the option indices taken from the root: e.g. the winners of
+  /// similar kernels. Paths that do not lead to a terminal are skipped.
+  std::vector<std::vector<unsigned>> seedPaths;
   /// Called after every measurement, e.g. to print a live progress line.
   std::function<void(const ProgressEvent &)> onMeasured;
   /// Asked before every expansion and measurement; true stops the search
@@ -135,13 +142,15 @@ public:
                            const SearchOptions &options) = 0;
 };
 
-/// Single-player MCTS: normalised UCB1 over max-Q, unvisited children first
-/// (in prior order), live-count filtering, patience termination.
+/// MCTS with learnt decision odds: the heuristic's terminal, the seeds, a
+/// few uniform terminals, then each measurement the best of several
+/// candidates (mutations of the best terminal, draws by the odds of each
+/// decision), ranked by the space's prior when it has one.
 std::unique_ptr<SearchStrategy> createMctsSearch();
 /// Follows preferredChild from the root and measures that one terminal.
 std::unique_ptr<SearchStrategy> createGreedySearch();
-/// Seeded uniform root-to-leaf walks over unexhausted children; no terminal
-/// is measured twice.
+/// Seeded draws of terminals, each about equally likely (children in
+/// proportion to their estimated terminals); no terminal twice.
 std::unique_ptr<SearchStrategy> createRandomSearch();
 /// Keeps the best `beamWidth` nodes per depth, scored by the terminal their
 /// preferredChild path reaches, and expands all their children.
@@ -158,12 +167,6 @@ llvm::Expected<std::unique_ptr<SearchStrategy>>
 createSearchStrategy(llvm::StringRef name,
                      llvm::StringRef origin = "search strategy");
 
-/// The SP-MCTS selection score of a child: +infinity when unvisited, else
-/// childBest / globalBest (0 while globalBest is 0) + c * sqrt(ln(parentVisits)
-/// / childVisits). Rewards are 1 / latency in µs, maxima over the subtree.
-double normalizedUcb(double childBestReward, uint64_t childVisits,
-                     uint64_t parentVisits, double globalBestReward, double c);
-
 //===----------------------------------------------------------------------===//
 // Comparing strategies
 //===----------------------------------------------------------------------===//
@@ -173,35 +176,80 @@ double normalizedUcb(double childBestReward, uint64_t childVisits,
 std::optional<size_t> variantsToReach(const SearchResult &result,
                                       double targetUs);
 
+/// The best valid median among the first `budget` variants of `result`
+/// (infinity when none was valid).
+double bestWithin(const SearchResult &result, size_t budget);
+
 struct StrategyComparison {
   std::string strategy;
-  /// Best median found (infinity when nothing valid was measured).
+  /// Best median found by any run (infinity when nothing valid was
+  /// measured).
   double bestUs = 0;
+  /// Variants measured, by the first run.
   size_t measured = 0;
   StopReason stopReason = StopReason::Exhausted;
-  /// Variants needed to get within the tolerance of the reference.
+  /// Variants needed to get within the tolerance of the reference: the
+  /// median over the runs that got there, and how many did.
   std::optional<size_t> variantsToTarget;
+  unsigned runsReached = 0;
+  /// Per run (seed), the best median within each budget of the report.
+  std::vector<std::vector<double>> bestAtBudget;
 };
 
 struct ComparisonReport {
   /// The best latency the rows are compared with.
   double referenceUs = 0;
   double tolerance = 0;
+  /// The budgets of `bestAtBudget` and the seeds of the runs.
+  llvm::SmallVector<size_t> budgets;
+  llvm::SmallVector<uint64_t> seeds;
   llvm::SmallVector<StrategyComparison> rows;
+
+  /// The median over the runs of `row`'s best within budget `b` (an index in
+  /// `budgets`), relative to the reference (1 = as good).
+  double medianRatio(const StrategyComparison &row, size_t b) const;
+  /// How many runs of `row` got within the tolerance within budget `b`.
+  unsigned runsWithin(const StrategyComparison &row, size_t b) const;
 };
 
-/// Runs each named strategy on `space` and `evaluator` with `options` and
-/// reports how many variants each needed to get within `tolerance` (relative)
-/// of `referenceUs`, by default the best median any of them found. Use with a
-/// replaying evaluator (recorded table) so that every strategy sees the same
-/// latencies.
-llvm::Expected<ComparisonReport> compareStrategies(
-    SearchSpace &space, Evaluator &evaluator,
-    llvm::ArrayRef<llvm::StringRef> strategies, const SearchOptions &options,
-    std::optional<double> referenceUs = std::nullopt, double tolerance = 0.02);
+/// How strategies are compared.
+struct CompareOptions {
+  /// The latency to compare with; default: the best any run found, or
+  /// `knownBestUs` (found before, by other means) when it is lower.
+  std::optional<double> referenceUs;
+  std::optional<double> knownBestUs;
+  /// Relative tolerance of "as good as the reference".
+  double tolerance = 0.02;
+  /// Report each run's best within these many variants; when the search
+  /// options set no variant budget, runs stop at the largest.
+  llvm::SmallVector<size_t> budgets;
+  /// Runs per strategy, with seeds options.seed, options.seed + 1, ...
+  unsigned runs = 1;
+};
 
-/// Prints a report as a table, one strategy per line.
+/// Runs each named strategy on `space` and `evaluator` with `options`
+/// (`compare.runs` times, one seed each) and reports how many variants each
+/// needed to get within the tolerance of the reference and how close each
+/// got within each budget. Use with a replaying or deterministic evaluator
+/// (a recorded table, the model), so that every strategy sees the same
+/// latencies.
+llvm::Expected<ComparisonReport>
+compareStrategies(SearchSpace &space, Evaluator &evaluator,
+                  llvm::ArrayRef<llvm::StringRef> strategies,
+                  const SearchOptions &options,
+                  const CompareOptions &compare = {});
+
+/// Prints a report as a table, one strategy per line (with a column per
+/// budget: the median best / reference).
 void printComparison(llvm::raw_ostream &os, const ComparisonReport &report);
+
+/// Prints, for several kernels' reports of the same strategies and budgets,
+/// per strategy and budget: the median over the kernels of the median best /
+/// reference, the kernels within the tolerance, and on how many kernels the
+/// strategy did better, as well or worse than `baseline` (by median).
+void printComparisonSummary(llvm::raw_ostream &os,
+                            llvm::ArrayRef<ComparisonReport> reports,
+                            llvm::StringRef baseline = "random");
 
 } // namespace deplodock::tuner
 

@@ -47,14 +47,22 @@ public:
   /// failed to apply): it is never measured.
   virtual void children(NodeId node, llvm::SmallVectorImpl<NodeId> &out) = 0;
 
-  /// An optional prior in [0, 1] for `node` (higher is more promising). MCTS
-  /// tries unvisited siblings in decreasing prior order; nodes without a prior
-  /// come after those with one, in option order. Default: none.
+  /// An optional prior of the terminal `node`: a positive score, higher is
+  /// more promising (the tuner's is the roofline model's 1 / us). MCTS
+  /// measures, of its candidates, the one with the highest prior. Default:
+  /// none.
   virtual std::optional<double> prior(NodeId node);
 
   /// The replay / heuristic choice among `children` of `node`, an index into
   /// `children` (an index out of range means 0). Default: option 0.
   virtual size_t preferredChild(NodeId node, llvm::ArrayRef<NodeId> children);
+
+  /// An optional key of the decision that leads to `node` (the option its
+  /// parent took). Equal keys anywhere in the tree name the same decision
+  /// (one rule choosing the same knob values), so a search can carry a good
+  /// terminal's decisions into another subtree and pool what it learnt about
+  /// a decision. Only compared for equality. Default: none.
+  virtual std::optional<uint64_t> decisionKey(NodeId node);
 };
 
 /// The outcome of measuring one terminal; latencies in microseconds.
@@ -83,6 +91,13 @@ public:
   virtual ~Evaluator();
   /// Measures the terminal `node`. Strategies never ask twice for one node.
   virtual Measurement measure(NodeId node) = 0;
+  /// How many terminals it measures at once (one per GPU): how many a
+  /// strategy should propose before it needs their latencies.
+  virtual unsigned getParallelism() const { return 1; }
+  /// Measures the distinct terminals `nodes`, concurrently where it can, and
+  /// appends their measurements to `out` in order. Default: one by one.
+  virtual void measureBatch(llvm::ArrayRef<NodeId> nodes,
+                            llvm::SmallVectorImpl<Measurement> &out);
 };
 
 /// An evaluator that forwards to a callable, for tests and small tools; the

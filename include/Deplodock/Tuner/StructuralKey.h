@@ -23,11 +23,18 @@ namespace deplodock::tuner {
 /// of free loops sorted by extent; values, buffers (in first-use order) and
 /// loops renamed; commutative operands sorted; ops collapsed into clusters
 /// (add/sub/mul/neg/fma: `fma`; max/min/compare/select: `cmp`; div/rem:
-/// `div`; exp/log/sqrt/rsqrt/tanh/erf/sin/cos/pow: `sfu`).
-std::string canonicalPrint(dloop::KernelOp kernel);
+/// `div`; exp/log/sqrt/rsqrt/tanh/erf/sin/cos/pow: `sfu`). `anyExtent`
+/// prints loop extents and buffer sizes as `?`.
+std::string canonicalPrint(dloop::KernelOp kernel, bool anyExtent = false);
 
 /// The structural key of a Loop IR kernel: SHA-256 of canonicalPrint, hex.
 std::string structuralKey(dloop::KernelOp kernel);
+
+/// The key of the kernel's family: its structure up to extents (SHA-256 of
+/// canonicalPrint with anyExtent), so a projection at another sequence
+/// length or width is in the same family. The tuner warm-starts a kernel
+/// with the winners of its family.
+std::string structuralFamilyKey(dloop::KernelOp kernel);
 
 /// The key of an op of a later level (a tile kernel with its knobs, a kernel
 /// function): SHA-256 of its generic print with local names, so SSA names

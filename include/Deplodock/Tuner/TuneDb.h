@@ -7,8 +7,9 @@
 // nothing of the IR. docs/Tuner/Cache.md describes the tables and the
 // keep-best rules.
 //
-// Every operation returns failure() with a message in `error` on bad input,
-// a corrupt or foreign file, or an SQLite error; none aborts or throws.
+// Every operation returns an llvm::Error (or an Expected holding one) with a
+// message on bad input, a corrupt or foreign file, or an SQLite error; none
+// aborts or throws.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +17,8 @@
 #define DEPLODOCK_TUNER_TUNEDB_H
 
 #include "Deplodock/Tuner/MeasureStatus.h"
-#include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 #include <array>
@@ -32,7 +33,7 @@ struct sqlite3;
 namespace deplodock::tuner {
 
 /// The schema version this build reads and writes (PRAGMA user_version).
-constexpr int64_t kTuneDbSchemaVersion = 1;
+constexpr int64_t kTuneDbSchemaVersion = 2;
 
 /// Marks a file as a deplodock tune database (PRAGMA application_id, "DPLK").
 constexpr int64_t kTuneDbApplicationId = 0x44504C4B;
@@ -58,8 +59,7 @@ std::optional<OpLevel> symbolizeOpLevel(llvm::StringRef text);
 std::string formatKnobs(const llvm::json::Object &knobs);
 
 /// Reparses `text`, which must be a JSON object, and formats it canonically.
-mlir::FailureOr<std::string> canonicalizeKnobs(llvm::StringRef text,
-                                               std::string &error);
+llvm::Expected<std::string> canonicalizeKnobs(llvm::StringRef text);
 
 /// The device fingerprint a context key stands for. The key is a hash the
 /// caller computes over every field; the database stores the fields so that
@@ -187,7 +187,7 @@ struct TuneDbOptions {
 /// The default database path: $DEPLODOCK_TUNE_DB when set and not empty,
 /// else ~/.cache/deplodock/autotune.db ($HOME, else the password database).
 /// Creates nothing; TuneDb::open creates the missing directories.
-mlir::FailureOr<std::string> getDefaultTuneDbPath(std::string &error);
+llvm::Expected<std::string> getDefaultTuneDbPath();
 
 //===----------------------------------------------------------------------===//
 // TuneDb
@@ -203,13 +203,12 @@ public:
   /// Fails with a message for a file that is not SQLite, is corrupt, is
   /// another application's database, has a newer schema version, or cannot
   /// be created.
-  static mlir::FailureOr<TuneDb>
-  open(llvm::StringRef path, const TuneDbOptions &options, std::string &error);
+  static llvm::Expected<TuneDb> open(llvm::StringRef path,
+                                     const TuneDbOptions &options);
   /// Opens the database at getDefaultTuneDbPath().
-  static mlir::FailureOr<TuneDb> openDefault(const TuneDbOptions &options,
-                                             std::string &error);
+  static llvm::Expected<TuneDb> openDefault(const TuneDbOptions &options);
   /// A fresh private database in memory, for tests and dry runs.
-  static mlir::FailureOr<TuneDb> openInMemory(std::string &error);
+  static llvm::Expected<TuneDb> openInMemory();
 
   TuneDb(TuneDb &&other) noexcept;
   TuneDb &operator=(TuneDb &&other) noexcept;
@@ -235,9 +234,9 @@ public:
     Transaction(const Transaction &) = delete;
     ~Transaction();
     /// Makes the writes durable and visible to other connections.
-    mlir::LogicalResult commit(std::string &error);
+    llvm::Error commit();
     /// Discards the writes.
-    mlir::LogicalResult rollback(std::string &error);
+    llvm::Error rollback();
 
   private:
     friend class TuneDb;
@@ -247,7 +246,7 @@ public:
 
   /// Begins a write transaction; fails while one is already open. The
   /// Transaction points at this TuneDb: do not move the TuneDb meanwhile.
-  mlir::FailureOr<Transaction> beginTransaction(std::string &error);
+  llvm::Expected<Transaction> beginTransaction();
 
   //===--------------------------------------------------------------------===//
   // Writes
@@ -255,104 +254,107 @@ public:
 
   /// Records a loop, tile or kernel op in its inventory table. Idempotent:
   /// returns false, changing nothing, when `key` is already there.
-  mlir::FailureOr<bool> recordOp(OpLevel level, llvm::StringRef key,
-                                 llvm::StringRef pretty, std::string &error);
+  llvm::Expected<bool> recordOp(OpLevel level, llvm::StringRef key,
+                                llvm::StringRef pretty);
   /// Records a CUDA kernel in `cuda_op`; idempotent like recordOp.
-  mlir::FailureOr<bool> recordCudaOp(const CudaOpRow &op, std::string &error);
+  llvm::Expected<bool> recordCudaOp(const CudaOpRow &op);
 
   /// Records a device context. Idempotent; fails when the key is already
   /// recorded with a different fingerprint (the key must hash every field).
-  mlir::LogicalResult recordContext(const DeviceContext &context,
-                                    std::string &error);
+  llvm::Error recordContext(const DeviceContext &context);
 
   /// Keep-best upsert of a lowering hop. A new row is inserted; an existing
   /// one is replaced only by a strictly lower, non-null median, so a null
   /// (every variant failed) never overwrites. Returns whether the row was
   /// written. The context must be recorded.
-  mlir::FailureOr<bool> recordLowering(const LoweringRow &row,
-                                       std::string &error);
+  llvm::Expected<bool> recordLowering(const LoweringRow &row);
 
-  /// Keep-best upsert of a measurement. An ok row replaces a failure, or an
-  /// ok row with a strictly higher median; a failure never replaces an ok
-  /// row but replaces an older failure. When the row is ok and names a
+  /// Keep-best upsert of a measurement. An ok row replaces a stored failure,
+  /// or a stored ok row whose median is strictly higher (the lower median is
+  /// kept); a failure never replaces an ok row but replaces an older
+  /// failure. When the row is ok and names a
   /// kernel key, it also competes for that kernel's `best` row (strictly
   /// lower median wins), in the same transaction. Returns whether the perf
   /// row was written. The context must be recorded.
-  mlir::FailureOr<bool> recordPerf(const PerfRow &row, std::string &error);
+  llvm::Expected<bool> recordPerf(const PerfRow &row);
+
+  /// Records that the kernel `kernelKey` belongs to the family `familyKey`
+  /// (kernels equal up to extents). Idempotent.
+  llvm::Error recordFamily(llvm::StringRef kernelKey,
+                           llvm::StringRef familyKey);
 
   /// Deletes a context and every lowering, perf and best row measured in it
   /// (to re-tune a device from scratch). Returns whether it existed.
-  mlir::FailureOr<bool> eraseContext(llvm::StringRef contextKey,
-                                     std::string &error);
+  llvm::Expected<bool> eraseContext(llvm::StringRef contextKey);
 
   //===--------------------------------------------------------------------===//
   // Queries
   //===--------------------------------------------------------------------===//
 
+  /// Every op of a loop, tile or kernel inventory: (key, pretty), by key.
+  llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+  allOps(OpLevel level);
   /// The pretty text of a loop, tile or kernel op, if recorded.
-  mlir::FailureOr<std::optional<std::string>>
-  lookupOp(OpLevel level, llvm::StringRef key, std::string &error);
+  llvm::Expected<std::optional<std::string>> lookupOp(OpLevel level,
+                                                      llvm::StringRef key);
   /// The CUDA kernel `key`, if recorded.
-  mlir::FailureOr<std::optional<CudaOpRow>> lookupCudaOp(llvm::StringRef key,
-                                                         std::string &error);
+  llvm::Expected<std::optional<CudaOpRow>> lookupCudaOp(llvm::StringRef key);
   /// The context `key`, if recorded.
-  mlir::FailureOr<std::optional<DeviceContext>>
-  lookupContext(llvm::StringRef key, std::string &error);
+  llvm::Expected<std::optional<DeviceContext>>
+  lookupContext(llvm::StringRef key);
 
   /// The replay lookup of one fork hop: the best child of `parentKey` in
   /// `contextKey`. Rows without a median (every variant through the hop
   /// failed) are kept for reports but not returned: replay should fall back
   /// to the heuristic default there.
-  mlir::FailureOr<std::optional<LoweringRow>>
-  lookupLowering(llvm::StringRef contextKey, llvm::StringRef parentKey,
-                 std::string &error);
+  llvm::Expected<std::optional<LoweringRow>>
+  lookupLowering(llvm::StringRef contextKey, llvm::StringRef parentKey);
   /// The measurement of `opKey` on `backend` in `contextKey`, if any.
-  mlir::FailureOr<std::optional<PerfRow>> lookupPerf(llvm::StringRef contextKey,
-                                                     llvm::StringRef opKey,
-                                                     llvm::StringRef backend,
-                                                     std::string &error);
+  llvm::Expected<std::optional<PerfRow>> lookupPerf(llvm::StringRef contextKey,
+                                                    llvm::StringRef opKey,
+                                                    llvm::StringRef backend);
   /// The replay lookup of one kernel: its best full knob set and median.
-  mlir::FailureOr<std::optional<BestRow>> bestKnobs(llvm::StringRef contextKey,
-                                                    llvm::StringRef kernelKey,
-                                                    llvm::StringRef backend,
-                                                    std::string &error);
+  llvm::Expected<std::optional<BestRow>> bestKnobs(llvm::StringRef contextKey,
+                                                   llvm::StringRef kernelKey,
+                                                   llvm::StringRef backend);
 
   /// Every context, by key.
-  mlir::FailureOr<std::vector<DeviceContext>> allContexts(std::string &error);
+  llvm::Expected<std::vector<DeviceContext>> allContexts();
   /// Every lowering row of a context (with null medians), by parent key.
-  mlir::FailureOr<std::vector<LoweringRow>>
-  allLowerings(llvm::StringRef contextKey, std::string &error);
+  llvm::Expected<std::vector<LoweringRow>>
+  allLowerings(llvm::StringRef contextKey);
   /// Every perf row of a context, fastest ok rows first, then failures.
-  mlir::FailureOr<std::vector<PerfRow>> allPerf(llvm::StringRef contextKey,
-                                                std::string &error);
+  llvm::Expected<std::vector<PerfRow>> allPerf(llvm::StringRef contextKey);
   /// The perf rows of one kernel's variants in a context, ordered as allPerf.
-  mlir::FailureOr<std::vector<PerfRow>> kernelPerf(llvm::StringRef contextKey,
-                                                   llvm::StringRef kernelKey,
-                                                   std::string &error);
+  llvm::Expected<std::vector<PerfRow>> kernelPerf(llvm::StringRef contextKey,
+                                                  llvm::StringRef kernelKey);
+  /// The best rows of `backend` in `contextKey` of the kernels of family
+  /// `familyKey`, fastest first.
+  llvm::Expected<std::vector<BestRow>> familyBest(llvm::StringRef contextKey,
+                                                  llvm::StringRef familyKey,
+                                                  llvm::StringRef backend);
   /// Every best row of a context, by kernel key and backend.
-  mlir::FailureOr<std::vector<BestRow>> allBest(llvm::StringRef contextKey,
-                                                std::string &error);
+  llvm::Expected<std::vector<BestRow>> allBest(llvm::StringRef contextKey);
   /// Row counts of every table.
-  mlir::FailureOr<TuneDbCounts> counts(std::string &error);
+  llvm::Expected<TuneDbCounts> counts();
 
   /// Runs `PRAGMA integrity_check`: success, or the problems it found.
-  mlir::LogicalResult checkIntegrity(std::string &error);
+  llvm::Error checkIntegrity();
   /// The journal mode in use: "wal" for files, "memory" in memory.
-  mlir::FailureOr<std::string> getJournalMode(std::string &error);
+  llvm::Expected<std::string> getJournalMode();
 
 private:
   TuneDb(sqlite3 *handle, std::string path) : handle(handle), path(path) {}
 
   /// Opens `filename` (`path`, or a URI for it) with SQLite `flags`, then
   /// initializes or verifies it.
-  static mlir::FailureOr<TuneDb> openImpl(llvm::StringRef path,
-                                          llvm::StringRef filename, int flags,
-                                          const TuneDbOptions &options,
-                                          bool inMemory, std::string &error);
+  static llvm::Expected<TuneDb> openImpl(llvm::StringRef path,
+                                         llvm::StringRef filename, int flags,
+                                         const TuneDbOptions &options,
+                                         bool inMemory);
   /// Checks the identity, version and integrity of the file; creates the
   /// schema in a fresh one.
-  mlir::LogicalResult initialize(const TuneDbOptions &options, bool inMemory,
-                                 std::string &error);
+  llvm::Error initialize(const TuneDbOptions &options, bool inMemory);
 
   sqlite3 *handle = nullptr;
   std::string path;

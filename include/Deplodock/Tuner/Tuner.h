@@ -18,27 +18,51 @@
 #include "Deplodock/Tuner/Search.h"
 #include "Deplodock/Tuner/TuneDb.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace deplodock::tuner {
 
+/// Where the latency of a variant came from.
+enum class VariantSource : uint8_t {
+  /// The backend measured it now.
+  Measured,
+  /// The database held its knobs (or its CUDA) from an earlier run: resumed,
+  /// not measured again.
+  Recorded,
+  /// An earlier variant of this run lowered to the same CUDA: its latency.
+  SameCuda,
+};
+
 /// A variant the tuner has just measured.
 struct TuneProgress {
-  /// The kernel and the variant's 1-based number in its tuning.
+  /// The kernel and the variant's 1-based number in its tuning, of `budget`
+  /// when there is a variant budget.
   llvm::StringRef kernel;
   size_t variant = 0;
+  std::optional<size_t> budget;
   llvm::StringRef knobs;
   const BackendResult &result;
+  VariantSource source = VariantSource::Measured;
   /// The best valid latency of the kernel so far (this one included).
   std::optional<double> bestUs;
   bool improved = false;
   /// Seconds spent building the variant's Tile IR, then lowering it to CUDA.
   double materializeSeconds = 0;
   double lowerSeconds = 0;
+  /// Seconds since the kernel's tuning began, and the estimated seconds
+  /// left when a variant or time budget bounds it.
+  double elapsedSeconds = 0;
+  std::optional<double> etaSeconds;
 };
+
+struct KernelTuneResult;
 
 struct TuneOptions {
   /// The search strategy (searchStrategyNames()).
@@ -48,8 +72,32 @@ struct TuneOptions {
   SearchOptions search;
   /// Called after every measured variant.
   std::function<void(const TuneProgress &)> onProgress;
+  /// Called when a kernel's tuning ends (index among the distinct kernels,
+  /// their count), e.g. for one line per kernel.
+  std::function<void(const KernelTuneResult &, size_t, size_t)> onKernel;
   /// Cursors each kernel's fork tree keeps (ForkTreeSpace).
   size_t cacheCapacity = 8;
+  /// Skip variants the database already holds for the kernel in the
+  /// backend's context (a killed or shorter tuning resumes); false measures
+  /// them again.
+  bool resume = true;
+  /// Measure first, in every kernel, the winners the database holds for
+  /// kernels equal up to extents (structuralFamilyKey).
+  bool warmStart = true;
+  /// A variant budget for all the kernels together (0: none): each kernel
+  /// gets a share in proportion to the time it could save (its default
+  /// latency above its roofline floor, times its instances), at least one
+  /// variant. Replaces search.maxVariants.
+  size_t totalVariants = 0;
+  /// Rank candidates by the roofline model before measuring ("model"), or
+  /// not ("none"). Empty: the model, except on the model backend and on
+  /// tables the model recorded, where the prior would be the measurement.
+  std::string prior;
+  /// Perturb the prior by this log-normal sigma (evaluating searches).
+  double priorNoise = 0;
+  /// Stop the whole tuning after the variant with this 1-based number in
+  /// the run has been recorded, by SIGKILL (tests of resuming; 0: never).
+  size_t killAfter = 0;
 };
 
 /// What tuning found for one distinct kernel.
@@ -64,9 +112,18 @@ struct KernelTuneResult {
   std::optional<double> defaultUs;
   std::string bestKnobs;
   std::optional<double> bestUs;
-  /// Distinct variants measured (the default included) and failed.
+  /// The model's floor for the kernel (sm target's reference GPU), if known.
+  std::optional<double> floorUs;
+  /// Distinct variants seen (the default included), failed, taken from the
+  /// database, and sharing the CUDA of an earlier variant.
   size_t measured = 0;
   size_t failed = 0;
+  size_t recorded = 0;
+  size_t sameCuda = 0;
+  /// Variants measured first because a similar kernel won with them.
+  size_t warmStarts = 0;
+  /// The variant budget it had (0: none).
+  size_t budget = 0;
   /// Nodes of the fork tree created, and the most cursors held at once.
   size_t treeNodes = 0;
   size_t cachedCursors = 0;
@@ -87,49 +144,89 @@ struct KernelTuneResult {
 class Tuner {
 public:
   /// `db` and `table` may be null. Records the backend's context in `db`.
-  static mlir::FailureOr<Tuner> create(Backend &backend,
-                                       const dtile::Target &target, TuneDb *db,
-                                       LatencyTable *table, std::string &error);
+  static llvm::Expected<Tuner> create(Backend &backend,
+                                      const dtile::Target &target, TuneDb *db,
+                                      LatencyTable *table);
 
   /// Tunes the Loop IR kernel `kernel` whose structural key is `loopKey`.
   /// Fails with a message when the tree cannot be built, the backend cannot
   /// answer or the database cannot be written; a variant that fails to
   /// lower or run is a failed measurement, not an error.
-  mlir::FailureOr<KernelTuneResult> tuneKernel(dloop::KernelOp kernel,
-                                               llvm::StringRef loopKey,
-                                               const TuneOptions &options,
-                                               std::string &error);
+  llvm::Expected<KernelTuneResult> tuneKernel(dloop::KernelOp kernel,
+                                              llvm::StringRef loopKey,
+                                              const TuneOptions &options);
 
   /// Tunes every distinct kernel of `kernels` (Loop IR) in order; kernels
   /// whose structural key was seen are listed in the first one's `sameAs`.
-  mlir::FailureOr<std::vector<KernelTuneResult>>
+  llvm::Expected<std::vector<KernelTuneResult>>
   tuneKernels(llvm::ArrayRef<dloop::KernelOp> kernels,
-              const TuneOptions &options, std::string &error);
+              const TuneOptions &options);
 
   /// tuneKernels on every kernel of `module`.
-  mlir::FailureOr<std::vector<KernelTuneResult>>
-  tuneModule(mlir::ModuleOp module, const TuneOptions &options,
-             std::string &error);
+  llvm::Expected<std::vector<KernelTuneResult>>
+  tuneModule(mlir::ModuleOp module, const TuneOptions &options);
+
+  Tuner(Tuner &&);
+  ~Tuner();
 
 private:
+  struct Session;
+
   Tuner(Backend &backend, const dtile::Target &target, TuneDb *db,
         LatencyTable *table)
       : backend(&backend), target(target), db(db), table(table) {}
+  /// Builds a kernel's fork tree and measures its default variant.
+  llvm::Expected<std::unique_ptr<Session>> begin(dloop::KernelOp kernel,
+                                                 llvm::StringRef loopKey,
+                                                 const TuneOptions &options);
+  /// Paths to the winners of the kernel's family, to measure first.
+  llvm::Expected<std::vector<std::vector<unsigned>>>
+  warmStarts(Session &session, const TuneOptions &options);
+  /// Searches a begun kernel with `budget` variants (0: no budget).
+  llvm::Expected<KernelTuneResult>
+  search(Session &session, const TuneOptions &options, size_t budget);
 
   Backend *backend;
   dtile::Target target;
   TuneDb *db;
   LatencyTable *table;
+  /// Variants measured so far in this run, for TuneOptions::killAfter.
+  size_t runVariants = 0;
+  /// The winners of this run by family key (for runs without a database).
+  llvm::StringMap<std::vector<llvm::json::Object>> familyWinners;
 };
 
 /// Compares `strategies` on the fork tree of `kernel` with `backend` (meant
-/// for the replay backend: the same latencies for all) and `options`.
-/// Records nothing.
-mlir::FailureOr<ComparisonReport>
+/// for deterministic backends, model or replay: the same latencies for all)
+/// and `options`; each variant is lowered and measured once however many
+/// runs meet it. Records nothing.
+llvm::Expected<ComparisonReport>
 compareOnKernel(dloop::KernelOp kernel, llvm::StringRef loopKey,
                 Backend &backend, const dtile::Target &target,
                 llvm::ArrayRef<llvm::StringRef> strategies,
-                const SearchOptions &options, std::string &error);
+                const SearchOptions &options, const CompareOptions &compare,
+                llvm::StringRef prior = "", double priorNoise = 0);
+
+/// Whether TuneOptions::prior `prior` means the model prior with `backend`.
+bool usesModelPrior(llvm::StringRef prior, const Backend &backend);
+
+/// The size of a kernel's fork tree, estimated from random walks (Knuth's
+/// estimator: the product of the fan-outs a uniform walk meets).
+struct TreeSizeEstimate {
+  size_t walks = 0;
+  /// Terminals: the mean of the walks' products and its standard error.
+  double terminals = 0;
+  double standardError = 0;
+  /// Forks per walk (mean) and the widest fork met.
+  double depth = 0;
+  size_t widestFork = 0;
+};
+
+/// Estimates the terminals of `kernel`'s fork tree from `walks` seeded
+/// uniform walks.
+llvm::Expected<TreeSizeEstimate> estimateTreeSize(dloop::KernelOp kernel,
+                                                  const dtile::Target &target,
+                                                  size_t walks, uint64_t seed);
 
 /// How long lowering one variant of a kernel from Loop IR to CUDA takes.
 struct LoweringTiming {
@@ -141,10 +238,9 @@ struct LoweringTiming {
 
 /// Lowers `count` seeded random variants of `kernel` from scratch (tileify,
 /// every rule, Kernel IR, CUDA; nothing cached between them) and times each.
-mlir::FailureOr<LoweringTiming> timeVariantLowering(dloop::KernelOp kernel,
-                                                    const dtile::Target &target,
-                                                    size_t count, uint64_t seed,
-                                                    std::string &error);
+llvm::Expected<LoweringTiming> timeVariantLowering(dloop::KernelOp kernel,
+                                                   const dtile::Target &target,
+                                                   size_t count, uint64_t seed);
 
 } // namespace deplodock::tuner
 

@@ -56,12 +56,11 @@ struct Variant {
 };
 
 /// Lowers the finished kernel of `terminal` (every rule applied) to Kernel
-/// IR and CUDA for `target`. Fails with the diagnostics in `error`: a variant
-/// that cannot be lowered is a compile failure, not a crash.
-mlir::FailureOr<Variant> lowerVariant(const dtile::ForkCursor &terminal,
-                                      llvm::StringRef loopKey,
-                                      const dtile::Target &target,
-                                      std::string &error);
+/// IR and CUDA for `target`. Fails with the diagnostics as the message: a
+/// variant that cannot be lowered is a compile failure, not a crash.
+llvm::Expected<Variant> lowerVariant(const dtile::ForkCursor &terminal,
+                                     llvm::StringRef loopKey,
+                                     const dtile::Target &target);
 
 } // namespace deplodock::tuner
 

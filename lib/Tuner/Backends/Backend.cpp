@@ -25,33 +25,43 @@ BackendResult BackendResult::failure(MeasureStatus status, std::string detail) {
   return result;
 }
 
+llvm::Expected<std::vector<BackendResult>>
+Backend::measureBatch(llvm::ArrayRef<const Variant *> variants) {
+  std::vector<BackendResult> results;
+  for (const Variant *variant : variants) {
+    llvm::Expected<BackendResult> result = measure(*variant);
+    if (!result)
+      return result.takeError();
+    results.push_back(std::move(*result));
+  }
+  return results;
+}
+
 llvm::ArrayRef<llvm::StringRef> deplodock::tuner::backendNames() {
   static const llvm::StringRef names[] = {"model", "replay", "cuda"};
   return names;
 }
 
-FailureOr<std::unique_ptr<Backend>>
+llvm::Expected<std::unique_ptr<Backend>>
 deplodock::tuner::createBackend(StringRef name, StringRef target,
-                                StringRef tablePath, std::string &error,
+                                StringRef tablePath,
                                 const CudaBackendOptions *cuda) {
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
   if (name == "model")
-    return createModelBackend(target, error);
+    return createModelBackend(target);
   if (name == "replay") {
-    if (tablePath.empty()) {
-      error = "the replay backend needs a latency table (--replay-table)";
-      return failure();
-    }
-    return createReplayBackend(tablePath, target, error);
+    if (tablePath.empty())
+      return fail("the replay backend needs a latency table (--replay-table)");
+    return createReplayBackend(tablePath, target);
   }
   if (name == "cuda") {
-    if (!cuda) {
-      error = "the cuda backend needs to know how to start its bench worker";
-      return failure();
-    }
-    return createCudaBackend(*cuda, target, error);
+    if (!cuda)
+      return fail(
+          "the cuda backend needs to know how to start its bench worker");
+    return createCudaBackend(*cuda, target);
   }
-  error = ("unknown backend '" + name +
-           "' (expected one of: " + llvm::join(backendNames(), ", ") + ")")
-              .str();
-  return failure();
+  return fail("unknown backend '" + name +
+              "' (expected one of: " + llvm::join(backendNames(), ", ") + ")");
 }

@@ -11,19 +11,22 @@
 
 #include "Deplodock/Tuner/CudaBackend.h"
 
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Interpreter/Interpreter.h"
-#include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Runtime/KernelProgram.h"
+#include "Deplodock/Tuner/DeviceContext.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <limits>
 
@@ -102,35 +105,34 @@ static FailureOr<ReferenceProgram> lowerSimplest(dloop::KernelOp kernel,
 
 namespace {
 
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
 class CudaBackend : public Backend {
 public:
-  CudaBackend(std::unique_ptr<BenchClient> client, CudaBackendOptions options,
+  CudaBackend(std::vector<std::unique_ptr<BenchClient>> clients,
+              DeviceContext context, CudaBackendOptions options,
               StringRef target)
-      : client(std::move(client)), options(std::move(options)),
-        target(target.str()) {
-    llvm::json::Object extra{{"backend", "cuda"}, {"target", target}};
-    context = makeDeviceContext(this->client->getDevice(), kCompilerVersion,
-                                std::move(extra));
-  }
+      : clients(std::move(clients)), options(std::move(options)),
+        target(target.str()), context(std::move(context)) {}
 
   StringRef getName() const override { return "cuda"; }
   const DeviceContext &getContext() const override { return context; }
+  unsigned getParallelism() const override { return clients.size(); }
 
-  LogicalResult beginKernel(dloop::KernelOp kernel, StringRef loopKey,
-                            std::string &error) override {
+  llvm::Error beginKernel(dloop::KernelOp kernel, StringRef loopKey) override {
     KernelReference &ref = references[loopKey];
     if (ref.ready)
-      return success();
+      return llvm::Error::success();
     ref.ready = true;
     if (countLoopLoads(kernel) > options.cpuReferenceLoads) {
       FailureOr<ReferenceProgram> simplest = lowerSimplest(kernel, target);
-      if (failed(simplest)) {
-        error = "cannot lower the reference of kernel '" +
-                kernel.getSymName().str() + "' (see the diagnostics)";
-        return failure();
-      }
+      if (failed(simplest))
+        return makeError("cannot lower the reference of kernel '" +
+                         kernel.getSymName() + "' (see the diagnostics)");
       ref.gpu = std::move(*simplest);
-      return success();
+      return llvm::Error::success();
     }
     OwningOpRef<ModuleOp> module = wrapKernel(kernel);
     auto func = cast<func::FuncOp>(module->getBody()->front());
@@ -139,64 +141,123 @@ public:
     FailureOr<SmallVector<interp::Buffer>> outputs =
         succeeded(inputs) ? interp::runFunction(func, *inputs)
                           : FailureOr<SmallVector<interp::Buffer>>(failure());
-    if (failed(outputs)) {
-      error = "cannot compute the CPU reference of kernel '" +
-              kernel.getSymName().str() + "' (see the diagnostics)";
-      return failure();
-    }
+    if (failed(outputs))
+      return makeError("cannot compute the CPU reference of kernel '" +
+                       kernel.getSymName() + "' (see the diagnostics)");
     ref.expected = std::move(*outputs);
-    return success();
+    return llvm::Error::success();
   }
 
-  FailureOr<BackendResult> measure(const Variant &variant,
-                                   std::string &error) override {
-    FailureOr<KernelProgram> program = buildKernelProgram(variant.kernel);
-    if (failed(program))
-      return BackendResult::failure(MeasureStatus::CompileFail,
-                                    "the runtime cannot run this kernel");
-    BenchRequest request = makeBenchRequest(*program, options.seed);
-    request.timing = options.timing;
-    request.fake = options.fake;
-    request.time.eachLaunch = false;
+  llvm::Expected<BackendResult> measure(const Variant &variant) override {
+    llvm::Expected<std::vector<BackendResult>> results =
+        measureBatch({&variant});
+    if (!results)
+      return results.takeError();
+    return std::move(results->front());
+  }
 
-    KernelReference &ref = references[variant.loopKey];
-    std::string note;
-    if (!ref.expected.empty()) {
-      for (auto [output, expected] : llvm::zip(request.outputs, ref.expected))
-        output.expected =
-            toBytes(expected, request.buffers[output.buffer].dtype);
-      note = ", checked against the CPU interpreter";
-    } else if (ref.gpu) {
-      request.reference = *ref.gpu;
-      note = ", checked against the simplest lowering on the GPU";
+  llvm::Expected<std::vector<BackendResult>>
+  measureBatch(llvm::ArrayRef<const Variant *> variants) override {
+    // Requests are built here (they read the IR); the workers run them, one
+    // per GPU at a time, in parallel.
+    std::vector<std::optional<BenchRequest>> requests;
+    std::vector<std::string> notes;
+    std::vector<BackendResult> results(variants.size());
+    for (auto [i, variant] : llvm::enumerate(variants)) {
+      FailureOr<KernelProgram> program = buildKernelProgram(variant->kernel);
+      notes.emplace_back();
+      if (failed(program)) {
+        results[i] = BackendResult::failure(
+            MeasureStatus::CompileFail, "the runtime cannot run this kernel");
+        requests.emplace_back();
+        continue;
+      }
+      BenchRequest &request =
+          requests.emplace_back(makeBenchRequest(*program, options.seed))
+              .value();
+      request.timing = options.timing;
+      request.fake = options.fake;
+      request.time.eachLaunch = false;
+      KernelReference &ref = references[variant->loopKey];
+      if (!ref.expected.empty()) {
+        for (auto [output, expected] : llvm::zip(request.outputs, ref.expected))
+          output.expected =
+              toBytes(expected, request.buffers[output.buffer].dtype);
+        notes.back() = ", checked against the CPU interpreter";
+      } else if (ref.gpu) {
+        request.reference = *ref.gpu;
+        notes.back() = ", checked against the simplest lowering on the GPU";
+      }
     }
 
-    llvm::Expected<BenchResult> result = client->measure(request);
-    if (!result) {
-      error = "the bench worker failed: " + llvm::toString(result.takeError());
-      return failure();
+    std::vector<std::optional<llvm::Expected<BenchResult>>> answers(
+        variants.size());
+    // Which GPU ran each request, for the detail when there are several.
+    std::vector<unsigned> ranOn(variants.size(), 0);
+    size_t next = 0;
+    while (next < variants.size()) {
+      // One round: the next request for each worker.
+      std::vector<std::pair<size_t, BenchClient *>> round;
+      for (size_t w = 0; w < clients.size() && next < variants.size(); ++next)
+        if (requests[next]) {
+          ranOn[next] = options.devices[w];
+          round.push_back({next, clients[w++].get()});
+        }
+      auto run = [&](size_t i, BenchClient *client) {
+        answers[i].emplace(client->measure(*requests[i]));
+      };
+      if (round.size() == 1) {
+        run(round.front().first, round.front().second);
+      } else if (!round.empty()) {
+        llvm::DefaultThreadPool pool(llvm::hardware_concurrency(round.size()));
+        for (auto [i, client] : round)
+          pool.async(run, i, client);
+        pool.wait();
+      }
     }
-    if (result->status != BenchStatus::Ok)
-      return BackendResult::failure(toMeasureStatus(result->status),
-                                    result->detail);
-    const UnitTiming *timing = result->timing(-1);
-    if (!timing) {
-      error = "the bench worker returned no timing";
-      return failure();
+
+    llvm::Error first = llvm::Error::success();
+    for (auto [i, answer] : llvm::enumerate(answers)) {
+      if (!answer)
+        continue; // The runtime could not build it: already a failure.
+      llvm::Expected<BenchResult> &result = *answer;
+      if (!result) {
+        llvm::Error error = makeError("the bench worker failed: " +
+                                      llvm::toString(result.takeError()));
+        first = llvm::joinErrors(std::move(first), std::move(error));
+        continue;
+      }
+      std::string gpu = clients.size() > 1
+                            ? ", GPU #" + std::to_string(ranOn[i])
+                            : std::string();
+      if (result->status != BenchStatus::Ok) {
+        results[i] = BackendResult::failure(toMeasureStatus(result->status),
+                                            result->detail + gpu);
+        continue;
+      }
+      const UnitTiming *timing = result->timing(-1);
+      if (!timing) {
+        first = llvm::joinErrors(
+            std::move(first), makeError("the bench worker returned no timing"));
+        continue;
+      }
+      const Stats &stats = timing->stats;
+      BackendResult &measured = results[i];
+      measured.measurement.medianUs = stats.medianUs;
+      measured.measurement.minUs = stats.minUs;
+      measured.measurement.maxUs = stats.maxUs;
+      measured.measurement.samples = static_cast<unsigned>(stats.samples);
+      measured.meanUs = stats.meanUs;
+      measured.varianceUs2 = stats.varianceUs2;
+      measured.detail =
+          llvm::formatv("{0} samples, spread {1:P1}{2}{3}{4}", stats.samples,
+                        stats.spread, stats.graph ? ", CUDA graph" : "",
+                        notes[i], gpu)
+              .str();
     }
-    const Stats &stats = timing->stats;
-    BackendResult measured;
-    measured.measurement.medianUs = stats.medianUs;
-    measured.measurement.minUs = stats.minUs;
-    measured.measurement.maxUs = stats.maxUs;
-    measured.measurement.samples = static_cast<unsigned>(stats.samples);
-    measured.meanUs = stats.meanUs;
-    measured.varianceUs2 = stats.varianceUs2;
-    measured.detail =
-        llvm::formatv("{0} samples, spread {1:P1}{2}{3}", stats.samples,
-                      stats.spread, stats.graph ? ", CUDA graph" : "", note)
-            .str();
-    return measured;
+    if (first)
+      return std::move(first);
+    return results;
   }
 
 private:
@@ -225,7 +286,7 @@ private:
     std::optional<ReferenceProgram> gpu;
   };
 
-  std::unique_ptr<BenchClient> client;
+  std::vector<std::unique_ptr<BenchClient>> clients;
   CudaBackendOptions options;
   std::string target;
   DeviceContext context;
@@ -234,25 +295,55 @@ private:
 
 } // namespace
 
-FailureOr<std::unique_ptr<Backend>>
+llvm::Expected<std::unique_ptr<Backend>>
 deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
-                                    StringRef target, std::string &error) {
-  BenchClientOptions clientOptions;
-  clientOptions.workerPath = options.workerPath;
-  clientOptions.workerArgs = options.workerArgs;
-  llvm::Expected<std::unique_ptr<BenchClient>> client =
-      BenchClient::create(clientOptions);
-  if (!client) {
-    error = "cannot run on the GPU: " + llvm::toString(client.takeError());
-    return failure();
+                                    StringRef target) {
+  if (options.devices.empty())
+    return makeError("the cuda backend needs at least one device");
+  std::vector<std::unique_ptr<BenchClient>> clients;
+  std::optional<DeviceContext> context;
+  for (unsigned device : options.devices) {
+    BenchClientOptions clientOptions;
+    clientOptions.workerPath = options.workerPath;
+    clientOptions.workerArgs = options.workerArgs;
+    clientOptions.workerArgs.push_back("--device=" + std::to_string(device));
+    llvm::Expected<std::unique_ptr<BenchClient>> client =
+        BenchClient::create(clientOptions);
+    if (!client)
+      return makeError("cannot run on the GPU" +
+                       (options.devices.size() > 1 ? " #" + llvm::Twine(device)
+                                                   : llvm::Twine()) +
+                       ": " + llvm::toString(client.takeError()));
+    // The device must be the target's: its capability, and room for the
+    // shared memory the target lets a block use.
+    const runtime::DeviceInfo &info = (*client)->getDevice();
+    std::string arch = info.arch();
+    const GpuTargetSpec *spec = lookupGpuTarget(target);
+    if (!spec || info.ccMajor * 10 + info.ccMinor != spec->capability)
+      return makeError("the GPU is " + arch +
+                       " but the kernels are lowered for " + target +
+                       " (pass --target=" + arch + ")");
+    if (info.smemPerBlockOptin < spec->smemPerBlock)
+      return makeError(llvm::formatv("the GPU lets a block use {0} bytes of "
+                                     "shared memory, less than the {1} target "
+                                     "{2} assumes",
+                                     info.smemPerBlockOptin, spec->smemPerBlock,
+                                     target)
+                           .str());
+    llvm::json::Object extra{{"backend", "cuda"}, {"target", target}};
+    DeviceContext mine = makeDeviceContext((*client)->getDevice(),
+                                           kCompilerVersion, std::move(extra));
+    if (context && context->key != mine.key)
+      return makeError("GPU #" + llvm::Twine(device) + " (" + mine.gpuName +
+                       ") differs from GPU #" +
+                       llvm::Twine(options.devices.front()) + " (" +
+                       context->gpuName +
+                       "): tune on alike GPUs only, their measurements share "
+                       "one context");
+    if (!context)
+      context = std::move(mine);
+    clients.push_back(std::move(*client));
   }
-  std::string arch = (*client)->getDevice().arch();
-  if (arch != target) {
-    error = ("the GPU is " + arch + " but the kernels are lowered for " +
-             target + " (pass --target=" + arch + ")")
-                .str();
-    return failure();
-  }
-  return std::unique_ptr<Backend>(
-      new CudaBackend(std::move(*client), options, target));
+  return std::unique_ptr<Backend>(new CudaBackend(
+      std::move(clients), std::move(*context), options, target));
 }

@@ -14,26 +14,26 @@ using namespace mlir;
 using namespace deplodock::tuner;
 namespace json = llvm::json;
 
-FailureOr<LatencyTable> LatencyTable::read(StringRef path, std::string &error) {
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Expected<LatencyTable> LatencyTable::read(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!file) {
-    error = ("cannot read latency table '" + path +
-             "': " + file.getError().message())
-                .str();
-    return failure();
-  }
-  return parse((*file)->getBuffer(), path, error);
+  if (!file)
+    return makeError("cannot read latency table '" + path +
+                     "': " + file.getError().message());
+  return parse((*file)->getBuffer(), path);
 }
 
 /// Reads one variant entry; `where` locates it in messages.
-static LogicalResult readEntry(const json::Object &object,
-                               const llvm::Twine &where, LatencyEntry &entry,
-                               std::string &error) {
+static llvm::Expected<LatencyEntry> readEntry(const json::Object &object,
+                                              const llvm::Twine &where) {
   auto fail = [&](const llvm::Twine &why) {
-    error = (where + ": " + why).str();
-    return failure();
+    return makeError(where + ": " + why);
   };
+  LatencyEntry entry;
   std::optional<StringRef> status = object.getString("status");
   if (!status)
     return fail("missing \"status\"");
@@ -44,7 +44,7 @@ static LogicalResult readEntry(const json::Object &object,
   if (std::optional<StringRef> detail = object.getString("detail"))
     entry.detail = detail->str();
   if (entry.status != MeasureStatus::Ok)
-    return success();
+    return entry;
   std::optional<double> median = object.getNumber("median_us");
   if (!median || !std::isfinite(*median) || *median <= 0)
     return fail("an ok entry needs a positive \"median_us\"");
@@ -55,14 +55,13 @@ static LogicalResult readEntry(const json::Object &object,
   if (samples && *samples < 1)
     return fail("\"samples\" must be at least 1");
   entry.samples = samples ? static_cast<unsigned>(*samples) : 1;
-  return success();
+  return entry;
 }
 
-FailureOr<LatencyTable> LatencyTable::parse(StringRef text, StringRef origin,
-                                            std::string &error) {
+llvm::Expected<LatencyTable> LatencyTable::parse(StringRef text,
+                                                 StringRef origin) {
   auto fail = [&](const llvm::Twine &why) {
-    error = ("latency table '" + origin + "': " + why).str();
-    return failure();
+    return makeError("latency table '" + origin + "': " + why);
   };
   llvm::Expected<json::Value> value = json::parse(text);
   if (!value)
@@ -100,11 +99,10 @@ FailureOr<LatencyTable> LatencyTable::parse(StringRef text, StringRef origin,
           "kernel " + key.str() + " variant '" + knobs.str() + "'";
       if (!object)
         return fail(where + ": expected a JSON object");
-      LatencyEntry entry;
-      std::string why;
-      if (failed(readEntry(*object, where, entry, why)))
-        return fail(why);
-      table.add(key, name, knobs, entry);
+      llvm::Expected<LatencyEntry> entry = readEntry(*object, where);
+      if (!entry)
+        return fail(llvm::toString(entry.takeError()));
+      table.add(key, name, knobs, *entry);
     }
   }
   return table;
@@ -138,33 +136,16 @@ std::string LatencyTable::print() const {
   return llvm::formatv("{0:2}", root).str() + "\n";
 }
 
-LogicalResult LatencyTable::write(StringRef path, std::string &error) const {
-  // Write beside the target and rename, so a reader never sees half a file.
-  std::string temp = (path + ".tmp").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temp, ec, llvm::sys::fs::OF_Text);
-    if (ec) {
-      error =
-          ("cannot write latency table '" + path + "': " + ec.message()).str();
-      return failure();
-    }
-    os << print();
-    os.close();
-    if (os.has_error()) {
-      error =
-          ("cannot write latency table '" + path + "': " + os.error().message())
-              .str();
-      os.clear_error();
-      return failure();
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    error =
-        ("cannot write latency table '" + path + "': " + ec.message()).str();
-    return failure();
-  }
-  return success();
+llvm::Error LatencyTable::write(StringRef path) const {
+  // writeToOutput writes a temporary file beside `path` and renames it, so a
+  // reader never sees half a table.
+  if (llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+        os << print();
+        return llvm::Error::success();
+      }))
+    return makeError("cannot write latency table '" + path +
+                     "': " + llvm::toString(std::move(error)));
+  return llvm::Error::success();
 }
 
 void LatencyTable::add(StringRef kernelKey, StringRef kernelName,
@@ -194,4 +175,16 @@ size_t LatencyTable::getNumVariants() const {
   for (const auto &[key, kernel] : kernels)
     total += kernel.variants.size();
   return total;
+}
+
+std::optional<double> LatencyTable::bestUs(StringRef kernelKey) const {
+  auto it = kernels.find(kernelKey.str());
+  if (it == kernels.end())
+    return std::nullopt;
+  std::optional<double> best;
+  for (const auto &entry : it->second.variants)
+    if (entry.second.status == MeasureStatus::Ok &&
+        (!best || entry.second.medianUs < *best))
+      best = entry.second.medianUs;
+  return best;
 }

@@ -1,6 +1,8 @@
 //===- ModelBackend.cpp - Roofline estimates as a backend -----------------===//
 
 #include "Deplodock/Tuner/Backend.h"
+
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Tuner/Replay.h"
 #include "Deplodock/Tuner/RooflineModel.h"
 
@@ -33,8 +35,7 @@ public:
   bool isEstimate() const override { return true; }
   const DeviceContext &getContext() const override { return context; }
 
-  FailureOr<BackendResult> measure(const Variant &variant,
-                                   std::string &) override {
+  llvm::Expected<BackendResult> measure(const Variant &variant) override {
     dkernel::FuncOp kernel = variant.kernel;
     RooflineEstimate estimate = estimateLatency(profileKernel(kernel), device);
     if (!estimate.launchable)
@@ -51,14 +52,13 @@ private:
 
 } // namespace
 
-FailureOr<std::unique_ptr<Backend>>
-deplodock::tuner::createModelBackend(StringRef target, std::string &error) {
+llvm::Expected<std::unique_ptr<Backend>>
+deplodock::tuner::createModelBackend(StringRef target) {
   FailureOr<DeviceModel> device = getDeviceModel(target);
-  if (failed(device)) {
-    error =
-        ("the model knows no target '" + target + "' (expected sm_80 or sm_90)")
-            .str();
-    return failure();
-  }
+  if (failed(device))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the model knows no target '" + target +
+                                       "' (expected " + listGpuTargets() +
+                                       ")");
   return std::unique_ptr<Backend>(new ModelBackend(std::move(*device)));
 }

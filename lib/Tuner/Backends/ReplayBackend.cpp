@@ -38,18 +38,17 @@ public:
   bool isEstimate() const override { return table.recordedWith == "model"; }
   const DeviceContext &getContext() const override { return context; }
 
-  FailureOr<BackendResult> measure(const Variant &variant,
-                                   std::string &error) override {
+  llvm::Expected<BackendResult> measure(const Variant &variant) override {
     const LatencyEntry *entry =
         table.lookup(variant.loopKey, variant.knobsText);
-    if (!entry) {
-      error = "latency table '" + path + "' has no entry for @" + variant.name +
+    if (!entry)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "latency table '" + path + "' has no entry for @" + variant.name +
               " (kernel " + variant.loopKey.substr(0, 12) + ") with knobs '" +
               variant.knobsText +
               "'; record every variant with --search=exhaustive "
-              "--record-table";
-      return failure();
-    }
+              "--record-table");
     BackendResult result;
     if (entry->status != MeasureStatus::Ok)
       return BackendResult::failure(entry->status, entry->detail);
@@ -71,24 +70,21 @@ private:
 
 } // namespace
 
-FailureOr<std::unique_ptr<Backend>>
-deplodock::tuner::createReplayBackend(StringRef path, StringRef target,
-                                      std::string &error) {
-  FailureOr<LatencyTable> table = LatencyTable::read(path, error);
-  if (failed(table))
-    return failure();
-  if (table->target != target) {
-    error = ("latency table '" + path + "' was recorded for " + table->target +
-             ", not " + target)
-                .str();
-    return failure();
-  }
+llvm::Expected<std::unique_ptr<Backend>>
+deplodock::tuner::createReplayBackend(StringRef path, StringRef target) {
+  llvm::Expected<LatencyTable> table = LatencyTable::read(path);
+  if (!table)
+    return table.takeError();
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  if (table->target != target)
+    return fail("latency table '" + path + "' was recorded for " +
+                table->target + ", not " + target);
   int capability = 0;
   StringRef digits = target;
-  if (!digits.consume_front("sm_") || digits.getAsInteger(10, capability)) {
-    error = ("unknown target '" + target + "'").str();
-    return failure();
-  }
+  if (!digits.consume_front("sm_") || digits.getAsInteger(10, capability))
+    return fail("unknown target '" + target + "'");
   return std::unique_ptr<Backend>(
       new ReplayBackend(std::move(*table), path.str(), capability));
 }

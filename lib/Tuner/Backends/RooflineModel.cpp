@@ -16,7 +16,7 @@
 #include "Deplodock/Tuner/RooflineModel.h"
 
 #include "Deplodock/Dialect/Common/AffineBounds.h"
-#include "Deplodock/Dialect/DTile/Transforms/Target.h"
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,28 +41,28 @@ using namespace deplodock::tuner;
 //===----------------------------------------------------------------------===//
 
 FailureOr<DeviceModel> tuner::getDeviceModel(StringRef target) {
-  // The SM count and per-block shared memory are the Tile rules' target.
-  FailureOr<dtile::Target> tile = dtile::Target::get(target);
-  if (failed(tile))
+  // The target's limits and SM count are the one description of the GPU
+  // (GpuTargets.td); this file adds only its speeds.
+  const GpuTargetSpec *spec = lookupGpuTarget(target);
+  if (!spec)
     return failure();
   DeviceModel d;
   d.target = target.str();
-  d.capability = tile->capability;
-  d.numSMs = tile->numSMs;
-  d.maxSharedBytesPerBlock = tile->maxSharedBytes;
-  // Shared by both: 64 warps, 32 blocks and 64K 32-bit registers per SM, 255
-  // registers per thread (CUDA C Programming Guide, "Compute Capabilities"
-  // table, 8.0 and 9.0); 32 banks of 4 bytes, 128 bytes per clock of shared
-  // memory per SM (same guide, "Shared Memory" of 5.x and later).
+  d.capability = spec->capability;
+  d.numSMs = spec->smCount;
+  d.maxSharedBytesPerBlock = spec->smemPerBlock;
+  d.sharedBytesPerSM = spec->smemPerSM;
+  d.maxThreadsPerSM = spec->threadsPerSM;
+  d.maxBlocksPerSM = spec->blocksPerSM;
+  d.registersPerSM = spec->registersPerSM;
+  d.maxRegistersPerThread = spec->registersPerThread;
+  // 32 banks of 4 bytes, 128 bytes per clock of shared memory per SM (CUDA
+  // C Programming Guide, "Shared Memory" of 5.x and later).
   //
   // Assumptions, not published figures: a global access costs ~400 clocks
   // (L2 hits ~200-300, DRAM ~500-600 in public micro-benchmarks), a shared
   // one ~30; a launch costs ~2 us of event-timed GPU time; one SM draws at
   // most 64 bytes per clock from L2.
-  d.maxThreadsPerSM = 2048;
-  d.maxBlocksPerSM = 32;
-  d.registersPerSM = 65536;
-  d.maxRegistersPerThread = 255;
   d.sharedBytesPerSMPerClock = 128;
   d.globalLatencyClocks = 400;
   d.sharedLatencyClocks = 30;
@@ -70,32 +70,28 @@ FailureOr<DeviceModel> tuner::getDeviceModel(StringRef target) {
   d.l2BytesPerSMPerClock = 64;
   if (target == "sm_80") {
     // NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020) and the A100
-    // datasheet, SXM4 80 GB: 108 SMs at 1410 MHz boost, 64 FP32 lanes per SM
-    // (19.5 TFLOPS), 2039 GB/s HBM2e, 40 MB L2, 164 KB shared memory per SM
-    // of which 163 KB per block. L2 bandwidth: the whitepaper gives 2.3x
-    // V100's; ~5 TB/s is assumed.
+    // datasheet, SXM4 80 GB: 1410 MHz boost, 64 FP32 lanes per SM (19.5
+    // TFLOPS over 108 SMs), 2039 GB/s HBM2e, 40 MB L2. L2 bandwidth: the
+    // whitepaper gives 2.3x V100's; ~5 TB/s is assumed.
     d.gpuName = "NVIDIA A100-SXM4-80GB (roofline model)";
     d.clockGHz = 1.41;
     d.flopsPerSMPerClock = 128;
     d.dramGBs = 2039;
     d.l2GBs = 5000;
     d.l2Bytes = 40 << 20;
-    d.sharedBytesPerSM = 167936;
     return d;
   }
   if (target == "sm_90") {
     // NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022) and the H100
-    // datasheet, SXM5 80 GB: 132 SMs at 1980 MHz boost, 128 FP32 lanes per
-    // SM (67 TFLOPS), 3.35 TB/s HBM3, 50 MB L2, 228 KB shared memory per SM
-    // of which 227 KB per block. L2 bandwidth is not published; ~8 TB/s is
-    // assumed.
+    // datasheet, SXM5 80 GB: 1980 MHz boost, 128 FP32 lanes per SM (67
+    // TFLOPS over 132 SMs), 3.35 TB/s HBM3, 50 MB L2. L2 bandwidth is not
+    // published; ~8 TB/s is assumed.
     d.gpuName = "NVIDIA H100-SXM5-80GB (roofline model)";
     d.clockGHz = 1.98;
     d.flopsPerSMPerClock = 256;
     d.dramGBs = 3350;
     d.l2GBs = 8000;
     d.l2Bytes = 50 << 20;
-    d.sharedBytesPerSM = 233472;
     return d;
   }
   return failure();
@@ -700,4 +696,14 @@ RooflineEstimate tuner::estimateLatency(const KernelProfile &p,
   e.bound = worst->second;
   e.us = worst->first + d.launchUs;
   return e;
+}
+
+double tuner::rooflineFloorUs(const KernelProfile &p, const DeviceModel &d) {
+  // Every FLOP at the peak rate of all SMs, every buffer once at the full
+  // DRAM bandwidth: no variant of the kernel can beat this.
+  double clock = d.clockGHz * 1e9;
+  double flops = p.flopsPerBlock * double(p.numBlocks);
+  double computeUs = flops / (d.flopsPerSMPerClock * d.numSMs * clock) * 1e6;
+  double dramUs = p.uniqueBytes / (d.dramGBs * 1e9) * 1e6;
+  return std::max(computeUs, dramUs) + d.launchUs;
 }

@@ -2,7 +2,7 @@
 
 #include "Deplodock/Tuner/Variant.h"
 
-#include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 #include "Deplodock/Tuner/StructuralKey.h"
@@ -46,10 +46,12 @@ CudaOpRow Variant::getCudaOpRow() const {
   return row;
 }
 
-FailureOr<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
-                                       StringRef loopKey,
-                                       const dtile::Target &target,
-                                       std::string &error) {
+llvm::Expected<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
+                                            StringRef loopKey,
+                                            const dtile::Target &target) {
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
   auto start = std::chrono::steady_clock::now();
   dtile::KernelOp tile = terminal.getKernel();
   MLIRContext *context = tile.getContext();
@@ -76,25 +78,19 @@ FailureOr<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  buildTileToKernelPasses(pm, target.name);
-  if (failed(pm.run(*variant.kernelModule))) {
-    error = "cannot lower to Kernel IR: " + diagnostics;
-    return failure();
-  }
+  buildTileToKernelPasses(pm, target.getName());
+  if (failed(pm.run(*variant.kernelModule)))
+    return fail("cannot lower to Kernel IR: " + diagnostics);
   for (auto func : variant.kernelModule->getOps<dkernel::FuncOp>())
     variant.kernel = func;
-  if (!variant.kernel) {
-    error = "the Kernel IR has no dkernel.func";
-    return failure();
-  }
+  if (!variant.kernel)
+    return fail("the Kernel IR has no dkernel.func");
   variant.kernelKey = opKey(variant.kernel);
   llvm::raw_string_ostream(variant.kernelText) << variant.kernel;
 
   llvm::raw_string_ostream os(variant.cuda);
-  if (failed(translateToCuda(variant.kernel, os))) {
-    error = "cannot print CUDA: " + diagnostics;
-    return failure();
-  }
+  if (failed(translateToCuda(variant.kernel, os)))
+    return fail("cannot print CUDA: " + diagnostics);
   llvm::json::Value launch = llvm::json::Object{
       {"grid", llvm::json::Array(variant.kernel.getGrid())},
       {"block", llvm::json::Array(variant.kernel.getBlock())},
@@ -105,5 +101,5 @@ FailureOr<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
   variant.loweringSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  return variant;
+  return std::move(variant);
 }

@@ -1,7 +1,7 @@
 //===- SqliteSupport.h - SQLite plumbing of the tune database ---*- C++ -*-===//
 //
 // Private to lib/Tuner/Cache: prepared statements, atomic write scopes,
-// messages that say what to do about an SQLite error, and the JSON and row
+// errors that say what to do about an SQLite failure, and the JSON and row
 // helpers the opening, writing and querying parts of TuneDb share.
 //
 //===----------------------------------------------------------------------===//
@@ -29,11 +29,14 @@
 
 namespace deplodock::tuner::sqlite {
 
+using llvm::Error;
+using llvm::Expected;
 using llvm::StringRef;
-using mlir::failure;
-using mlir::FailureOr;
-using mlir::LogicalResult;
-using mlir::success;
+
+/// An error with `message`.
+inline Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
 
 /// Compact JSON text of `value`; llvm::json prints object keys sorted.
 inline std::string formatJson(llvm::json::Value value) {
@@ -44,26 +47,22 @@ inline std::string formatJson(llvm::json::Value value) {
 }
 
 /// Parses `text` as a JSON object; `what` names it in the message.
-inline FailureOr<llvm::json::Object>
-parseJsonObject(StringRef text, StringRef what, std::string &error) {
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
-  if (!value) {
-    error = (what + " is not valid JSON: " + llvm::toString(value.takeError()))
-                .str();
-    return failure();
-  }
+inline Expected<llvm::json::Object> parseJsonObject(StringRef text,
+                                                    StringRef what) {
+  Expected<llvm::json::Value> value = llvm::json::parse(text);
+  if (!value)
+    return makeError(
+        what + " is not valid JSON: " + llvm::toString(value.takeError()));
   llvm::json::Object *object = value->getAsObject();
-  if (!object) {
-    error = (what + " must be a JSON object, got '" + text + "'").str();
-    return failure();
-  }
+  if (!object)
+    return makeError(what + " must be a JSON object, got '" + text + "'");
   return std::move(*object);
 }
 
 /// Formats the error `rc` of `db` while doing `what` to the database at
 /// `path`, with a hint for the errors a user can act on.
-inline std::string describeError(sqlite3 *db, StringRef path, StringRef what,
-                                 int rc) {
+inline Error describeError(sqlite3 *db, StringRef path, StringRef what,
+                           int rc) {
   std::string message;
   llvm::raw_string_ostream os(message);
   os << "tune database '" << path << "': " << what << ": "
@@ -94,7 +93,7 @@ inline std::string describeError(sqlite3 *db, StringRef path, StringRef what,
   }
   if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
     os << " (the context key is not recorded; call recordContext first)";
-  return message;
+  return makeError(message);
 }
 
 /// A prepared statement of one connection, finalized on destruction. Bind
@@ -110,16 +109,14 @@ public:
   ~Statement() { sqlite3_finalize(stmt); }
 
   /// Prepares `sql` on `db`; `what` names the operation in messages.
-  static FailureOr<Statement> prepare(sqlite3 *db, StringRef path,
-                                      StringRef sql, StringRef what,
-                                      std::string &error) {
+  static Expected<Statement> prepare(sqlite3 *db, StringRef path, StringRef sql,
+                                     StringRef what) {
     sqlite3_stmt *stmt = nullptr;
     int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()),
                                 &stmt, nullptr);
     if (rc != SQLITE_OK) {
-      error = describeError(db, path, what, rc);
       sqlite3_finalize(stmt);
-      return failure();
+      return describeError(db, path, what, rc);
     }
     return Statement(stmt, db, path, what);
   }
@@ -148,28 +145,25 @@ public:
   }
 
   /// Runs one step: true when it produced a row, false when done.
-  FailureOr<bool> step(std::string &error) {
-    if (bindRc != SQLITE_OK) {
-      error = describeError(db, path, what, bindRc);
-      return failure();
-    }
+  Expected<bool> step() {
+    if (bindRc != SQLITE_OK)
+      return describeError(db, path, what, bindRc);
     int rc = sqlite3_step(stmt);
     if (rc == SQLITE_ROW)
       return true;
     if (rc == SQLITE_DONE)
       return false;
-    error = describeError(db, path, what, sqlite3_extended_errcode(db));
-    return failure();
+    return describeError(db, path, what, sqlite3_extended_errcode(db));
   }
 
   /// Runs the statement to completion, ignoring any rows.
-  LogicalResult run(std::string &error) {
+  Error run() {
     while (true) {
-      FailureOr<bool> row = step(error);
-      if (failed(row))
-        return failure();
+      Expected<bool> row = step();
+      if (!row)
+        return row.takeError();
       if (!*row)
-        return success();
+        return Error::success();
     }
   }
 
@@ -193,11 +187,10 @@ public:
     return real(column);
   }
 
-  /// A message about a malformed value in column `column`.
-  std::string malformed(int column, StringRef why) const {
-    return ("tune database '" + path + "': " + what + ": column '" +
-            sqlite3_column_name(stmt, column) + "' " + why)
-        .str();
+  /// An error about a malformed value in column `column`.
+  Error malformed(int column, const llvm::Twine &why) const {
+    return makeError("tune database '" + path + "': " + what + ": column '" +
+                     sqlite3_column_name(stmt, column) + "' " + why);
   }
 
 private:
@@ -218,15 +211,14 @@ private:
 };
 
 /// Runs `sql` (one or more statements, no results) on `db`.
-inline LogicalResult execute(sqlite3 *db, StringRef path, const char *sql,
-                             StringRef what, std::string &error) {
+inline Error execute(sqlite3 *db, StringRef path, const char *sql,
+                     StringRef what) {
   char *message = nullptr;
   int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
   sqlite3_free(message);
   if (rc == SQLITE_OK)
-    return success();
-  error = describeError(db, path, what, sqlite3_extended_errcode(db));
-  return failure();
+    return Error::success();
+  return describeError(db, path, what, sqlite3_extended_errcode(db));
 }
 
 /// A write of several statements, atomic: a BEGIN IMMEDIATE transaction, or
@@ -242,30 +234,29 @@ public:
   ~WriteScope() {
     if (done)
       return;
-    std::string ignored;
-    (void)execute(db, path,
-                  nested ? "ROLLBACK TO deplodock_write; "
-                           "RELEASE deplodock_write"
-                         : "ROLLBACK",
-                  "rolling back", ignored);
+    llvm::consumeError(execute(db, path,
+                               nested ? "ROLLBACK TO deplodock_write; "
+                                        "RELEASE deplodock_write"
+                                      : "ROLLBACK",
+                               "rolling back"));
   }
 
-  static FailureOr<WriteScope> begin(sqlite3 *db, StringRef path,
-                                     std::string &error) {
+  static Expected<WriteScope> begin(sqlite3 *db, StringRef path) {
     bool nested = !sqlite3_get_autocommit(db);
-    if (failed(execute(db, path,
-                       nested ? "SAVEPOINT deplodock_write" : "BEGIN IMMEDIATE",
-                       "beginning a write", error)))
-      return failure();
+    if (Error e = execute(
+            db, path, nested ? "SAVEPOINT deplodock_write" : "BEGIN IMMEDIATE",
+            "beginning a write"))
+      return std::move(e);
     return WriteScope(db, path, nested);
   }
 
-  LogicalResult commit(std::string &error) {
-    if (failed(execute(db, path, nested ? "RELEASE deplodock_write" : "COMMIT",
-                       "committing", error)))
-      return failure();
+  Error commit() {
+    if (Error e =
+            execute(db, path, nested ? "RELEASE deplodock_write" : "COMMIT",
+                    "committing"))
+      return e;
     done = true;
-    return success();
+    return Error::success();
   }
 
 private:
@@ -278,42 +269,36 @@ private:
   bool done = false;
 };
 
-/// Fails with a message unless `value` is a finite, non-negative number.
-inline LogicalResult checkNonNegative(double value, StringRef name,
-                                      StringRef what, std::string &error) {
+/// An error unless `value` is a finite, non-negative number.
+inline Error checkNonNegative(double value, StringRef name, StringRef what) {
   if (std::isfinite(value) && value >= 0)
-    return success();
+    return Error::success();
   std::string text;
   llvm::raw_string_ostream(text) << value;
-  error = (what + ": " + name + " must be a finite, non-negative number, got " +
-           text)
-              .str();
-  return failure();
+  return makeError(what + ": " + name +
+                   " must be a finite, non-negative number, got " + text);
 }
 
-/// Fails with a message when `key` is empty.
-inline LogicalResult checkKey(StringRef key, StringRef name, StringRef what,
-                              std::string &error) {
+/// An error when `key` is empty.
+inline Error checkKey(StringRef key, StringRef name, StringRef what) {
   if (!key.empty())
-    return success();
-  error = (what + ": " + name + " must not be empty").str();
-  return failure();
+    return Error::success();
+  return makeError(what + ": " + name + " must not be empty");
 }
 
 /// Reads a JSON-object column.
-inline FailureOr<llvm::json::Object>
-readObject(const Statement &stmt, int column, std::string &error) {
-  std::string text = stmt.text(column);
-  std::string why;
-  FailureOr<llvm::json::Object> object = parseJsonObject(text, "value", why);
-  if (failed(object))
-    error = stmt.malformed(column, why);
+inline Expected<llvm::json::Object> readObject(const Statement &stmt,
+                                               int column) {
+  Expected<llvm::json::Object> object =
+      parseJsonObject(stmt.text(column), "value");
+  if (!object)
+    return stmt.malformed(column, llvm::toString(object.takeError()));
   return object;
 }
 
 /// Reads a JSON column holding three integers.
-inline FailureOr<std::array<int64_t, 3>>
-readDim3(const Statement &stmt, int column, std::string &error) {
+inline Expected<std::array<int64_t, 3>> readDim3(const Statement &stmt,
+                                                 int column) {
   std::string text = stmt.text(column);
   llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
   std::array<int64_t, 3> dims = {0, 0, 0};
@@ -327,10 +312,8 @@ readDim3(const Statement &stmt, int column, std::string &error) {
     if (ok)
       dims[i] = *dim;
   }
-  if (!ok) {
-    error = stmt.malformed(column, "is not a list of three integers: " + text);
-    return failure();
-  }
+  if (!ok)
+    return stmt.malformed(column, "is not a list of three integers: " + text);
   return dims;
 }
 
@@ -361,8 +344,7 @@ inline constexpr StringRef kContextColumns =
     "created_at";
 
 /// Reads a context row selected with kContextColumns.
-inline FailureOr<DeviceContext> readContext(const Statement &stmt,
-                                            std::string &error) {
+inline Expected<DeviceContext> readContext(const Statement &stmt) {
   DeviceContext context;
   context.key = stmt.text(0);
   context.gpuName = stmt.text(1);
@@ -374,9 +356,9 @@ inline FailureOr<DeviceContext> readContext(const Statement &stmt,
   context.cudaVersion = stmt.text(7);
   context.nvrtcVersion = stmt.text(8);
   context.compilerVersion = stmt.text(9);
-  FailureOr<llvm::json::Object> extra = readObject(stmt, 10, error);
-  if (failed(extra))
-    return failure();
+  Expected<llvm::json::Object> extra = readObject(stmt, 10);
+  if (!extra)
+    return extra.takeError();
   context.extra = std::move(*extra);
   context.createdAt = stmt.text(11);
   return context;
@@ -384,37 +366,35 @@ inline FailureOr<DeviceContext> readContext(const Statement &stmt,
 
 /// Reads one row of `stmt` with `read`: none when the query has no row.
 template <typename T>
-FailureOr<std::optional<T>> readOptionalRow(
-    Statement &stmt,
-    llvm::function_ref<FailureOr<T>(const Statement &, std::string &)> read,
-    std::string &error) {
-  FailureOr<bool> row = stmt.step(error);
-  if (failed(row))
-    return failure();
+Expected<std::optional<T>>
+readOptionalRow(Statement &stmt,
+                llvm::function_ref<Expected<T>(const Statement &)> read) {
+  Expected<bool> row = stmt.step();
+  if (!row)
+    return row.takeError();
   if (!*row)
     return std::optional<T>();
-  FailureOr<T> value = read(stmt, error);
-  if (failed(value))
-    return failure();
+  Expected<T> value = read(stmt);
+  if (!value)
+    return value.takeError();
   return std::optional<T>(std::move(*value));
 }
 
 /// Reads every row of `stmt` with `read`.
 template <typename T>
-FailureOr<std::vector<T>> readAllRows(
-    Statement &stmt,
-    llvm::function_ref<FailureOr<T>(const Statement &, std::string &)> read,
-    std::string &error) {
+Expected<std::vector<T>>
+readAllRows(Statement &stmt,
+            llvm::function_ref<Expected<T>(const Statement &)> read) {
   std::vector<T> rows;
   while (true) {
-    FailureOr<bool> row = stmt.step(error);
-    if (failed(row))
-      return failure();
+    Expected<bool> row = stmt.step();
+    if (!row)
+      return row.takeError();
     if (!*row)
       return rows;
-    FailureOr<T> value = read(stmt, error);
-    if (failed(value))
-      return failure();
+    Expected<T> value = read(stmt);
+    if (!value)
+      return value.takeError();
     rows.push_back(std::move(*value));
   }
 }

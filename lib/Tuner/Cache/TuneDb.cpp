@@ -19,7 +19,6 @@
 #include <cmath>
 #include <cstdlib>
 
-using namespace mlir;
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::sqlite;
 using llvm::StringRef;
@@ -109,6 +108,23 @@ CREATE TABLE best (
   median_us REAL NOT NULL CHECK (median_us >= 0),
   measured_at TEXT NOT NULL,
   PRIMARY KEY (context_key, kernel_key, backend)) STRICT;
+)sql"
+                                     // Version 2.
+                                     R"sql(
+CREATE TABLE kernel_family (
+  kernel_key TEXT PRIMARY KEY NOT NULL,
+  family_key TEXT NOT NULL) STRICT;
+CREATE INDEX kernel_family_by_family ON kernel_family (family_key);
+)sql";
+
+/// What turns a version-1 file into version 2.
+static constexpr StringRef kMigrationFrom1 = R"sql(
+CREATE TABLE IF NOT EXISTS kernel_family (
+  kernel_key TEXT PRIMARY KEY NOT NULL,
+  family_key TEXT NOT NULL) STRICT;
+CREATE INDEX IF NOT EXISTS kernel_family_by_family
+  ON kernel_family (family_key);
+PRAGMA user_version = 2;
 )sql";
 
 //===----------------------------------------------------------------------===//
@@ -141,26 +157,21 @@ std::string deplodock::tuner::formatKnobs(const llvm::json::Object &knobs) {
   return formatJson(llvm::json::Object(knobs));
 }
 
-FailureOr<std::string> deplodock::tuner::canonicalizeKnobs(StringRef text,
-                                                           std::string &error) {
-  FailureOr<llvm::json::Object> knobs = parseJsonObject(text, "knobs", error);
-  if (failed(knobs))
-    return failure();
+Expected<std::string> deplodock::tuner::canonicalizeKnobs(StringRef text) {
+  Expected<llvm::json::Object> knobs = parseJsonObject(text, "knobs");
+  if (!knobs)
+    return knobs.takeError();
   return formatKnobs(*knobs);
 }
 
-FailureOr<std::string>
-deplodock::tuner::getDefaultTuneDbPath(std::string &error) {
+Expected<std::string> deplodock::tuner::getDefaultTuneDbPath() {
   if (const char *env = std::getenv(kTuneDbEnvVar.data()); env && *env)
     return std::string(env);
   llvm::SmallString<256> path;
-  if (!llvm::sys::path::home_directory(path)) {
-    error = ("cannot find the home directory for the default tune database; "
-             "set $HOME or $" +
-             kTuneDbEnvVar)
-                .str();
-    return failure();
-  }
+  if (!llvm::sys::path::home_directory(path))
+    return makeError("cannot find the home directory for the default tune "
+                     "database; set $HOME or $" +
+                     kTuneDbEnvVar);
   llvm::sys::path::append(path, ".cache", "deplodock", "autotune.db");
   return std::string(path);
 }
@@ -186,12 +197,10 @@ TuneDb &TuneDb::operator=(TuneDb &&other) noexcept {
 
 TuneDb::~TuneDb() { sqlite3_close_v2(handle); }
 
-FailureOr<TuneDb> TuneDb::open(StringRef path, const TuneDbOptions &options,
-                               std::string &error) {
+Expected<TuneDb> TuneDb::open(StringRef path, const TuneDbOptions &options) {
   namespace fs = llvm::sys::fs;
   auto fail = [&](const llvm::Twine &why) {
-    error = ("tune database '" + path + "': " + why).str();
-    return failure();
+    return makeError("tune database '" + path + "': " + why);
   };
   if (path.empty())
     return fail("the path is empty");
@@ -239,59 +248,56 @@ FailureOr<TuneDb> TuneDb::open(StringRef path, const TuneDbOptions &options,
     }
     uri += "?immutable=1";
     return openImpl(path, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, options,
-                    /*inMemory=*/false, error);
+                    /*inMemory=*/false);
   }
   int flags = options.readOnly ? SQLITE_OPEN_READONLY
                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  return openImpl(path, path, flags, options, /*inMemory=*/false, error);
+  return openImpl(path, path, flags, options, /*inMemory=*/false);
 }
 
-FailureOr<TuneDb> TuneDb::openDefault(const TuneDbOptions &options,
-                                      std::string &error) {
-  FailureOr<std::string> path = getDefaultTuneDbPath(error);
-  if (failed(path))
-    return failure();
-  return open(*path, options, error);
+Expected<TuneDb> TuneDb::openDefault(const TuneDbOptions &options) {
+  Expected<std::string> path = getDefaultTuneDbPath();
+  if (!path)
+    return path.takeError();
+  return open(*path, options);
 }
 
-FailureOr<TuneDb> TuneDb::openInMemory(std::string &error) {
+Expected<TuneDb> TuneDb::openInMemory() {
   return openImpl(
       ":memory:", ":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-      TuneDbOptions(), /*inMemory=*/true, error);
+      TuneDbOptions(), /*inMemory=*/true);
 }
 
-FailureOr<TuneDb> TuneDb::openImpl(StringRef path, StringRef filename,
-                                   int flags, const TuneDbOptions &options,
-                                   bool inMemory, std::string &error) {
+Expected<TuneDb> TuneDb::openImpl(StringRef path, StringRef filename, int flags,
+                                  const TuneDbOptions &options, bool inMemory) {
   sqlite3 *handle = nullptr;
   std::string filenameText = filename.str();
   int rc = sqlite3_open_v2(filenameText.c_str(), &handle,
                            flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
                            nullptr);
   if (rc != SQLITE_OK) {
-    error = describeError(handle, path, "opening", rc);
+    Error error = describeError(handle, path, "opening", rc);
     sqlite3_close_v2(handle);
-    return failure();
+    return std::move(error);
   }
   // From here on the TuneDb owns the handle and closes it on failure.
   TuneDb db(handle, path.str());
   sqlite3_extended_result_codes(handle, 1);
   sqlite3_busy_timeout(handle, options.busyTimeoutMs);
-  if (failed(db.initialize(options, inMemory, error)))
-    return failure();
-  return db;
+  if (Error error = db.initialize(options, inMemory))
+    return std::move(error);
+  return std::move(db);
 }
 
 /// Reads one text value from `sql`.
-static FailureOr<std::string> queryText(sqlite3 *db, StringRef path,
-                                        StringRef sql, StringRef what,
-                                        std::string &error) {
-  FailureOr<Statement> stmt = Statement::prepare(db, path, sql, what, error);
-  if (failed(stmt))
-    return failure();
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
+static Expected<std::string> queryText(sqlite3 *db, StringRef path,
+                                       StringRef sql, StringRef what) {
+  Expected<Statement> stmt = Statement::prepare(db, path, sql, what);
+  if (!stmt)
+    return stmt.takeError();
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
   return *row ? stmt->text(0) : std::string();
 }
 
@@ -305,19 +311,18 @@ struct FileIdentity {
 /// Reads the identity of `db` in one statement, so from one snapshot while
 /// another process may be initializing the file. It is the first read of the
 /// file, where a file of another kind fails.
-static FailureOr<FileIdentity> readIdentity(sqlite3 *db, StringRef path,
-                                            std::string &error) {
-  FailureOr<Statement> stmt = Statement::prepare(
+static Expected<FileIdentity> readIdentity(sqlite3 *db, StringRef path) {
+  Expected<Statement> stmt = Statement::prepare(
       db, path,
       "SELECT (SELECT application_id FROM pragma_application_id), "
       "(SELECT user_version FROM pragma_user_version), "
       "(SELECT count(*) FROM sqlite_schema)",
-      "reading the file header", error);
-  if (failed(stmt))
-    return failure();
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
+      "reading the file header");
+  if (!stmt)
+    return stmt.takeError();
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
   FileIdentity id;
   if (*row) {
     id.applicationId = stmt->integer(0);
@@ -329,31 +334,35 @@ static FailureOr<FileIdentity> readIdentity(sqlite3 *db, StringRef path,
 
 /// Whether `db` has a table called `name`.
 static bool hasTable(sqlite3 *db, StringRef path, StringRef name) {
-  std::string error;
-  FailureOr<Statement> stmt = Statement::prepare(
+  Expected<Statement> stmt = Statement::prepare(
       db, path, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-      "reading the schema", error);
-  if (failed(stmt))
+      "reading the schema");
+  if (!stmt) {
+    llvm::consumeError(stmt.takeError());
     return false;
+  }
   stmt->bind(1, name);
-  FailureOr<bool> row = stmt->step(error);
-  return succeeded(row) && *row;
+  Expected<bool> row = stmt->step();
+  if (!row) {
+    llvm::consumeError(row.takeError());
+    return false;
+  }
+  return *row;
 }
 
 /// Runs an integrity-check pragma; returns the problems it found, joined
 /// by "; ", or "" when the file is sound.
-static FailureOr<std::string> runIntegrityCheck(sqlite3 *db, StringRef path,
-                                                StringRef pragma,
-                                                std::string &error) {
-  FailureOr<Statement> stmt =
-      Statement::prepare(db, path, pragma, "checking integrity", error);
-  if (failed(stmt))
-    return failure();
+static Expected<std::string> runIntegrityCheck(sqlite3 *db, StringRef path,
+                                               StringRef pragma) {
+  Expected<Statement> stmt =
+      Statement::prepare(db, path, pragma, "checking integrity");
+  if (!stmt)
+    return stmt.takeError();
   std::string problems;
   while (true) {
-    FailureOr<bool> row = stmt->step(error);
-    if (failed(row))
-      return failure();
+    Expected<bool> row = stmt->step();
+    if (!row)
+      return row.takeError();
     if (!*row)
       return problems;
     std::string line = stmt->text(0);
@@ -366,39 +375,37 @@ static FailureOr<std::string> runIntegrityCheck(sqlite3 *db, StringRef path,
 /// lock, and SQLite reports a conflict at once rather than calling the busy
 /// handler (waiting could deadlock), so it is retried here for up to
 /// `timeoutMs`.
-static LogicalResult enableWal(sqlite3 *db, StringRef path, int timeoutMs,
-                               std::string &error) {
-  FailureOr<std::string> mode = queryText(db, path, "PRAGMA journal_mode",
-                                          "reading the journal mode", error);
-  if (failed(mode))
-    return failure();
+static Error enableWal(sqlite3 *db, StringRef path, int timeoutMs) {
+  Expected<std::string> mode =
+      queryText(db, path, "PRAGMA journal_mode", "reading the journal mode");
+  if (!mode)
+    return mode.takeError();
   if (*mode == "wal")
-    return success();
+    return Error::success();
   constexpr int kRetryMs = 5;
   for (int waited = 0;; waited += kRetryMs) {
-    FailureOr<Statement> stmt =
-        Statement::prepare(db, path, "PRAGMA journal_mode = WAL",
-                           "enabling the write-ahead log", error);
-    if (failed(stmt))
-      return failure();
-    if (succeeded(stmt->step(error)))
-      return success();
+    Expected<Statement> stmt = Statement::prepare(
+        db, path, "PRAGMA journal_mode = WAL", "enabling the write-ahead log");
+    if (!stmt)
+      return stmt.takeError();
+    Expected<bool> stepped = stmt->step();
+    if (stepped)
+      return Error::success();
     if ((sqlite3_extended_errcode(db) & 0xff) != SQLITE_BUSY ||
         waited >= timeoutMs)
-      return failure();
+      return stepped.takeError();
+    llvm::consumeError(stepped.takeError());
     sqlite3_sleep(kRetryMs);
   }
 }
 
-LogicalResult TuneDb::initialize(const TuneDbOptions &options, bool inMemory,
-                                 std::string &error) {
+Error TuneDb::initialize(const TuneDbOptions &options, bool inMemory) {
   auto fail = [&](const llvm::Twine &why) {
-    error = ("tune database '" + path + "': " + why).str();
-    return failure();
+    return makeError("tune database '" + path + "': " + why);
   };
-  FailureOr<FileIdentity> id = readIdentity(handle, path, error);
-  if (failed(id))
-    return failure();
+  Expected<FileIdentity> id = readIdentity(handle, path);
+  if (!id)
+    return id.takeError();
   bool fresh = id->version == 0 && id->objects == 0;
   if (!fresh) {
     if (id->applicationId != kTuneDbApplicationId) {
@@ -418,79 +425,94 @@ LogicalResult TuneDb::initialize(const TuneDbOptions &options, bool inMemory,
                   llvm::Twine(kTuneDbSchemaVersion) +
                   ": upgrade, or use another database path");
     // A schema change bumps kTuneDbSchemaVersion and adds a migration from
-    // the previous version here, run under BEGIN IMMEDIATE. There is none
-    // yet: version 1 is the first.
-    if (id->version < kTuneDbSchemaVersion)
+    // the previous version here, run under BEGIN IMMEDIATE. Version 2 added
+    // kernel_family; a read-only version-1 file is read as it is (it has no
+    // families).
+    if (id->version == 1 && !options.readOnly) {
+      Expected<WriteScope> scope = WriteScope::begin(handle, path);
+      if (!scope)
+        return scope.takeError();
+      Expected<FileIdentity> again = readIdentity(handle, path);
+      if (!again)
+        return again.takeError();
+      if (again->version == 1)
+        if (Error e = execute(handle, path, kMigrationFrom1.data(),
+                              "migrating from version 1"))
+          return e;
+      if (Error e = scope->commit())
+        return e;
+    } else if (id->version < kTuneDbSchemaVersion &&
+               !(id->version == 1 && options.readOnly)) {
       return fail("has schema version " + llvm::Twine(id->version) +
                   ", older than this build's " +
                   llvm::Twine(kTuneDbSchemaVersion) +
                   ", and no migration exists: move it away and re-tune");
+    }
   } else if (options.readOnly) {
     return fail("is empty, not a tune database");
   }
 
-  if (failed(execute(handle, path, "PRAGMA foreign_keys = ON",
-                     "enabling foreign keys", error)))
-    return failure();
+  if (Error e = execute(handle, path, "PRAGMA foreign_keys = ON",
+                        "enabling foreign keys"))
+    return e;
   if (!options.readOnly && !inMemory) {
     // Persistent: WAL lets readers proceed while one process writes. Where
     // the file system cannot share memory, SQLite keeps its rollback journal
     // and the busy timeout still serializes writers.
-    if (failed(enableWal(handle, path, options.busyTimeoutMs, error)) ||
-        failed(execute(handle, path, "PRAGMA synchronous = NORMAL",
-                       "setting synchronous mode", error)))
-      return failure();
+    if (Error e = enableWal(handle, path, options.busyTimeoutMs))
+      return e;
+    if (Error e = execute(handle, path, "PRAGMA synchronous = NORMAL",
+                          "setting synchronous mode"))
+      return e;
   }
 
   if (fresh) {
     // Another process may be initializing the same new file: take the
     // write lock, then look again.
-    FailureOr<WriteScope> scope = WriteScope::begin(handle, path, error);
-    if (failed(scope))
-      return failure();
-    id = readIdentity(handle, path, error);
-    if (failed(id))
-      return failure();
+    Expected<WriteScope> scope = WriteScope::begin(handle, path);
+    if (!scope)
+      return scope.takeError();
+    id = readIdentity(handle, path);
+    if (!id)
+      return id.takeError();
     if (id->version == 0 && id->objects == 0) {
       std::string sql = kSchema.str();
       sql +=
           "PRAGMA application_id = " + std::to_string(kTuneDbApplicationId) +
           ";\nPRAGMA user_version = " + std::to_string(kTuneDbSchemaVersion) +
           ";\n";
-      if (failed(
-              execute(handle, path, sql.c_str(), "creating the schema", error)))
-        return failure();
+      if (Error e = execute(handle, path, sql.c_str(), "creating the schema"))
+        return e;
     } else if (id->applicationId != kTuneDbApplicationId ||
                id->version != kTuneDbSchemaVersion) {
       return fail("was initialized concurrently by another program");
     }
-    return scope->commit(error);
+    return scope->commit();
   }
 
   if (!options.checkIntegrity)
-    return success();
-  FailureOr<std::string> problems =
-      runIntegrityCheck(handle, path, "PRAGMA quick_check(5)", error);
-  if (failed(problems))
-    return failure();
+    return Error::success();
+  Expected<std::string> problems =
+      runIntegrityCheck(handle, path, "PRAGMA quick_check(5)");
+  if (!problems)
+    return problems.takeError();
   if (!problems->empty())
     return fail("is corrupt (" + *problems +
                 "); move it away to start a fresh cache");
-  return success();
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//
 // Transactions
 //===----------------------------------------------------------------------===//
 
-FailureOr<TuneDb::Transaction> TuneDb::beginTransaction(std::string &error) {
-  if (!sqlite3_get_autocommit(handle)) {
-    error = "tune database '" + path + "': a transaction is already open";
-    return failure();
-  }
-  if (failed(execute(handle, path, "BEGIN IMMEDIATE", "beginning a transaction",
-                     error)))
-    return failure();
+Expected<TuneDb::Transaction> TuneDb::beginTransaction() {
+  if (!sqlite3_get_autocommit(handle))
+    return makeError("tune database '" + path +
+                     "': a transaction is already open");
+  if (Error e =
+          execute(handle, path, "BEGIN IMMEDIATE", "beginning a transaction"))
+    return std::move(e);
   return Transaction(this);
 }
 
@@ -499,37 +521,32 @@ TuneDb::Transaction::Transaction(Transaction &&other) noexcept : db(other.db) {
 }
 
 TuneDb::Transaction::~Transaction() {
-  std::string ignored;
   if (db)
-    (void)rollback(ignored);
+    llvm::consumeError(rollback());
 }
 
-LogicalResult TuneDb::Transaction::commit(std::string &error) {
-  if (!db) {
-    error = "the transaction is already finished";
-    return failure();
-  }
-  if (failed(execute(db->handle, db->path, "COMMIT", "committing", error)))
-    return failure();
+Error TuneDb::Transaction::commit() {
+  if (!db)
+    return makeError("the transaction is already finished");
+  if (Error e = execute(db->handle, db->path, "COMMIT", "committing"))
+    return e;
   db = nullptr;
-  return success();
+  return Error::success();
 }
 
-LogicalResult TuneDb::Transaction::rollback(std::string &error) {
-  if (!db) {
-    error = "the transaction is already finished";
-    return failure();
-  }
+Error TuneDb::Transaction::rollback() {
+  if (!db)
+    return makeError("the transaction is already finished");
   TuneDb *owner = db;
   db = nullptr;
   // After some errors SQLite has already rolled back.
   if (sqlite3_get_autocommit(owner->handle))
-    return success();
-  return execute(owner->handle, owner->path, "ROLLBACK", "rolling back", error);
+    return Error::success();
+  return execute(owner->handle, owner->path, "ROLLBACK", "rolling back");
 }
 
-FailureOr<TuneDbCounts> TuneDb::counts(std::string &error) {
-  FailureOr<Statement> stmt = Statement::prepare(
+Expected<TuneDbCounts> TuneDb::counts() {
+  Expected<Statement> stmt = Statement::prepare(
       handle, path,
       "SELECT (SELECT count(*) FROM loop_op), (SELECT count(*) FROM tile_op), "
       "(SELECT count(*) FROM kernel_op), (SELECT count(*) FROM cuda_op), "
@@ -537,12 +554,12 @@ FailureOr<TuneDbCounts> TuneDb::counts(std::string &error) {
       "(SELECT count(*) FROM perf), "
       "(SELECT count(*) FROM perf WHERE status = 'ok'), "
       "(SELECT count(*) FROM best)",
-      "counting rows", error);
-  if (failed(stmt))
-    return failure();
-  FailureOr<bool> row = stmt->step(error);
-  if (failed(row))
-    return failure();
+      "counting rows");
+  if (!stmt)
+    return stmt.takeError();
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
   TuneDbCounts counts;
   int64_t *fields[] = {&counts.loopOps, &counts.tileOps,  &counts.kernelOps,
                        &counts.cudaOps, &counts.contexts, &counts.lowerings,
@@ -552,18 +569,17 @@ FailureOr<TuneDbCounts> TuneDb::counts(std::string &error) {
   return counts;
 }
 
-LogicalResult TuneDb::checkIntegrity(std::string &error) {
-  FailureOr<std::string> problems =
-      runIntegrityCheck(handle, path, "PRAGMA integrity_check(20)", error);
-  if (failed(problems))
-    return failure();
+Error TuneDb::checkIntegrity() {
+  Expected<std::string> problems =
+      runIntegrityCheck(handle, path, "PRAGMA integrity_check(20)");
+  if (!problems)
+    return problems.takeError();
   if (problems->empty())
-    return success();
-  error = "tune database '" + path + "': is corrupt (" + *problems + ")";
-  return failure();
+    return Error::success();
+  return makeError("tune database '" + path + "': is corrupt (" + *problems +
+                   ")");
 }
 
-FailureOr<std::string> TuneDb::getJournalMode(std::string &error) {
-  return queryText(handle, path, "PRAGMA journal_mode", "reading journal mode",
-                   error);
+Expected<std::string> TuneDb::getJournalMode() {
+  return queryText(handle, path, "PRAGMA journal_mode", "reading journal mode");
 }

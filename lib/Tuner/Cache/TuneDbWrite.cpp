@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstdlib>
 
-using namespace mlir;
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::sqlite;
 using llvm::StringRef;
@@ -27,43 +26,41 @@ using llvm::StringRef;
 // Writes
 //===----------------------------------------------------------------------===//
 
-FailureOr<bool> TuneDb::recordOp(OpLevel level, StringRef key, StringRef pretty,
-                                 std::string &error) {
+Expected<bool> TuneDb::recordOp(OpLevel level, StringRef key,
+                                StringRef pretty) {
   if (level == OpLevel::Cuda) {
-    error = "recordOp: record CUDA kernels with recordCudaOp";
-    return failure();
+    return makeError("recordOp: record CUDA kernels with recordCudaOp");
   }
-  if (failed(checkKey(key, "the key", "recordOp", error)))
-    return failure();
+  if (Error e = checkKey(key, "the key", "recordOp"))
+    return std::move(e);
   std::string sql = ("INSERT INTO " + tableOf(level) +
                      " (key, pretty) VALUES (?1, ?2) "
                      "ON CONFLICT (key) DO NOTHING")
                         .str();
-  FailureOr<Statement> stmt =
-      Statement::prepare(handle, path, sql, "recording an op", error);
-  if (failed(stmt))
-    return failure();
+  Expected<Statement> stmt =
+      Statement::prepare(handle, path, sql, "recording an op");
+  if (!stmt)
+    return stmt.takeError();
   stmt->bind(1, key).bind(2, pretty);
-  if (failed(stmt->run(error)))
-    return failure();
+  if (Error e = stmt->run())
+    return std::move(e);
   return sqlite3_changes(handle) > 0;
 }
 
-FailureOr<bool> TuneDb::recordCudaOp(const CudaOpRow &op, std::string &error) {
-  if (failed(checkKey(op.key, "the key", "recordCudaOp", error)))
-    return failure();
+Expected<bool> TuneDb::recordCudaOp(const CudaOpRow &op) {
+  if (Error e = checkKey(op.key, "the key", "recordCudaOp"))
+    return std::move(e);
   if (op.smemBytes < 0) {
-    error = "recordCudaOp: smemBytes must not be negative";
-    return failure();
+    return makeError("recordCudaOp: smemBytes must not be negative");
   }
-  FailureOr<Statement> stmt = Statement::prepare(
+  Expected<Statement> stmt = Statement::prepare(
       handle, path,
       "INSERT INTO cuda_op (key, pretty, source, kernel_name, grid, block, "
       "smem_bytes, arg_order) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
       "ON CONFLICT (key) DO NOTHING",
-      "recording a CUDA kernel", error);
-  if (failed(stmt))
-    return failure();
+      "recording a CUDA kernel");
+  if (!stmt)
+    return stmt.takeError();
   stmt->bind(1, op.key)
       .bind(2, op.pretty)
       .bind(3, op.source)
@@ -72,26 +69,25 @@ FailureOr<bool> TuneDb::recordCudaOp(const CudaOpRow &op, std::string &error) {
       .bind(6, formatDim3(op.block))
       .bind(7, op.smemBytes)
       .bind(8, formatJson(llvm::json::Array(op.argOrder)));
-  if (failed(stmt->run(error)))
-    return failure();
+  if (Error e = stmt->run())
+    return std::move(e);
   return sqlite3_changes(handle) > 0;
 }
 
-LogicalResult TuneDb::recordContext(const DeviceContext &context,
-                                    std::string &error) {
-  if (failed(checkKey(context.key, "the context key", "recordContext", error)))
-    return failure();
+Error TuneDb::recordContext(const DeviceContext &context) {
+  if (Error e = checkKey(context.key, "the context key", "recordContext"))
+    return e;
   std::string extra = formatKnobs(context.extra);
-  FailureOr<Statement> insert = Statement::prepare(
+  Expected<Statement> insert = Statement::prepare(
       handle, path,
       "INSERT INTO context (context_key, gpu_name, cc_major, cc_minor, "
       "sm_count, l2_bytes, driver_version, cuda_version, nvrtc_version, "
       "compiler_version, extra, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
       "?7, ?8, ?9, ?10, ?11, " DEPLODOCK_NOW ") "
       "ON CONFLICT (context_key) DO NOTHING",
-      "recording a context", error);
-  if (failed(insert))
-    return failure();
+      "recording a context");
+  if (!insert)
+    return insert.takeError();
   insert->bind(1, context.key)
       .bind(2, context.gpuName)
       .bind(3, context.ccMajor)
@@ -103,21 +99,19 @@ LogicalResult TuneDb::recordContext(const DeviceContext &context,
       .bind(9, context.nvrtcVersion)
       .bind(10, context.compilerVersion)
       .bind(11, extra);
-  if (failed(insert->run(error)))
-    return failure();
+  if (Error e = insert->run())
+    return e;
   if (sqlite3_changes(handle) > 0)
-    return success();
+    return Error::success();
 
   // Already there: context rows never change, so no lock is needed to
   // compare.
-  FailureOr<std::optional<DeviceContext>> stored =
-      lookupContext(context.key, error);
-  if (failed(stored))
-    return failure();
+  Expected<std::optional<DeviceContext>> stored = lookupContext(context.key);
+  if (!stored)
+    return stored.takeError();
   if (!*stored) {
-    error = "tune database '" + path + "': context '" + context.key +
-            "' vanished while being recorded";
-    return failure();
+    return makeError("tune database '" + path + "': context '" + context.key +
+                     "' vanished while being recorded");
   }
   const DeviceContext &old = **stored;
   std::string diff;
@@ -139,25 +133,24 @@ LogicalResult TuneDb::recordContext(const DeviceContext &context,
   compare("compiler_version", old.compilerVersion, context.compilerVersion);
   compare("extra", formatKnobs(old.extra), extra);
   if (diff.empty())
-    return success();
-  error = "tune database '" + path + "': context key '" + context.key +
-          "' is already recorded with a different fingerprint (" + diff +
-          "); the key must hash every field";
-  return failure();
+    return Error::success();
+  return makeError("tune database '" + path + "': context key '" + context.key +
+                   "' is already recorded with a different fingerprint (" +
+                   diff + "); the key must hash every field");
 }
 
-FailureOr<bool> TuneDb::recordLowering(const LoweringRow &row,
-                                       std::string &error) {
+Expected<bool> TuneDb::recordLowering(const LoweringRow &row) {
   StringRef what = "recordLowering";
-  if (failed(checkKey(row.contextKey, "the context key", what, error)) ||
-      failed(checkKey(row.parentKey, "the parent key", what, error)) ||
-      failed(checkKey(row.childKey, "the child key", what, error)))
-    return failure();
-  if (row.bestMedianUs &&
-      failed(checkNonNegative(*row.bestMedianUs, "the median", what, error)))
-    return failure();
+  for (auto [key, name] : {std::pair(row.contextKey, "the context key"),
+                           std::pair(row.parentKey, "the parent key"),
+                           std::pair(row.childKey, "the child key")})
+    if (Error e = checkKey(key, name, what))
+      return std::move(e);
+  if (row.bestMedianUs)
+    if (Error e = checkNonNegative(*row.bestMedianUs, "the median", what))
+      return std::move(e);
   // Insert, or replace only with a strictly lower non-null median.
-  FailureOr<Statement> stmt = Statement::prepare(
+  Expected<Statement> stmt = Statement::prepare(
       handle, path,
       "INSERT INTO lowering (context_key, parent_key, parent_dialect, "
       "child_key, child_dialect, knobs, best_median_us, updated_at) "
@@ -171,9 +164,9 @@ FailureOr<bool> TuneDb::recordLowering(const LoweringRow &row,
       "WHERE excluded.best_median_us IS NOT NULL AND "
       "(lowering.best_median_us IS NULL OR "
       "excluded.best_median_us < lowering.best_median_us)",
-      "recording a lowering", error);
-  if (failed(stmt))
-    return failure();
+      "recording a lowering");
+  if (!stmt)
+    return stmt.takeError();
   stmt->bind(1, row.contextKey)
       .bind(2, row.parentKey)
       .bind(3, stringifyOpLevel(row.parentLevel))
@@ -181,48 +174,48 @@ FailureOr<bool> TuneDb::recordLowering(const LoweringRow &row,
       .bind(5, stringifyOpLevel(row.childLevel))
       .bind(6, formatKnobs(row.knobs))
       .bind(7, row.bestMedianUs);
-  if (failed(stmt->run(error)))
-    return failure();
+  if (Error e = stmt->run())
+    return std::move(e);
   return sqlite3_changes(handle) > 0;
 }
 
 /// Checks the statistics of a perf row.
-static LogicalResult checkStats(const PerfStats &stats, std::string &error) {
+static Error checkStats(const PerfStats &stats) {
   StringRef what = "recordPerf";
-  if (failed(checkNonNegative(stats.medianUs, "the median", what, error)) ||
-      failed(checkNonNegative(stats.minUs, "the minimum", what, error)) ||
-      failed(checkNonNegative(stats.maxUs, "the maximum", what, error)) ||
-      failed(checkNonNegative(stats.meanUs, "the mean", what, error)) ||
-      failed(checkNonNegative(stats.varianceUs2, "the variance", what, error)))
-    return failure();
-  if (stats.numSamples < 0) {
-    error = "recordPerf: the sample count must not be negative";
-    return failure();
-  }
-  return success();
+  for (auto [value, name] : {std::pair(stats.medianUs, "the median"),
+                             std::pair(stats.minUs, "the minimum"),
+                             std::pair(stats.maxUs, "the maximum"),
+                             std::pair(stats.meanUs, "the mean"),
+                             std::pair(stats.varianceUs2, "the variance")})
+    if (Error e = checkNonNegative(value, name, what))
+      return e;
+  if (stats.numSamples < 0)
+    return makeError("recordPerf: the sample count must not be negative");
+  return Error::success();
 }
 
-FailureOr<bool> TuneDb::recordPerf(const PerfRow &row, std::string &error) {
+Expected<bool> TuneDb::recordPerf(const PerfRow &row) {
   StringRef what = "recordPerf";
-  if (failed(checkKey(row.contextKey, "the context key", what, error)) ||
-      failed(checkKey(row.opKey, "the op key", what, error)) ||
-      failed(checkKey(row.backend, "the backend", what, error)))
-    return failure();
+  for (auto [key, name] : {std::pair(row.contextKey, "the context key"),
+                           std::pair(row.opKey, "the op key"),
+                           std::pair(row.backend, "the backend")})
+    if (Error e = checkKey(key, name, what))
+      return std::move(e);
   bool ok = row.status == MeasureStatus::Ok;
-  if (ok && (!row.stats || row.stats->numSamples < 1)) {
-    error = "recordPerf: an ok row needs statistics of at least one sample";
-    return failure();
-  }
-  if (row.stats && failed(checkStats(*row.stats, error)))
-    return failure();
+  if (ok && (!row.stats || row.stats->numSamples < 1))
+    return makeError(
+        "recordPerf: an ok row needs statistics of at least one sample");
+  if (row.stats)
+    if (Error e = checkStats(*row.stats))
+      return std::move(e);
   std::string knobs = formatKnobs(row.knobs);
 
-  FailureOr<WriteScope> scope = WriteScope::begin(handle, path, error);
-  if (failed(scope))
-    return failure();
+  Expected<WriteScope> scope = WriteScope::begin(handle, path);
+  if (!scope)
+    return scope.takeError();
   // Keep-best: an ok row replaces a failure or a slower ok row; a failure
   // replaces only a failure.
-  FailureOr<Statement> perf = Statement::prepare(
+  Expected<Statement> perf = Statement::prepare(
       handle, path,
       "INSERT INTO perf (context_key, op_key, backend, kernel_key, status, "
       "median_us, min_us, max_us, mean_us, variance_us2, n_samples, knobs, "
@@ -237,9 +230,9 @@ FailureOr<bool> TuneDb::recordPerf(const PerfRow &row, std::string &error) {
       "detail = excluded.detail, measured_at = excluded.measured_at "
       "WHERE perf.status <> 'ok' OR (excluded.status = 'ok' AND "
       "excluded.median_us < perf.median_us)",
-      "recording a measurement", error);
-  if (failed(perf))
-    return failure();
+      "recording a measurement");
+  if (!perf)
+    return perf.takeError();
   perf->bind(1, row.contextKey)
       .bind(2, row.opKey)
       .bind(3, row.backend)
@@ -258,12 +251,12 @@ FailureOr<bool> TuneDb::recordPerf(const PerfRow &row, std::string &error) {
     perf->bind(11, int64_t(0));
   }
   perf->bind(12, knobs).bind(13, row.detail);
-  if (failed(perf->run(error)))
-    return failure();
+  if (Error e = perf->run())
+    return std::move(e);
   bool written = sqlite3_changes(handle) > 0;
 
   if (ok && !row.kernelKey.empty()) {
-    FailureOr<Statement> best = Statement::prepare(
+    Expected<Statement> best = Statement::prepare(
         handle, path,
         "INSERT INTO best (context_key, kernel_key, backend, op_key, knobs, "
         "median_us, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, " DEPLODOCK_NOW
@@ -271,32 +264,49 @@ FailureOr<bool> TuneDb::recordPerf(const PerfRow &row, std::string &error) {
         "op_key = excluded.op_key, knobs = excluded.knobs, "
         "median_us = excluded.median_us, measured_at = excluded.measured_at "
         "WHERE excluded.median_us < best.median_us",
-        "recording a kernel's best variant", error);
-    if (failed(best))
-      return failure();
+        "recording a kernel's best variant");
+    if (!best)
+      return best.takeError();
     best->bind(1, row.contextKey)
         .bind(2, row.kernelKey)
         .bind(3, row.backend)
         .bind(4, row.opKey)
         .bind(5, knobs)
         .bind(6, row.stats->medianUs);
-    if (failed(best->run(error)))
-      return failure();
+    if (Error e = best->run())
+      return std::move(e);
   }
-  if (failed(scope->commit(error)))
-    return failure();
+  if (Error e = scope->commit())
+    return std::move(e);
   return written;
 }
 
-FailureOr<bool> TuneDb::eraseContext(StringRef contextKey, std::string &error) {
+Expected<bool> TuneDb::eraseContext(StringRef contextKey) {
   // One statement: the foreign keys cascade to lowering, perf and best.
-  FailureOr<Statement> stmt = Statement::prepare(
+  Expected<Statement> stmt = Statement::prepare(
       handle, path, "DELETE FROM context WHERE context_key = ?1",
-      "erasing a context", error);
-  if (failed(stmt))
-    return failure();
+      "erasing a context");
+  if (!stmt)
+    return stmt.takeError();
   stmt->bind(1, contextKey);
-  if (failed(stmt->run(error)))
-    return failure();
+  if (Error e = stmt->run())
+    return std::move(e);
   return sqlite3_changes(handle) > 0;
+}
+
+Error TuneDb::recordFamily(StringRef kernelKey, StringRef familyKey) {
+  StringRef what = "recordFamily";
+  if (Error e = checkKey(kernelKey, "the kernel key", what))
+    return e;
+  if (Error e = checkKey(familyKey, "the family key", what))
+    return e;
+  Expected<Statement> stmt = Statement::prepare(
+      handle, path,
+      "INSERT INTO kernel_family (kernel_key, family_key) VALUES (?1, ?2) "
+      "ON CONFLICT (kernel_key) DO NOTHING",
+      "recording a kernel family");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, kernelKey).bind(2, familyKey);
+  return stmt->run();
 }

@@ -164,6 +164,28 @@ void ForkTreeSpace::children(NodeId node, SmallVectorImpl<NodeId> &out) {
     out.push_back(n.firstChild + i);
 }
 
+std::optional<double> ForkTreeSpace::prior(NodeId node) {
+  if (!priorEstimator || !isTerminal(node))
+    return std::nullopt;
+  auto [it, fresh] = priors.try_emplace(node);
+  if (fresh) {
+    std::optional<double> us;
+    if (const ForkCursor *cursor = getCursor(node))
+      us = priorEstimator(node, *cursor);
+    // Find the entry again: the estimator may have grown the map.
+    priors[node] =
+        us && *us > 0 ? std::optional<double>(1 / *us) : std::nullopt;
+    return priors[node];
+  }
+  return it->second;
+}
+
+std::optional<uint64_t> ForkTreeSpace::decisionKey(NodeId node) {
+  if (node == 0 || node >= nodes.size())
+    return std::nullopt;
+  return reinterpret_cast<uintptr_t>(nodes[node].delta.getAsOpaquePointer());
+}
+
 NodeId ForkTreeSpace::getParent(NodeId node) const {
   return node < nodes.size() ? nodes[node].parent : 0;
 }

@@ -17,9 +17,9 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
 
-FailureOr<LoweringTiming>
+llvm::Expected<LoweringTiming>
 tuner::timeVariantLowering(dloop::KernelOp kernel, const dtile::Target &target,
-                           size_t count, uint64_t seed, std::string &error) {
+                           size_t count, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::string loopKey = structuralKey(kernel);
   std::vector<double> times;
@@ -31,13 +31,12 @@ tuner::timeVariantLowering(dloop::KernelOp kernel, const dtile::Target &target,
       ArrayRef<dtile::KnobsAttr> options = cursor->getOptions();
       cursor = cursor->choose(options[rng() % options.size()]);
     }
-    if (failed(cursor)) {
-      error = "cannot lower a variant of @" + kernel.getSymName().str();
-      return failure();
-    }
+    if (failed(cursor))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "cannot lower a variant of @" +
+                                         kernel.getSymName());
     // A variant that does not lower is timed all the same: it is work done.
-    std::string ignored;
-    (void)lowerVariant(*cursor, loopKey, target, ignored);
+    llvm::consumeError(lowerVariant(*cursor, loopKey, target).takeError());
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());

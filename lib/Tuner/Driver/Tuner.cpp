@@ -1,27 +1,40 @@
 //===- Tuner.cpp - Tuning the kernels of a module -------------------------===//
 //
-// One kernel: a ForkTreeSpace, an evaluator that turns a terminal into a
-// Variant, asks the backend, and records the result, and a strategy walking
-// the space. The evaluator measures each terminal once (the default variant
-// is measured before the search, which then finds it cached). An error it
-// cannot turn into a failed variant (the backend cannot answer, the database
-// cannot be written) cancels the search and is returned.
+// One kernel is a session: its ForkTreeSpace, the evaluator that measures
+// and records its terminals (VariantEvaluator.h), its default variant
+// measured first (the speed-up's reference) and the winners of similar
+// kernels to try next. A strategy then walks the space within the kernel's
+// variant budget. With a budget for all kernels together, every session is
+// begun first, so that the budget can be shared by what each kernel could
+// save.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Tuner/Tuner.h"
 
+#include "ModelPrior.h"
+#include "VariantEvaluator.h"
+
 #include "Deplodock/Tuner/ForkTree.h"
 #include "Deplodock/Tuner/KnobsJson.h"
+#include "Deplodock/Tuner/RooflineModel.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <chrono>
-#include <unordered_map>
+#include <cmath>
+#include <random>
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
+using namespace deplodock::tuner::detail;
+
+bool tuner::usesModelPrior(StringRef prior, const Backend &backend) {
+  if (prior.empty())
+    return !backend.isEstimate();
+  return prior == "model";
+}
 
 std::optional<double> KernelTuneResult::speedup() const {
   if (!defaultUs || !bestUs || *bestUs <= 0)
@@ -34,213 +47,8 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-namespace {
-
-/// Measures the terminals of one kernel's fork tree and records them.
-class VariantEvaluator : public Evaluator {
-public:
-  VariantEvaluator(ForkTreeSpace &space, Backend &backend,
-                   const dtile::Target &target, StringRef name,
-                   StringRef loopKey, TuneDb *db, LatencyTable *table,
-                   const TuneOptions *options)
-      : space(space), backend(backend), target(target), name(name.str()),
-        loopKey(loopKey.str()), db(db), table(table), options(options) {}
-
-  Measurement measure(NodeId node) override {
-    auto known = results.find(node);
-    if (known != results.end())
-      return known->second;
-    Measurement m = measureOnce(node);
-    results.emplace(node, m);
-    return m;
-  }
-
-  /// The first error that stopped the search, if any.
-  const std::optional<std::string> &getError() const { return error; }
-  bool hasError() const { return error.has_value(); }
-
-  size_t numMeasured() const { return results.size(); }
-  size_t numFailed() const { return failedCount; }
-  std::optional<double> getBestUs() const { return bestUs; }
-  StringRef getBestKnobs() const { return bestKnobs; }
-  /// The knobs text of a measured terminal.
-  std::string knobsOf(NodeId node) {
-    return dtile::formatKnobsOption("", space.getKnobs(node));
-  }
-
-  double materializeSeconds = 0;
-  double lowerSeconds = 0;
-  double backendSeconds = 0;
-
-private:
-  Measurement fail(std::string message) {
-    if (!error)
-      error = std::move(message);
-    return Measurement::failure(MeasureStatus::CompileFail);
-  }
-
-  Measurement measureOnce(NodeId node) {
-    if (error)
-      return Measurement::failure(MeasureStatus::CompileFail);
-    auto start = std::chrono::steady_clock::now();
-    const dtile::ForkCursor *cursor = space.getCursor(node);
-    double materialize = secondsSince(start);
-    materializeSeconds += materialize;
-    if (!cursor || !cursor->isDone())
-      return fail("internal error: variant " + std::to_string(node) + " of @" +
-                  name + " is not a finished kernel");
-
-    std::string why;
-    BackendResult result;
-    FailureOr<Variant> variant = lowerVariant(*cursor, loopKey, target, why);
-    std::string knobsText = dtile::formatKnobsOption("", space.getKnobs(node));
-    if (failed(variant)) {
-      result = BackendResult::failure(MeasureStatus::CompileFail, why);
-    } else {
-      lowerSeconds += variant->loweringSeconds;
-      auto measureStart = std::chrono::steady_clock::now();
-      FailureOr<BackendResult> measured = backend.measure(*variant, why);
-      backendSeconds += secondsSince(measureStart);
-      if (failed(measured))
-        return fail(why);
-      result = std::move(*measured);
-    }
-    const Measurement &m = result.measurement;
-    bool improved = false;
-    if (!m.isValid()) {
-      ++failedCount;
-    } else if (!bestUs || m.medianUs < *bestUs) {
-      bestUs = m.medianUs;
-      bestKnobs = knobsText;
-      improved = true;
-    }
-    if (db && failed(record(node, succeeded(variant) ? &*variant : nullptr,
-                            knobsText, result, why)))
-      return fail(why);
-    if (table) {
-      LatencyEntry entry;
-      entry.status = m.status;
-      entry.medianUs = m.medianUs;
-      entry.minUs = m.minUs;
-      entry.maxUs = m.maxUs;
-      entry.samples = m.samples;
-      entry.detail = m.status == MeasureStatus::Ok ? "" : result.detail;
-      table->add(loopKey, name, knobsText, entry);
-    }
-    if (options && options->onProgress)
-      options->onProgress(TuneProgress{
-          name, results.size() + 1, knobsText, result, bestUs, improved,
-          materialize, succeeded(variant) ? variant->loweringSeconds : 0});
-    return m;
-  }
-
-  /// Writes the rows of one measured variant in one transaction.
-  LogicalResult record(NodeId node, const Variant *variant,
-                       const std::string &knobsText,
-                       const BackendResult &result, std::string &why) {
-    FailureOr<TuneDb::Transaction> tx = db->beginTransaction(why);
-    if (failed(tx))
-      return failure();
-    StringRef context = backend.getContext().key;
-    const Measurement &m = result.measurement;
-    std::optional<double> median =
-        m.isValid() ? std::optional<double>(m.medianUs) : std::nullopt;
-    dtile::KnobsAttr knobs = space.getKnobs(node);
-    std::string tileKey = forkPointKey(loopKey, knobs);
-
-    // The hops of the path: Loop -> root Tile, one per fork, then the
-    // finished Tile -> Kernel -> CUDA.
-    auto hop = [&](StringRef parent, OpLevel parentLevel, StringRef child,
-                   OpLevel childLevel, llvm::json::Object delta) {
-      LoweringRow row;
-      row.contextKey = context.str();
-      row.parentKey = parent.str();
-      row.parentLevel = parentLevel;
-      row.childKey = child.str();
-      row.childLevel = childLevel;
-      row.knobs = std::move(delta);
-      row.bestMedianUs = median;
-      return db->recordLowering(row, why);
-    };
-    SmallVector<NodeId> path = space.getAncestry(node);
-    std::string parentKey = forkPointKey(loopKey, space.getKnobs(path[0]));
-    if (failed(hop(loopKey, OpLevel::Loop, parentKey, OpLevel::Tile, {})))
-      return failure();
-    for (NodeId step : ArrayRef<NodeId>(path).drop_front()) {
-      std::string childKey = forkPointKey(loopKey, space.getKnobs(step));
-      if (failed(hop(parentKey, OpLevel::Tile, childKey, OpLevel::Tile,
-                     knobsToJson(space.getDelta(step)))))
-        return failure();
-      parentKey = std::move(childKey);
-    }
-
-    PerfRow perf;
-    perf.contextKey = context.str();
-    perf.backend = backend.getName().str();
-    perf.kernelKey = loopKey;
-    perf.status = m.status;
-    perf.knobs = knobsToJson(knobs);
-    perf.detail = result.detail;
-    if (m.status == MeasureStatus::Ok) {
-      PerfStats stats;
-      stats.medianUs = m.medianUs;
-      stats.minUs = m.minUs;
-      stats.maxUs = m.maxUs;
-      stats.meanUs = result.meanUs;
-      stats.varianceUs2 = result.varianceUs2;
-      stats.numSamples = std::max<int64_t>(m.samples, 1);
-      perf.stats = stats;
-    }
-    if (variant) {
-      if (failed(
-              db->recordOp(OpLevel::Tile, tileKey, variant->tileText, why)) ||
-          failed(db->recordOp(OpLevel::Kernel, variant->kernelKey,
-                              variant->kernelText, why)) ||
-          failed(db->recordCudaOp(variant->getCudaOpRow(), why)) ||
-          failed(hop(tileKey, OpLevel::Tile, variant->kernelKey,
-                     OpLevel::Kernel, {})) ||
-          failed(hop(variant->kernelKey, OpLevel::Kernel, variant->cudaKey,
-                     OpLevel::Cuda, {})))
-        return failure();
-      perf.opKey = variant->cudaKey;
-    } else {
-      // Nothing below the Tile IR exists: the failure is the tile op's.
-      perf.opKey = tileKey;
-    }
-    if (failed(db->recordPerf(perf, why)))
-      return failure();
-    return tx->commit(why);
-  }
-
-  ForkTreeSpace &space;
-  Backend &backend;
-  const dtile::Target &target;
-  std::string name;
-  std::string loopKey;
-  TuneDb *db;
-  LatencyTable *table;
-  const TuneOptions *options;
-
-  std::unordered_map<NodeId, Measurement> results;
-  size_t failedCount = 0;
-  std::optional<double> bestUs;
-  std::string bestKnobs;
-  std::optional<std::string> error;
-};
-
-} // namespace
-
-FailureOr<Tuner> Tuner::create(Backend &backend, const dtile::Target &target,
-                               TuneDb *db, LatencyTable *table,
-                               std::string &error) {
-  if (db && failed(db->recordContext(backend.getContext(), error)))
-    return failure();
-  if (table) {
-    table->target = target.name;
-    table->recordedWith = backend.getName().str();
-    table->recordedContext = backend.getContext().key;
-  }
-  return Tuner(backend, target, db, table);
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 /// The first error diagnostic reported while `fn` runs, as text.
@@ -256,139 +64,376 @@ static std::string captureErrors(MLIRContext *context, Fn fn) {
   return text;
 }
 
-FailureOr<KernelTuneResult> Tuner::tuneKernel(dloop::KernelOp kernel,
-                                              StringRef loopKey,
-                                              const TuneOptions &options,
-                                              std::string &error) {
-  auto start = std::chrono::steady_clock::now();
+/// The fork tree of `kernel`, or the error tileify reported.
+static llvm::Expected<std::unique_ptr<ForkTreeSpace>>
+buildSpace(dloop::KernelOp kernel, const dtile::Target &target,
+           size_t cacheCapacity) {
+  FailureOr<std::unique_ptr<ForkTreeSpace>> space;
+  std::string why = captureErrors(kernel.getContext(), [&] {
+    space = ForkTreeSpace::create(kernel, target, cacheCapacity);
+  });
+  if (failed(space))
+    return makeError("cannot build the fork tree of @" + kernel.getSymName() +
+                     (why.empty() ? "" : ": " + why));
+  return std::move(*space);
+}
+
+/// The option path to the terminal that takes, at every fork, the option
+/// whose knobs all agree with `knobs` (else option 0); none at a dead end.
+static std::optional<std::vector<unsigned>>
+matchPath(ForkTreeSpace &space, const llvm::json::Object &knobs) {
+  std::vector<unsigned> path;
+  NodeId node = space.root();
+  SmallVector<NodeId> children;
+  while (!space.isTerminal(node)) {
+    children.clear();
+    space.children(node, children);
+    if (children.empty())
+      return std::nullopt;
+    unsigned pick = 0;
+    for (auto [i, child] : llvm::enumerate(children)) {
+      llvm::json::Object delta = knobsToJson(space.getDelta(child));
+      if (llvm::all_of(delta, [&](const auto &entry) {
+            const llvm::json::Value *value = knobs.get(entry.first);
+            return value && *value == entry.second;
+          })) {
+        pick = i;
+        break;
+      }
+    }
+    path.push_back(pick);
+    node = children[pick];
+  }
+  return path;
+}
+
+/// One distinct kernel being tuned.
+struct Tuner::Session {
+  dloop::KernelOp kernel;
+  std::string familyKey;
   KernelTuneResult result;
+  std::unique_ptr<ForkTreeSpace> space;
+  std::unique_ptr<VariantEvaluator> evaluator;
+  std::chrono::steady_clock::time_point start;
+  /// An error of the tile-op visitor, reported after the search.
+  std::string visitError;
+};
+
+llvm::Expected<Tuner> Tuner::create(Backend &backend,
+                                    const dtile::Target &target, TuneDb *db,
+                                    LatencyTable *table) {
+  if (db)
+    if (llvm::Error e = db->recordContext(backend.getContext()))
+      return std::move(e);
+  if (table) {
+    table->target = target.getName().str();
+    table->recordedWith = backend.getName().str();
+    table->recordedContext = backend.getContext().key;
+  }
+  return Tuner(backend, target, db, table);
+}
+
+Tuner::Tuner(Tuner &&) = default;
+Tuner::~Tuner() = default;
+
+llvm::Expected<std::unique_ptr<Tuner::Session>>
+Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
+             const TuneOptions &options) {
+  auto session = std::make_unique<Session>();
+  Session &s = *session;
+  s.start = std::chrono::steady_clock::now();
+  s.kernel = kernel;
+  s.familyKey = structuralFamilyKey(kernel);
+  KernelTuneResult &result = s.result;
   result.name = kernel.getSymName().str();
   result.loopKey = loopKey.str();
 
-  FailureOr<std::unique_ptr<ForkTreeSpace>> space;
-  std::string why = captureErrors(kernel.getContext(), [&] {
-    space = ForkTreeSpace::create(kernel, target, options.cacheCapacity);
-  });
-  if (failed(space)) {
-    error = "cannot build the fork tree of @" + result.name +
-            (why.empty() ? "" : ": " + why);
-    return failure();
-  }
+  llvm::Expected<std::unique_ptr<ForkTreeSpace>> space =
+      buildSpace(kernel, target, options.cacheCapacity);
+  if (!space)
+    return space.takeError();
+  s.space = std::move(*space);
+  if (usesModelPrior(options.prior, *backend))
+    s.space->setPriorEstimator(makeModelPrior(
+        target, loopKey, options.priorNoise, options.search.seed));
   if (db) {
     std::string text;
     llvm::raw_string_ostream(text) << kernel;
-    if (failed(db->recordOp(OpLevel::Loop, loopKey, text, error)))
-      return failure();
+    if (llvm::Error e = db->recordOp(OpLevel::Loop, loopKey, text).takeError())
+      return std::move(e);
+    if (llvm::Error e = db->recordFamily(loopKey, s.familyKey))
+      return std::move(e);
     // Every fork point's Tile IR, once, as the search first builds it.
-    auto recordTile = [&](NodeId, const dtile::ForkCursor &cursor) {
-      if (!why.empty())
+    auto recordTile = [this, &s, loopKey = loopKey.str()](
+                          NodeId, const dtile::ForkCursor &cursor) {
+      if (!s.visitError.empty())
         return;
       std::string tile;
       llvm::raw_string_ostream(tile) << cursor.getKernel();
-      (void)db->recordOp(OpLevel::Tile,
-                         forkPointKey(loopKey, cursor.getKnobs()), tile, why);
+      llvm::Expected<bool> done = db->recordOp(
+          OpLevel::Tile, forkPointKey(loopKey, cursor.getKnobs()), tile);
+      if (!done)
+        s.visitError = llvm::toString(done.takeError());
     };
-    recordTile(0, *(*space)->getCursor(0));
-    (*space)->setVisitor(recordTile);
-    if (!why.empty()) {
-      error = why;
-      return failure();
-    }
+    recordTile(0, *s.space->getCursor(0));
+    s.space->setVisitor(recordTile);
+    if (!s.visitError.empty())
+      return makeError(s.visitError);
   }
 
-  if (failed(backend->beginKernel(kernel, loopKey, error)))
-    return failure();
-  VariantEvaluator evaluator(**space, *backend, target, result.name, loopKey,
-                             db, table, &options);
+  if (llvm::Error e = backend->beginKernel(kernel, loopKey))
+    return std::move(e);
+  s.evaluator = std::make_unique<VariantEvaluator>(
+      *s.space, *backend, target, result.name, loopKey, db, table, &options,
+      &runVariants);
+  if (options.resume)
+    if (llvm::Error e = s.evaluator->loadRecorded())
+      return std::move(e);
+  s.evaluator->setBudget(options.search.maxVariants);
+
   // The heuristic default first: the reference of the speed-up.
-  FailureOr<NodeId> fallback = (*space)->defaultTerminal();
+  FailureOr<NodeId> fallback = s.space->defaultTerminal();
   if (succeeded(fallback)) {
-    Measurement m = evaluator.measure(*fallback);
-    result.defaultKnobs = evaluator.knobsOf(*fallback);
+    Measurement m = s.evaluator->measure(*fallback);
+    result.defaultKnobs = s.evaluator->knobsOf(*fallback);
     if (m.isValid())
       result.defaultUs = m.medianUs;
+    // The floor the kernel could reach, from the default's profile.
+    FailureOr<DeviceModel> device = getDeviceModel(target.getName());
+    const dtile::ForkCursor *cursor = s.space->getCursor(*fallback);
+    if (succeeded(device) && cursor) {
+      llvm::Expected<Variant> variant = lowerVariant(*cursor, loopKey, target);
+      if (variant)
+        result.floorUs =
+            rooflineFloorUs(profileKernel(variant->kernel), *device);
+      else
+        llvm::consumeError(variant.takeError());
+    }
   }
+  if (s.evaluator->hasError())
+    return s.evaluator->takeError();
+  return std::move(session);
+}
 
+llvm::Expected<std::vector<std::vector<unsigned>>>
+Tuner::warmStarts(Session &s, const TuneOptions &options) {
+  std::vector<llvm::json::Object> winners;
+  if (db) {
+    llvm::Expected<std::vector<BestRow>> rows = db->familyBest(
+        backend->getContext().key, s.familyKey, backend->getName());
+    if (!rows)
+      return rows.takeError();
+    // Its own best is left out: a resumed search finds it again as it did
+    // before, so the resumed run stays the run it was.
+    for (BestRow &row : *rows)
+      if (row.kernelKey != s.result.loopKey)
+        winners.push_back(std::move(row.knobs));
+  }
+  for (const llvm::json::Object &knobs : familyWinners[s.familyKey])
+    winners.push_back(knobs);
+
+  // The default is measured anyway.
+  std::vector<std::vector<unsigned>> paths;
+  if (FailureOr<NodeId> fallback = s.space->defaultTerminal();
+      succeeded(fallback)) {
+    SmallVector<unsigned> path = s.space->getPath(*fallback);
+    paths.emplace_back(path.begin(), path.end());
+  }
+  size_t defaults = paths.size();
+  constexpr size_t kMaxWarmStarts = 3;
+  for (const llvm::json::Object &knobs : winners) {
+    if (paths.size() == defaults + kMaxWarmStarts)
+      break;
+    std::optional<std::vector<unsigned>> path = matchPath(*s.space, knobs);
+    if (path && !llvm::is_contained(paths, *path))
+      paths.push_back(std::move(*path));
+  }
+  paths.erase(paths.begin(), paths.begin() + defaults);
+  return paths;
+}
+
+llvm::Expected<KernelTuneResult>
+Tuner::search(Session &s, const TuneOptions &options, size_t budget) {
+  KernelTuneResult &result = s.result;
+  VariantEvaluator &evaluator = *s.evaluator;
   llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
       createSearchStrategy(options.strategy, "--search");
-  if (!strategy) {
-    error = llvm::toString(strategy.takeError());
-    return failure();
-  }
+  if (!strategy)
+    return strategy.takeError();
   SearchOptions search = options.search;
+  search.maxVariants = budget;
   search.onMeasured = nullptr;
+  evaluator.setBudget(budget);
+  if (options.warmStart) {
+    llvm::Expected<std::vector<std::vector<unsigned>>> seeds =
+        warmStarts(s, options);
+    if (!seeds)
+      return seeds.takeError();
+    result.warmStarts = seeds->size();
+    search.seedPaths = std::move(*seeds);
+  }
   std::function<bool()> userCancel = options.search.cancelled;
   search.cancelled = [&] {
-    return evaluator.hasError() || !why.empty() || (userCancel && userCancel());
+    return evaluator.hasError() || !s.visitError.empty() ||
+           (userCancel && userCancel());
   };
-  SearchResult found = evaluator.hasError()
-                           ? SearchResult()
-                           : (*strategy)->run(**space, evaluator, search);
-  if (evaluator.hasError()) {
-    error = *evaluator.getError();
-    return failure();
-  }
-  if (!why.empty()) {
-    error = why;
-    return failure();
-  }
+  SearchResult found = (*strategy)->run(*s.space, evaluator, search);
+  if (evaluator.hasError())
+    return evaluator.takeError();
+  if (!s.visitError.empty())
+    return makeError(s.visitError);
   result.bestUs = evaluator.getBestUs();
   result.bestKnobs = evaluator.getBestKnobs().str();
   result.measured = evaluator.numMeasured();
   result.failed = evaluator.numFailed();
-  result.treeNodes = (*space)->getNumNodes();
-  result.cachedCursors = (*space)->getNumCachedCursors();
+  result.recorded = evaluator.numRecorded();
+  result.sameCuda = evaluator.numSameCuda();
+  result.budget = budget;
+  result.treeNodes = s.space->getNumNodes();
+  result.cachedCursors = s.space->getNumCachedCursors();
   result.stopReason = found.stopReason;
   // Building Tile IR happens wherever the search first touches a node.
-  result.materializeSeconds = (*space)->getReplaySeconds();
+  result.materializeSeconds = s.space->getReplaySeconds();
   result.lowerSeconds = evaluator.lowerSeconds;
   result.backendSeconds = evaluator.backendSeconds;
-  result.seconds = secondsSince(start);
+  result.seconds = secondsSince(s.start);
+  if (std::optional<NodeId> best = evaluator.getBestNode())
+    familyWinners[s.familyKey].push_back(knobsToJson(s.space->getKnobs(*best)));
   return result;
 }
 
-FailureOr<std::vector<KernelTuneResult>>
+llvm::Expected<KernelTuneResult> Tuner::tuneKernel(dloop::KernelOp kernel,
+                                                   StringRef loopKey,
+                                                   const TuneOptions &options) {
+  llvm::Expected<std::unique_ptr<Session>> session =
+      begin(kernel, loopKey, options);
+  if (!session)
+    return session.takeError();
+  return search(**session, options, options.search.maxVariants);
+}
+
+/// Splits `total` variants over kernels in proportion to `weights`, each
+/// getting at least `floor` (largest remainders first, ties in order).
+static std::vector<size_t> shareBudget(size_t total,
+                                       llvm::ArrayRef<double> weights,
+                                       llvm::ArrayRef<size_t> floors) {
+  std::vector<size_t> shares(floors.begin(), floors.end());
+  size_t used = 0;
+  for (size_t f : floors)
+    used += f;
+  if (total <= used || weights.empty())
+    return shares;
+  size_t left = total - used;
+  double sum = 0;
+  for (double w : weights)
+    sum += w;
+  std::vector<double> exact(weights.size());
+  for (auto [i, w] : llvm::enumerate(weights))
+    exact[i] = sum > 0 ? left * w / sum : double(left) / weights.size();
+  std::vector<size_t> order(weights.size());
+  size_t given = 0;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    order[i] = i;
+    size_t whole = size_t(exact[i]);
+    shares[i] += whole;
+    given += whole;
+  }
+  llvm::sort(order, [&](size_t a, size_t b) {
+    double ra = exact[a] - std::floor(exact[a]);
+    double rb = exact[b] - std::floor(exact[b]);
+    return ra != rb ? ra > rb : a < b;
+  });
+  for (size_t i = 0; given < left; ++i, ++given)
+    ++shares[order[i % order.size()]];
+  return shares;
+}
+
+llvm::Expected<std::vector<KernelTuneResult>>
 Tuner::tuneKernels(ArrayRef<dloop::KernelOp> kernels,
-                   const TuneOptions &options, std::string &error) {
-  std::vector<KernelTuneResult> results;
+                   const TuneOptions &options) {
+  // The distinct kernels, and the others that share their key.
+  std::vector<std::pair<dloop::KernelOp, std::string>> distinct;
+  std::vector<std::vector<std::string>> sameAs;
   llvm::StringMap<size_t> byKey;
   for (dloop::KernelOp kernel : kernels) {
     std::string key = structuralKey(kernel);
-    auto [it, fresh] = byKey.try_emplace(key, results.size());
+    auto [it, fresh] = byKey.try_emplace(key, distinct.size());
     if (!fresh) {
-      results[it->second].sameAs.push_back(kernel.getSymName().str());
+      sameAs[it->second].push_back(kernel.getSymName().str());
       continue;
     }
-    FailureOr<KernelTuneResult> tuned = tuneKernel(kernel, key, options, error);
-    if (failed(tuned))
-      return failure();
-    results.push_back(std::move(*tuned));
+    distinct.push_back({kernel, key});
+    sameAs.emplace_back();
+  }
+
+  std::vector<KernelTuneResult> results;
+  auto finished = [&](KernelTuneResult result, size_t i) {
+    result.sameAs = sameAs[i];
+    if (options.onKernel)
+      options.onKernel(result, i, distinct.size());
+    results.push_back(std::move(result));
+  };
+  if (!options.totalVariants) {
+    for (auto [i, entry] : llvm::enumerate(distinct)) {
+      llvm::Expected<KernelTuneResult> tuned =
+          tuneKernel(entry.first, entry.second, options);
+      if (!tuned)
+        return tuned.takeError();
+      finished(std::move(*tuned), i);
+    }
+    return results;
+  }
+
+  // A budget for all: begin every kernel (its default measured), then share
+  // the rest by the time each could save in the layer.
+  std::vector<std::unique_ptr<Session>> sessions;
+  std::vector<double> weights;
+  std::vector<size_t> floors;
+  for (auto [i, entry] : llvm::enumerate(distinct)) {
+    llvm::Expected<std::unique_ptr<Session>> session =
+        begin(entry.first, entry.second, options);
+    if (!session)
+      return session.takeError();
+    const KernelTuneResult &r = (*session)->result;
+    double gap = r.defaultUs ? *r.defaultUs - r.floorUs.value_or(0) : 0;
+    weights.push_back(std::max(gap, 0.0) * double(1 + sameAs[i].size()));
+    floors.push_back(1);
+    sessions.push_back(std::move(*session));
+  }
+  std::vector<size_t> shares =
+      shareBudget(options.totalVariants, weights, floors);
+  for (auto [i, session] : llvm::enumerate(sessions)) {
+    llvm::Expected<KernelTuneResult> tuned =
+        search(*session, options, shares[i]);
+    if (!tuned)
+      return tuned.takeError();
+    session.reset(); // Its tree and cursors are no longer needed.
+    finished(std::move(*tuned), i);
   }
   return results;
 }
 
-FailureOr<std::vector<KernelTuneResult>>
-Tuner::tuneModule(ModuleOp module, const TuneOptions &options,
-                  std::string &error) {
+llvm::Expected<std::vector<KernelTuneResult>>
+Tuner::tuneModule(ModuleOp module, const TuneOptions &options) {
   SmallVector<dloop::KernelOp> kernels;
   module.walk([&](dloop::KernelOp kernel) { kernels.push_back(kernel); });
-  return tuneKernels(kernels, options, error);
+  return tuneKernels(kernels, options);
 }
 
-FailureOr<ComparisonReport>
-tuner::compareOnKernel(dloop::KernelOp kernel, StringRef loopKey,
-                       Backend &backend, const dtile::Target &target,
-                       ArrayRef<StringRef> strategies,
-                       const SearchOptions &options, std::string &error) {
-  FailureOr<std::unique_ptr<ForkTreeSpace>> space;
-  std::string why = captureErrors(kernel.getContext(), [&] {
-    space = ForkTreeSpace::create(kernel, target);
-  });
-  if (failed(space)) {
-    error = "cannot build the fork tree of @" + kernel.getSymName().str() +
-            (why.empty() ? "" : ": " + why);
-    return failure();
-  }
+llvm::Expected<ComparisonReport> tuner::compareOnKernel(
+    dloop::KernelOp kernel, StringRef loopKey, Backend &backend,
+    const dtile::Target &target, ArrayRef<StringRef> strategies,
+    const SearchOptions &options, const CompareOptions &compare,
+    StringRef prior, double priorNoise) {
+  llvm::Expected<std::unique_ptr<ForkTreeSpace>> space =
+      buildSpace(kernel, target, ForkTreeSpace::kDefaultCacheCapacity);
+  if (!space)
+    return space.takeError();
+  if (usesModelPrior(prior, backend))
+    (*space)->setPriorEstimator(
+        makeModelPrior(target, loopKey, priorNoise, options.seed));
+  if (llvm::Error e = backend.beginKernel(kernel, loopKey))
+    return std::move(e);
   VariantEvaluator evaluator(**space, backend, target, kernel.getSymName(),
                              loopKey, /*db=*/nullptr, /*table=*/nullptr,
                              /*options=*/nullptr);
@@ -398,14 +443,51 @@ tuner::compareOnKernel(dloop::KernelOp kernel, StringRef loopKey,
     return evaluator.hasError() || (userCancel && userCancel());
   };
   llvm::Expected<ComparisonReport> report =
-      compareStrategies(**space, evaluator, strategies, search);
-  if (!report) {
-    error = llvm::toString(report.takeError());
-    return failure();
+      compareStrategies(**space, evaluator, strategies, search, compare);
+  if (!report)
+    return report.takeError();
+  if (evaluator.hasError())
+    return evaluator.takeError();
+  return report;
+}
+
+llvm::Expected<TreeSizeEstimate>
+tuner::estimateTreeSize(dloop::KernelOp kernel, const dtile::Target &target,
+                        size_t walks, uint64_t seed) {
+  llvm::Expected<std::unique_ptr<ForkTreeSpace>> space =
+      buildSpace(kernel, target, ForkTreeSpace::kDefaultCacheCapacity);
+  if (!space)
+    return space.takeError();
+  std::mt19937_64 rng(seed);
+  TreeSizeEstimate estimate;
+  estimate.walks = walks;
+  double sum = 0, sumSquares = 0, forks = 0;
+  SmallVector<NodeId> children;
+  for (size_t w = 0; w < walks; ++w) {
+    double product = 1;
+    NodeId node = (*space)->root();
+    while (!(*space)->isTerminal(node)) {
+      children.clear();
+      (*space)->children(node, children);
+      if (children.empty()) {
+        product = 0; // A dead end: no terminal on this walk.
+        break;
+      }
+      product *= double(children.size());
+      forks += 1;
+      estimate.widestFork = std::max(estimate.widestFork, children.size());
+      node = children[rng() % children.size()];
+    }
+    sum += product;
+    sumSquares += product * product;
   }
-  if (evaluator.hasError()) {
-    error = *evaluator.getError();
-    return failure();
+  if (walks) {
+    estimate.terminals = sum / double(walks);
+    estimate.depth = forks / double(walks);
+    double variance =
+        std::max(0.0, sumSquares / double(walks) -
+                          estimate.terminals * estimate.terminals);
+    estimate.standardError = std::sqrt(variance / double(walks));
   }
-  return std::move(*report);
+  return estimate;
 }

@@ -1,4 +1,5 @@
-//===- StructuralKey.cpp - Keys that name a kernel by its structure -*- C++ -*-//
+//===- StructuralKey.cpp - Keys that name a kernel by its structure -*- C++
+//-*-//
 
 #include "Deplodock/Tuner/StructuralKey.h"
 
@@ -18,9 +19,8 @@ using namespace deplodock;
 using namespace deplodock::tuner;
 
 std::string tuner::sha256Hex(StringRef text) {
-  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()),
-                        text.size()));
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   return llvm::toHex(digest, /*LowerCase=*/true);
 }
 
@@ -44,10 +44,9 @@ static StringRef clusterOf(Operation *op) {
           [](auto) { return "cmp"; })
       .Case<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
             arith::RemSIOp, arith::RemUIOp>([](auto) { return "div"; })
-      .Case<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
-            math::Log1pOp, math::SqrtOp, math::RsqrtOp, math::TanhOp,
-            math::ErfOp, math::SinOp, math::CosOp, math::PowFOp>(
-          [](auto) { return "sfu"; })
+      .Case<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::Log1pOp,
+            math::SqrtOp, math::RsqrtOp, math::TanhOp, math::ErfOp, math::SinOp,
+            math::CosOp, math::PowFOp>([](auto) { return "sfu"; })
       .Default([](Operation *op) { return op->getName().getStringRef(); });
 }
 
@@ -115,9 +114,9 @@ static void sortBuffersByFirstUse(dloop::KernelOp kernel) {
     return it == firstUse.end() ? firstUse.size() : it - firstUse.begin();
   };
   unsigned numInputs = kernel.getInputs().size();
-  for (auto [begin, end] : {std::make_pair(0u, numInputs),
-                            std::make_pair(numInputs,
-                                           kernel.getBody()->getNumArguments())}) {
+  for (auto [begin, end] :
+       {std::make_pair(0u, numInputs),
+        std::make_pair(numInputs, kernel.getBody()->getNumArguments())}) {
     SmallVector<BlockArgument> args;
     for (unsigned i = begin; i < end; ++i)
       args.push_back(kernel.getBody()->getArgument(i));
@@ -148,7 +147,9 @@ namespace {
 /// Prints a kernel with values numbered in definition order.
 class CanonicalPrinter {
 public:
-  explicit CanonicalPrinter(llvm::raw_ostream &os) : os(os) {}
+  /// `anyExtent` prints loop extents and buffer sizes as `?`.
+  CanonicalPrinter(llvm::raw_ostream &os, bool anyExtent)
+      : os(os), anyExtent(anyExtent) {}
 
   void printKernel(dloop::KernelOp kernel) {
     os << "kernel";
@@ -168,7 +169,7 @@ private:
     SmallVector<int64_t> shape;
     for (int64_t s : memref.getShape())
       if (s != 1)
-        shape.push_back(s);
+        shape.push_back(anyExtent ? ShapedType::kDynamic : s);
     std::string text;
     llvm::raw_string_ostream(text)
         << MemRefType::get(shape, memref.getElementType());
@@ -233,8 +234,12 @@ private:
       SmallVector<std::string> inits;
       for (Value v : loop.getInitArgs())
         inits.push_back(name(v));
-      os << "for " << define(loop.getInductionVar()) << " < "
-         << loop.getExtent() << (loop.isReduction() ? " reduce" : " free");
+      os << "for " << define(loop.getInductionVar()) << " < ";
+      if (anyExtent)
+        os << "?";
+      else
+        os << loop.getExtent();
+      os << (loop.isReduction() ? " reduce" : " free");
       if (!inits.empty()) {
         os << " iter(";
         for (auto [i, arg] : llvm::enumerate(loop.getIterArgs()))
@@ -311,13 +316,14 @@ private:
   }
 
   llvm::raw_ostream &os;
+  bool anyExtent;
   llvm::DenseMap<Value, std::string> names;
   unsigned next = 0;
 };
 
 } // namespace
 
-std::string tuner::canonicalPrint(dloop::KernelOp kernel) {
+std::string tuner::canonicalPrint(dloop::KernelOp kernel, bool anyExtent) {
   // Canonicalise a private copy.
   OpBuilder b(kernel.getContext());
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(b, kernel.getLoc());
@@ -340,10 +346,14 @@ std::string tuner::canonicalPrint(dloop::KernelOp kernel) {
   sortBuffersByFirstUse(copy);
   std::string text;
   llvm::raw_string_ostream os(text);
-  CanonicalPrinter(os).printKernel(copy);
+  CanonicalPrinter(os, anyExtent).printKernel(copy);
   return text;
 }
 
 std::string tuner::structuralKey(dloop::KernelOp kernel) {
   return sha256Hex(canonicalPrint(kernel));
+}
+
+std::string tuner::structuralFamilyKey(dloop::KernelOp kernel) {
+  return sha256Hex(canonicalPrint(kernel, /*anyExtent=*/true));
 }

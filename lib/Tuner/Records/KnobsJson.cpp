@@ -6,6 +6,7 @@
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "Deplodock/Tuner/TuneDb.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -33,18 +34,15 @@ std::string tuner::formatKnobsJson(dtile::KnobsAttr knobs) {
   return formatKnobs(knobsToJson(knobs));
 }
 
-FailureOr<dtile::KnobsAttr>
-tuner::knobsFromJson(MLIRContext *context, const llvm::json::Object &object,
-                     std::string &error) {
+llvm::Expected<dtile::KnobsAttr>
+tuner::knobsFromJson(MLIRContext *context, const llvm::json::Object &object) {
   Builder b(context);
   SmallVector<NamedAttribute> entries;
   for (const auto &[key, value] : object) {
     StringRef name = key;
     const dtile::KnobInfo *knob = dtile::lookupKnob(name);
-    if (!knob) {
-      error = ("unknown knob '" + name + "'").str();
-      return failure();
-    }
+    if (!knob)
+      return llvm::createStringError("unknown knob '" + name + "'");
     Attribute attr;
     switch (knob->kind) {
     case dtile::KnobKind::Int:
@@ -66,15 +64,26 @@ tuner::knobsFromJson(MLIRContext *context, const llvm::json::Object &object,
       }
       break;
     }
-    if (!attr) {
-      error =
-          ("knob '" + name + "' expects " + dtile::describeKnobKind(knob->kind))
-              .str();
-      return failure();
-    }
+    if (!attr)
+      return llvm::createStringError("knob '" + name + "' expects " +
+                                     dtile::describeKnobKind(knob->kind));
     entries.push_back(b.getNamedAttr(name, attr));
   }
-  return dtile::KnobsAttr::get(context, entries);
+  // The ranges of Rules.td, as the attribute verifies them.
+  std::string message;
+  dtile::KnobsAttr knobs;
+  {
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    knobs = dtile::KnobsAttr::getChecked(
+        [&] { return mlir::emitError(UnknownLoc::get(context)); }, context,
+        DictionaryAttr::get(context, entries));
+  }
+  if (!knobs)
+    return llvm::createStringError(message);
+  return knobs;
 }
 
 std::optional<size_t> tuner::findOption(ArrayRef<dtile::KnobsAttr> options,

@@ -3,6 +3,7 @@
 #include "Deplodock/Tuner/Replay.h"
 
 #include "Deplodock/Tuner/KnobsJson.h"
+#include "Deplodock/Tuner/StructuralKey.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -40,26 +41,25 @@ std::string KernelReplayReport::describe() const {
   return text;
 }
 
-FailureOr<TuneDbReplay> TuneDbReplay::open(StringRef path, StringRef context,
-                                           StringRef target,
-                                           std::string &error) {
+llvm::Expected<TuneDbReplay>
+TuneDbReplay::open(StringRef path, StringRef context, StringRef target) {
   // `sm_90` is compute capability 9.0.
   int capability = 0;
   StringRef digits = target;
-  if (!digits.consume_front("sm_") || digits.getAsInteger(10, capability)) {
-    error = ("unknown target '" + target + "'").str();
-    return failure();
-  }
+  if (const GpuTargetSpec *spec = lookupGpuTarget(target))
+    capability = spec->capability;
+  else if (!digits.consume_front("sm_") || digits.getAsInteger(10, capability))
+    return llvm::createStringError("unknown target '" + target + "'");
   TuneDbOptions options;
   options.readOnly = true;
   options.mustExist = true;
-  FailureOr<TuneDb> opened = TuneDb::open(path, options, error);
-  if (failed(opened))
-    return failure();
+  llvm::Expected<TuneDb> opened = TuneDb::open(path, options);
+  if (!opened)
+    return opened.takeError();
   auto db = std::make_unique<TuneDb>(std::move(*opened));
-  FailureOr<std::vector<DeviceContext>> contexts = db->allContexts(error);
-  if (failed(contexts))
-    return failure();
+  llvm::Expected<std::vector<DeviceContext>> contexts = db->allContexts();
+  if (!contexts)
+    return contexts.takeError();
   auto known = [&](StringRef key) {
     return llvm::any_of(*contexts,
                         [&](const DeviceContext &c) { return c.key == key; });
@@ -83,28 +83,98 @@ FailureOr<TuneDbReplay> TuneDbReplay::open(StringRef path, StringRef context,
       SmallVector<StringRef> keys;
       for (const DeviceContext &c : *contexts)
         keys.push_back(c.key);
-      error =
-          ("tune database '" + path + "' has no context '" + key +
-           "' (it has " +
-           (keys.empty() ? std::string("none") : llvm::join(keys, ", ")) + ")")
-              .str();
-      return failure();
+      return llvm::createStringError(
+          "tune database '" + path + "' has no context '" + key + "' (it has " +
+          (keys.empty() ? std::string("none") : llvm::join(keys, ", ")) + ")");
     }
   }
   bool contextKnown = known(key);
   return TuneDbReplay(std::move(db), std::move(key), contextKnown);
 }
 
-FailureOr<std::optional<llvm::json::Object>>
-TuneDbReplay::lookup(StringRef loopKey, dtile::KnobsAttr knobs,
-                     std::string &error) {
+llvm::Expected<std::optional<llvm::json::Object>>
+TuneDbReplay::lookup(StringRef loopKey, dtile::KnobsAttr knobs) {
   if (!contextKnown)
-    return std::optional<llvm::json::Object>();
-  FailureOr<std::optional<LoweringRow>> row =
-      db->lookupLowering(contextKey, forkPointKey(loopKey, knobs), error);
-  if (failed(row))
-    return failure();
+    return std::nullopt;
+  llvm::Expected<std::optional<LoweringRow>> row =
+      db->lookupLowering(contextKey, forkPointKey(loopKey, knobs));
+  if (!row)
+    return row.takeError();
   if (!*row)
-    return std::optional<llvm::json::Object>();
+    return std::nullopt;
   return std::optional<llvm::json::Object>(std::move((*row)->knobs));
+}
+
+//===----------------------------------------------------------------------===//
+// The replay chooser
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class ReplayChooser final : public dtile::OptionChooser {
+public:
+  ReplayChooser(StringRef path, StringRef context, bool report)
+      : path(path), context(context), report(report) {}
+
+  StringRef getName() const override { return "tune-db"; }
+
+  LogicalResult beginModule(ModuleOp module, dtile::TargetAttr target,
+                            ArrayRef<dloop::KernelOp> loops) override {
+    llvm::Expected<TuneDbReplay> opened =
+        TuneDbReplay::open(path, context, target.getName());
+    if (!opened)
+      return module.emitError(llvm::toString(opened.takeError()));
+    replay.emplace(std::move(*opened));
+    // Keyed by the Loop IR kernels, which tileify replaces.
+    loopKeys.clear();
+    for (dloop::KernelOp kernel : loops)
+      loopKeys.push_back(structuralKey(kernel));
+    return success();
+  }
+
+  LogicalResult beginKernel(dtile::KernelOp kernel, size_t index) override {
+    current = index;
+    tally = KernelReplayReport();
+    tally.kernel = kernel.getSymName().str();
+    return success();
+  }
+
+  FailureOr<size_t> choose(const dtile::Rule &, dtile::KernelOp kernel,
+                           ArrayRef<dtile::KnobsAttr> options) override {
+    if (options.size() < 2)
+      return 0;
+    ++tally.forks;
+    llvm::Expected<std::optional<llvm::json::Object>> delta =
+        replay->lookup(loopKeys[current], kernel.getKnobs());
+    if (!delta)
+      return kernel.emitOpError(llvm::toString(delta.takeError()));
+    if (!*delta)
+      return 0;
+    std::optional<size_t> choice = findOption(options, **delta);
+    ++(choice ? tally.replayed : tally.stale);
+    return choice.value_or(0);
+  }
+
+  LogicalResult endKernel(dtile::KernelOp kernel) override {
+    if (report)
+      kernel.emitRemark("tune-db: ")
+          << tally.describe() << " in context '" << replay->getContextKey()
+          << "'" << (replay->hasContext() ? "" : ", which it does not hold");
+    return success();
+  }
+
+private:
+  std::string path, context;
+  bool report;
+  std::optional<TuneDbReplay> replay;
+  SmallVector<std::string> loopKeys;
+  size_t current = 0;
+  KernelReplayReport tally;
+};
+
+} // namespace
+
+std::unique_ptr<dtile::OptionChooser>
+tuner::createReplayChooser(StringRef path, StringRef context, bool report) {
+  return std::make_unique<ReplayChooser>(path, context, report);
 }

@@ -48,6 +48,41 @@ Measurement SearchRun::evaluate(NodeId node) {
   if (known != measured.end())
     return result.variants[known->second].measurement;
   Measurement m = evaluator.measure(node);
+  record(node, m);
+  return m;
+}
+
+SmallVector<Measurement> SearchRun::evaluateBatch(ArrayRef<NodeId> nodes) {
+  // The new terminals, as many as the budget leaves room for; a terminal
+  // reached along another path keeps its measurement.
+  SmallVector<NodeId> fresh;
+  size_t room = options.maxVariants
+                    ? options.maxVariants -
+                          std::min(options.maxVariants, result.variants.size())
+                    : nodes.size();
+  size_t taken = 0;
+  for (NodeId node : nodes) {
+    if (measured.count(node) || llvm::is_contained(fresh, node))
+      ++taken;
+    else if (fresh.size() < room)
+      fresh.push_back(node), ++taken;
+    else
+      break;
+  }
+  SmallVector<Measurement> out;
+  if (fresh.size() > 1)
+    evaluator.measureBatch(fresh, out);
+  else if (fresh.size() == 1)
+    out.push_back(evaluator.measure(fresh.front()));
+  for (auto [node, m] : llvm::zip(fresh, out))
+    record(node, m);
+  out.clear();
+  for (NodeId node : nodes.take_front(taken))
+    out.push_back(result.variants[measured.find(node)->second].measurement);
+  return out;
+}
+
+void SearchRun::record(NodeId node, const Measurement &m) {
   size_t index = result.variants.size();
   measured.try_emplace(node, index);
   result.variants.push_back({node, m, now()});
@@ -71,7 +106,6 @@ Measurement SearchRun::evaluate(NodeId node) {
                         result.best(), improved, variant.seconds};
     options.onMeasured(event);
   }
-  return variant.measurement;
 }
 
 SearchResult SearchRun::finish(StopReason fallback, size_t treeNodes) {

@@ -28,6 +28,12 @@ public:
   /// Whether a budget or the patience forbids the next expansion or
   /// measurement; records the reason the first time it answers yes.
   bool shouldStop();
+  /// The patience when the options leave it unset, decided once the
+  /// strategy knows the tree.
+  void setDefaultPatience(unsigned value) {
+    if (!options.patience)
+      patience = value;
+  }
   /// Whether shouldStop has already answered yes.
   bool stopped() const { return reason.has_value(); }
 
@@ -37,6 +43,14 @@ public:
   /// The measurement of terminal `node`: measured now (counted, reported,
   /// checked against the best) unless measured before in this search.
   Measurement evaluate(NodeId node);
+  /// Measures the terminals `nodes` together, as many as the variant budget
+  /// leaves room for (terminals measured before cost nothing); their
+  /// measurements, in order (fewer when the budget cut the batch).
+  llvm::SmallVector<Measurement> evaluateBatch(llvm::ArrayRef<NodeId> nodes);
+  /// How many terminals to propose at once.
+  unsigned getParallelism() const {
+    return std::max(1u, evaluator.getParallelism());
+  }
   /// Whether `node` was measured in this search.
   bool isMeasured(NodeId node) const { return measured.count(node); }
 
@@ -45,6 +59,8 @@ public:
 
 private:
   double now() const;
+  /// Records the measurement of `node`, just taken.
+  void record(NodeId node, const Measurement &m);
 
   SearchSpace &space;
   Evaluator &evaluator;

@@ -2,8 +2,8 @@
 // RUN: not deplodock-opt %s -convert-dtile-to-dkernel=target=sm_80 -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SM80
 
 /// TMA needs sm_90: for sm_80 each TMA stage is refused where it is.
-// SM80: invalid-tma.mlir:12:12: error: 'dtile.stage' op transport tma needs sm_90 or newer; the target is sm_80
-// SM80: invalid-tma.mlir:28:12: error: 'dtile.stage' op transport tma needs sm_90 or newer; the target is sm_80
+// SM80: invalid-tma.mlir:12:12: error: 'dtile.stage' op transport tma needs the 'tma' feature; target sm_80 lacks it
+// SM80: invalid-tma.mlir:28:12: error: 'dtile.stage' op transport tma needs the 'tma' feature; target sm_80 lacks it
 
 /// On sm_90 both kernels lower.
 func.func @tma(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) {

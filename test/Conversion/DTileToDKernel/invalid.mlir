@@ -210,3 +210,45 @@ func.func @huge_grid(%arg0: memref<1xf32>) {
   }
   return
 }
+
+// -----
+
+// Arith has no remainder by a non-positive constant: a located error, and
+// no crash after it.
+func.func @mod_by_negative(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
+  dtile.kernel @mod_by_negative ins(%x = %arg0 : memref<64xf32>) outs(%y = %arg1 : memref<64xf32>) {
+    dtile.tile threads(%t : 64 "t") {
+      // expected-error @+1 {{modulo by non-positive value is not supported}}
+      %v = dloop.load %x[%t mod -2] : memref<64xf32>
+      dloop.store %v, %y[%t] : memref<64xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @floordiv_by_zero(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
+  dtile.kernel @floordiv_by_zero ins(%x = %arg0 : memref<64xf32>) outs(%y = %arg1 : memref<64xf32>) {
+    dtile.tile threads(%t : 64 "t") {
+      %v = dloop.load %x[%t] : memref<64xf32>
+      // expected-error @+1 {{division by non-positive value is not supported}}
+      dloop.store %v, %y[(%t floordiv 0) + 1] : memref<64xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ceildiv_by_negative(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
+  dtile.kernel @ceildiv_by_negative ins(%x = %arg0 : memref<64xf32>) outs(%y = %arg1 : memref<64xf32>) {
+    dtile.tile threads(%t : 64 "t") {
+      // expected-error @+1 {{division by non-positive value is not supported}}
+      %i = affine.apply affine_map<(d0) -> ((d0 ceildiv -4) * 2)>(%t)
+      %v = dloop.load %x[%i] : memref<64xf32>
+      dloop.store %v, %y[%t] : memref<64xf32>
+    }
+  }
+  return
+}

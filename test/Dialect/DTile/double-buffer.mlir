@@ -35,7 +35,7 @@
 //       SKIP: func.func @rowsum
 
 // ILLEGAL: kernels.mlir:44:5: error: 'dtile.kernel' op no rule took knob "double_buffer" for this kernel
-// BADVALUE: error: bad knobs option 'double_buffer=2': knob 'double_buffer' expects a boolean, got '2'
+// BADVALUE: error: bad knobs option 'double_buffer=2': knob 'double_buffer' expects a boolean
 
 // -----
 

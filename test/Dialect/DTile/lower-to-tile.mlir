@@ -17,18 +17,18 @@
 // RUN: FileCheck %s --check-prefix=SDPA80 < %t.sdpa80.mlir
 
 /// The printed knobs reproduce each lowering exactly.
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=8,stage=[0:1],unroll=32" | diff %t.matmul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=4,stage=[0:1],unroll=32" | diff %t.matmul80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=8,stage=[0,1],unroll=32" | diff %t.matmul.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=4,stage=[0,1],unroll=32" | diff %t.matmul80.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=rmsnorm_0_reduce:threads=256" | diff %t.rmsnorm.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=softmax_0_reduce:threads=32" | diff %t.softmax.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile="knobs=silu_mul_0_pointwise:block_threads=256" | diff %t.silu_mul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BK=32,BM=16,BN=16,FM=1,FN=1,pad=true,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=16,BN=32,FM=1,FN=2,stage=[0:1],unroll=16" | diff %t.sdpa.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,pad=true,stage=[0:1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=32,BN=32,FM=2,FN=2,pad=true,stage=[0:1],unroll=16" | diff %t.sdpa80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BK=32,BM=16,BN=16,FM=1,FN=1,pad=true,stage=[0,1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=16,BN=32,FM=1,FN=2,stage=[0,1],unroll=16" | diff %t.sdpa.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BK=32,BM=16,BN=32,FM=1,FN=2,pad=true,stage=[0,1],unroll=32;sdpa_1_reduce:threads=32;sdpa_2_reduce:BK=16,BM=32,BN=32,FM=2,FN=2,pad=true,stage=[0,1],unroll=16" | diff %t.sdpa80.mlir -
 
 /// So do they for a variant named by a few knobs.
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64" > %t.variant.mlir
 // RUN: FileCheck %s --check-prefix=VARIANT < %t.variant.mlir
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64,FM=2,FN=4,pad=true,permute=true,stage=[0:1],unroll=4" | diff %t.variant.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64,FM=2,FN=4,pad=true,permute=true,stage=[0,1],unroll=4" | diff %t.variant.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1" > %t.rows.mlir
 // RUN: FileCheck %s --check-prefix=ROWS < %t.rows.mlir
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1,block_threads=32,unroll=4" | diff %t.rows.mlir -

@@ -4,14 +4,14 @@
 
 /// The knobs a lowering stamps reproduce it exactly: here those of the
 /// default lowering (checked just above), given for every kernel.
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=32,BM=4,BN=8,FM=1,FN=1,pad=true,split_k=2,stage=[0:1],unroll=32;rowsum_0_reduce:threads=256;scale_0_pointwise:block_threads=256;gemv_0_reduce:threads=256" > %t.again.mlir
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=32,BM=4,BN=8,FM=1,FN=1,pad=true,split_k=2,stage=[0,1],unroll=32;rowsum_0_reduce:threads=256;scale_0_pointwise:block_threads=256;gemv_0_reduce:threads=256" > %t.again.mlir
 // RUN: diff %t.default.mlir %t.again.mlir
 
 /// A variant named by a few knobs (option 0 at the other forks) is
 /// reproduced by the complete knobs it prints.
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=64,BM=16,BN=64;gemv_0_reduce:threads=1" > %t.variant.mlir
 // RUN: FileCheck %s --check-prefix=VARIANT < %t.variant.mlir
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=64,BM=16,BN=64,FM=2,FN=2,permute=true,stage=[0:1],unroll=4;gemv_0_reduce:block_threads=64,chunk=128,stage=[0],threads=1,unroll=4" > %t.variant-again.mlir
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=64,BM=16,BN=64,FM=2,FN=2,permute=true,stage=[0,1],unroll=4;gemv_0_reduce:block_threads=64,chunk=128,stage=[0],threads=1,unroll=4" > %t.variant-again.mlir
 // RUN: diff %t.variant.mlir %t.variant-again.mlir
 
 /// Knobs for every kernel go to every kernel that takes them; a kernel's
@@ -107,9 +107,9 @@
 //  NO-STAGE-NOT: dtile.stage
 
 // TARGET: kernels.mlir:3:1: error: unknown target 'sm_70'; expected sm_80 or sm_90
-// SYNTAX: error: bad knobs option 'BK': expected name=value, got 'BK'
-// UNKNOWN: error: bad knobs option 'BM=4,list-forks=true': unknown knob 'list-forks'
-// KIND: error: bad knobs option 'BK=thirty': knob 'BK' expects an integer, got 'thirty'
+// SYNTAX: error: bad knobs option 'BK': expected '='
+// UNKNOWN: error: bad knobs option 'BM=4,list-forks=true': unknown knob 'list'
+// KIND: error: bad knobs option 'BK=thirty': knob 'BK' expects an integer
 // TWICE: error: bad knobs option 'BK=16;BK=32': knob 'BK' is set twice
 
 /// A knob that no rule takes is an error, not silently ignored: swizzle's

@@ -48,7 +48,7 @@
 // NO-THREADS: kernels.mlir:6:5: remark: pad_smem: does not apply
 
 /// A value of the wrong kind, and a knob no rule takes for a kernel.
-// BAD-VALUE: kernels.mlir:3:1: error: bad knobs option 'pad=1': knob 'pad' expects a boolean, got '1'
+// BAD-VALUE: kernels.mlir:3:1: error: bad knobs option 'pad=1': knob 'pad' expects a boolean
 // NOT-TAKEN: kernels.mlir:58:5: error: 'dtile.kernel' op no rule took knob "pad" for this kernel
 
 /// The Kernel IR allocates the padded slab (4 x 33) and indexes it as such.

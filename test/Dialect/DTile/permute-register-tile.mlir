@@ -49,7 +49,7 @@
 // FN1: kernels.mlir:6:5: remark: permute_register_tile: does not apply
 
 // NOT-TAKEN: kernels.mlir:6:5: error: 'dtile.kernel' op no rule took knob "permute" for this kernel
-// BAD-VALUE: kernels.mlir:3:1: error: bad knobs option 'permute=yes': knob 'permute' expects a boolean, got 'yes'
+// BAD-VALUE: kernels.mlir:3:1: error: bad knobs option 'permute=yes': knob 'permute' expects a boolean
 
 /// 100 columns in tiles of 128: the bias read and the stores move with the
 /// columns; only the last quarter of each thread's columns can pass 100.

@@ -19,7 +19,7 @@
 //       CHECK:   dtile.stage {{.*}} box [32, 32] transport tma swizzle 128 :
 // WIDEST-LABEL: func.func @column
 //       WIDEST:   dtile.stage {{.*}} transport tma swizzle 128 :
-// SM80: error: 'dtile.kernel' op knob swizzle=64 lays out TMA copies, which need sm_90; the target is sm_80
+// SM80: error: 'dtile.kernel' op knob swizzle=64 lays out TMA copies, which need the 'tma' feature; target sm_80 lacks it
 // ILLEGAL: error: 'dtile.kernel' op knobs swizzle=16 are not a legal option of split_inner_for_swizzle: swizzle in {128*, 0, 32, 64}
 func.func @column(%arg0: memref<64x128xf32>, %arg1: memref<64xf32>) {
   // expected-remark @+1 {{split_inner_for_swizzle: swizzle in {128*, 0, 32, 64}}}

@@ -60,9 +60,9 @@
 //      EXAMPLE: matmul.mlir:{{.*}}: remark: async_copy: async_copy in {true*, false}
 //      EXAMPLE: matmul.mlir:{{.*}}: remark: tma_copy: tma in {false*, true}
 //      EXAMPLE: matmul.mlir:{{.*}}: remark: pipeline_k_outer
-// EXAMPLE80: matmul.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'dtile.kernel' op knob tma=true asks for TMA copies (cp.async.bulk.tensor), which need sm_90; the target is sm_80
+// EXAMPLE80: matmul.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'dtile.kernel' op knob tma=true asks for TMA copies (cp.async.bulk.tensor), which need the 'tma' feature; target sm_80 lacks it
 
-// SM80: kernels.mlir:6:5: error: 'dtile.kernel' op knob tma=true asks for TMA copies (cp.async.bulk.tensor), which need sm_90; the target is sm_80
+// SM80: kernels.mlir:6:5: error: 'dtile.kernel' op knob tma=true asks for TMA copies (cp.async.bulk.tensor), which need the 'tma' feature; target sm_80 lacks it
 // MIXED: kernels.mlir:6:5: error: 'dtile.kernel' op knob tma=true needs async_copy=false: one kernel never mixes cp.async and TMA copies
 
 /// TMA stages pipeline like cp.async ones: chunk 0 before the loop, the

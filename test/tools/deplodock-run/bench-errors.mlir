@@ -87,6 +87,8 @@
 /// A budget so large it would overflow the deadline (and be reported as a
 /// timeout) is refused up front.
 // RUN: not deplodock-run --bench %s --fake-device --warmup-ms=1e300 2>&1 | FileCheck %s --check-prefix=HUGEWARMUP
+// RUN: not deplodock-run --bench %s --fake-device --kernel-timeout= 2>&1 | FileCheck %s --check-prefix=EMPTYTIMEOUT
+// EMPTYTIMEOUT: for the --kernel-timeout option: needs a number; leave the flag out for its default
 // HUGEWARMUP: error: --warmup-ms must be a number of milliseconds from 0 to 3600000
 // RUN: not deplodock-run --bench %s --fake-device --kernel-timeout=1e9 2>&1 | FileCheck %s --check-prefix=HUGEKTIME
 // HUGEKTIME: error: --kernel-timeout must be a positive number of seconds, at most 86400
@@ -121,7 +123,7 @@
 
 /// Outputs that cannot be written: the report still comes first.
 // RUN: not deplodock-run --bench %s --fake-device --warmup-ms=0.1 --max-time-ms=1 --bench-json=%t/no/such/dir/b.json 2>&1 | FileCheck %s --check-prefix=JSONFILE
-// JSONFILE: error: cannot write {{.*}}b.json: cannot open output file
+// JSONFILE: error: cannot open output file '{{.*}}b.json'
 // RUN: not deplodock-run --bench %s --fake-device --warmup-ms=0.1 --max-time-ms=1 --output-dir=%t/x23.npy 2>&1 | FileCheck %s --check-prefix=OUTDIR
 // OUTDIR: error: cannot write {{.*}}x23.npy/result0.npy
 

@@ -57,6 +57,9 @@
 // RUN: not deplodock-run --interp %s --func=add --compare=canonicalize --atol=-1 2>&1 | FileCheck %s --check-prefix=ATOL
 // ATOL: error: --atol must be a finite number, not negative
 // RUN: not deplodock-run --interp %s --func=add --compare=canonicalize --atol=inf 2>&1 | FileCheck %s --check-prefix=ATOL
+// An empty number is not 0 (LLVM's parser of doubles would read it so).
+// RUN: not deplodock-run --interp %s --func=add --compare=canonicalize --rtol= 2>&1 | FileCheck %s --check-prefix=EMPTYRTOL
+// EMPTYRTOL: for the --rtol option: needs a number; leave the flag out for its default
 // RUN: not deplodock-run --interp %s --func=add --output-dir= 2>&1 | FileCheck %s --check-prefix=EMPTYOUT
 // EMPTYOUT: error: --output-dir needs a value; leave the flag out for its default
 // RUN: not deplodock-run --interp %s --func= 2>&1 | FileCheck %s --check-prefix=EMPTYFUNC

@@ -5,6 +5,12 @@
 // RUN: FileCheck %s --check-prefix=TABLE < %t/rmsnorm.json
 // RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --backend=replay --replay-table=%t/rmsnorm.json --compare=greedy,exhaustive | FileCheck %s --check-prefix=COMPARE
 // RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --no-db --time-lowering=3 | FileCheck %s --check-prefix=TIMING
+/// Budgets and runs: each strategy's median best / reference after 2 and 6
+/// variants over three seeds, and, for several kernels, a summary against
+/// random (here two kernels: the RMSNorm and a pointwise one).
+// RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --backend=replay --replay-table=%t/rmsnorm.json --compare=mcts,random --budgets=6,2 --runs=3 | FileCheck %s --check-prefix=BUDGETS
+// RUN: cat %deplodock_src_root/examples/rmsnorm.mlir %deplodock_src_root/examples/silu_mul.mlir > %t/two.mlir
+// RUN: deplodock-tune %t/two.mlir --compare=mcts,random --budgets=2,4 --runs=2 | FileCheck %s --check-prefix=SUMMARY
 
 /// Twelve variants of the RMSNorm, the best 1024 threads per row.
 // RECORD: rmsnorm_0_reduce {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}x 12 {{[0-9.]+}}s threads=1024
@@ -19,6 +25,18 @@
 // COMPARE-NEXT: strategy best us measured to target stopped
 // COMPARE-NEXT: greedy {{[0-9.]+}} 1 never completed
 // COMPARE-NEXT: exhaustive [[REF]] 12 {{[0-9]+}} exhausted
+
+// BUDGETS: reference [[REF:[0-9.]+]] us, target within 2.0%, 3 runs per strategy (median)
+// BUDGETS-NEXT: strategy best us measured to target @2 @6 stopped
+// BUDGETS-NEXT: mcts [[REF]] 6 {{[0-9]+}} ({{[0-9]}}/3) {{[0-9.]+}} {{[0-9.]+}} variant_budget
+// BUDGETS-NEXT: random [[REF]] 6 {{[0-9]+}} ({{[0-9]}}/3) {{[0-9.]+}} {{[0-9.]+}} variant_budget
+
+// SUMMARY: over 2 kernels: median of best / reference; kernels within 2.0%; against random: kernels better, equal, worse
+// SUMMARY-NEXT: strategy budget median within vs random
+// SUMMARY-NEXT: mcts 2 {{[0-9.]+}} {{[0-2]}}/2 {{[0-2]/[0-2]/[0-2]}}
+// SUMMARY-NEXT: mcts 4 {{[0-9.]+}} {{[0-2]}}/2 {{[0-2]/[0-2]/[0-2]}}
+// SUMMARY-NEXT: random 2 {{[0-9.]+}} {{[0-2]}}/2 0/2/0
+// SUMMARY-NEXT: random 4 {{[0-9.]+}} {{[0-2]}}/2 0/2/0
 
 // TIMING: kernel variants mean ms median ms max ms
 // TIMING-NEXT: rmsnorm_0_reduce 3 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}

@@ -28,25 +28,25 @@ func.func @small(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> 
   return %c : tensor<8x8xf32>
 }
 
-// SMALL-ERR: [small_0_reduce] #1 {{.*}}: 10.00 us  best 10.00 us * {{.*}} samples, spread {{.*}}, checked against the CPU interpreter
-// SMALL-ERR: [small_0_reduce] #3 {{.*}}, checked against the CPU interpreter
+// SMALL-ERR: [small_0_reduce] 1/3 {{.*}}: 10.00 us  best 10.00 us * {{.*}} samples, spread {{.*}}, checked against the CPU interpreter
+// SMALL-ERR: [small_0_reduce] 3/3 {{.*}}, checked against the CPU interpreter
 // SMALL: kernel default us best us speed-up variants
 // SMALL: small_0_reduce 10.00 10.00 1.00x 3 
 // SMALL: recorded in {{.*}}tune.db (context [[CTX:[0-9a-f]+]])
 
 // REPLAY: remark: tune-db: @small_0_reduce: tuned ({{[0-9]+}} of {{[0-9]+}} forks replayed) in context '{{[0-9a-f]+}}'
 
-// LARGE: [matmul_0_reduce] #1 {{.*}}, checked against the simplest lowering on the GPU
-// LARGE: [matmul_0_reduce] #2 {{.*}}, checked against the simplest lowering on the GPU
+// LARGE: [matmul_0_reduce] 1/2 {{.*}}, checked against the simplest lowering on the GPU
+// LARGE: [matmul_0_reduce] 2/2 {{.*}}, checked against the simplest lowering on the GPU
 
 // JSON: "backend": "cuda"
 
-// WRONG: [small_0_reduce] #1 {{.*}}: wrong_result best - us
-// WRONG: [small_0_reduce] #2 {{.*}}: wrong_result best - us
+// WRONG: [small_0_reduce] 1/2 {{.*}}: wrong_result best - us
+// WRONG: [small_0_reduce] 2/2 {{.*}}: wrong_result best - us
 // WRONG: small_0_reduce - - - 2
 // WRONG-DB: [('wrong_result', 2)] [(0,)]
-// CRASH: [small_0_reduce] #1 {{.*}}: launch_fail best - us: the worker was killed by signal
-// CRASH: [small_0_reduce] #2 {{.*}}: launch_fail best - us: the worker was killed by signal
+// CRASH: [small_0_reduce] 1/2 {{.*}}: launch_fail best - us ETA {{[0-9]+}}s: the worker was killed by signal
+// CRASH: [small_0_reduce] 2/2 {{.*}}: launch_fail best - us: the worker was killed by signal
 // CRASH: small_0_reduce - - - 2
 
 // TARGET: error: the GPU is sm_90 but the kernels are lowered for sm_80 (pass --target=sm_90)

@@ -13,11 +13,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../ErrorSupport.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
+using namespace deplodock::tuner::testing;
 
 namespace {
 
@@ -63,7 +65,8 @@ TEST(LatencyTable, RoundTripsThroughText) {
   LatencyTable table = sampleTable();
   std::string text = table.print();
   std::string error;
-  FailureOr<LatencyTable> back = LatencyTable::parse(text, "text", error);
+  FailureOr<LatencyTable> back =
+      check(LatencyTable::parse(text, "text"), error);
   ASSERT_TRUE(succeeded(back)) << error;
   EXPECT_EQ(back->print(), text);
   EXPECT_EQ(back->getNumKernels(), 2u);
@@ -93,14 +96,26 @@ TEST(LatencyTable, RoundTripsThroughText) {
   EXPECT_EQ(reordered.print(), text);
 }
 
+TEST(LatencyTable, BestUsIsTheFastestOkEntry) {
+  LatencyTable table = sampleTable();
+  LatencyEntry fast;
+  fast.medianUs = 1.5;
+  table.add("k1", "matmul", "BK=128", fast);
+  LatencyEntry failed;
+  failed.status = MeasureStatus::Timeout;
+  table.add("k1", "matmul", "BK=256", failed);
+  EXPECT_EQ(table.bestUs("k1"), 1.5);
+  EXPECT_EQ(table.bestUs("nope"), std::nullopt);
+}
+
 TEST(LatencyTable, RoundTripsThroughFiles) {
   TableFile file("");
   std::string error;
-  ASSERT_TRUE(succeeded(sampleTable().write(file.path, error))) << error;
-  FailureOr<LatencyTable> back = LatencyTable::read(file.path, error);
+  ASSERT_TRUE(succeeded(check(sampleTable().write(file.path), error))) << error;
+  FailureOr<LatencyTable> back = check(LatencyTable::read(file.path), error);
   ASSERT_TRUE(succeeded(back)) << error;
   EXPECT_EQ(back->print(), sampleTable().print());
-  EXPECT_TRUE(failed(LatencyTable::read(file.path + ".missing", error)));
+  EXPECT_TRUE(failed(check(LatencyTable::read(file.path + ".missing"), error)));
   EXPECT_NE(error.find("cannot read latency table"), std::string::npos)
       << error;
 }
@@ -149,7 +164,8 @@ TEST(LatencyTable, RefusesMalformedTables) {
   };
   for (const Case &c : cases) {
     std::string error;
-    EXPECT_TRUE(failed(LatencyTable::parse(c.text, "t.json", error))) << c.text;
+    EXPECT_TRUE(failed(check(LatencyTable::parse(c.text, "t.json"), error)))
+        << c.text;
     EXPECT_NE(error.find(c.message), std::string::npos)
         << "got: " << error << "\nwanted: " << c.message;
     EXPECT_EQ(error.rfind("latency table 't.json': ", 0), 0u) << error;
@@ -160,7 +176,7 @@ TEST(ReplayBackend, AnswersWhatWasRecorded) {
   TableFile file(sampleTable().print());
   std::string error;
   FailureOr<std::unique_ptr<Backend>> backend =
-      createReplayBackend(file.path, "sm_90", error);
+      check(createReplayBackend(file.path, "sm_90"), error);
   ASSERT_TRUE(succeeded(backend)) << error;
   EXPECT_EQ((*backend)->getName(), "replay");
   // Recorded by the model, so still an estimate.
@@ -174,7 +190,7 @@ TEST(ReplayBackend, AnswersWhatWasRecorded) {
   variant.loopKey = "k1";
   variant.name = "matmul";
   variant.knobsText = "BK=32,BM=64";
-  FailureOr<BackendResult> result = (*backend)->measure(variant, error);
+  FailureOr<BackendResult> result = check((*backend)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_EQ(result->measurement.status, MeasureStatus::Ok);
   EXPECT_DOUBLE_EQ(result->measurement.medianUs, 12.5);
@@ -182,14 +198,14 @@ TEST(ReplayBackend, AnswersWhatWasRecorded) {
   EXPECT_EQ(result->measurement.samples, 7u);
 
   variant.knobsText = "BK=16,BM=64";
-  result = (*backend)->measure(variant, error);
+  result = check((*backend)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_EQ(result->measurement.status, MeasureStatus::CompileFail);
   EXPECT_EQ(result->detail, "too many registers");
 
   // A variant the table lacks is no latency at all: the tuner must stop.
   variant.knobsText = "BK=64,BM=64";
-  EXPECT_TRUE(failed((*backend)->measure(variant, error)));
+  EXPECT_TRUE(failed(check((*backend)->measure(variant), error)));
   EXPECT_NE(error.find("has no entry for @matmul"), std::string::npos) << error;
   EXPECT_NE(error.find("'BK=64,BM=64'"), std::string::npos) << error;
 }
@@ -205,7 +221,7 @@ TEST(ReplayBackend, ContextsNameTheTable) {
   std::string error;
   auto key = [&](const TableFile &f) {
     FailureOr<std::unique_ptr<Backend>> backend =
-        createReplayBackend(f.path, "sm_90", error);
+        check(createReplayBackend(f.path, "sm_90"), error);
     EXPECT_TRUE(succeeded(backend)) << error;
     return succeeded(backend) ? (*backend)->getContext().key : "";
   };
@@ -216,18 +232,18 @@ TEST(ReplayBackend, ContextsNameTheTable) {
 TEST(ReplayBackend, RefusesTheWrongTargetAndMissingTables) {
   TableFile file(sampleTable().print());
   std::string error;
-  EXPECT_TRUE(failed(createReplayBackend(file.path, "sm_80", error)));
+  EXPECT_TRUE(failed(check(createReplayBackend(file.path, "sm_80"), error)));
   EXPECT_NE(error.find("recorded for sm_90, not sm_80"), std::string::npos)
       << error;
-  EXPECT_TRUE(failed(createBackend("replay", "sm_90", "", error)));
+  EXPECT_TRUE(failed(check(createBackend("replay", "sm_90", ""), error)));
   EXPECT_NE(error.find("--replay-table"), std::string::npos) << error;
-  EXPECT_TRUE(
-      failed(createBackend("replay", "sm_90", file.path + ".none", error)));
+  EXPECT_TRUE(failed(
+      check(createBackend("replay", "sm_90", file.path + ".none"), error)));
   EXPECT_NE(error.find("cannot read latency table"), std::string::npos)
       << error;
-  EXPECT_TRUE(failed(createBackend("cuda", "sm_90", "", error)));
+  EXPECT_TRUE(failed(check(createBackend("cuda", "sm_90", ""), error)));
   EXPECT_NE(error.find("bench worker"), std::string::npos) << error;
-  EXPECT_TRUE(failed(createBackend("tpu", "sm_90", "", error)));
+  EXPECT_TRUE(failed(check(createBackend("tpu", "sm_90", ""), error)));
   EXPECT_NE(error.find("unknown backend 'tpu'"), std::string::npos) << error;
 }
 

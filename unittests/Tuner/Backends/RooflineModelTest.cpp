@@ -17,11 +17,13 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include "../ErrorSupport.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
+using namespace deplodock::tuner::testing;
 
 namespace {
 
@@ -201,7 +203,7 @@ TEST_F(RooflineModelTest, DevicesAreTheTargetsReferenceParts) {
 TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   std::string error;
   FailureOr<std::unique_ptr<Backend>> backend =
-      createModelBackend("sm_90", error);
+      check(createModelBackend("sm_90"), error);
   ASSERT_TRUE(succeeded(backend)) << error;
   EXPECT_TRUE((*backend)->isEstimate());
   EXPECT_EQ((*backend)->getName(), "model");
@@ -214,7 +216,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
 
   Variant variant;
   variant.kernel = kernel("wide");
-  FailureOr<BackendResult> result = (*backend)->measure(variant, error);
+  FailureOr<BackendResult> result = check((*backend)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_TRUE(result->measurement.isValid());
   EXPECT_EQ(result->measurement.samples, 1u);
@@ -222,13 +224,14 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_EQ(result->detail.rfind("estimated: ", 0), 0u) << result->detail;
 
   variant.kernel = kernel("huge_smem");
-  FailureOr<std::unique_ptr<Backend>> old = createModelBackend("sm_80", error);
+  FailureOr<std::unique_ptr<Backend>> old =
+      check(createModelBackend("sm_80"), error);
   ASSERT_TRUE(succeeded(old)) << error;
-  result = (*old)->measure(variant, error);
+  result = check((*old)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_EQ(result->measurement.status, MeasureStatus::LaunchFail);
 
-  EXPECT_TRUE(failed(createModelBackend("sm_75", error)));
+  EXPECT_TRUE(failed(check(createModelBackend("sm_75"), error)));
   EXPECT_NE(error.find("sm_75"), std::string::npos) << error;
 }
 

@@ -19,6 +19,7 @@
 
 #include <sqlite3.h>
 
+#include "../ErrorSupport.h"
 #include <csignal>
 #include <cstdlib>
 #include <random>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 using namespace deplodock::tuner;
+using namespace deplodock::tuner::testing;
 using llvm::json::Object;
 namespace fs = llvm::sys::fs;
 
@@ -105,20 +107,22 @@ PerfRow okRow(llvm::StringRef opKey, double median, Object knobs = Object{}) {
 /// "op<i>" (with a kilobyte of CUDA source each), then closes it.
 void createDb(const std::string &path, int rows = 0) {
   std::string error;
-  auto db = TuneDb::open(path, TuneDbOptions(), error);
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(db)) << error;
-  ASSERT_TRUE(succeeded(db->recordContext(makeContext("ctx"), error))) << error;
-  auto txn = db->beginTransaction(error);
+  ASSERT_TRUE(succeeded(check(db->recordContext(makeContext("ctx")), error)))
+      << error;
+  auto txn = check(db->beginTransaction(), error);
   ASSERT_TRUE(succeeded(txn)) << error;
   for (int i = 0; i < rows; ++i) {
     std::string key = "op" + std::to_string(i);
     CudaOpRow op;
     op.key = key;
     op.source = std::string(1024, 'a' + i % 26);
-    ASSERT_TRUE(succeeded(db->recordCudaOp(op, error))) << error;
-    ASSERT_TRUE(succeeded(db->recordPerf(okRow(key, 1.0 + i), error))) << error;
+    ASSERT_TRUE(succeeded(check(db->recordCudaOp(op), error))) << error;
+    ASSERT_TRUE(succeeded(check(db->recordPerf(okRow(key, 1.0 + i)), error)))
+        << error;
   }
-  ASSERT_TRUE(succeeded(txn->commit(error))) << error;
+  ASSERT_TRUE(succeeded(check(txn->commit(), error))) << error;
 }
 
 /// Runs `sql` on `path` with plain SQLite, bypassing TuneDb.
@@ -161,7 +165,7 @@ void writeFile(const std::string &path, llvm::StringRef bytes) {
 void expectOpenFails(const std::string &path, llvm::StringRef fragment,
                      TuneDbOptions options = TuneDbOptions()) {
   std::string error;
-  auto db = TuneDb::open(path, options, error);
+  auto db = check(TuneDb::open(path, options), error);
   EXPECT_TRUE(failed(db)) << "opening " << path << " should fail";
   if (std::getenv("TUNEDB_TEST_PRINT"))
     llvm::outs() << "message: " << error << "\n";
@@ -195,19 +199,20 @@ TEST(TuneCacheFile, CreatesAVersionedWalFileAndItsDirectories) {
   std::string path = dir.file("a/b/tune.db");
   {
     std::string error;
-    auto db = TuneDb::open(path, TuneDbOptions(), error);
+    auto db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
     EXPECT_EQ(db->getPath(), path);
-    auto mode = db->getJournalMode(error);
+    auto mode = check(db->getJournalMode(), error);
     ASSERT_TRUE(succeeded(mode)) << error;
     EXPECT_EQ(*mode, "wal");
-    ASSERT_TRUE(succeeded(db->recordContext(makeContext("ctx"), error)))
+    ASSERT_TRUE(succeeded(check(db->recordContext(makeContext("ctx")), error)))
         << error;
     Object knobs;
     knobs["FN"] = 2;
     knobs["BM"] = 64;
     knobs["stage"] = llvm::json::Array{0, 1};
-    ASSERT_TRUE(succeeded(db->recordPerf(okRow("op", 3.5, knobs), error)))
+    ASSERT_TRUE(
+        succeeded(check(db->recordPerf(okRow("op", 3.5, knobs)), error)))
         << error;
   }
   EXPECT_TRUE(fs::exists(path));
@@ -222,13 +227,13 @@ TEST(TuneCacheFile, CreatesAVersionedWalFileAndItsDirectories) {
             std::string("2025-01-01T00:00:00.000Z").size());
 
   std::string error;
-  auto reopened = TuneDb::open(path, TuneDbOptions(), error);
+  auto reopened = check(TuneDb::open(path, TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(reopened)) << error;
-  auto row = reopened->lookupPerf("ctx", "op", "cuda", error);
+  auto row = check(reopened->lookupPerf("ctx", "op", "cuda"), error);
   ASSERT_TRUE(succeeded(row)) << error;
   ASSERT_TRUE(row->has_value());
   EXPECT_EQ((*row)->stats->medianUs, 3.5);
-  EXPECT_TRUE(succeeded(reopened->checkIntegrity(error))) << error;
+  EXPECT_TRUE(succeeded(check(reopened->checkIntegrity(), error))) << error;
 }
 
 TEST(TuneCacheFile, AnEmptyFileIsInitialized) {
@@ -236,9 +241,9 @@ TEST(TuneCacheFile, AnEmptyFileIsInitialized) {
   std::string path = dir.file("empty.db");
   writeFile(path, "");
   std::string error;
-  auto db = TuneDb::open(path, TuneDbOptions(), error);
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(db)) << error;
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->perf, 0);
 }
@@ -256,12 +261,12 @@ TEST(TuneCacheFile, ReadOnlyOpensExistingFilesOnly) {
 
   createDb(path, 3);
   std::string error;
-  auto db = TuneDb::open(path, readOnly, error);
+  auto db = check(TuneDb::open(path, readOnly), error);
   ASSERT_TRUE(succeeded(db)) << error;
-  auto rows = db->allPerf("ctx", error);
+  auto rows = check(db->allPerf("ctx"), error);
   ASSERT_TRUE(succeeded(rows)) << error;
   EXPECT_EQ(rows->size(), 3u);
-  EXPECT_TRUE(failed(db->recordPerf(okRow("new", 1.0), error)));
+  EXPECT_TRUE(failed(check(db->recordPerf(okRow("new", 1.0)), error)));
   EXPECT_NE(error.find("readonly"), std::string::npos) << error;
   EXPECT_NE(error.find(path), std::string::npos) << error;
 }
@@ -276,9 +281,9 @@ TEST(TuneCacheFile, AWriterKilledMidTransactionLeavesOnlyCommittedData) {
   createDb(path);
   {
     std::string error;
-    auto db = TuneDb::open(path, TuneDbOptions(), error);
+    auto db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
-    ASSERT_TRUE(succeeded(db->recordPerf(okRow("before", 10.0), error)))
+    ASSERT_TRUE(succeeded(check(db->recordPerf(okRow("before", 10.0)), error)))
         << error;
   } // Closed: no connection crosses the fork.
 
@@ -291,12 +296,12 @@ TEST(TuneCacheFile, AWriterKilledMidTransactionLeavesOnlyCommittedData) {
     ::close(ready[0]);
     ::close(go[1]);
     std::string error;
-    auto db = TuneDb::open(path, TuneDbOptions(), error);
+    auto db = check(TuneDb::open(path, TuneDbOptions()), error);
     if (failed(db))
       childFail(2, error);
-    if (failed(db->recordPerf(okRow("committed", 5.0), error)))
+    if (failed(check(db->recordPerf(okRow("committed", 5.0)), error)))
       childFail(3, error);
-    auto txn = db->beginTransaction(error);
+    auto txn = check(db->beginTransaction(), error);
     if (failed(txn))
       childFail(4, error);
     // More than SQLite's page cache, so uncommitted pages spill into the
@@ -305,11 +310,11 @@ TEST(TuneCacheFile, AWriterKilledMidTransactionLeavesOnlyCommittedData) {
       CudaOpRow op;
       op.key = "uncommitted" + std::to_string(i);
       op.source = std::string(2048, 'x');
-      if (failed(db->recordCudaOp(op, error)) ||
-          failed(db->recordPerf(okRow(op.key, 1.0), error)))
+      if (failed(check(db->recordCudaOp(op), error)) ||
+          failed(check(db->recordPerf(okRow(op.key, 1.0)), error)))
         childFail(5, error);
     }
-    if (failed(db->recordPerf(okRow("before", 0.5), error)))
+    if (failed(check(db->recordPerf(okRow("before", 0.5)), error)))
       childFail(6, error);
     char byte = 'r';
     if (::write(ready[1], &byte, 1) != 1)
@@ -325,25 +330,25 @@ TEST(TuneCacheFile, AWriterKilledMidTransactionLeavesOnlyCommittedData) {
   bool childReady = ::read(ready[0], &byte, 1) == 1;
   EXPECT_TRUE(childReady) << "the child died before its transaction";
 
-  auto check = [&](llvm::StringRef when) {
+  auto checkRows = [&](llvm::StringRef when) {
     SCOPED_TRACE(when.str());
     std::string error;
-    auto db = TuneDb::open(path, TuneDbOptions(), error);
+    auto db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
-    auto counts = db->counts(error);
+    auto counts = check(db->counts(), error);
     ASSERT_TRUE(succeeded(counts)) << error;
     EXPECT_EQ(counts->perf, 2) << "'before' and 'committed' only";
     EXPECT_EQ(counts->cudaOps, 0);
-    auto before = db->lookupPerf("ctx", "before", "cuda", error);
+    auto before = check(db->lookupPerf("ctx", "before", "cuda"), error);
     ASSERT_TRUE(succeeded(before) && before->has_value()) << error;
     EXPECT_EQ((*before)->stats->medianUs, 10.0);
-    auto committed = db->lookupPerf("ctx", "committed", "cuda", error);
+    auto committed = check(db->lookupPerf("ctx", "committed", "cuda"), error);
     ASSERT_TRUE(succeeded(committed)) << error;
     EXPECT_TRUE(committed->has_value());
   };
   // While the writer holds its lock, readers see the committed state.
   if (childReady)
-    check("during the writer's transaction");
+    checkRows("during the writer's transaction");
   ASSERT_EQ(::write(go[1], &byte, 1), 1);
   int status = waitFor(pid);
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
@@ -351,19 +356,20 @@ TEST(TuneCacheFile, AWriterKilledMidTransactionLeavesOnlyCommittedData) {
   ::close(ready[0]);
   ::close(go[1]);
 
-  check("after the kill");
+  checkRows("after the kill");
   std::string error;
-  auto db = TuneDb::open(path, TuneDbOptions(), error);
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(db)) << error;
-  EXPECT_TRUE(succeeded(db->checkIntegrity(error))) << error;
-  auto written = db->recordPerf(okRow("after", 2.0), error);
+  EXPECT_TRUE(succeeded(check(db->checkIntegrity(), error))) << error;
+  auto written = check(db->recordPerf(okRow("after", 2.0)), error);
   ASSERT_TRUE(succeeded(written)) << error;
   EXPECT_TRUE(*written);
-  auto txn = db->beginTransaction(error);
+  auto txn = check(db->beginTransaction(), error);
   ASSERT_TRUE(succeeded(txn)) << "the dead writer's lock is gone: " << error;
-  ASSERT_TRUE(succeeded(db->recordPerf(okRow("before", 0.5), error))) << error;
-  ASSERT_TRUE(succeeded(txn->commit(error))) << error;
-  auto before = db->lookupPerf("ctx", "before", "cuda", error);
+  ASSERT_TRUE(succeeded(check(db->recordPerf(okRow("before", 0.5)), error)))
+      << error;
+  ASSERT_TRUE(succeeded(check(txn->commit(), error))) << error;
+  auto before = check(db->lookupPerf("ctx", "before", "cuda"), error);
   ASSERT_TRUE(succeeded(before) && before->has_value()) << error;
   EXPECT_EQ((*before)->stats->medianUs, 0.5);
 }
@@ -376,31 +382,31 @@ int concurrentWriter(const std::string &path, int id, int rows, int startFd) {
   if (::read(startFd, &byte, 1) != 0)
     childFail(2, "expected the start pipe to close");
   std::string error;
-  auto db = TuneDb::open(path, TuneDbOptions(), error);
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
   if (failed(db))
     childFail(3, error);
   for (int j = 0; j < rows; ++j) {
     std::string own = "w" + std::to_string(id) + "-" + std::to_string(j);
-    if (failed(db->recordOp(OpLevel::Kernel, own, "pretty", error)))
+    if (failed(check(db->recordOp(OpLevel::Kernel, own, "pretty"), error)))
       childFail(4, error);
     PerfRow row = okRow(own, 1.0 + j);
     row.kernelKey = "kernel";
-    if (failed(db->recordPerf(row, error)))
+    if (failed(check(db->recordPerf(row), error)))
       childFail(5, error);
     PerfRow shared = okRow("shared-" + std::to_string(j),
                            j % 2 == id ? 5.0 : 9.0, Object{{"writer", id}});
-    if (failed(db->recordPerf(shared, error)))
+    if (failed(check(db->recordPerf(shared), error)))
       childFail(6, error);
     if (j % 10 == 0) {
-      auto txn = db->beginTransaction(error);
+      auto txn = check(db->beginTransaction(), error);
       if (failed(txn))
         childFail(7, error);
       for (int k = 0; k < 5; ++k) {
         std::string key = own + "-t" + std::to_string(k);
-        if (failed(db->recordOp(OpLevel::Tile, key, "pretty", error)))
+        if (failed(check(db->recordOp(OpLevel::Tile, key, "pretty"), error)))
           childFail(8, error);
       }
-      if (failed(txn->commit(error)))
+      if (failed(check(txn->commit(), error)))
         childFail(9, error);
     }
   }
@@ -432,26 +438,26 @@ TEST(TuneCacheFile, TwoWritersAtOnceLoseNothing) {
   }
 
   std::string error;
-  auto db = TuneDb::open(path, TuneDbOptions(), error);
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(db)) << error;
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->kernelOps, 2 * kRows);
   EXPECT_EQ(counts->tileOps, 2 * (kRows / 10) * 5);
   EXPECT_EQ(counts->perf, 2 * kRows + kRows);
   for (int j = 0; j < kRows; ++j) {
-    auto shared =
-        db->lookupPerf("ctx", "shared-" + std::to_string(j), "cuda", error);
+    auto shared = check(
+        db->lookupPerf("ctx", "shared-" + std::to_string(j), "cuda"), error);
     ASSERT_TRUE(succeeded(shared) && shared->has_value()) << error;
     EXPECT_EQ((*shared)->stats->medianUs, 5.0) << j;
     EXPECT_EQ((*shared)->knobs, (Object{{"writer", j % 2}})) << j;
   }
-  auto best = db->bestKnobs("ctx", "kernel", "cuda", error);
+  auto best = check(db->bestKnobs("ctx", "kernel", "cuda"), error);
   ASSERT_TRUE(succeeded(best) && best->has_value()) << error;
   EXPECT_EQ((*best)->medianUs, 1.0);
   EXPECT_TRUE((*best)->opKey == "w0-0" || (*best)->opKey == "w1-0")
       << (*best)->opKey;
-  EXPECT_TRUE(succeeded(db->checkIntegrity(error))) << error;
+  EXPECT_TRUE(succeeded(check(db->checkIntegrity(), error))) << error;
 }
 
 TEST(TuneCacheFile, ProcessesCreatingOneNewFileAtOnceAllSucceed) {
@@ -469,12 +475,13 @@ TEST(TuneCacheFile, ProcessesCreatingOneNewFileAtOnceAllSucceed) {
       char byte;
       (void)::read(start[0], &byte, 1);
       std::string error;
-      auto db = TuneDb::open(path, TuneDbOptions(), error);
+      auto db = check(TuneDb::open(path, TuneDbOptions()), error);
       if (failed(db))
         childFail(2, error);
-      if (failed(db->recordContext(makeContext("ctx"), error)))
+      if (failed(check(db->recordContext(makeContext("ctx")), error)))
         childFail(3, error);
-      if (failed(db->recordPerf(okRow("op" + std::to_string(id), 1.0), error)))
+      if (failed(check(db->recordPerf(okRow("op" + std::to_string(id), 1.0)),
+                       error)))
         childFail(4, error);
       ::_exit(0);
     }
@@ -487,9 +494,9 @@ TEST(TuneCacheFile, ProcessesCreatingOneNewFileAtOnceAllSucceed) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   }
   std::string error;
-  auto db = TuneDb::open(path, TuneDbOptions(), error);
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(db)) << error;
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->perf, kProcesses);
   EXPECT_EQ(counts->contexts, 1);
@@ -538,12 +545,12 @@ TEST(TuneCacheFile, ATruncatedDatabaseIsReportedCorrupt) {
   TuneDbOptions unchecked;
   unchecked.checkIntegrity = false;
   std::string error;
-  auto db = TuneDb::open(path, unchecked, error);
+  auto db = check(TuneDb::open(path, unchecked), error);
   if (succeeded(db)) {
-    auto rows = db->allPerf("ctx", error);
+    auto rows = check(db->allPerf("ctx"), error);
     if (failed(rows))
       EXPECT_NE(error.find("corrupt"), std::string::npos) << error;
-    EXPECT_TRUE(failed(db->checkIntegrity(error)));
+    EXPECT_TRUE(failed(check(db->checkIntegrity(), error)));
     EXPECT_NE(error.find("corrupt"), std::string::npos) << error;
   } else {
     EXPECT_NE(error.find("corrupt"), std::string::npos) << error;
@@ -566,6 +573,35 @@ TEST(TuneCacheFile, AFutureSchemaVersionIsRejected) {
   TuneDbOptions readOnly;
   readOnly.readOnly = true;
   expectOpenFails(path, "written by a newer deplodock", readOnly);
+}
+
+TEST(TuneCacheFile, AVersionOneFileIsMigrated) {
+  // A version-1 file: today's schema without kernel_family.
+  TempDir dir;
+  std::string path = dir.file("tune.db");
+  createDb(path, 2);
+  rawExec(path, "DROP TABLE kernel_family; PRAGMA user_version = 1");
+  // Read-only, it is read as it is: the rows are there, no family.
+  TuneDbOptions readOnly;
+  readOnly.readOnly = true;
+  std::string error;
+  {
+    auto db = check(TuneDb::open(path, readOnly), error);
+    ASSERT_TRUE(succeeded(db)) << error;
+    auto counts = check(db->counts(), error);
+    ASSERT_TRUE(succeeded(counts)) << error;
+    EXPECT_EQ(counts->perf, 2);
+  }
+  EXPECT_EQ(rawQuery(path, "PRAGMA user_version"), "1");
+  // Writable, it is migrated, rows kept.
+  auto db = check(TuneDb::open(path, TuneDbOptions()), error);
+  ASSERT_TRUE(succeeded(db)) << error;
+  EXPECT_EQ(rawQuery(path, "PRAGMA user_version"),
+            std::to_string(kTuneDbSchemaVersion));
+  EXPECT_TRUE(succeeded(check(db->recordFamily("k", "f"), error))) << error;
+  auto counts = check(db->counts(), error);
+  ASSERT_TRUE(succeeded(counts)) << error;
+  EXPECT_EQ(counts->perf, 2);
 }
 
 TEST(TuneCacheFile, AnOlderSchemaVersionIsRejected) {
@@ -629,7 +665,7 @@ TEST(TuneCacheFile, AnUnwritableDirectoryIsReported) {
   TuneDbOptions readOnly;
   readOnly.readOnly = true;
   std::string error;
-  auto db = TuneDb::open(existing, readOnly, error);
+  auto db = check(TuneDb::open(existing, readOnly), error);
   ASSERT_TRUE(succeeded(db)) << error;
 }
 
@@ -639,10 +675,10 @@ TEST(TuneCacheFile, DefaultPathComesFromTheEnvironment) {
   {
     std::string explicitPath = dir.file("explicit/tune.db");
     ScopedEnv env(kTuneDbEnvVar.data(), explicitPath);
-    auto path = getDefaultTuneDbPath(error);
+    auto path = check(getDefaultTuneDbPath(), error);
     ASSERT_TRUE(succeeded(path)) << error;
     EXPECT_EQ(*path, explicitPath);
-    auto db = TuneDb::openDefault(TuneDbOptions(), error);
+    auto db = check(TuneDb::openDefault(TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
     EXPECT_TRUE(fs::exists(explicitPath));
   }
@@ -652,14 +688,14 @@ TEST(TuneCacheFile, DefaultPathComesFromTheEnvironment) {
        {std::optional<std::string>(), std::optional<std::string>("")}) {
     ScopedEnv env(kTuneDbEnvVar.data(), unset);
     ScopedEnv homeEnv("HOME", home);
-    auto path = getDefaultTuneDbPath(error);
+    auto path = check(getDefaultTuneDbPath(), error);
     ASSERT_TRUE(succeeded(path)) << error;
     EXPECT_EQ(*path, expected);
     EXPECT_FALSE(fs::exists(expected)) << "resolving creates nothing";
   }
   ScopedEnv env(kTuneDbEnvVar.data(), std::nullopt);
   ScopedEnv homeEnv("HOME", home);
-  auto db = TuneDb::openDefault(TuneDbOptions(), error);
+  auto db = check(TuneDb::openDefault(TuneDbOptions()), error);
   ASSERT_TRUE(succeeded(db)) << error;
   EXPECT_EQ(db->getPath(), expected);
   EXPECT_TRUE(fs::is_directory(home + "/.cache/deplodock"));

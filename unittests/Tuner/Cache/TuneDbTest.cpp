@@ -12,10 +12,12 @@
 
 #include "gtest/gtest.h"
 
+#include "../ErrorSupport.h"
 #include <cmath>
 #include <limits>
 
 using namespace deplodock::tuner;
+using namespace deplodock::tuner::testing;
 using llvm::json::Object;
 
 namespace {
@@ -82,24 +84,25 @@ LoweringRow hop(llvm::StringRef context, llvm::StringRef parent,
 class TuneCacheTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    auto opened = TuneDb::openInMemory(error);
+    auto opened = check(TuneDb::openInMemory(), error);
     ASSERT_TRUE(succeeded(opened)) << error;
     db.emplace(std::move(*opened));
-    ASSERT_TRUE(succeeded(db->recordContext(makeContext("ctx-a"), error)))
-        << error;
     ASSERT_TRUE(
-        succeeded(db->recordContext(makeContext("ctx-b", "RTX 5090"), error)))
+        succeeded(check(db->recordContext(makeContext("ctx-a")), error)))
+        << error;
+    ASSERT_TRUE(succeeded(
+        check(db->recordContext(makeContext("ctx-b", "RTX 5090")), error)))
         << error;
   }
 
   /// Records `row`, expecting success; returns whether it was written.
   bool record(const PerfRow &row) {
-    auto written = db->recordPerf(row, error);
+    auto written = check(db->recordPerf(row), error);
     EXPECT_TRUE(succeeded(written)) << error;
     return succeeded(written) && *written;
   }
   bool record(const LoweringRow &row) {
-    auto written = db->recordLowering(row, error);
+    auto written = check(db->recordLowering(row), error);
     EXPECT_TRUE(succeeded(written)) << error;
     return succeeded(written) && *written;
   }
@@ -107,7 +110,7 @@ protected:
   /// The stored perf row of `opKey` in `context` (must exist).
   PerfRow perf(llvm::StringRef context, llvm::StringRef opKey,
                llvm::StringRef backend = "cuda") {
-    auto row = db->lookupPerf(context, opKey, backend, error);
+    auto row = check(db->lookupPerf(context, opKey, backend), error);
     EXPECT_TRUE(succeeded(row)) << error;
     if (failed(row) || !*row) {
       ADD_FAILURE() << "no perf row for " << opKey.str();
@@ -141,19 +144,20 @@ TEST(TuneCacheKnobs, FormatSortsKeysAtEveryLevel) {
 
 TEST(TuneCacheKnobs, CanonicalizeReformatsText) {
   std::string error;
-  auto text = canonicalizeKnobs(" { \"b\" : 1,\n \"a\" : [2, 1] } ", error);
+  auto text =
+      check(canonicalizeKnobs(" { \"b\" : 1,\n \"a\" : [2, 1] } "), error);
   ASSERT_TRUE(succeeded(text)) << error;
   EXPECT_EQ(*text, R"({"a":[2,1],"b":1})");
-  auto again = canonicalizeKnobs(*text, error);
+  auto again = check(canonicalizeKnobs(*text), error);
   ASSERT_TRUE(succeeded(again)) << error;
   EXPECT_EQ(*again, *text);
 }
 
 TEST(TuneCacheKnobs, CanonicalizeRejectsNonObjects) {
   std::string error;
-  EXPECT_TRUE(failed(canonicalizeKnobs("[1, 2]", error)));
+  EXPECT_TRUE(failed(check(canonicalizeKnobs("[1, 2]"), error)));
   EXPECT_NE(error.find("must be a JSON object"), std::string::npos) << error;
-  EXPECT_TRUE(failed(canonicalizeKnobs("{\"BM\": ", error)));
+  EXPECT_TRUE(failed(check(canonicalizeKnobs("{\"BM\": "), error)));
   EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
 }
 
@@ -229,7 +233,7 @@ TEST_F(TuneCacheTest, BackendsAreSeparateRows) {
   ASSERT_TRUE(record(okRow("ctx-a", "op", 30.0)));
   EXPECT_EQ(perf("ctx-a", "op", "model").stats->medianUs, 3.0);
   EXPECT_EQ(perf("ctx-a", "op", "cuda").stats->medianUs, 30.0);
-  auto missing = db->lookupPerf("ctx-a", "op", "replay", error);
+  auto missing = check(db->lookupPerf("ctx-a", "op", "replay"), error);
   ASSERT_TRUE(succeeded(missing)) << error;
   EXPECT_FALSE(missing->has_value());
 }
@@ -244,18 +248,18 @@ TEST_F(TuneCacheTest, ContextsAreKeptApart) {
 
   ASSERT_TRUE(record(hop("ctx-a", "parent", "child-a", 10.0)));
   ASSERT_TRUE(record(hop("ctx-b", "parent", "child-b", 40.0)));
-  auto a = db->lookupLowering("ctx-a", "parent", error);
-  auto b = db->lookupLowering("ctx-b", "parent", error);
+  auto a = check(db->lookupLowering("ctx-a", "parent"), error);
+  auto b = check(db->lookupLowering("ctx-b", "parent"), error);
   ASSERT_TRUE(succeeded(a) && succeeded(b)) << error;
   ASSERT_TRUE(a->has_value() && b->has_value());
   EXPECT_EQ((*a)->childKey, "child-a");
   EXPECT_EQ((*b)->childKey, "child-b");
 
-  auto allA = db->allPerf("ctx-a", error);
+  auto allA = check(db->allPerf("ctx-a"), error);
   ASSERT_TRUE(succeeded(allA)) << error;
   ASSERT_EQ(allA->size(), 1u);
   EXPECT_EQ((*allA)[0].contextKey, "ctx-a");
-  auto none = db->lookupPerf("ctx-c", "op", "cuda", error);
+  auto none = check(db->lookupPerf("ctx-c", "op", "cuda"), error);
   ASSERT_TRUE(succeeded(none)) << error;
   EXPECT_FALSE(none->has_value());
 }
@@ -266,7 +270,7 @@ TEST_F(TuneCacheTest, AllPerfListsOkFastestFirstThenFailures) {
   ASSERT_TRUE(record(okRow("ctx-a", "fast", 10.0)));
   ASSERT_TRUE(record(failRow("ctx-a", "b-fail", MeasureStatus::LaunchFail)));
   ASSERT_TRUE(record(okRow("ctx-b", "other", 1.0)));
-  auto rows = db->allPerf("ctx-a", error);
+  auto rows = check(db->allPerf("ctx-a"), error);
   ASSERT_TRUE(succeeded(rows)) << error;
   std::vector<std::string> keys;
   for (const PerfRow &row : *rows)
@@ -286,7 +290,7 @@ TEST_F(TuneCacheTest, BestKnobsTracksTheFastestVariant) {
     return row;
   };
   auto best = [&]() -> std::optional<BestRow> {
-    auto row = db->bestKnobs("ctx-a", "kernel", "cuda", error);
+    auto row = check(db->bestKnobs("ctx-a", "kernel", "cuda"), error);
     EXPECT_TRUE(succeeded(row)) << error;
     return succeeded(row) ? *row : std::nullopt;
   };
@@ -314,27 +318,72 @@ TEST_F(TuneCacheTest, BestKnobsTracksTheFastestVariant) {
   EXPECT_EQ(row->knobs, (Object{{"BM", 32}, {"BN", 64}}));
 
   // Other contexts and backends have their own decisions.
-  auto other = db->bestKnobs("ctx-b", "kernel", "cuda", error);
+  auto other = check(db->bestKnobs("ctx-b", "kernel", "cuda"), error);
   ASSERT_TRUE(succeeded(other)) << error;
   EXPECT_FALSE(other->has_value());
-  auto model = db->bestKnobs("ctx-a", "kernel", "model", error);
+  auto model = check(db->bestKnobs("ctx-a", "kernel", "model"), error);
   ASSERT_TRUE(succeeded(model)) << error;
   EXPECT_FALSE(model->has_value());
 
-  auto variants = db->kernelPerf("ctx-a", "kernel", error);
+  auto variants = check(db->kernelPerf("ctx-a", "kernel"), error);
   ASSERT_TRUE(succeeded(variants)) << error;
   std::vector<std::string> keys;
   for (const PerfRow &perfRow : *variants)
     keys.push_back(perfRow.opKey);
   EXPECT_EQ(keys, (std::vector<std::string>{"v32", "v64", "v128", "v256"}));
-  auto all = db->allBest("ctx-a", error);
+  auto all = check(db->allBest("ctx-a"), error);
   ASSERT_TRUE(succeeded(all)) << error;
   EXPECT_EQ(all->size(), 1u);
 }
 
+TEST_F(TuneCacheTest, FamiliesGatherTheirKernelsBest) {
+  // k1 and k2 are one family, k3 another; k2 is faster than k1.
+  for (auto [kernel, family] :
+       {std::pair("k1", "f"), std::pair("k2", "f"), std::pair("k3", "g")})
+    ASSERT_TRUE(succeeded(check(db->recordFamily(kernel, family), error)))
+        << error;
+  // Idempotent; an empty key is refused.
+  ASSERT_TRUE(succeeded(check(db->recordFamily("k1", "f"), error))) << error;
+  EXPECT_TRUE(failed(check(db->recordFamily("", "f"), error)));
+  EXPECT_NE(error.find("recordFamily: the kernel key must not be empty"),
+            std::string::npos)
+      << error;
+  auto row = [](llvm::StringRef kernel, llvm::StringRef op, double us) {
+    PerfRow r = okRow("ctx-a", op, us);
+    r.kernelKey = kernel.str();
+    return r;
+  };
+  record(row("k1", "op1", 20));
+  record(row("k2", "op2", 10));
+  record(row("k3", "op3", 5));
+  auto best = check(db->familyBest("ctx-a", "f", "cuda"), error);
+  ASSERT_TRUE(succeeded(best)) << error;
+  ASSERT_EQ(best->size(), 2u);
+  EXPECT_EQ((*best)[0].kernelKey, "k2"); // Fastest first.
+  EXPECT_EQ((*best)[1].kernelKey, "k1");
+  auto none = check(db->familyBest("ctx-b", "f", "cuda"), error);
+  ASSERT_TRUE(succeeded(none)) << error;
+  EXPECT_TRUE(none->empty());
+}
+
+TEST_F(TuneCacheTest, AllOpsListsAnInventory) {
+  ASSERT_TRUE(
+      succeeded(check(db->recordOp(OpLevel::Loop, "b", "second"), error)));
+  ASSERT_TRUE(
+      succeeded(check(db->recordOp(OpLevel::Loop, "a", "first"), error)));
+  auto ops = check(db->allOps(OpLevel::Loop), error);
+  ASSERT_TRUE(succeeded(ops)) << error;
+  ASSERT_EQ(ops->size(), 2u);
+  EXPECT_EQ((*ops)[0], std::make_pair(std::string("a"), std::string("first")));
+  EXPECT_EQ((*ops)[1].first, "b");
+  auto tiles = check(db->allOps(OpLevel::Tile), error);
+  ASSERT_TRUE(succeeded(tiles)) << error;
+  EXPECT_TRUE(tiles->empty());
+}
+
 TEST_F(TuneCacheTest, RowsWithoutKernelKeyHaveNoBest) {
   ASSERT_TRUE(record(okRow("ctx-a", "op", 1.0)));
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->best, 0);
   EXPECT_EQ(counts->perf, 1);
@@ -347,7 +396,7 @@ TEST_F(TuneCacheTest, RowsWithoutKernelKeyHaveNoBest) {
 
 TEST_F(TuneCacheTest, LoweringKeepsTheBestChild) {
   auto child = [&]() -> std::string {
-    auto row = db->lookupLowering("ctx-a", "p", error);
+    auto row = check(db->lookupLowering("ctx-a", "p"), error);
     EXPECT_TRUE(succeeded(row)) << error;
     return succeeded(row) && *row ? (*row)->childKey : "<none>";
   };
@@ -360,7 +409,7 @@ TEST_F(TuneCacheTest, LoweringKeepsTheBestChild) {
   EXPECT_EQ(child(), "c8");
   EXPECT_FALSE(record(hop("ctx-a", "p", "cnull", std::nullopt)))
       << "a null median never overwrites";
-  auto row = db->lookupLowering("ctx-a", "p", error);
+  auto row = check(db->lookupLowering("ctx-a", "p"), error);
   ASSERT_TRUE(succeeded(row)) << error;
   ASSERT_TRUE(row->has_value());
   EXPECT_EQ((*row)->childKey, "c8");
@@ -372,11 +421,11 @@ TEST_F(TuneCacheTest, LoweringKeepsTheBestChild) {
 
 TEST_F(TuneCacheTest, LoweringWithNullMedianIsKeptButNotReplayed) {
   EXPECT_TRUE(record(hop("ctx-a", "p", "failed-child", std::nullopt)));
-  auto row = db->lookupLowering("ctx-a", "p", error);
+  auto row = check(db->lookupLowering("ctx-a", "p"), error);
   ASSERT_TRUE(succeeded(row)) << error;
   EXPECT_FALSE(row->has_value())
       << "replay must fall back to the default where every variant failed";
-  auto all = db->allLowerings("ctx-a", error);
+  auto all = check(db->allLowerings("ctx-a"), error);
   ASSERT_TRUE(succeeded(all)) << error;
   ASSERT_EQ(all->size(), 1u);
   EXPECT_EQ((*all)[0].childKey, "failed-child");
@@ -385,12 +434,12 @@ TEST_F(TuneCacheTest, LoweringWithNullMedianIsKeptButNotReplayed) {
   EXPECT_FALSE(record(hop("ctx-a", "p", "other-failed", std::nullopt)));
   EXPECT_TRUE(record(hop("ctx-a", "p", "good", 50.0)))
       << "any median replaces a null";
-  row = db->lookupLowering("ctx-a", "p", error);
+  row = check(db->lookupLowering("ctx-a", "p"), error);
   ASSERT_TRUE(succeeded(row)) << error;
   ASSERT_TRUE(row->has_value());
   EXPECT_EQ((*row)->childKey, "good");
   EXPECT_FALSE(record(hop("ctx-a", "p", "late-failure", std::nullopt)));
-  row = db->lookupLowering("ctx-a", "p", error);
+  row = check(db->lookupLowering("ctx-a", "p"), error);
   ASSERT_TRUE(succeeded(row) && row->has_value()) << error;
   EXPECT_EQ((*row)->childKey, "good");
 }
@@ -401,17 +450,17 @@ TEST_F(TuneCacheTest, LoweringWithNullMedianIsKeptButNotReplayed) {
 
 TEST_F(TuneCacheTest, InventoryInsertsAreIdempotent) {
   for (OpLevel level : {OpLevel::Loop, OpLevel::Tile, OpLevel::Kernel}) {
-    auto first = db->recordOp(level, "k1", "first text", error);
+    auto first = check(db->recordOp(level, "k1", "first text"), error);
     ASSERT_TRUE(succeeded(first)) << error;
     EXPECT_TRUE(*first);
-    auto second = db->recordOp(level, "k1", "second text", error);
+    auto second = check(db->recordOp(level, "k1", "second text"), error);
     ASSERT_TRUE(succeeded(second)) << error;
     EXPECT_FALSE(*second);
-    auto pretty = db->lookupOp(level, "k1", error);
+    auto pretty = check(db->lookupOp(level, "k1"), error);
     ASSERT_TRUE(succeeded(pretty)) << error;
     EXPECT_EQ(*pretty, std::optional<std::string>("first text"));
   }
-  auto missing = db->lookupOp(OpLevel::Loop, "k2", error);
+  auto missing = check(db->lookupOp(OpLevel::Loop, "k2"), error);
   ASSERT_TRUE(succeeded(missing)) << error;
   EXPECT_FALSE(missing->has_value());
 
@@ -424,15 +473,15 @@ TEST_F(TuneCacheTest, InventoryInsertsAreIdempotent) {
   op.block = {256, 1, 1};
   op.smemBytes = 4096;
   op.argOrder = llvm::json::Array{"a", "b", 2};
-  auto inserted = db->recordCudaOp(op, error);
+  auto inserted = check(db->recordCudaOp(op), error);
   ASSERT_TRUE(succeeded(inserted)) << error;
   EXPECT_TRUE(*inserted);
   CudaOpRow changed = op;
   changed.source = "different";
-  inserted = db->recordCudaOp(changed, error);
+  inserted = check(db->recordCudaOp(changed), error);
   ASSERT_TRUE(succeeded(inserted)) << error;
   EXPECT_FALSE(*inserted);
-  auto stored = db->lookupCudaOp("cuda1", error);
+  auto stored = check(db->lookupCudaOp("cuda1"), error);
   ASSERT_TRUE(succeeded(stored)) << error;
   ASSERT_TRUE(stored->has_value());
   EXPECT_EQ((*stored)->source, op.source);
@@ -443,7 +492,7 @@ TEST_F(TuneCacheTest, InventoryInsertsAreIdempotent) {
   EXPECT_EQ(llvm::json::Value(llvm::json::Array((*stored)->argOrder)),
             llvm::json::Value(llvm::json::Array(op.argOrder)));
 
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->loopOps, 1);
   EXPECT_EQ(counts->tileOps, 1);
@@ -451,12 +500,12 @@ TEST_F(TuneCacheTest, InventoryInsertsAreIdempotent) {
   EXPECT_EQ(counts->cudaOps, 1);
   EXPECT_EQ(counts->contexts, 2);
 
-  EXPECT_TRUE(failed(db->recordOp(OpLevel::Cuda, "k", "x", error)));
+  EXPECT_TRUE(failed(check(db->recordOp(OpLevel::Cuda, "k", "x"), error)));
   EXPECT_NE(error.find("recordCudaOp"), std::string::npos) << error;
 }
 
 TEST_F(TuneCacheTest, ContextRoundTripsAndRejectsAConflictingFingerprint) {
-  auto stored = db->lookupContext("ctx-b", error);
+  auto stored = check(db->lookupContext("ctx-b"), error);
   ASSERT_TRUE(succeeded(stored)) << error;
   ASSERT_TRUE(stored->has_value());
   EXPECT_EQ((*stored)->gpuName, "RTX 5090");
@@ -466,17 +515,17 @@ TEST_F(TuneCacheTest, ContextRoundTripsAndRejectsAConflictingFingerprint) {
   EXPECT_EQ((*stored)->extra, (Object{{"flags", "-O3"}}));
   EXPECT_FALSE((*stored)->createdAt.empty());
 
-  EXPECT_TRUE(succeeded(db->recordContext(makeContext("ctx-a"), error)))
+  EXPECT_TRUE(succeeded(check(db->recordContext(makeContext("ctx-a")), error)))
       << "recording the same context again is a no-op: " << error;
   DeviceContext other = makeContext("ctx-a", "L40S");
   other.smCount = 142;
-  EXPECT_TRUE(failed(db->recordContext(other, error)));
+  EXPECT_TRUE(failed(check(db->recordContext(other), error)));
   EXPECT_NE(error.find("different fingerprint"), std::string::npos) << error;
   EXPECT_NE(error.find("gpu_name 'H100' vs 'L40S'"), std::string::npos)
       << error;
   EXPECT_NE(error.find("sm_count '132' vs '142'"), std::string::npos) << error;
 
-  auto all = db->allContexts(error);
+  auto all = check(db->allContexts(), error);
   ASSERT_TRUE(succeeded(all)) << error;
   ASSERT_EQ(all->size(), 2u);
   EXPECT_EQ((*all)[0].key, "ctx-a");
@@ -484,10 +533,11 @@ TEST_F(TuneCacheTest, ContextRoundTripsAndRejectsAConflictingFingerprint) {
 }
 
 TEST_F(TuneCacheTest, RowsNeedARecordedContext) {
-  EXPECT_TRUE(failed(db->recordPerf(okRow("ctx-unknown", "op", 1.0), error)));
-  EXPECT_NE(error.find("call recordContext first"), std::string::npos) << error;
   EXPECT_TRUE(
-      failed(db->recordLowering(hop("ctx-unknown", "p", "c", 1.0), error)));
+      failed(check(db->recordPerf(okRow("ctx-unknown", "op", 1.0)), error)));
+  EXPECT_NE(error.find("call recordContext first"), std::string::npos) << error;
+  EXPECT_TRUE(failed(
+      check(db->recordLowering(hop("ctx-unknown", "p", "c", 1.0)), error)));
   EXPECT_NE(error.find("call recordContext first"), std::string::npos) << error;
 }
 
@@ -499,16 +549,16 @@ TEST_F(TuneCacheTest, EraseContextRemovesItsRowsOnly) {
   ASSERT_TRUE(record(row));
   ASSERT_TRUE(record(hop("ctx-a", "p", "c", 1.0)));
   ASSERT_TRUE(record(hop("ctx-b", "p", "c", 1.0)));
-  auto erased = db->eraseContext("ctx-a", error);
+  auto erased = check(db->eraseContext("ctx-a"), error);
   ASSERT_TRUE(succeeded(erased)) << error;
   EXPECT_TRUE(*erased);
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->contexts, 1);
   EXPECT_EQ(counts->perf, 1);
   EXPECT_EQ(counts->lowerings, 1);
   EXPECT_EQ(counts->best, 1);
-  erased = db->eraseContext("ctx-a", error);
+  erased = check(db->eraseContext("ctx-a"), error);
   ASSERT_TRUE(succeeded(erased)) << error;
   EXPECT_FALSE(*erased);
 }
@@ -520,32 +570,34 @@ TEST_F(TuneCacheTest, EraseContextRemovesItsRowsOnly) {
 TEST_F(TuneCacheTest, BadInputIsRejectedWithAMessage) {
   PerfRow noStats = okRow("ctx-a", "op", 1.0);
   noStats.stats.reset();
-  EXPECT_TRUE(failed(db->recordPerf(noStats, error)));
+  EXPECT_TRUE(failed(check(db->recordPerf(noStats), error)));
   EXPECT_NE(error.find("an ok row needs statistics"), std::string::npos)
       << error;
 
   PerfRow nan = okRow("ctx-a", "op", std::nan(""));
-  EXPECT_TRUE(failed(db->recordPerf(nan, error)));
+  EXPECT_TRUE(failed(check(db->recordPerf(nan), error)));
   EXPECT_NE(error.find("the median must be a finite, non-negative number"),
             std::string::npos)
       << error;
 
   PerfRow negative = okRow("ctx-a", "op", 1.0);
   negative.stats->varianceUs2 = -1;
-  EXPECT_TRUE(failed(db->recordPerf(negative, error)));
+  EXPECT_TRUE(failed(check(db->recordPerf(negative), error)));
   EXPECT_NE(error.find("the variance"), std::string::npos) << error;
 
   PerfRow noKey = okRow("ctx-a", "", 1.0);
-  EXPECT_TRUE(failed(db->recordPerf(noKey, error)));
+  EXPECT_TRUE(failed(check(db->recordPerf(noKey), error)));
   EXPECT_NE(error.find("the op key must not be empty"), std::string::npos)
       << error;
 
-  EXPECT_TRUE(failed(db->recordLowering(
-      hop("ctx-a", "p", "c", std::numeric_limits<double>::infinity()), error)));
+  EXPECT_TRUE(failed(
+      check(db->recordLowering(hop("ctx-a", "p", "c",
+                                   std::numeric_limits<double>::infinity())),
+            error)));
   EXPECT_NE(error.find("recordLowering: the median"), std::string::npos)
       << error;
 
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->perf, 0);
   EXPECT_EQ(counts->lowerings, 0);
@@ -553,51 +605,51 @@ TEST_F(TuneCacheTest, BadInputIsRejectedWithAMessage) {
 
 TEST_F(TuneCacheTest, TransactionsCommitOrRollBack) {
   {
-    auto txn = db->beginTransaction(error);
+    auto txn = check(db->beginTransaction(), error);
     ASSERT_TRUE(succeeded(txn)) << error;
     PerfRow row = okRow("ctx-a", "dropped", 1.0);
     row.kernelKey = "kernel";
     ASSERT_TRUE(record(row));
-    EXPECT_TRUE(failed(db->beginTransaction(error)));
+    EXPECT_TRUE(failed(check(db->beginTransaction(), error)));
     EXPECT_NE(error.find("already open"), std::string::npos) << error;
     // Destroyed uncommitted: rolled back.
   }
-  auto counts = db->counts(error);
+  auto counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->perf, 0);
   EXPECT_EQ(counts->best, 0);
 
-  auto txn = db->beginTransaction(error);
+  auto txn = check(db->beginTransaction(), error);
   ASSERT_TRUE(succeeded(txn)) << error;
   PerfRow row = okRow("ctx-a", "kept", 1.0);
   row.kernelKey = "kernel";
   ASSERT_TRUE(record(row));
   ASSERT_TRUE(record(hop("ctx-a", "p", "c", 1.0)));
-  ASSERT_TRUE(succeeded(txn->commit(error))) << error;
-  EXPECT_TRUE(failed(txn->commit(error)));
-  counts = db->counts(error);
+  ASSERT_TRUE(succeeded(check(txn->commit(), error))) << error;
+  EXPECT_TRUE(failed(check(txn->commit(), error)));
+  counts = check(db->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->perf, 1);
   EXPECT_EQ(counts->best, 1);
   EXPECT_EQ(counts->lowerings, 1);
 
-  auto explicitRollback = db->beginTransaction(error);
+  auto explicitRollback = check(db->beginTransaction(), error);
   ASSERT_TRUE(succeeded(explicitRollback)) << error;
   ASSERT_TRUE(record(okRow("ctx-a", "gone", 1.0)));
-  ASSERT_TRUE(succeeded(explicitRollback->rollback(error))) << error;
-  auto gone = db->lookupPerf("ctx-a", "gone", "cuda", error);
+  ASSERT_TRUE(succeeded(check(explicitRollback->rollback(), error))) << error;
+  auto gone = check(db->lookupPerf("ctx-a", "gone", "cuda"), error);
   ASSERT_TRUE(succeeded(gone)) << error;
   EXPECT_FALSE(gone->has_value());
 }
 
 TEST_F(TuneCacheTest, InMemoryDatabasesArePrivate) {
   ASSERT_TRUE(record(okRow("ctx-a", "op", 1.0)));
-  auto other = TuneDb::openInMemory(error);
+  auto other = check(TuneDb::openInMemory(), error);
   ASSERT_TRUE(succeeded(other)) << error;
-  auto counts = other->counts(error);
+  auto counts = check(other->counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->perf, 0);
-  auto mode = db->getJournalMode(error);
+  auto mode = check(db->getJournalMode(), error);
   ASSERT_TRUE(succeeded(mode)) << error;
   EXPECT_EQ(*mode, "memory");
   EXPECT_EQ(db->getPath(), ":memory:");

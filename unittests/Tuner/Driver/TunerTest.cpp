@@ -11,6 +11,7 @@
 
 #include "LoopKernels.h"
 
+#include "../ErrorSupport.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 #include "Deplodock/Tuner/Replay.h"
@@ -34,13 +35,13 @@ protected:
     EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("deplodock-tuner", dir));
     directory = std::string(dir);
     dbPath = directory + "/tune.db";
-    backend = std::move(*createModelBackend("sm_90", error));
+    backend = std::move(*check(createModelBackend("sm_90"), error));
   }
   ~TunerTest() override { llvm::sys::fs::remove_directories(directory); }
 
   /// Opens (creating) the database file.
   TuneDb open() {
-    FailureOr<TuneDb> db = TuneDb::open(dbPath, TuneDbOptions(), error);
+    FailureOr<TuneDb> db = check(TuneDb::open(dbPath, TuneDbOptions()), error);
     EXPECT_TRUE(succeeded(db)) << error;
     return std::move(*db);
   }
@@ -51,10 +52,12 @@ protected:
     OwningOpRef<ModuleOp> lowered = module->clone();
     PassManager pm(&context);
     dtile::DTileLowerOptions options;
-    options.tuneDb = tuneDb.str();
     options.knobs = knobs.str();
     options.target = target.str();
-    pm.addPass(dtile::createDTileLower(options));
+    std::shared_ptr<dtile::OptionChooser> replay;
+    if (!tuneDb.empty())
+      replay = createReplayChooser(tuneDb, /*context=*/"", /*report=*/false);
+    pm.addPass(dtile::createDTileLowerPass(options, replay));
     if (failed(pm.run(*lowered)))
       return "<failed>";
     std::string text;
@@ -73,14 +76,15 @@ protected:
   }
 
   std::string directory, dbPath, error;
-  dtile::Target sm90 = *dtile::Target::get("sm_90");
+  dtile::Target sm90 = dtile::Target::lookup(&context, "sm_90");
   std::unique_ptr<Backend> backend;
 };
 
 TEST_F(TunerTest, RecordsWhatReplayFollowsToTheWinner) {
   TuneDb db = open();
   LatencyTable table;
-  FailureOr<Tuner> tuner = Tuner::create(*backend, sm90, &db, &table, error);
+  FailureOr<Tuner> tuner =
+      check(Tuner::create(*backend, sm90, &db, &table), error);
   ASSERT_TRUE(succeeded(tuner)) << error;
   std::string key = structuralKey(kernel("matmul"));
   size_t progress = 0;
@@ -91,7 +95,7 @@ TEST_F(TunerTest, RecordsWhatReplayFollowsToTheWinner) {
     EXPECT_EQ(p.kernel, "matmul");
   };
   FailureOr<KernelTuneResult> result =
-      tuner->tuneKernel(kernel("matmul"), key, options, error);
+      check(tuner->tuneKernel(kernel("matmul"), key, options), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_EQ(result->measured, progress);
   EXPECT_GE(result->measured, 40u);
@@ -101,7 +105,7 @@ TEST_F(TunerTest, RecordsWhatReplayFollowsToTheWinner) {
 
   // Inventories, one context, a perf row per distinct CUDA kernel (at most
   // one per variant), one best row with the winner's knobs.
-  FailureOr<TuneDbCounts> counts = db.counts(error);
+  FailureOr<TuneDbCounts> counts = check(db.counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->contexts, 1);
   EXPECT_EQ(counts->loopOps, 1);
@@ -112,17 +116,17 @@ TEST_F(TunerTest, RecordsWhatReplayFollowsToTheWinner) {
   EXPECT_EQ(counts->best, 1);
   EXPECT_EQ(table.getNumVariants(), result->measured);
   FailureOr<std::optional<BestRow>> best =
-      db.bestKnobs(modelContextKey("sm_90"), key, "model", error);
+      check(db.bestKnobs(modelContextKey("sm_90"), key, "model"), error);
   ASSERT_TRUE(succeeded(best) && *best) << error;
   EXPECT_DOUBLE_EQ((*best)->medianUs, *result->bestUs);
-  FailureOr<dtile::KnobsAttr> bestKnobs =
-      knobsFromJson(&context, (*best)->knobs, error);
-  ASSERT_TRUE(succeeded(bestKnobs)) << error;
+  llvm::Expected<dtile::KnobsAttr> bestKnobs =
+      knobsFromJson(&context, (*best)->knobs);
+  ASSERT_TRUE(!!bestKnobs) << llvm::toString(bestKnobs.takeError());
   EXPECT_EQ(dtile::formatKnobsOption("", *bestKnobs), result->bestKnobs);
 
   // The loop kernel's hop leads to the root Tile state.
   FailureOr<std::optional<LoweringRow>> first =
-      db.lookupLowering(modelContextKey("sm_90"), key, error);
+      check(db.lookupLowering(modelContextKey("sm_90"), key), error);
   ASSERT_TRUE(succeeded(first) && *first) << error;
   EXPECT_EQ((*first)->parentLevel, OpLevel::Loop);
   EXPECT_EQ((*first)->childLevel, OpLevel::Tile);
@@ -144,11 +148,11 @@ TEST_F(TunerTest, RecordsWhatReplayFollowsToTheWinner) {
 
 TEST_F(TunerTest, EqualKernelsAreTunedOnce) {
   FailureOr<Tuner> tuner =
-      Tuner::create(*backend, sm90, nullptr, nullptr, error);
+      check(Tuner::create(*backend, sm90, nullptr, nullptr), error);
   ASSERT_TRUE(succeeded(tuner)) << error;
   TuneOptions options = mcts(5);
   FailureOr<std::vector<KernelTuneResult>> results =
-      tuner->tuneModule(*module, options, error);
+      check(tuner->tuneModule(*module, options), error);
   ASSERT_TRUE(succeeded(results)) << error;
   ASSERT_EQ(results->size(), 3u);
   EXPECT_EQ((*results)[0].name, "matmul");
@@ -171,14 +175,13 @@ public:
   }
   llvm::StringRef getName() const override { return "flaky"; }
   const DeviceContext &getContext() const override { return context; }
-  FailureOr<BackendResult> measure(const Variant &variant,
-                                   std::string &error) override {
+  llvm::Expected<BackendResult> measure(const Variant &variant) override {
     EXPECT_FALSE(variant.cuda.empty());
     EXPECT_TRUE(variant.kernel);
     if (calls++ < answers)
       return BackendResult::single(10.0 + calls);
-    error = "the device went away";
-    return failure();
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the device went away");
   }
   size_t calls = 0;
 
@@ -190,26 +193,31 @@ private:
 TEST_F(TunerTest, ABackendThatCannotAnswerStopsTheTuning) {
   FlakyBackend flaky(3);
   TuneDb db = open();
-  FailureOr<Tuner> tuner = Tuner::create(flaky, sm90, &db, nullptr, error);
+  FailureOr<Tuner> tuner =
+      check(Tuner::create(flaky, sm90, &db, nullptr), error);
   ASSERT_TRUE(succeeded(tuner)) << error;
-  FailureOr<KernelTuneResult> result = tuner->tuneKernel(
-      kernel("matmul"), structuralKey(kernel("matmul")), mcts(50), error);
+  FailureOr<KernelTuneResult> result =
+      check(tuner->tuneKernel(kernel("matmul"), structuralKey(kernel("matmul")),
+                              mcts(50)),
+            error);
   EXPECT_TRUE(failed(result));
   EXPECT_EQ(error, "the device went away");
   EXPECT_EQ(flaky.calls, 4u); // The search stopped at once.
-  FailureOr<TuneDbCounts> counts = db.counts(error);
+  FailureOr<TuneDbCounts> counts = check(db.counts(), error);
   ASSERT_TRUE(succeeded(counts)) << error;
   EXPECT_EQ(counts->perf, 3);
 }
 
 TEST_F(TunerTest, AnUnknownStrategyIsAnError) {
   FailureOr<Tuner> tuner =
-      Tuner::create(*backend, sm90, nullptr, nullptr, error);
+      check(Tuner::create(*backend, sm90, nullptr, nullptr), error);
   ASSERT_TRUE(succeeded(tuner)) << error;
   TuneOptions options;
   options.strategy = "annealing";
-  EXPECT_TRUE(failed(tuner->tuneKernel(
-      kernel("scale"), structuralKey(kernel("scale")), options, error)));
+  EXPECT_TRUE(
+      failed(check(tuner->tuneKernel(kernel("scale"),
+                                     structuralKey(kernel("scale")), options),
+                   error)));
   EXPECT_NE(error.find("unknown search strategy 'annealing'"),
             std::string::npos)
       << error;
@@ -218,9 +226,11 @@ TEST_F(TunerTest, AnUnknownStrategyIsAnError) {
 TEST_F(TunerTest, StrategiesCompareOnOneSpace) {
   SearchOptions options;
   options.patience = 0;
-  FailureOr<ComparisonReport> report = compareOnKernel(
-      kernel("rownorm"), structuralKey(kernel("rownorm")), *backend, sm90,
-      {"exhaustive", "greedy", "mcts"}, options, error);
+  FailureOr<ComparisonReport> report =
+      check(compareOnKernel(kernel("rownorm"), structuralKey(kernel("rownorm")),
+                            *backend, sm90, {"exhaustive", "greedy", "mcts"},
+                            options, CompareOptions()),
+            error);
   ASSERT_TRUE(succeeded(report)) << error;
   ASSERT_EQ(report->rows.size(), 3u);
   // The exhaustive sweep finds the best; MCTS without patience exhausts too.
@@ -233,7 +243,7 @@ TEST_F(TunerTest, StrategiesCompareOnOneSpace) {
 
 TEST_F(TunerTest, LoweringTimeIsMeasuredFromLoopIR) {
   FailureOr<LoweringTiming> timing =
-      timeVariantLowering(kernel("matmul"), sm90, 5, /*seed=*/1, error);
+      check(timeVariantLowering(kernel("matmul"), sm90, 5, /*seed=*/1), error);
   ASSERT_TRUE(succeeded(timing)) << error;
   EXPECT_EQ(timing->variants, 5u);
   EXPECT_GT(timing->meanMs, 0);

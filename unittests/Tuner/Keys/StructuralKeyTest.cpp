@@ -19,18 +19,27 @@ namespace {
 
 class StructuralKeyTest : public ::testing::Test {
 protected:
-  StructuralKeyTest() {
-    loadDeplodockDialects(context);
-  }
+  StructuralKeyTest() { loadDeplodockDialects(context); }
 
   /// The key of the only dloop.kernel in `source`.
   std::string key(StringRef source) {
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module) << source.str();
     if (!module)
       return "";
     std::string result;
     module->walk([&](dloop::KernelOp k) { result = tuner::structuralKey(k); });
+    return result;
+  }
+  std::string familyKey(StringRef source) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module) << source.str();
+    std::string result;
+    if (module)
+      module->walk(
+          [&](dloop::KernelOp k) { result = tuner::structuralFamilyKey(k); });
     return result;
   }
 
@@ -104,9 +113,26 @@ TEST_F(StructuralKeyTest, DifferentConstantExtentTypeReductionOrIndex) {
     half.replace(at, 3, "f16");
   EXPECT_NE(base, key(half));
   // The load index.
-  EXPECT_NE(base, key(variant("dloop.load %in1[%k]", "dloop.load %in1[15 - %k]")));
+  EXPECT_NE(base,
+            key(variant("dloop.load %in1[%k]", "dloop.load %in1[15 - %k]")));
   // A different op cluster.
   EXPECT_NE(base, key(variant("arith.subf", "arith.divf")));
+}
+
+TEST_F(StructuralKeyTest, FamiliesIgnoreExtentsOnly) {
+  // Other extents: another kernel, the same family.
+  std::string longer = kOpB.str();
+  for (size_t at; (at = longer.find("16")) != std::string::npos;)
+    longer.replace(at, 2, "32");
+  EXPECT_NE(key(kOpB), key(longer));
+  EXPECT_EQ(familyKey(kOpB), familyKey(longer));
+  EXPECT_NE(familyKey(kOpB), key(kOpB));
+  // Another element type or op cluster: another family.
+  std::string half = kOpB.str();
+  for (size_t at; (at = half.find("f32")) != std::string::npos;)
+    half.replace(at, 3, "f16");
+  EXPECT_NE(familyKey(kOpB), familyKey(half));
+  EXPECT_NE(familyKey(kOpB), familyKey(variant("arith.subf", "arith.divf")));
 }
 
 TEST_F(StructuralKeyTest, ReductionDiffersFromItsPointwiseSibling) {

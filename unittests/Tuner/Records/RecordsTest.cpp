@@ -15,11 +15,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../ErrorSupport.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
+using namespace deplodock::tuner::testing;
 
 namespace {
 
@@ -41,7 +43,7 @@ protected:
 
   /// A database with `contexts` (key, backend, capability) recorded.
   void makeDb(ArrayRef<std::tuple<const char *, const char *, int>> contexts) {
-    FailureOr<TuneDb> db = TuneDb::open(path, TuneDbOptions(), error);
+    FailureOr<TuneDb> db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
     for (auto [key, backend, cc] : contexts) {
       DeviceContext c;
@@ -50,16 +52,16 @@ protected:
       c.ccMajor = cc / 10;
       c.ccMinor = cc % 10;
       c.extra = llvm::json::Object{{"backend", backend}};
-      ASSERT_TRUE(succeeded(db->recordContext(c, error))) << error;
+      ASSERT_TRUE(succeeded(check(db->recordContext(c), error))) << error;
     }
   }
 
   /// The context replay picks for `spec` and `target`, or the error.
   std::string pick(StringRef spec, StringRef target = "sm_90") {
-    FailureOr<TuneDbReplay> replay =
-        TuneDbReplay::open(path, spec, target, error);
-    if (failed(replay))
-      return "error: " + error;
+    llvm::Expected<TuneDbReplay> replay =
+        TuneDbReplay::open(path, spec, target);
+    if (!replay)
+      return "error: " + llvm::toString(replay.takeError());
     return replay->getContextKey().str();
   }
 
@@ -72,21 +74,25 @@ TEST_F(RecordsTest, KnobsRoundTripThroughJson) {
   llvm::json::Object object = knobsToJson(k);
   EXPECT_EQ(formatKnobsJson(k),
             R"({"BK":32,"BM":64,"stage":[0,2],"tma":true})");
-  FailureOr<dtile::KnobsAttr> back = knobsFromJson(&context, object, error);
-  ASSERT_TRUE(succeeded(back)) << error;
+  llvm::Expected<dtile::KnobsAttr> back = knobsFromJson(&context, object);
+  ASSERT_TRUE(!!back) << llvm::toString(back.takeError());
   EXPECT_EQ(*back, k);
   EXPECT_EQ(formatKnobsJson(knobs("")), "{}");
 
-  EXPECT_TRUE(failed(
-      knobsFromJson(&context, llvm::json::Object{{"warp_size", 32}}, error)));
-  EXPECT_EQ(error, "unknown knob 'warp_size'");
-  EXPECT_TRUE(
-      failed(knobsFromJson(&context, llvm::json::Object{{"BK", true}}, error)));
-  EXPECT_EQ(error, "knob 'BK' expects an integer");
-  EXPECT_TRUE(failed(knobsFromJson(
-      &context, llvm::json::Object{{"stage", llvm::json::Array{1, "x"}}},
-      error)));
-  EXPECT_EQ(error, "knob 'stage' expects a list of integers");
+  auto why = [&](llvm::json::Object object) {
+    llvm::Expected<dtile::KnobsAttr> knobs =
+        knobsFromJson(&context, std::move(object));
+    return knobs ? std::string("parsed") : llvm::toString(knobs.takeError());
+  };
+  EXPECT_EQ(why(llvm::json::Object{{"warp_size", 32}}),
+            "unknown knob 'warp_size'");
+  EXPECT_EQ(why(llvm::json::Object{{"BK", true}}),
+            "knob 'BK' expects an integer");
+  EXPECT_EQ(why(llvm::json::Object{{"stage", llvm::json::Array{1, "x"}}}),
+            "knob 'stage' expects a list of integers");
+  // The ranges of Rules.td hold for recorded knobs too.
+  EXPECT_EQ(why(llvm::json::Object{{"threads", 4096}}),
+            "knob 'threads' must be in [1, 1024], got 4096");
 }
 
 TEST_F(RecordsTest, ADeltaPicksTheOptionItNames) {
@@ -145,7 +151,7 @@ TEST_F(RecordsTest, ReplayResolvesItsContext) {
 TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
   makeDb({{"model-sm_90-v1", "model", 90}});
   {
-    FailureOr<TuneDb> db = TuneDb::open(path, TuneDbOptions(), error);
+    FailureOr<TuneDb> db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
     LoweringRow row;
     row.contextKey = "model-sm_90-v1";
@@ -153,33 +159,34 @@ TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
     row.childKey = forkPointKey("loop", knobs("BK = 32, BM = 16, BN = 8"));
     row.knobs = knobsToJson(knobs("BM = 16, BN = 8"));
     row.bestMedianUs = 4.5;
-    ASSERT_TRUE(succeeded(db->recordLowering(row, error))) << error;
+    ASSERT_TRUE(succeeded(check(db->recordLowering(row), error))) << error;
     // A hop whose every variant failed is no choice.
     row.parentKey = forkPointKey("loop", knobs("BK = 16"));
     row.bestMedianUs = std::nullopt;
-    ASSERT_TRUE(succeeded(db->recordLowering(row, error))) << error;
+    ASSERT_TRUE(succeeded(check(db->recordLowering(row), error))) << error;
   }
-  FailureOr<TuneDbReplay> replay =
-      TuneDbReplay::open(path, "model", "sm_90", error);
-  ASSERT_TRUE(succeeded(replay)) << error;
+  llvm::Expected<TuneDbReplay> replay =
+      TuneDbReplay::open(path, "model", "sm_90");
+  ASSERT_TRUE(!!replay) << llvm::toString(replay.takeError());
   EXPECT_TRUE(replay->hasContext());
-  auto lookup = [&](StringRef loop, StringRef so) {
-    FailureOr<std::optional<llvm::json::Object>> delta =
-        replay->lookup(loop, knobs(so), error);
-    EXPECT_TRUE(succeeded(delta)) << error;
-    return succeeded(delta) && *delta ? formatKnobs(**delta) : "none";
+  auto lookup = [&](StringRef loop, StringRef so) -> std::string {
+    llvm::Expected<std::optional<llvm::json::Object>> delta =
+        replay->lookup(loop, knobs(so));
+    if (!delta)
+      return "error: " + llvm::toString(delta.takeError());
+    return *delta ? formatKnobs(**delta) : "none";
   };
   EXPECT_EQ(lookup("loop", "BK = 32"), R"({"BM":16,"BN":8})");
   EXPECT_EQ(lookup("loop", "BK = 16"), "none");
   EXPECT_EQ(lookup("other", "BK = 32"), "none");
 
   // The sm_80 model context is not in the file: nothing to replay.
-  FailureOr<TuneDbReplay> empty = TuneDbReplay::open(path, "", "sm_80", error);
-  ASSERT_TRUE(succeeded(empty)) << error;
+  llvm::Expected<TuneDbReplay> empty = TuneDbReplay::open(path, "", "sm_80");
+  ASSERT_TRUE(!!empty) << llvm::toString(empty.takeError());
   EXPECT_FALSE(empty->hasContext());
-  FailureOr<std::optional<llvm::json::Object>> none =
-      empty->lookup("loop", knobs("BK = 32"), error);
-  ASSERT_TRUE(succeeded(none)) << error;
+  llvm::Expected<std::optional<llvm::json::Object>> none =
+      empty->lookup("loop", knobs("BK = 32"));
+  ASSERT_TRUE(!!none) << llvm::toString(none.takeError());
   EXPECT_FALSE(*none);
 }
 

@@ -193,6 +193,38 @@ TEST(RandomSearch, FirstWalksAreSpread) {
             std::min<size_t>(3, tree.node(0).children.size()));
 }
 
+TEST(RandomSearch, TerminalsAreAboutEquallyLikely) {
+  // Root: a leaf, a subtree of 9 leaves, a chain ending in 90 leaves (three
+  // levels deep). Uniform over terminals, the first draw is the lone leaf 1%
+  // of the time, in the 9 about 9%, in the 90 about 90%; uniform per level it
+  // would be a third each.
+  SyntheticTree tree;
+  NodeId lone = tree.addLeaf(0, 1);
+  NodeId nine = tree.addInner(0);
+  for (int i = 0; i < 9; ++i)
+    tree.addLeaf(nine, 2);
+  NodeId chain = tree.addInner(tree.addInner(tree.addInner(0)));
+  for (int i = 0; i < 90; ++i)
+    tree.addLeaf(chain, 3);
+  unsigned inLone = 0, inNine = 0, inChain = 0;
+  constexpr unsigned kSeeds = 400;
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    SearchOptions options;
+    options.seed = seed;
+    options.maxVariants = 1;
+    SearchResult result = runNamed("random", tree, options);
+    ASSERT_EQ(result.numMeasured(), 1u);
+    NodeId first = result.variants[0].node;
+    inLone += first == lone;
+    inNine += tree.node(first).parent == nine;
+    inChain += tree.node(first).parent == chain;
+  }
+  EXPECT_LE(inLone, kSeeds * 4 / 100);
+  EXPECT_GE(inNine, kSeeds * 4 / 100);
+  EXPECT_LE(inNine, kSeeds * 16 / 100);
+  EXPECT_GE(inChain, kSeeds * 80 / 100);
+}
+
 //===----------------------------------------------------------------------===//
 // Beam
 //===----------------------------------------------------------------------===//

@@ -38,6 +38,8 @@ public:
     Measurement measurement;
     std::optional<double> prior;
     size_t preferred = 0;
+    /// Its index among its parent's children.
+    unsigned option = 0;
   };
 
   SyntheticTree() { nodes.emplace_back(); }
@@ -100,6 +102,14 @@ public:
   size_t preferredChild(NodeId id, llvm::ArrayRef<NodeId>) override {
     return nodes[id].preferred;
   }
+  /// Option k at depth d is the same decision wherever it is taken (as the
+  /// random trees share effects by option index), unless keys are off.
+  std::optional<uint64_t> decisionKey(NodeId id) override {
+    if (!keys || id == 0)
+      return std::nullopt;
+    return (uint64_t(nodes[id].depth) << 32) | nodes[id].option;
+  }
+  bool keys = true;
 
   /// Calls of children() per node.
   std::vector<unsigned> expansions{0};
@@ -114,6 +124,7 @@ private:
     n.depth = nodes[parent].depth + 1;
     n.terminal = terminal;
     n.measurement = m;
+    n.option = nodes[parent].children.size();
     nodes.push_back(std::move(n));
     nodes[parent].children.push_back(id);
     expansions.push_back(0);

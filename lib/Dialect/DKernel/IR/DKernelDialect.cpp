@@ -2,6 +2,7 @@
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -19,10 +20,21 @@ void DKernelDialect::initialize() {
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.cpp.inc"
       >();
   registerTypes();
+  registerAttributes();
 }
 
 LogicalResult DKernelDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
+  if (attr.getName() == kTargetAttrName) {
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError("'")
+             << kTargetAttrName << "' is only valid on a module";
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitOpError("'")
+             << kTargetAttrName << "' must be a #dkernel.target, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != kUnrollAttrName)
     return op->emitOpError("has unknown dkernel attribute '")
            << attr.getName().getValue() << "'";

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -252,24 +253,27 @@ LogicalResult FuncOp::verify() {
              << "; buffers hold i1, i8, i16, i32, i64, f16, bf16, f32 or f64";
   }
 
-  // Hardware limits of sm_90 (CUDA C++ Programming Guide, compute capability
-  // table).
+  // The limits of the module's target (the default one when it names
+  // none); the grid's and a block's z extent are the same on every target
+  // (CUDA C++ Programming Guide, compute capability table).
+  TargetAttr target = getTargetOrDefault(*this);
+  int64_t maxThreads = target.getThreadsPerBlock();
   if (failed(verifyGeometry(
           *this, "grid", getGrid(),
           {std::numeric_limits<int32_t>::max(), 65535, 65535})) ||
       failed(verifyGeometry(*this, "block", getBlock(),
-                            {kMaxThreadsPerBlock, kMaxThreadsPerBlock, 64})))
+                            {maxThreads, maxThreads, 64})))
     return failure();
-  if (getNumThreads() > kMaxThreadsPerBlock)
+  if (getNumThreads() > maxThreads)
     return emitOpError("block has ")
-           << getNumThreads() << " threads, more than the "
-           << kMaxThreadsPerBlock << " a block may have";
+           << getNumThreads() << " threads, more than the " << maxThreads
+           << " a block may have on " << target.getName();
   if (getSmem() < 0)
     return emitOpError("smem must be non-negative, got ") << getSmem();
-  if (getSmem() > kMaxSmemBytes)
+  if (getSmem() > target.getSmemPerBlock())
     return emitOpError("smem of ")
-           << getSmem() << " bytes exceeds the " << kMaxSmemBytes
-           << " bytes a block may use on sm_90";
+           << getSmem() << " bytes exceeds the " << target.getSmemPerBlock()
+           << " bytes a block may use on " << target.getName();
 
   int64_t numParams = type.getNumInputs();
   if (getOutputs().empty())

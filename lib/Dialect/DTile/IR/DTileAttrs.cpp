@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace deplodock::dtile;
@@ -41,7 +42,8 @@ KnobsAttr KnobsAttr::merge(KnobsAttr other) const {
   return get(getContext(), entries.getDictionary(getContext()));
 }
 
-// <BK = 32, stage = [0, 1], tma = true>
+// <BK = 32, stage = [0, 1], tma = true>: each value is read as the kind
+// its knob declares, so a wrong one is reported where it stands.
 Attribute KnobsAttr::parse(AsmParser &parser, Type) {
   MLIRContext *context = parser.getContext();
   Builder b(context);
@@ -49,30 +51,65 @@ Attribute KnobsAttr::parse(AsmParser &parser, Type) {
   auto parseEntry = [&]() -> ParseResult {
     std::string name;
     SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseKeywordOrString(&name) || parser.parseEqual())
+    if (parser.parseKeywordOrString(&name))
       return failure();
+    const KnobInfo *knob = lookupKnob(name);
+    if (!knob)
+      return parser.emitError(loc, "unknown knob '") << name << "'";
     if (entries.get(name))
       return parser.emitError(loc, "knob '") << name << "' is set twice";
+    if (parser.parseEqual())
+      return failure();
+    SMLoc valueLoc = parser.getCurrentLocation();
+    auto expected = [&] {
+      return parser.emitError(valueLoc, "knob '")
+             << name << "' expects " << describeKnobKind(knob->kind);
+    };
     Attribute value;
-    if (succeeded(parser.parseOptionalKeyword("true"))) {
-      value = b.getBoolAttr(true);
-    } else if (succeeded(parser.parseOptionalKeyword("false"))) {
-      value = b.getBoolAttr(false);
-    } else if (succeeded(parser.parseOptionalLSquare())) {
+    switch (knob->kind) {
+    case KnobKind::Bool:
+      if (succeeded(parser.parseOptionalKeyword("true")))
+        value = b.getBoolAttr(true);
+      else if (succeeded(parser.parseOptionalKeyword("false")))
+        value = b.getBoolAttr(false);
+      else
+        return expected();
+      break;
+    case KnobKind::Int: {
+      // The parser reads `true` as the integer 1 (of i1); it is no size.
+      if (succeeded(parser.parseOptionalKeyword("true")) ||
+          succeeded(parser.parseOptionalKeyword("false")))
+        return expected();
+      int64_t number;
+      OptionalParseResult parsed = parser.parseOptionalInteger(number);
+      if (!parsed.has_value())
+        return expected();
+      if (failed(*parsed))
+        return failure();
+      value = b.getI64IntegerAttr(number);
+      break;
+    }
+    case KnobKind::IntList: {
+      if (failed(parser.parseOptionalLSquare()))
+        return expected();
       SmallVector<int64_t> list;
       if (failed(parser.parseOptionalRSquare())) {
-        if (parser.parseCommaSeparatedList([&]() -> ParseResult {
-              return parser.parseInteger(list.emplace_back());
-            }) ||
-            parser.parseRSquare())
+        auto parseItem = [&]() -> ParseResult {
+          if (succeeded(parser.parseOptionalKeyword("true")) ||
+              succeeded(parser.parseOptionalKeyword("false")))
+            return expected();
+          OptionalParseResult parsed =
+              parser.parseOptionalInteger(list.emplace_back());
+          if (!parsed.has_value())
+            return expected();
+          return *parsed;
+        };
+        if (parser.parseCommaSeparatedList(parseItem) || parser.parseRSquare())
           return failure();
       }
       value = b.getDenseI64ArrayAttr(list);
-    } else {
-      int64_t number;
-      if (parser.parseInteger(number))
-        return failure();
-      value = b.getI64IntegerAttr(number);
+      break;
+    }
     }
     entries.append(name, value);
     return success();
@@ -83,21 +120,33 @@ Attribute KnobsAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<KnobsAttr>(context, entries.getDictionary(context));
 }
 
+void KnobsAttr::printBody(llvm::raw_ostream &os, bool compact) const {
+  StringRef equal = compact ? "=" : " = ", comma = compact ? "," : ", ";
+  llvm::interleave(
+      getEntries(), os,
+      [&](NamedAttribute entry) {
+        os << entry.getName().getValue() << equal;
+        Attribute value = entry.getValue();
+        if (auto flag = dyn_cast<BoolAttr>(value))
+          os << (flag.getValue() ? "true" : "false");
+        else if (auto number = dyn_cast<IntegerAttr>(value))
+          os << number.getInt();
+        else if (auto list = dyn_cast<DenseI64ArrayAttr>(value))
+          os << '['
+             << llvm::join(llvm::map_range(
+                               list.asArrayRef(),
+                               [](int64_t v) { return std::to_string(v); }),
+                           comma)
+             << ']';
+        else
+          os << value;
+      },
+      comma);
+}
+
 void KnobsAttr::print(AsmPrinter &printer) const {
   printer << '<';
-  llvm::interleaveComma(getEntries(), printer, [&](NamedAttribute entry) {
-    printer.printKeywordOrString(entry.getName().getValue());
-    printer << " = ";
-    Attribute value = entry.getValue();
-    if (auto flag = dyn_cast<BoolAttr>(value))
-      printer << (flag.getValue() ? "true" : "false");
-    else if (auto number = dyn_cast<IntegerAttr>(value))
-      printer << number.getInt();
-    else if (auto list = dyn_cast<DenseI64ArrayAttr>(value))
-      printer << '[' << list.asArrayRef() << ']';
-    else
-      printer << value;
-  });
+  printBody(printer.getStream(), /*compact=*/false);
   printer << '>';
 }
 
@@ -109,32 +158,8 @@ KnobsAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
     const KnobInfo *knob = lookupKnob(name);
     if (!knob)
       return emitError() << "unknown knob '" << name << "'";
-    Attribute value = entry.getValue();
-    bool ok = false;
-    switch (knob->kind) {
-    case KnobKind::Int:
-      ok = isa<IntegerAttr>(value) && !isa<BoolAttr>(value);
-      break;
-    case KnobKind::Bool:
-      ok = isa<BoolAttr>(value);
-      break;
-    case KnobKind::IntList:
-      ok = isa<DenseI64ArrayAttr>(value);
-      break;
-    }
-    if (!ok)
-      return emitError() << "knob '" << name << "' expects "
-                         << describeKnobKind(knob->kind);
-    // Sizes, factors and input positions: none is negative.
-    bool negative = false;
-    if (auto number = dyn_cast<IntegerAttr>(value);
-        number && !isa<BoolAttr>(value))
-      negative = number.getValue().isNegative();
-    else if (auto list = dyn_cast<DenseI64ArrayAttr>(value))
-      negative =
-          llvm::any_of(list.asArrayRef(), [](int64_t v) { return v < 0; });
-    if (negative)
-      return emitError() << "knob '" << name << "' must not be negative";
+    if (failed(verifyKnobValue(*knob, entry.getValue(), emitError)))
+      return failure();
   }
   return success();
 }

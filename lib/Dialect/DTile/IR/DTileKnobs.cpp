@@ -2,45 +2,30 @@
 
 #include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include <limits>
+
+using namespace mlir;
 
 namespace deplodock::dtile {
 
-static const KnobInfo kKnobs[] = {
-    {"BK", KnobKind::Int, "chunk_matmul_k", "K chunk of a matmul loop"},
-    {"split_k", KnobKind::Int, "split_matmul_k",
-     "blocks sharing one K range (1: no split)"},
-    {"threads", KnobKind::Int, "cooperative_reduce",
-     "threads cooperating on one reduction row"},
-    {"BM", KnobKind::Int, "blockify_launch", "output rows per block"},
-    {"BN", KnobKind::Int, "blockify_launch", "output columns per block"},
-    {"block_threads", KnobKind::Int, "blockify_launch",
-     "threads per block of a pointwise kernel"},
-    {"chunk", KnobKind::Int, "chunk_reduce", "chunk of a staged reduction"},
-    {"stage", KnobKind::IntList, "stage_inputs",
-     "inputs staged in shared memory, by position"},
-    {"FM", KnobKind::Int, "register_tile", "rows held per thread"},
-    {"FN", KnobKind::Int, "register_tile", "columns held per thread"},
-    {"permute", KnobKind::Bool, "permute_register_tile",
-     "bank-conflict remap of register-tile columns"},
-    {"double_buffer", KnobKind::Bool, "double_buffer",
-     "two shared buffers per stage"},
-    {"tma", KnobKind::Bool, "tma_copy", "stages travel by TMA"},
-    {"swizzle", KnobKind::Int, "split_inner_for_swizzle",
-     "widest TMA swizzle in bytes each TMA slab takes (0: none)"},
-    {"async_copy", KnobKind::Bool, "async_copy", "stages travel by cp.async"},
-    {"pad", KnobKind::Bool, "pad_smem", "pad shared rows against conflicts"},
-    {"pipeline", KnobKind::Bool, "pipeline_k_outer",
-     "issue the next K chunk before computing this one"},
-    {"unroll", KnobKind::Int, "mark_unroll", "unroll factor of inner loops"},
-};
+#define GET_KNOB_TABLE
+#include "Deplodock/Dialect/DTile/IR/DTileKnobs.cpp.inc"
 
-llvm::ArrayRef<KnobInfo> getKnobTable() { return kKnobs; }
+#define GET_KNOB_ACCESSOR_DEFS
+#include "Deplodock/Dialect/DTile/IR/DTileKnobs.cpp.inc"
+
+#define GET_KNOB_STRUCT_DEFS
+#include "Deplodock/Dialect/DTile/IR/DTileKnobs.cpp.inc"
+
+llvm::ArrayRef<KnobInfo> getKnobTable() { return kKnobTable; }
 
 const KnobInfo *lookupKnob(llvm::StringRef name) {
   const KnobInfo *it = llvm::find_if(
-      kKnobs, [&](const KnobInfo &knob) { return knob.name == name; });
-  return it == std::end(kKnobs) ? nullptr : it;
+      kKnobTable, [&](const KnobInfo &knob) { return knob.name == name; });
+  return it == std::end(kKnobTable) ? nullptr : it;
 }
 
 llvm::StringRef describeKnobKind(KnobKind kind) {
@@ -53,6 +38,48 @@ llvm::StringRef describeKnobKind(KnobKind kind) {
     return "a list of integers";
   }
   return "";
+}
+
+LogicalResult
+verifyKnobValue(const KnobInfo &knob, Attribute value,
+                llvm::function_ref<InFlightDiagnostic()> emitError) {
+  SmallVector<int64_t> numbers;
+  bool ok = false;
+  switch (knob.kind) {
+  case KnobKind::Int:
+    // A BoolAttr is an IntegerAttr too; a boolean is not an integer knob.
+    if (auto number = dyn_cast<IntegerAttr>(value);
+        number && !isa<BoolAttr>(value)) {
+      ok = true;
+      numbers.push_back(number.getValue().getSExtValue());
+    }
+    break;
+  case KnobKind::Bool:
+    ok = isa<BoolAttr>(value);
+    break;
+  case KnobKind::IntList:
+    if (auto list = dyn_cast<DenseI64ArrayAttr>(value)) {
+      ok = true;
+      llvm::append_range(numbers, list.asArrayRef());
+    }
+    break;
+  }
+  if (!ok)
+    return emitError() << "knob '" << knob.name << "' expects "
+                       << describeKnobKind(knob.kind);
+  for (int64_t number : numbers) {
+    if (number >= knob.min && number <= knob.max)
+      continue;
+    InFlightDiagnostic diag = emitError() << "knob '" << knob.name << "' ";
+    // Sizes, factors and input positions: none is negative.
+    if (number < 0)
+      return diag << "must not be negative";
+    if (knob.max == std::numeric_limits<int32_t>::max())
+      return diag << "must be at least " << knob.min << ", got " << number;
+    return diag << "must be in [" << knob.min << ", " << knob.max << "], got "
+                << number;
+  }
+  return success();
 }
 
 } // namespace deplodock::dtile

@@ -1,8 +1,8 @@
 //===- AsyncCopy.cpp - Stages travel by cp.async ----------------*- C++ -*-===//
 //
-// async_copy (sm_80+): the stages of chunk loops copy with cp.async instead
-// of loads and stores through registers; one `dtile.async_wait keep 0`
-// after them makes the slabs visible before the chunk reads them. Only
+// async_copy (targets with cp_async): the stages of chunk loops copy with
+// cp.async instead of loads and stores through registers; one `dtile.async_wait
+// keep 0` after them makes the slabs visible before the chunk reads them. Only
 // stages whose rows allow aligned 4, 8 or 16-byte runs change. A kernel
 // whose stages already travel asynchronously (TMA) is left alone: one
 // kernel never mixes the two kinds of waits. Forks apply / skip; the
@@ -19,62 +19,35 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The stages async_copy would change, by chunk loop.
-SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>>
-asyncCandidates(KernelOp kernel) {
-  SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>> result;
-  for (dloop::ForOp loop : getStagedChunkLoops(kernel)) {
-    SmallVector<StageOp> stages;
-    for (StageOp stage : getChunkStages(loop))
-      if (stage.getTransport() == Transport::sync && canCopyAsync(stage))
-        stages.push_back(stage);
-    if (!stages.empty())
-      result.push_back({loop, std::move(stages)});
-  }
-  return result;
-}
-
-class AsyncCopy final : public Rule {
-public:
-  StringRef getName() const override { return "async_copy"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    if (!target.hasAsyncCopy() || kernel.getKnobs().getBool("async_copy"))
+class AsyncCopy final : public TypedRule<AsyncCopyKnobs> {
+protected:
+  /// Skip, apply: on a target with cp.async, where some synchronous stage
+  /// can take it and none travels asynchronously yet.
+  SmallVector<AsyncCopyKnobs> listOptions(KernelOp kernel,
+                                          TargetAttr target) const override {
+    if (!target.has(GpuFeature::cp_async) || hasStageTravelling(kernel) ||
+        getSyncStages(kernel, canCopyAsync).empty())
       return {};
-    bool hasAsync = false;
-    kernel.walk([&](StageOp stage) {
-      hasAsync |= stage.getTransport() != Transport::sync;
-    });
-    if (hasAsync || asyncCandidates(kernel).empty())
-      return {};
-    Builder b(kernel.getContext());
-    auto option = [&](bool apply) {
-      return KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("async_copy", b.getBoolAttr(apply))});
-    };
-    return {option(true), option(false)};
+    return {{false}, {true}};
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    if (!*option.getBool("async_copy"))
+  /// Apply.
+  size_t heuristic(KernelOp, ArrayRef<AsyncCopyKnobs> options,
+                   TargetAttr) const override {
+    return llvm::find(options, AsyncCopyKnobs{true}) - options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const AsyncCopyKnobs &option,
+                        TargetAttr) const override {
+    if (!option.asyncCopy)
       return success();
-    OpBuilder b(kernel.getContext());
-    for (auto &[loop, stages] : asyncCandidates(kernel)) {
-      for (StageOp stage : stages)
-        stage.setTransport(Transport::cp_async);
-      // After the loop's last stage, before anything reads a slab.
-      b.setInsertionPointAfter(getChunkStages(loop).back());
-      AsyncWaitOp::create(b, loop.getLoc(), /*keep=*/0);
-    }
+    makeAsync(getSyncStages(kernel, canCopyAsync), Transport::cp_async);
     return success();
   }
 };
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createAsyncCopy() {
+std::unique_ptr<Rule> dtile::createAsyncCopyRule() {
   return std::make_unique<AsyncCopy>();
 }

@@ -89,122 +89,144 @@ SmallVector<int64_t> tileSizes(int64_t extent, int64_t lo, int64_t hi) {
   return result;
 }
 
-class BlockifyLaunch final : public Rule {
-public:
-  StringRef getName() const override { return "blockify_launch"; }
+using Tile = std::pair<int64_t, int64_t>;
 
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    TileOp tile = kernel.getTile();
-    KnobsAttr knobs = kernel.getKnobs();
-    if (!tile.getThreadAxes().empty() || knobs.getInt("BM") ||
-        knobs.getInt("block_threads"))
+/// The shape of a matmul's output the tiles cover: the batch (every outer
+/// axis) and the two innermost extents.
+struct MatmulShape {
+  int64_t batch, m, n;
+
+  explicit MatmulShape(KernelOp kernel) {
+    ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+    m = extents[extents.size() - 2];
+    n = extents.back();
+    batch = product(extents.drop_back(2));
+  }
+  int64_t blocks(Tile t) const {
+    return batch * ceilDiv(m, t.first) * ceilDiv(n, t.second);
+  }
+  /// The share of a block's outputs that exist (1 when the tile divides).
+  double used(Tile t) const {
+    return double(m * n) / double(ceilDiv(m, t.first) * t.first *
+                                  ceilDiv(n, t.second) * t.second);
+  }
+};
+
+class BlockifyLaunch final : public TypedRule<BlockifyLaunchKnobs> {
+protected:
+  SmallVector<BlockifyLaunchKnobs>
+  listOptions(KernelOp kernel, TargetAttr target) const override {
+    if (!kernel.getTile().getThreadAxes().empty())
       return {};
     if (classify(kernel) == KernelClass::Matmul)
       return matmulOptions(kernel, target);
     return threadOptions(kernel, target);
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    if (option.getInt("BM"))
-      return applyMatmul(kernel, *option.getInt("BM"), *option.getInt("BN"));
-    return applyThreads(kernel, *option.getInt("block_threads"));
+  size_t heuristic(KernelOp kernel, ArrayRef<BlockifyLaunchKnobs> options,
+                   TargetAttr target) const override {
+    if (options.front().BM)
+      return matmulHeuristic(kernel, options, target);
+    // 256 threads keep several blocks per multiprocessor; else the closest.
+    auto distance = [](const BlockifyLaunchKnobs &o) {
+      int64_t t = *o.blockThreads;
+      return t > 256 ? 2 * (t / 256) : 256 / t;
+    };
+    return llvm::min_element(
+               options,
+               [&](const BlockifyLaunchKnobs &a, const BlockifyLaunchKnobs &b) {
+                 return distance(a) < distance(b);
+               }) -
+           options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const BlockifyLaunchKnobs &option,
+                        TargetAttr) const override {
+    if (option.BM && option.BN)
+      return applyMatmul(kernel, *option.BM, *option.BN);
+    if (!option.blockThreads)
+      return failure();
+    return applyThreads(kernel, *option.blockThreads);
   }
 
 private:
-  SmallVector<KnobsAttr> threadOptions(KernelOp kernel,
-                                       const Target &target) const {
+  /// Warps of threads, up to the elements rounded up to a power of two
+  /// (masked where they do not divide); fewer elements than a warp: one
+  /// block holds them all.
+  SmallVector<BlockifyLaunchKnobs> threadOptions(KernelOp kernel,
+                                                 TargetAttr target) const {
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
     int64_t total = product(extents);
     if (total <= 1)
       return {};
-    // Warps of threads, up to the elements rounded up to a power of two
-    // (masked where they do not divide); fewer elements than a warp: one
-    // block holds them all.
-    SmallVector<int64_t> legal;
-    for (int64_t t = 32; t <= target.maxThreads &&
+    SmallVector<BlockifyLaunchKnobs> options;
+    auto option = [](int64_t t) {
+      BlockifyLaunchKnobs knobs;
+      knobs.blockThreads = t;
+      return knobs;
+    };
+    if (total < 32)
+      return {option(total)};
+    for (int64_t t = 32; t <= target.getThreadsPerBlock() &&
                          t <= std::max<int64_t>(32, llvm::PowerOf2Ceil(total));
          t *= 2)
-      legal.push_back(t);
-    if (total < 32)
-      legal.assign({total});
-    // 256 threads keep several blocks per multiprocessor; else the closest.
-    int64_t best = *llvm::min_element(legal, [](int64_t a, int64_t b) {
-      auto distance = [](int64_t t) {
-        return t > 256 ? 2 * (t / 256) : 256 / t;
-      };
-      return distance(a) < distance(b);
-    });
-    Builder b(kernel.getContext());
-    auto option = [&](int64_t t) {
-      return KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("block_threads", b.getI64IntegerAttr(t))});
-    };
-    SmallVector<KnobsAttr> options{option(best)};
-    for (int64_t t : legal)
-      if (t != best)
-        options.push_back(option(t));
+      options.push_back(option(t));
     return options;
   }
 
-  SmallVector<KnobsAttr> matmulOptions(KernelOp kernel,
-                                       const Target &target) const {
-    ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
-    int64_t m = extents[extents.size() - 2], n = extents.back();
-    int64_t batch = product(extents.drop_back(2));
-    using Tile = std::pair<int64_t, int64_t>;
+  /// Tiles of powers of two (and the extent itself when small) that
+  /// register_tile can deal to 32..1024 threads of at most 64 outputs;
+  /// largest first (most reuse), squarer first, wider first.
+  SmallVector<BlockifyLaunchKnobs> matmulOptions(KernelOp kernel,
+                                                 TargetAttr target) const {
+    MatmulShape shape(kernel);
     SmallVector<Tile> legal;
-    for (int64_t bm : tileSizes(m, 1, 128))
-      for (int64_t bn : tileSizes(n, 8, 256))
+    for (int64_t bm : tileSizes(shape.m, 1, 128))
+      for (int64_t bn : tileSizes(shape.n, 8, 256))
         // register_tile must be able to deal the tile to 32..1024 threads
         // with at most 64 outputs each, unless one block holds the output.
-        if ((bm * bn >= 32 || (bm >= m && bn >= n)) &&
-            bm * bn <= 64 * target.maxThreads)
+        if ((bm * bn >= 32 || (bm >= shape.m && bn >= shape.n)) &&
+            bm * bn <= 64 * target.getThreadsPerBlock())
           legal.push_back({bm, bn});
-    if (legal.empty())
-      return {};
-    auto blocks = [&](Tile t) {
-      return batch * ceilDiv(m, t.first) * ceilDiv(n, t.second);
-    };
-    // The share of a block's outputs that exist (1 when the tile divides).
-    auto used = [&](Tile t) {
-      return double(m * n) / double(ceilDiv(m, t.first) * t.first *
-                                    ceilDiv(n, t.second) * t.second);
-    };
-    // Largest tiles first (most reuse), squarer first, wider first.
     llvm::sort(legal, [](Tile a, Tile b) {
       return std::make_tuple(a.first * a.second, std::min(a.first, a.second),
                              a.second) >
              std::make_tuple(b.first * b.second, std::min(b.first, b.second),
                              b.second);
     });
-    // The default is the first tile that wastes at most a quarter of its
-    // outputs and keeps at least half the multiprocessors busy; when none
-    // does, the least wasteful of those with the most blocks.
-    auto it = llvm::find_if(legal, [&](Tile t) {
-      return t.first * t.second <= 128 * 128 && used(t) >= 0.75 &&
-             2 * blocks(t) >= int64_t(target.numSMs);
-    });
-    Tile best = it != legal.end()
-                    ? *it
-                    : *llvm::max_element(legal, [&](Tile a, Tile b) {
-                        return std::make_pair(used(a) >= 0.75, blocks(a)) <
-                               std::make_pair(used(b) >= 0.75, blocks(b));
-                      });
-    Builder b(kernel.getContext());
-    auto option = [&](Tile t) {
-      return KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("BM", b.getI64IntegerAttr(t.first)),
-           b.getNamedAttr("BN", b.getI64IntegerAttr(t.second))});
-    };
-    SmallVector<KnobsAttr> options{option(best)};
-    for (Tile t : legal)
-      if (t != best)
-        options.push_back(option(t));
+    SmallVector<BlockifyLaunchKnobs> options;
+    for (Tile t : legal) {
+      BlockifyLaunchKnobs knobs;
+      knobs.BM = t.first;
+      knobs.BN = t.second;
+      options.push_back(knobs);
+    }
     return options;
+  }
+
+  /// The first tile that wastes at most a quarter of its outputs and keeps
+  /// at least half the multiprocessors busy; when none does, the least
+  /// wasteful of those with the most blocks.
+  size_t matmulHeuristic(KernelOp kernel, ArrayRef<BlockifyLaunchKnobs> options,
+                         TargetAttr target) const {
+    MatmulShape shape(kernel);
+    auto tile = [](const BlockifyLaunchKnobs &o) { return Tile(*o.BM, *o.BN); };
+    auto it = llvm::find_if(options, [&](const BlockifyLaunchKnobs &o) {
+      Tile t = tile(o);
+      return t.first * t.second <= 128 * 128 && shape.used(t) >= 0.75 &&
+             2 * shape.blocks(t) >= target.getSmCount();
+    });
+    if (it != options.end())
+      return it - options.begin();
+    return llvm::max_element(
+               options,
+               [&](const BlockifyLaunchKnobs &a, const BlockifyLaunchKnobs &b) {
+                 return std::make_pair(shape.used(tile(a)) >= 0.75,
+                                       shape.blocks(tile(a))) <
+                        std::make_pair(shape.used(tile(b)) >= 0.75,
+                                       shape.blocks(tile(b)));
+               }) -
+           options.begin();
   }
 
   LogicalResult applyThreads(KernelOp kernel, int64_t threads) const {
@@ -359,6 +381,6 @@ private:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createBlockifyLaunch() {
+std::unique_ptr<Rule> dtile::createBlockifyLaunchRule() {
   return std::make_unique<BlockifyLaunch>();
 }

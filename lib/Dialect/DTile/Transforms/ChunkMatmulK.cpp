@@ -19,60 +19,55 @@ using namespace deplodock::dtile;
 
 namespace {
 
-class ChunkMatmulK final : public Rule {
-public:
-  StringRef getName() const override { return "chunk_matmul_k"; }
+/// Whether chunks of `bk` divide every loop of `loops`.
+bool dividesAll(ArrayRef<dloop::ForOp> loops, int64_t bk) {
+  return llvm::all_of(
+      loops, [&](dloop::ForOp loop) { return loop.getExtent() % bk == 0; });
+}
 
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &) const override {
-    if (kernel.getKnobs().getInt("BK") ||
-        classify(kernel) != KernelClass::Matmul)
+class ChunkMatmulK final : public TypedRule<ChunkMatmulKKnobs> {
+protected:
+  SmallVector<ChunkMatmulKKnobs> listOptions(KernelOp kernel,
+                                             TargetAttr) const override {
+    if (classify(kernel) != KernelClass::Matmul)
       return {};
     SmallVector<dloop::ForOp> loops = getTopLevelReductions(kernel.getTile());
     // A chunk must leave at least two chunks of every K; it divides every K
     // or is a power of two (masked where it does not divide).
-    SmallVector<int64_t> chunks;
-    auto divides = [&](int64_t bk) {
-      return llvm::all_of(
-          loops, [&](dloop::ForOp loop) { return loop.getExtent() % bk == 0; });
-    };
+    SmallVector<ChunkMatmulKKnobs> options;
     for (int64_t bk = 16; bk <= 128; ++bk)
       if (llvm::all_of(
               loops,
               [&](dloop::ForOp loop) { return loop.getExtent() > bk; }) &&
-          (divides(bk) || llvm::isPowerOf2_64(bk)))
-        chunks.push_back(bk);
-    if (chunks.empty())
-      return {};
+          (dividesAll(loops, bk) || llvm::isPowerOf2_64(bk)))
+        options.push_back({bk});
+    return options;
+  }
+
+  size_t heuristic(KernelOp kernel, ArrayRef<ChunkMatmulKKnobs> options,
+                   TargetAttr) const override {
+    SmallVector<dloop::ForOp> loops = getTopLevelReductions(kernel.getTile());
     // Rows of a multiple of 8 floats copy in 16-byte runs; an exact chunk
     // wastes no iterations; 32 keeps a 128-wide tile of both operands
     // within 32 KB. In that order, then the longer chunk.
     auto cost = [&](int64_t bk) {
-      return std::make_tuple(bk % 8 != 0, !divides(bk), std::abs(bk - 32), -bk);
+      return std::make_tuple(bk % 8 != 0, !dividesAll(loops, bk),
+                             std::abs(bk - 32), -bk);
     };
-    int64_t best = *llvm::min_element(
-        chunks, [&](int64_t a, int64_t b) { return cost(a) < cost(b); });
-    SmallVector<KnobsAttr> options;
-    MLIRContext *ctx = kernel.getContext();
-    Builder b(ctx);
-    auto option = [&](int64_t bk) {
-      return KnobsAttr::get(ctx,
-                            {b.getNamedAttr("BK", b.getI64IntegerAttr(bk))});
-    };
-    options.push_back(option(best));
-    for (int64_t bk : chunks)
-      if (bk != best)
-        options.push_back(option(bk));
-    return options;
+    return llvm::min_element(
+               options,
+               [&](const ChunkMatmulKKnobs &a, const ChunkMatmulKKnobs &b) {
+                 return cost(a.BK) < cost(b.BK);
+               }) -
+           options.begin();
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    int64_t bk = *option.getInt("BK");
+  LogicalResult rewrite(KernelOp kernel, const ChunkMatmulKKnobs &option,
+                        TargetAttr) const override {
     for (dloop::ForOp loop : getTopLevelReductions(kernel.getTile())) {
-      if (loop.getExtent() <= bk)
+      if (loop.getExtent() <= option.BK)
         return failure();
-      splitReduceLoop(loop, bk);
+      splitReduceLoop(loop, option.BK);
     }
     cleanupKernel(kernel);
     return success();
@@ -81,6 +76,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createChunkMatmulK() {
+std::unique_ptr<Rule> dtile::createChunkMatmulKRule() {
   return std::make_unique<ChunkMatmulK>();
 }

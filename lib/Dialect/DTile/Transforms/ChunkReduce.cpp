@@ -58,16 +58,15 @@ std::optional<int64_t> longestChunk(TileOp tile, dloop::ForOp loop) {
   return std::nullopt;
 }
 
-class ChunkReduce final : public Rule {
-public:
-  StringRef getName() const override { return "chunk_reduce"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &) const override {
+class ChunkReduce final : public TypedRule<ChunkReduceKnobs> {
+protected:
+  /// Threads, one output each (cooperative_reduce's strided loops are no
+  /// dloop.for), reading a slab they share: the one chunk that fits.
+  SmallVector<ChunkReduceKnobs> listOptions(KernelOp kernel,
+                                            TargetAttr) const override {
     TileOp tile = kernel.getTile();
-    if (kernel.getKnobs().getInt("chunk") || tile.getThreadAxes().empty() ||
-        classify(kernel) != KernelClass::Reduction ||
-        kernel.getKnobs().getInt("threads").value_or(1) != 1)
+    if (tile.getThreadAxes().empty() ||
+        classify(kernel) != KernelClass::Reduction)
       return {};
     // Each loop's own chunk is the longest that fits; the kernel's is the
     // shortest of those, which divides (and fits) every other loop too.
@@ -77,19 +76,20 @@ public:
         chunk = std::min(chunk.value_or(*own), *own);
     if (!chunk)
       return {};
-    Builder b(kernel.getContext());
-    return {KnobsAttr::get(kernel.getContext(),
-                           {b.getNamedAttr("chunk",
-                                           b.getI64IntegerAttr(*chunk))})};
+    return {{*chunk}};
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    int64_t c = *option.getInt("chunk");
+  size_t heuristic(KernelOp, ArrayRef<ChunkReduceKnobs>,
+                   TargetAttr) const override {
+    return 0;
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const ChunkReduceKnobs &option,
+                        TargetAttr) const override {
     TileOp tile = kernel.getTile();
     for (dloop::ForOp loop : getTopLevelReductions(tile))
-      if (chunkFits(tile, loop, c))
-        splitReduceLoop(loop, c);
+      if (chunkFits(tile, loop, option.chunk))
+        splitReduceLoop(loop, option.chunk);
     cleanupKernel(kernel);
     return success();
   }
@@ -97,6 +97,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createChunkReduce() {
+std::unique_ptr<Rule> dtile::createChunkReduceRule() {
   return std::make_unique<ChunkReduce>();
 }

@@ -2,6 +2,7 @@
 
 #include "ChunkStages.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -68,4 +69,39 @@ bool dtile::canCopyTma(StageOp stage) {
   return box.back() * bytes % 16 == 0 &&
          source.getShape().back() * bytes % 16 == 0 &&
          getSlabBytes(stage) % 128 == 0;
+}
+
+bool dtile::hasStageTravelling(KernelOp kernel,
+                               std::optional<Transport> transport) {
+  bool found = false;
+  kernel.walk([&](StageOp stage) {
+    found |= transport ? stage.getTransport() == *transport
+                       : stage.getTransport() != Transport::sync;
+  });
+  return found;
+}
+
+ChunkStageGroups
+dtile::getSyncStages(KernelOp kernel,
+                     llvm::function_ref<bool(StageOp)> canTravel) {
+  ChunkStageGroups result;
+  for (dloop::ForOp loop : getStagedChunkLoops(kernel)) {
+    SmallVector<StageOp> stages;
+    for (StageOp stage : getChunkStages(loop))
+      if (stage.getTransport() == Transport::sync && canTravel(stage))
+        stages.push_back(stage);
+    if (!stages.empty())
+      result.push_back({loop, std::move(stages)});
+  }
+  return result;
+}
+
+void dtile::makeAsync(const ChunkStageGroups &groups, Transport transport) {
+  for (auto [loop, stages] : groups) {
+    for (StageOp stage : stages)
+      stage.setTransport(transport);
+    OpBuilder b(loop.getContext());
+    b.setInsertionPointAfter(getChunkStages(loop).back());
+    AsyncWaitOp::create(b, loop.getLoc(), /*keep=*/0);
+  }
 }

@@ -26,6 +26,23 @@ int64_t getSlabBytes(StageOp stage);
 /// The shared-memory bytes of every stage of `kernel`, all slots.
 int64_t getStagedBytes(KernelOp kernel);
 
+/// The synchronous stages of each staged chunk loop of `kernel` that
+/// `canTravel` accepts, by loop (loops without any left out).
+using ChunkStageGroups =
+    llvm::SmallVector<std::pair<dloop::ForOp, llvm::SmallVector<StageOp>>>;
+ChunkStageGroups getSyncStages(KernelOp kernel,
+                               llvm::function_ref<bool(StageOp)> canTravel);
+
+/// Makes the stages of `groups` travel by `transport` (cp.async or TMA),
+/// with one `dtile.async_wait keep 0` after each loop's last stage, before
+/// anything reads a slab.
+void makeAsync(const ChunkStageGroups &groups, Transport transport);
+
+/// Whether some stage of `kernel` travels with `transport`, or, without one,
+/// asynchronously (cp.async or TMA).
+bool hasStageTravelling(KernelOp kernel,
+                        std::optional<Transport> transport = std::nullopt);
+
 /// Whether `stage` can travel by cp.async: some run of 16, 8 or 4 bytes is
 /// aligned in the source and the slab (the rule Kernel IR lowering follows).
 bool canCopyAsync(StageOp stage);

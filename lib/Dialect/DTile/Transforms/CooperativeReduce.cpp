@@ -31,14 +31,22 @@ int64_t nextPowerOfTwo(int64_t n) {
   return p;
 }
 
-class CooperativeReduce final : public Rule {
-public:
-  StringRef getName() const override { return "cooperative_reduce"; }
+/// The longest top-level reduce loop of `tile`.
+int64_t longestReduction(TileOp tile) {
+  int64_t longest = 0;
+  for (dloop::ForOp loop : getTopLevelReductions(tile))
+    longest = std::max(longest, loop.getExtent());
+  return longest;
+}
 
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
+class CooperativeReduce final : public TypedRule<CooperativeReduceKnobs> {
+protected:
+  /// Powers of two from 32 up to the longest row (rounded up) and the
+  /// block's limit, then 1.
+  SmallVector<CooperativeReduceKnobs>
+  listOptions(KernelOp kernel, TargetAttr target) const override {
     TileOp tile = kernel.getTile();
-    if (kernel.getKnobs().getInt("threads") || !tile.getThreadAxes().empty() ||
+    if (!tile.getThreadAxes().empty() ||
         classify(kernel) != KernelClass::Reduction)
       return {};
     SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
@@ -46,7 +54,6 @@ public:
       return {};
     // Each accumulator must be a known fold starting at its identity, or T
     // threads would each fold the initial value in.
-    int64_t longest = 0;
     for (dloop::ForOp loop : reductions) {
       if (loop.getInitArgs().empty())
         return {};
@@ -55,33 +62,35 @@ public:
         if (!kind || !isIdentity(init, *kind))
           return {};
       }
-      longest = std::max(longest, loop.getExtent());
     }
     // Only loops, pure code, loads and stores may sit at the top level.
     for (Operation &op : tile.getBody().front().without_terminator())
       if (!isa<dloop::ForOp, dloop::LoadOp, dloop::StoreOp>(op) &&
           !isPure(&op))
         return {};
-    int64_t best = std::max<int64_t>(32, std::min<int64_t>(256,
-                                                           nextPowerOfTwo(longest)));
-    Builder b(kernel.getContext());
-    auto option = [&](int64_t t) {
-      return KnobsAttr::get(kernel.getContext(),
-                            {b.getNamedAttr("threads", b.getI64IntegerAttr(t))});
-    };
-    SmallVector<KnobsAttr> options{option(best)};
-    for (int64_t t = 32; t <= std::min(target.maxThreads,
-                                       std::max<int64_t>(32, nextPowerOfTwo(longest)));
+    int64_t longest = longestReduction(tile);
+    SmallVector<CooperativeReduceKnobs> options;
+    for (int64_t t = 32;
+         t <= std::min(target.getThreadsPerBlock(),
+                       std::max<int64_t>(32, nextPowerOfTwo(longest)));
          t *= 2)
-      if (t != best)
-        options.push_back(option(t));
-    options.push_back(option(1));
+      options.push_back({t});
+    options.push_back({1});
     return options;
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    int64_t threads = *option.getInt("threads");
+  /// The row length rounded up to a power of two, within [32, 256].
+  size_t heuristic(KernelOp kernel, ArrayRef<CooperativeReduceKnobs> options,
+                   TargetAttr) const override {
+    int64_t best = std::max<int64_t>(
+        32, std::min<int64_t>(
+                256, nextPowerOfTwo(longestReduction(kernel.getTile()))));
+    return llvm::find(options, CooperativeReduceKnobs{best}) - options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const CooperativeReduceKnobs &option,
+                        TargetAttr) const override {
+    int64_t threads = option.threads;
     if (threads == 1)
       return success(); // One thread per row; blockify_launch takes over.
     TileOp tile = kernel.getTile();
@@ -142,6 +151,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createCooperativeReduce() {
+std::unique_ptr<Rule> dtile::createCooperativeReduceRule() {
   return std::make_unique<CooperativeReduce>();
 }

@@ -31,40 +31,36 @@ SmallVector<dloop::ForOp> singleBufferedLoops(KernelOp kernel) {
   return loops;
 }
 
-class DoubleBuffer final : public Rule {
-public:
-  StringRef getName() const override { return "double_buffer"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    if (kernel.getKnobs().getBool("double_buffer"))
-      return {};
+class DoubleBuffer final : public TypedRule<DoubleBufferKnobs> {
+protected:
+  /// Skip, apply: where the second slots fit too (1 KB stays free for
+  /// combines, as in stage_inputs).
+  SmallVector<DoubleBufferKnobs> listOptions(KernelOp kernel,
+                                             TargetAttr target) const override {
     SmallVector<dloop::ForOp> loops = singleBufferedLoops(kernel);
     if (loops.empty())
       return {};
-    // The second slots must fit too; 1 KB stays free for combines, as in
-    // stage_inputs.
     int64_t extra = 0;
     for (dloop::ForOp loop : loops)
       for (StageOp stage : getChunkStages(loop))
         extra += getSlabBytes(stage);
-    if (getStagedBytes(kernel) + extra + 1024 > target.maxSharedBytes)
+    if (getStagedBytes(kernel) + extra + 1024 > target.getSmemPerBlock())
       return {};
-    // With one chunk there is nothing to overlap.
-    bool worth = llvm::any_of(
-        loops, [](dloop::ForOp loop) { return loop.getExtent() > 1; });
-    Builder b(kernel.getContext());
-    auto option = [&](bool apply) {
-      return KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("double_buffer", b.getBoolAttr(apply))});
-    };
-    return {option(worth), option(!worth)};
+    return {{false}, {true}};
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    if (!*option.getBool("double_buffer"))
+  /// Apply when a loop has two chunks or more: with one there is nothing
+  /// to overlap.
+  size_t heuristic(KernelOp kernel, ArrayRef<DoubleBufferKnobs> options,
+                   TargetAttr) const override {
+    bool worth = llvm::any_of(singleBufferedLoops(kernel),
+                              [](dloop::ForOp l) { return l.getExtent() > 1; });
+    return llvm::find(options, DoubleBufferKnobs{worth}) - options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const DoubleBufferKnobs &option,
+                        TargetAttr) const override {
+    if (!option.doubleBuffer)
       return success();
     OpBuilder b(kernel.getContext());
     for (dloop::ForOp loop : singleBufferedLoops(kernel)) {
@@ -85,6 +81,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createDoubleBuffer() {
+std::unique_ptr<Rule> dtile::createDoubleBufferRule() {
   return std::make_unique<DoubleBuffer>();
 }

@@ -12,7 +12,7 @@ using namespace deplodock;
 using namespace deplodock::dtile;
 
 FailureOr<ForkCursor> ForkCursor::start(dloop::KernelOp kernel,
-                                        const Target &target) {
+                                        TargetAttr target) {
   MLIRContext *context = kernel.getContext();
   context->getOrLoadDialect<func::FuncDialect>();
   OpBuilder b(context);
@@ -54,7 +54,7 @@ KernelOp ForkCursor::getKernel() const {
 void ForkCursor::advance(size_t from) {
   options.clear();
   for (ruleIndex = from; !isDone(); ++ruleIndex) {
-    options = getRule().getOptions(getKernel(), target);
+    options = getForkOptions(getRule(), getKernel(), target);
     if (!options.empty())
       return;
   }

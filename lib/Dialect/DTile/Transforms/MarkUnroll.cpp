@@ -27,48 +27,46 @@ SmallVector<dloop::ForOp> innermostLoops(KernelOp kernel) {
   return loops;
 }
 
-class MarkUnroll final : public Rule {
-public:
-  StringRef getName() const override { return "mark_unroll"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &) const override {
-    if (kernel.getKnobs().getInt("unroll"))
-      return {};
+class MarkUnroll final : public TypedRule<MarkUnrollKnobs> {
+protected:
+  /// The powers of two up to 32 dividing every innermost extent, where
+  /// there are two or more.
+  SmallVector<MarkUnrollKnobs> listOptions(KernelOp kernel,
+                                           TargetAttr) const override {
     SmallVector<dloop::ForOp> loops = innermostLoops(kernel);
     if (loops.empty())
       return {};
-    // Factors dividing every innermost extent, up to 32.
-    SmallVector<int64_t> factors;
+    SmallVector<MarkUnrollKnobs> options;
     for (int64_t u = 1; u <= 32; u *= 2)
       if (llvm::all_of(loops, [&](dloop::ForOp l) {
             return l.getExtent() % u == 0;
           }))
-        factors.push_back(u);
-    if (factors.size() < 2)
+        options.push_back({u});
+    if (options.size() < 2)
       return {};
-    // Short loops (a K chunk) unroll fully; long ones by 4.
-    int64_t shortest = llvm::min_element(loops, [](auto a, auto b) {
-                         return a.getExtent() < b.getExtent();
-                       })->getExtent();
-    int64_t best = shortest <= 32 && llvm::is_contained(factors, shortest)
-                       ? shortest
-                       : (llvm::is_contained(factors, 4) ? 4 : factors.back());
-    Builder b(kernel.getContext());
-    auto option = [&](int64_t u) {
-      return KnobsAttr::get(kernel.getContext(),
-                            {b.getNamedAttr("unroll", b.getI64IntegerAttr(u))});
-    };
-    SmallVector<KnobsAttr> options{option(best)};
-    for (int64_t u : factors)
-      if (u != best)
-        options.push_back(option(u));
     return options;
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    int64_t u = *option.getInt("unroll");
+  /// Short loops (a K chunk) unroll fully; long ones by 4.
+  size_t heuristic(KernelOp kernel, ArrayRef<MarkUnrollKnobs> options,
+                   TargetAttr) const override {
+    SmallVector<dloop::ForOp> loops = innermostLoops(kernel);
+    int64_t shortest = llvm::min_element(loops, [](auto a, auto b) {
+                         return a.getExtent() < b.getExtent();
+                       })->getExtent();
+    auto index = [&](int64_t u) {
+      return llvm::find(options, MarkUnrollKnobs{u}) - options.begin();
+    };
+    if (shortest <= 32 && size_t(index(shortest)) < options.size())
+      return index(shortest);
+    if (size_t(index(4)) < options.size())
+      return index(4);
+    return options.size() - 1;
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const MarkUnrollKnobs &option,
+                        TargetAttr) const override {
+    int64_t u = option.unroll;
     for (dloop::ForOp loop : innermostLoops(kernel))
       loop.setUnroll(u > 1 ? std::optional<int64_t>(u) : std::nullopt);
     return success();
@@ -77,6 +75,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createMarkUnroll() {
+std::unique_ptr<Rule> dtile::createMarkUnrollRule() {
   return std::make_unique<MarkUnroll>();
 }

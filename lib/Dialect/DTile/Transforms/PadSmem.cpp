@@ -52,7 +52,7 @@ std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
 
 /// The stages of `kernel` with the padding each would take.
 SmallVector<std::pair<StageOp, SmallVector<int64_t>>>
-planPads(KernelOp kernel, bool &fits, const Target &t) {
+planPads(KernelOp kernel, bool &fits, TargetAttr t) {
   SmallVector<std::pair<StageOp, SmallVector<int64_t>>> plan;
   int64_t bytes = 0;
   kernel.walk([&](StageOp stage) {
@@ -67,32 +67,30 @@ planPads(KernelOp kernel, bool &fits, const Target &t) {
       plan.push_back({stage, *pad});
   });
   // As stage_inputs, leave 1 KB for combines.
-  fits = bytes + 1024 <= t.maxSharedBytes;
+  fits = bytes + 1024 <= t.getSmemPerBlock();
   return plan;
 }
 
-class PadSmem final : public Rule {
-public:
-  StringRef getName() const override { return "pad_smem"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    if (kernel.getKnobs().getBool("pad"))
-      return {};
+class PadSmem final : public TypedRule<PadSmemKnobs> {
+protected:
+  /// No pad, pad: where some stage gains and the padded slabs fit.
+  SmallVector<PadSmemKnobs> listOptions(KernelOp kernel,
+                                        TargetAttr target) const override {
     bool fits = false;
     if (planPads(kernel, fits, target).empty() || !fits)
       return {};
-    Builder b(kernel.getContext());
-    auto option = [&](bool pad) {
-      return KnobsAttr::get(kernel.getContext(),
-                            {b.getNamedAttr("pad", b.getBoolAttr(pad))});
-    };
-    return {option(true), option(false)};
+    return {{false}, {true}};
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &target) const override {
-    if (!*option.getBool("pad"))
+  /// Pad: some stage gains (listOptions checked).
+  size_t heuristic(KernelOp, ArrayRef<PadSmemKnobs> options,
+                   TargetAttr) const override {
+    return llvm::find(options, PadSmemKnobs{true}) - options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const PadSmemKnobs &option,
+                        TargetAttr target) const override {
+    if (!option.pad)
       return success();
     bool fits = false;
     for (auto &[stage, pad] : planPads(kernel, fits, target))
@@ -103,6 +101,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createPadSmem() {
+std::unique_ptr<Rule> dtile::createPadSmemRule() {
   return std::make_unique<PadSmem>();
 }

@@ -55,35 +55,46 @@ void setMap(Operation *op, AffineMap map) {
   cast<affine::AffineApplyOp>(op).setMap(map);
 }
 
-/// The column thread coordinate of a register-tiled kernel and the number
-/// of column threads, when register_tile gave a thread several columns.
-std::optional<std::pair<BlockArgument, int64_t>>
-getColumnThreads(KernelOp kernel) {
-  KnobsAttr knobs = kernel.getKnobs();
-  std::optional<int64_t> bm = knobs.getInt("BM"), bn = knobs.getInt("BN"),
-                         fm = knobs.getInt("FM"), fn = knobs.getInt("FN");
+/// The column threads of a register-tiled kernel: their coordinate, their
+/// count and the columns each holds (FN), when register_tile gave a thread
+/// several columns. The column axis is the one register_tile named after
+/// the block's column tile (`<n>_o` blocks, `<n>_i` threads); FN is
+/// register_tile's decision, read through its typed knobs.
+struct ColumnThreads {
+  BlockArgument coord;
+  int64_t threads;
+  int64_t fn;
+};
+
+std::optional<ColumnThreads> getColumnThreads(KernelOp kernel) {
   TileOp tile = kernel.getTile();
-  if (!bm || !bn || !fm || !fn || *fn < 2 || !tile)
+  std::optional<RegisterTileKnobs> registers =
+      kernel.getKnobs().get<RegisterTileKnobs>();
+  if (!tile || !registers || registers->FN < 2)
     return std::nullopt;
-  int64_t rowThreads = ceilDiv(*bm, *fm), colThreads = ceilDiv(*bn, *fn);
-  ArrayRef<int64_t> extents = tile.getThreadExtents();
-  // register_tile makes the rows' axis (if any) then the columns' axis.
-  if (colThreads < 2 || extents.size() != (rowThreads > 1 ? 2u : 1u) ||
-      extents.back() != colThreads)
+  ArrayRef<Attribute> blockAxes = tile.getBlockAxes().getValue();
+  ArrayRef<Attribute> threadAxes = tile.getThreadAxes().getValue();
+  if (blockAxes.empty() || threadAxes.empty() || threadAxes.size() > 2)
     return std::nullopt;
-  return std::make_pair(tile.getThreadCoord(extents.size() - 1), colThreads);
+  StringRef columns = cast<StringAttr>(blockAxes.back()).getValue();
+  if (!columns.consume_back("_o") ||
+      cast<StringAttr>(threadAxes.back()).getValue() != (columns + "_i").str())
+    return std::nullopt;
+  int64_t threads = tile.getThreadExtents().back();
+  if (threads < 2)
+    return std::nullopt;
+  return ColumnThreads{tile.getThreadCoord(threadAxes.size() - 1), threads,
+                       registers->FN};
 }
 
 /// Replaces every register-tile column c = n * FN + j in the indices of
 /// `kernel` by j * T + n; fails (changing nothing) when some use of the
 /// coordinate is not of that form.
 LogicalResult permuteColumns(KernelOp kernel) {
-  std::optional<std::pair<BlockArgument, int64_t>> column =
-      getColumnThreads(kernel);
+  std::optional<ColumnThreads> column = getColumnThreads(kernel);
   if (!column)
     return failure();
-  auto [coord, threads] = *column;
-  int64_t fn = *kernel.getKnobs().getInt("FN");
+  auto [coord, threads, fn] = *column;
   // Group the uses by everything but their constant: the FN copies of one
   // access differ in it only, by s * j.
   std::map<std::vector<std::pair<void *, int64_t>>, SmallVector<ColumnUse>>
@@ -173,33 +184,33 @@ int64_t kernelReadCost(KernelOp kernel) {
   return cost;
 }
 
-class PermuteRegisterTile final : public Rule {
-public:
-  StringRef getName() const override { return "permute_register_tile"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &) const override {
-    if (kernel.getKnobs().getBool("permute") || !getColumnThreads(kernel))
+class PermuteRegisterTile final : public TypedRule<PermuteRegisterTileKnobs> {
+protected:
+  /// Keep, permute: only where the permutation makes the slab reads
+  /// conflict less (tried on a copy).
+  SmallVector<PermuteRegisterTileKnobs> listOptions(KernelOp kernel,
+                                                    TargetAttr) const override {
+    if (!getColumnThreads(kernel))
       return {};
-    // Try it on a copy: kept only when the slab reads conflict less.
     auto copy = cast<KernelOp>(kernel->clone());
     bool helps = succeeded(permuteColumns(copy)) &&
                  kernelReadCost(copy) < kernelReadCost(kernel);
     copy->erase();
     if (!helps)
       return {};
-    Builder b(kernel.getContext());
-    auto option = [&](bool permute) {
-      return KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("permute", b.getBoolAttr(permute))});
-    };
-    return {option(true), option(false)};
+    return {{false}, {true}};
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    if (!*option.getBool("permute"))
+  /// Permute: it helps (listOptions checked).
+  size_t heuristic(KernelOp, ArrayRef<PermuteRegisterTileKnobs> options,
+                   TargetAttr) const override {
+    return llvm::find(options, PermuteRegisterTileKnobs{true}) -
+           options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const PermuteRegisterTileKnobs &option,
+                        TargetAttr) const override {
+    if (!option.permute)
       return success();
     if (failed(permuteColumns(kernel)))
       return failure();
@@ -210,6 +221,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createPermuteRegisterTile() {
+std::unique_ptr<Rule> dtile::createPermuteRegisterTileRule() {
   return std::make_unique<PermuteRegisterTile>();
 }

@@ -132,37 +132,32 @@ void pipeline(dloop::ForOp loop) {
   loop.erase();
 }
 
-class PipelineKOuter final : public Rule {
-public:
-  StringRef getName() const override { return "pipeline_k_outer"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &) const override {
-    if (kernel.getKnobs().getBool("pipeline"))
-      return {};
+class PipelineKOuter final : public TypedRule<PipelineKOuterKnobs> {
+protected:
+  /// Skip, apply: where every staged chunk loop can move its stages ahead.
+  SmallVector<PipelineKOuterKnobs> listOptions(KernelOp kernel,
+                                               TargetAttr) const override {
     SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
     if (loops.empty() || !llvm::all_of(loops, canPipeline))
       return {};
-    // Synchronous copies cannot overlap the computation; one chunk has
-    // nothing to overlap with.
-    bool async = false;
-    kernel.walk([&](StageOp stage) {
-      async |= stage.getTransport() != Transport::sync;
-    });
-    bool worth = async && llvm::any_of(loops, [](dloop::ForOp loop) {
-                   return loop.getExtent() > 1;
-                 });
-    Builder b(kernel.getContext());
-    auto option = [&](bool apply) {
-      return KnobsAttr::get(kernel.getContext(),
-                            {b.getNamedAttr("pipeline", b.getBoolAttr(apply))});
-    };
-    return {option(worth), option(!worth)};
+    return {{false}, {true}};
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    if (!*option.getBool("pipeline"))
+  /// Apply where the copies are asynchronous (synchronous ones cannot
+  /// overlap the computation) and a loop has two chunks or more (one has
+  /// nothing to overlap with).
+  size_t heuristic(KernelOp kernel, ArrayRef<PipelineKOuterKnobs> options,
+                   TargetAttr) const override {
+    bool worth =
+        hasStageTravelling(kernel) &&
+        llvm::any_of(getStagedChunkLoops(kernel),
+                     [](dloop::ForOp loop) { return loop.getExtent() > 1; });
+    return llvm::find(options, PipelineKOuterKnobs{worth}) - options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const PipelineKOuterKnobs &option,
+                        TargetAttr) const override {
+    if (!option.pipeline)
       return success();
     for (dloop::ForOp loop : getStagedChunkLoops(kernel))
       pipeline(loop);
@@ -173,6 +168,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createPipelineKOuter() {
+std::unique_ptr<Rule> dtile::createPipelineKOuterRule() {
   return std::make_unique<PipelineKOuter>();
 }

@@ -24,29 +24,43 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The two free loops blockify_launch put around a matmul's body: the
-/// rows, then the columns, of the block's tile (null when of size 1).
-struct TileLoops {
+/// The BM x BN tile blockify_launch gave each block of a matmul, as the IR
+/// shows it: the last two block axes are `<m>_o` and `<n>_o`, no thread
+/// axis yet, and free loops `<m>_i` then `<n>_i` walk the tile (either is
+/// missing when its side is 1).
+struct BlockTile {
   dloop::ForOp rows, cols;
+  /// The body of the innermost of them.
   Block *body;
+  int64_t bm, bn;
 };
 
-std::optional<TileLoops> findTileLoops(TileOp tile) {
-  TileLoops loops{};
+std::optional<BlockTile> findBlockTile(TileOp tile) {
+  SmallVector<Axis> axes = getBlockAxes(tile);
+  if (!tile.getThreadAxes().empty() || axes.size() < 2)
+    return std::nullopt;
+  StringRef m = axes[axes.size() - 2].name, n = axes.back().name;
+  if (!m.consume_back("_o") || !n.consume_back("_o"))
+    return std::nullopt;
+  BlockTile found{};
   Block *block = &tile.getBody().front();
-  for (dloop::ForOp *slot : {&loops.rows, &loops.cols}) {
-    auto candidate = block->getOps<dloop::ForOp>();
-    if (std::distance(candidate.begin(), candidate.end()) != 1)
-      break;
-    dloop::ForOp loop = *candidate.begin();
-    StringRef axis = loop.getAxis();
-    if (loop.isReduction() || !axis.ends_with("_i"))
-      break;
-    *slot = loop;
+  // The loop over `axis`_i, when it is the only loop of `block`.
+  auto walk = [&](StringRef axis) -> dloop::ForOp {
+    auto loops = block->getOps<dloop::ForOp>();
+    if (std::distance(loops.begin(), loops.end()) != 1)
+      return {};
+    dloop::ForOp loop = *loops.begin();
+    if (loop.isReduction() || loop.getAxis() != (axis + "_i").str())
+      return {};
     block = loop.getBody();
-  }
-  loops.body = block;
-  return loops;
+    return loop;
+  };
+  found.rows = walk(m);
+  found.cols = walk(n);
+  found.body = block;
+  found.bm = found.rows ? found.rows.getExtent() : 1;
+  found.bn = found.cols ? found.cols.getExtent() : 1;
+  return found;
 }
 
 /// Whether `value` stands for the same value in every copy.
@@ -134,72 +148,61 @@ void jam(OpBuilder &b, Block &src, MutableArrayRef<IRMapping> copies) {
   }
 }
 
-class RegisterTile final : public Rule {
-public:
-  StringRef getName() const override { return "register_tile"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    KnobsAttr knobs = kernel.getKnobs();
-    std::optional<int64_t> bm = knobs.getInt("BM"), bn = knobs.getInt("BN");
-    if (!bm || !bn || knobs.getInt("FM") ||
-        !kernel.getTile().getThreadAxes().empty())
+class RegisterTile final : public TypedRule<RegisterTileKnobs> {
+protected:
+  /// Powers of two up to 16 with at most 64 outputs per thread whose
+  /// accumulators fit the registers and whose threads fit a block (32 at
+  /// least, unless the tile holds fewer outputs), FM then FN ascending.
+  SmallVector<RegisterTileKnobs> listOptions(KernelOp kernel,
+                                             TargetAttr target) const override {
+    std::optional<BlockTile> tile = findBlockTile(kernel.getTile());
+    if (!tile)
       return {};
-    SmallVector<std::pair<int64_t, int64_t>> legal;
+    int64_t bm = tile->bm, bn = tile->bn;
+    SmallVector<RegisterTileKnobs> options;
     // A factor that does not divide the tile (BM = 37) leaves the last
     // thread's extra rows masked.
-    for (int64_t fm = 1; fm <= 16 && fm <= *bm; fm *= 2)
-      for (int64_t fn = 1; fn <= 16 && fn <= *bn; fn *= 2) {
-        int64_t threads = ceilDiv(*bm, fm) * ceilDiv(*bn, fn);
+    for (int64_t fm = 1; fm <= 16 && fm <= bm; fm *= 2)
+      for (int64_t fn = 1; fn <= 16 && fn <= bn; fn *= 2) {
+        int64_t threads = ceilDiv(bm, fm) * ceilDiv(bn, fn);
         // Accumulators, one operand row and column, and ~24 registers of
         // addresses and loop state must fit a thread.
         int64_t registers = fm * fn + fm + fn + 24;
-        if (fm * fn <= 64 && registers <= target.maxRegistersPerThread &&
-            threads <= target.maxThreads && (threads >= 32 || *bm * *bn < 32))
-          legal.push_back({fm, fn});
+        if (fm * fn <= 64 && registers <= target.getRegistersPerThread() &&
+            threads <= target.getThreadsPerBlock() &&
+            (threads >= 32 || bm * bn < 32))
+          options.push_back({fm, fn});
       }
-    if (legal.empty())
-      return {};
-    // About 256 threads, then square-ish tiles (FN >= FM keeps a thread's
-    // stores contiguous).
-    auto cost = [&](std::pair<int64_t, int64_t> f) {
-      int64_t threads = ceilDiv(*bm, f.first) * ceilDiv(*bn, f.second);
-      int64_t distance = threads > 256 ? threads / 256 : 256 / threads;
-      int64_t shape =
-          f.second >= f.first ? f.second / f.first : 2 * f.first / f.second;
-      return std::make_pair(distance, shape);
-    };
-    auto best = *llvm::min_element(
-        legal, [&](auto a, auto b) { return cost(a) < cost(b); });
-    Builder b(kernel.getContext());
-    auto option = [&](std::pair<int64_t, int64_t> f) {
-      return KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("FM", b.getI64IntegerAttr(f.first)),
-           b.getNamedAttr("FN", b.getI64IntegerAttr(f.second))});
-    };
-    SmallVector<KnobsAttr> options{option(best)};
-    for (auto f : legal)
-      if (f != best)
-        options.push_back(option(f));
     return options;
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    KnobsAttr knobs = kernel.getKnobs();
-    int64_t bm = *knobs.getInt("BM"), bn = *knobs.getInt("BN");
-    int64_t fm = *option.getInt("FM"), fn = *option.getInt("FN");
+  /// About 256 threads, then square-ish tiles (FN >= FM keeps a thread's
+  /// stores contiguous).
+  size_t heuristic(KernelOp kernel, ArrayRef<RegisterTileKnobs> options,
+                   TargetAttr) const override {
+    std::optional<BlockTile> tile = findBlockTile(kernel.getTile());
+    auto cost = [&](const RegisterTileKnobs &f) {
+      int64_t threads = ceilDiv(tile->bm, f.FM) * ceilDiv(tile->bn, f.FN);
+      int64_t distance = threads > 256 ? threads / 256 : 256 / threads;
+      int64_t shape = f.FN >= f.FM ? f.FN / f.FM : 2 * f.FM / f.FN;
+      return std::make_pair(distance, shape);
+    };
+    return llvm::min_element(
+               options,
+               [&](const RegisterTileKnobs &a, const RegisterTileKnobs &b) {
+                 return cost(a) < cost(b);
+               }) -
+           options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const RegisterTileKnobs &option,
+                        TargetAttr) const override {
+    int64_t fm = option.FM, fn = option.FN;
     TileOp tile = kernel.getTile();
-    std::optional<TileLoops> loops = findTileLoops(tile);
+    std::optional<BlockTile> loops = findBlockTile(tile);
     if (!loops)
       return failure();
-    // With BM = 1 blockify_launch made only the column loop, which
-    // findTileLoops found first.
-    if (bm == 1)
-      loops->cols = loops->rows, loops->rows = {};
-    if ((bm > 1 && !loops->rows) || (bn > 1 && !loops->cols))
-      return failure();
+    int64_t bm = loops->bm, bn = loops->bn;
     std::string rowName = loops->rows ? loops->rows.getAxis().str() : "m_i";
     std::string colName = loops->cols ? loops->cols.getAxis().str() : "n_i";
     int64_t rowThreads = ceilDiv(bm, fm);
@@ -263,6 +266,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createRegisterTile() {
+std::unique_ptr<Rule> dtile::createRegisterTileRule() {
   return std::make_unique<RegisterTile>();
 }

@@ -69,42 +69,45 @@ std::optional<int64_t> readCost(ArrayRef<StageOp> stages, int64_t swizzle) {
   return cost;
 }
 
-class SplitInnerForSwizzle final : public Rule {
+class SplitInnerForSwizzle final : public TypedRule<SplitInnerForSwizzleKnobs> {
 public:
-  StringRef getName() const override { return "split_inner_for_swizzle"; }
-
-  LogicalResult checkRequest(KernelOp kernel, const Target &target,
+  LogicalResult checkRequest(KernelOp kernel, TargetAttr target,
                              KnobsAttr requested) const override {
-    std::optional<int64_t> swizzle = requested.getInt("swizzle");
-    if (!swizzle || *swizzle == 0 || target.hasTma())
+    std::optional<int64_t> swizzle = requested.getSwizzle();
+    if (!swizzle || *swizzle == 0 || target.has(GpuFeature::tma))
       return success();
     return kernel.emitOpError("knob swizzle=")
-           << *swizzle << " lays out TMA copies, which need sm_90; the "
-           << "target is " << target.name;
+           << *swizzle << " lays out TMA copies, which need the 'tma' "
+           << "feature; target " << target.getName() << " lacks it";
   }
 
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &) const override {
-    if (kernel.getKnobs().getInt("swizzle"))
-      return {};
-    SmallVector<StageOp> stages = tmaStages(kernel);
-    int64_t widest = 0;
-    for (StageOp stage : stages)
-      widest = std::max(widest, widestSwizzle(stage, 128));
+protected:
+  /// None, then each width some TMA stage can take, narrowest first.
+  SmallVector<SplitInnerForSwizzleKnobs>
+  listOptions(KernelOp kernel, TargetAttr) const override {
+    int64_t widest = widestOfKernel(kernel);
     if (widest == 0)
       return {};
-    // Widths that change something: none, then narrowest first.
-    SmallVector<int64_t> widths = {0};
+    SmallVector<SplitInnerForSwizzleKnobs> options = {{0}};
     for (int64_t width : kWidths)
       if (width <= widest)
-        widths.push_back(width);
-    // The heuristic, in order of preference on a tie: none, then widest
-    // first. Unanalysable reads take the widest.
+        options.push_back({width});
+    return options;
+  }
+
+  /// The width whose reads the bank-conflict analysis finds least
+  /// conflicted, preferring on a tie none, then the widest; unanalysable
+  /// reads take the widest.
+  size_t heuristic(KernelOp kernel, ArrayRef<SplitInnerForSwizzleKnobs> options,
+                   TargetAttr) const override {
+    SmallVector<StageOp> stages = tmaStages(kernel);
+    int64_t widest = options.back().swizzle;
+    SmallVector<int64_t> preference = {0};
+    for (const SplitInnerForSwizzleKnobs &option :
+         llvm::reverse(options.drop_front()))
+      preference.push_back(option.swizzle);
     int64_t pick = widest;
     std::optional<int64_t> best;
-    SmallVector<int64_t> preference = {0};
-    for (int64_t width : llvm::reverse(ArrayRef(widths).drop_front()))
-      preference.push_back(width);
     for (int64_t width : preference) {
       std::optional<int64_t> cost = readCost(stages, width);
       if (!cost) {
@@ -116,28 +119,30 @@ public:
         pick = width;
       }
     }
-    auto at = llvm::find(widths, pick);
-    std::rotate(widths.begin(), at, at + 1);
-    Builder b(kernel.getContext());
-    SmallVector<KnobsAttr> options;
-    for (int64_t width : widths)
-      options.push_back(KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("swizzle", b.getI64IntegerAttr(width))}));
-    return options;
+    return llvm::find(options, SplitInnerForSwizzleKnobs{pick}) -
+           options.begin();
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    int64_t swizzle = *option.getInt("swizzle");
+  LogicalResult rewrite(KernelOp kernel,
+                        const SplitInnerForSwizzleKnobs &option,
+                        TargetAttr) const override {
     for (StageOp stage : tmaStages(kernel))
-      stage.setSwizzle(widestSwizzle(stage, swizzle));
+      stage.setSwizzle(widestSwizzle(stage, option.swizzle));
     return success();
+  }
+
+private:
+  /// The widest swizzle some TMA stage of `kernel` can take; 0 if none.
+  static int64_t widestOfKernel(KernelOp kernel) {
+    int64_t widest = 0;
+    for (StageOp stage : tmaStages(kernel))
+      widest = std::max(widest, widestSwizzle(stage, 128));
+    return widest;
   }
 };
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createSplitInnerForSwizzle() {
+std::unique_ptr<Rule> dtile::createSplitInnerForSwizzleRule() {
   return std::make_unique<SplitInnerForSwizzle>();
 }

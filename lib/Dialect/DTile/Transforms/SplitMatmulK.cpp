@@ -143,55 +143,46 @@ Value buildShare(OpBuilder &b, Value value,
   return share;
 }
 
-class SplitMatmulK final : public Rule {
-public:
-  StringRef getName() const override { return "split_matmul_k"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    KnobsAttr knobs = kernel.getKnobs();
-    if (knobs.getInt("split_k") || !knobs.getInt("BK") || knobs.getInt("BM"))
-      return {};
+class SplitMatmulK final : public TypedRule<SplitMatmulKKnobs> {
+protected:
+  /// A matmul whose K loop is chunked (the chunk loop holds a loop) and not
+  /// yet dealt to threads or tiles: 1 (no split), then the divisors of the
+  /// chunk count up to 64 that leave each split two chunks or more.
+  SmallVector<SplitMatmulKKnobs> listOptions(KernelOp kernel,
+                                             TargetAttr) const override {
     std::optional<SplitPlan> plan = planSplit(kernel);
     if (!plan)
       return {};
     int64_t chunks = plan->chunk.getExtent();
-    SmallVector<int64_t> splits;
+    SmallVector<SplitMatmulKKnobs> options;
     for (int64_t s = 2; s <= 64 && 2 * s <= chunks; ++s)
       if (chunks % s == 0)
-        splits.push_back(s);
-    if (splits.empty())
+        options.push_back({s});
+    if (options.empty())
       return {};
-    // Split when 64 x 64 tiles of the output would leave most
-    // multiprocessors idle: into the fewest splits that fill them once.
+    options.insert(options.begin(), {1});
+    return options;
+  }
+
+  /// Split when 64 x 64 tiles of the output would leave most
+  /// multiprocessors idle: into the fewest splits that fill them once.
+  size_t heuristic(KernelOp kernel, ArrayRef<SplitMatmulKKnobs> options,
+                   TargetAttr target) const override {
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
     int64_t m = extents[extents.size() - 2], n = extents.back();
     int64_t blocks =
         product(extents.drop_back(2)) * ceilDiv(m, 64) * ceilDiv(n, 64);
-    int64_t best = 1;
-    if (2 * blocks < target.numSMs) {
-      auto it = llvm::find_if(
-          splits, [&](int64_t s) { return blocks * s >= target.numSMs; });
-      best = it != splits.end() ? *it : splits.back();
-    }
-    MLIRContext *ctx = kernel.getContext();
-    Builder b(ctx);
-    auto option = [&](int64_t s) {
-      return KnobsAttr::get(
-          ctx, {b.getNamedAttr("split_k", b.getI64IntegerAttr(s))});
-    };
-    SmallVector<KnobsAttr> options{option(best)};
-    if (best != 1)
-      options.push_back(option(1));
-    for (int64_t s : splits)
-      if (s != best)
-        options.push_back(option(s));
-    return options;
+    if (2 * blocks >= target.getSmCount())
+      return 0;
+    auto it = llvm::find_if(options.drop_front(), [&](SplitMatmulKKnobs s) {
+      return blocks * s.splitK >= target.getSmCount();
+    });
+    return it != options.end() ? it - options.begin() : options.size() - 1;
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    int64_t splits = *option.getInt("split_k");
+  LogicalResult rewrite(KernelOp kernel, const SplitMatmulKKnobs &option,
+                        TargetAttr) const override {
+    int64_t splits = option.splitK;
     if (splits == 1)
       return success();
     std::optional<SplitPlan> plan = planSplit(kernel);
@@ -250,6 +241,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createSplitMatmulK() {
+std::unique_ptr<Rule> dtile::createSplitMatmulKRule() {
   return std::make_unique<SplitMatmulK>();
 }

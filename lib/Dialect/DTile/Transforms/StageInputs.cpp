@@ -6,7 +6,7 @@
 // of a chunk is what the reads cover while the threads and the inner loops
 // vary: its origin depends only on the block and the chunk. Forks over which
 // inputs to stage (every subset whose slabs fit in shared memory, largest
-// first, ending with none).
+// first, ending with none); the heuristic stages the most.
 //
 //===----------------------------------------------------------------------===//
 
@@ -238,14 +238,11 @@ void unguardSlabRead(dloop::LoadOp read) {
   ifOp.erase();
 }
 
-class StageInputs final : public Rule {
-public:
-  StringRef getName() const override { return "stage_inputs"; }
-
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    if (kernel.getKnobs().getList("stage") ||
-        kernel.getTile().getThreadAxes().empty())
+class StageInputs final : public TypedRule<StageInputsKnobs> {
+protected:
+  SmallVector<StageInputsKnobs> listOptions(KernelOp kernel,
+                                            TargetAttr target) const override {
+    if (kernel.getTile().getThreadAxes().empty())
       return {};
     // Candidate inputs (by kernel input position) and the bytes they need
     // across all chunk loops.
@@ -274,7 +271,7 @@ public:
           subset.push_back(input);
           total += bytes[input];
         }
-      if (total + 1024 <= target.maxSharedBytes)
+      if (total + 1024 <= target.getSmemPerBlock())
         subsets.push_back({subset, total, mask});
       if (mask == 0)
         break;
@@ -283,18 +280,21 @@ public:
       return std::make_tuple(a.inputs.size(), a.bytes, a.mask) >
              std::make_tuple(b.inputs.size(), b.bytes, b.mask);
     });
-    Builder b(kernel.getContext());
-    SmallVector<KnobsAttr> options;
+    SmallVector<StageInputsKnobs> options;
     for (const Subset &subset : subsets)
-      options.push_back(KnobsAttr::get(
-          kernel.getContext(),
-          {b.getNamedAttr("stage", b.getDenseI64ArrayAttr(subset.inputs))}));
+      options.push_back({subset.inputs});
     return options;
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    ArrayRef<int64_t> staged = *option.getList("stage");
+  /// Stage the most.
+  size_t heuristic(KernelOp, ArrayRef<StageInputsKnobs>,
+                   TargetAttr) const override {
+    return 0;
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const StageInputsKnobs &option,
+                        TargetAttr) const override {
+    ArrayRef<int64_t> staged = option.stage;
     OpBuilder b(kernel.getContext());
     MLIRContext *ctx = kernel.getContext();
     auto workgroup =
@@ -360,6 +360,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createStageInputs() {
+std::unique_ptr<Rule> dtile::createStageInputsRule() {
   return std::make_unique<StageInputs>();
 }

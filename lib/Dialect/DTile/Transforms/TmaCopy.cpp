@@ -1,6 +1,6 @@
 //===- TmaCopy.cpp - Stages travel by TMA -----------------------*- C++ -*-===//
 //
-// tma_copy (sm_90+): the stages of chunk loops copy with one
+// tma_copy (targets with tma): the stages of chunk loops copy with one
 // cp.async.bulk.tensor each, issued by one thread and completed on an
 // mbarrier, instead of loads and stores through registers; one
 // `dtile.async_wait keep 0` after them makes the slabs visible before the
@@ -21,81 +21,53 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The stages tma_copy would change, by chunk loop.
-SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>>
-tmaCandidates(KernelOp kernel) {
-  SmallVector<std::pair<dloop::ForOp, SmallVector<StageOp>>> result;
-  for (dloop::ForOp loop : getStagedChunkLoops(kernel)) {
-    SmallVector<StageOp> stages;
-    for (StageOp stage : getChunkStages(loop))
-      if (stage.getTransport() == Transport::sync && canCopyTma(stage))
-        stages.push_back(stage);
-    if (!stages.empty())
-      result.push_back({loop, std::move(stages)});
-  }
-  return result;
-}
-
-/// Whether some stage of `kernel` already travels asynchronously.
-bool hasAsyncStage(KernelOp kernel) {
-  bool async = false;
-  kernel.walk(
-      [&](StageOp stage) { async |= stage.getTransport() != Transport::sync; });
-  return async;
-}
-
-class TmaCopy final : public Rule {
+class TmaCopy final : public TypedRule<TmaCopyKnobs> {
 public:
-  StringRef getName() const override { return "tma_copy"; }
-
-  LogicalResult checkRequest(KernelOp kernel, const Target &target,
+  LogicalResult checkRequest(KernelOp kernel, TargetAttr target,
                              KnobsAttr requested) const override {
-    if (requested.getBool("tma") != std::optional<bool>(true))
+    if (requested.getTma() != std::optional<bool>(true))
       return success();
-    if (!target.hasTma())
+    if (!target.has(GpuFeature::tma))
       return kernel.emitOpError("knob tma=true asks for TMA copies "
-                                "(cp.async.bulk.tensor), which need sm_90; "
-                                "the target is ")
-             << target.name;
-    if (!kernel.getKnobs().getBool("tma") &&
-        kernel.getKnobs().getBool("async_copy") == std::optional<bool>(true))
+                                "(cp.async.bulk.tensor), which need the "
+                                "'tma' feature; target ")
+             << target.getName() << " lacks it";
+    if (!kernel.getKnobs().getTma() &&
+        hasStageTravelling(kernel, Transport::cp_async))
       return kernel.emitOpError(
           "knob tma=true needs async_copy=false: one kernel never mixes "
           "cp.async and TMA copies");
     return success();
   }
 
-  SmallVector<KnobsAttr> getOptions(KernelOp kernel,
-                                    const Target &target) const override {
-    if (!target.hasTma() || kernel.getKnobs().getBool("tma") ||
-        hasAsyncStage(kernel) || tmaCandidates(kernel).empty())
+protected:
+  /// Skip, apply: on a target with TMA, where some synchronous stage can
+  /// take it and none travels asynchronously yet.
+  SmallVector<TmaCopyKnobs> listOptions(KernelOp kernel,
+                                        TargetAttr target) const override {
+    if (!target.has(GpuFeature::tma) || hasStageTravelling(kernel) ||
+        getSyncStages(kernel, canCopyTma).empty())
       return {};
-    Builder b(kernel.getContext());
-    auto option = [&](bool apply) {
-      return KnobsAttr::get(kernel.getContext(),
-                            {b.getNamedAttr("tma", b.getBoolAttr(apply))});
-    };
-    return {option(false), option(true)};
+    return {{false}, {true}};
   }
 
-  LogicalResult apply(KernelOp kernel, KnobsAttr option,
-                      const Target &) const override {
-    if (!*option.getBool("tma"))
+  /// Skip, until TMA is measured faster than cp.async.
+  size_t heuristic(KernelOp, ArrayRef<TmaCopyKnobs> options,
+                   TargetAttr) const override {
+    return llvm::find(options, TmaCopyKnobs{false}) - options.begin();
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const TmaCopyKnobs &option,
+                        TargetAttr) const override {
+    if (!option.tma)
       return success();
-    OpBuilder b(kernel.getContext());
-    for (auto &[loop, stages] : tmaCandidates(kernel)) {
-      for (StageOp stage : stages)
-        stage.setTransport(Transport::tma);
-      // After the loop's last stage, before anything reads a slab.
-      b.setInsertionPointAfter(getChunkStages(loop).back());
-      AsyncWaitOp::create(b, loop.getLoc(), /*keep=*/0);
-    }
+    makeAsync(getSyncStages(kernel, canCopyTma), Transport::tma);
     return success();
   }
 };
 
 } // namespace
 
-std::unique_ptr<Rule> dtile::createTmaCopy() {
+std::unique_ptr<Rule> dtile::createTmaCopyRule() {
   return std::make_unique<TmaCopy>();
 }

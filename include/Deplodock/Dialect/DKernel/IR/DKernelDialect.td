@@ -24,18 +24,22 @@ def DKernel_Dialect : Dialect {
     reductions and global atomics.
 
     `scf.for` loops may carry an unroll hint, `dkernel.unroll = N : i64`,
-    which the dialect verifies.
+    which the dialect verifies. A module may carry the GPU it targets,
+    `dkernel.target = #dkernel.target<...>`, which every level reads.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let usePropertiesForAttributes = 1;
   let extraClassDeclaration = [{
     /// Registers the types of the dialect (DKernelTypes.cpp).
     void registerTypes();
+    /// Registers the attributes of the dialect (Target.cpp).
+    void registerAttributes();
   }];
 }
 

@@ -3,6 +3,7 @@
 #ifndef DEPLODOCK_DIALECT_DKERNEL_OPS
 #define DEPLODOCK_DIALECT_DKERNEL_OPS
 
+include "Deplodock/Dialect/DKernel/IR/DKernelAttrs.td"
 include "Deplodock/Dialect/DKernel/IR/DKernelDialect.td"
 include "Deplodock/Dialect/DKernel/IR/DKernelTypes.td"
 include "Deplodock/Dialect/Common/DeplodockEnums.td"
@@ -82,11 +83,6 @@ def DKernel_FuncOp : DKernel_Op<"func", [
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
-    /// The most threads a block may have.
-    static constexpr int64_t kMaxThreadsPerBlock = 1024;
-    /// The most dynamic shared memory a block may use on sm_90, in bytes.
-    static constexpr int64_t kMaxSmemBytes = 232448;
-
     //===------------------------------------------------------------------===//
     // Kernel queries
     //===------------------------------------------------------------------===//

@@ -17,8 +17,7 @@
 
 #include "Deplodock/Dialect/DTile/IR/DTileEnums.h.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "Deplodock/Dialect/DTile/IR/DTileAttrs.h.inc"
+#include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 
 #define GET_OP_CLASSES
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h.inc"

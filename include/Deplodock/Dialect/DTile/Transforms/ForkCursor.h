@@ -24,11 +24,12 @@ class ForkCursor {
 public:
   /// Tileifies a copy of `kernel` and stops at the first rule that applies.
   static mlir::FailureOr<ForkCursor> start(dloop::KernelOp kernel,
-                                           const Target &target);
+                                           TargetAttr target);
 
   /// Whether every rule has run.
   bool isDone() const { return ruleIndex >= getRules().size(); }
-  /// The rule to decide next, and its options (option 0 first).
+  /// The rule to decide next, and its fork (getForkOptions: the
+  /// heuristic's pick first).
   const Rule &getRule() const { return *getRules()[ruleIndex]; }
   llvm::ArrayRef<KnobsAttr> getOptions() const { return options; }
 
@@ -51,14 +52,14 @@ public:
   mlir::FailureOr<size_t> count(size_t limit) const;
 
 private:
-  ForkCursor(mlir::OwningOpRef<mlir::ModuleOp> module, const Target &target)
+  ForkCursor(mlir::OwningOpRef<mlir::ModuleOp> module, TargetAttr target)
       : module(std::move(module)), target(target) {}
   /// Moves to the next rule that has options (or to the end).
   void advance(size_t from);
 
   /// The private copy; mutable because reading it needs a non-const handle.
   mutable mlir::OwningOpRef<mlir::ModuleOp> module;
-  Target target;
+  TargetAttr target;
   size_t ruleIndex = 0;
   llvm::SmallVector<KnobsAttr> options;
 };

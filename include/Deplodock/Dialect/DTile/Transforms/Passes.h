@@ -3,6 +3,7 @@
 #ifndef DEPLODOCK_DIALECT_DTILE_TRANSFORMS_PASSES_H
 #define DEPLODOCK_DIALECT_DTILE_TRANSFORMS_PASSES_H
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h"
 #include "Deplodock/Dialect/DTile/IR/DTileDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

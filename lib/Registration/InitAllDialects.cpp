@@ -1,16 +1,11 @@
-//===- InitAll.cpp - Register every Deplodock dialect and pass --*- C++ -*-===//
+//===- InitAllDialects.cpp - Register every Deplodock dialect ---*- C++ -*-===//
 
 #include "Deplodock/InitAllDialects.h"
-#include "Deplodock/InitAllPasses.h"
 
-#include "Deplodock/Conversion/Passes.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
-#include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopDialect.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorDialect.h"
 #include "Deplodock/Dialect/DTile/IR/DTileDialect.h"
-#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
-#include "Deplodock/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -33,11 +28,11 @@ void deplodock::registerDeplodockDialects(mlir::DialectRegistry &registry) {
 void deplodock::registerDeplodockInputDialects(
     mlir::DialectRegistry &registry) {
   registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
-                  mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
-                  mlir::linalg::LinalgDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::gpu::GPUDialect, mlir::linalg::LinalgDialect,
+                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
+                  mlir::tosa::TosaDialect>();
 }
 
 void deplodock::loadDeplodockDialects(mlir::MLIRContext &context) {
@@ -46,11 +41,4 @@ void deplodock::loadDeplodockDialects(mlir::MLIRContext &context) {
   registerDeplodockInputDialects(registry);
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
-}
-
-void deplodock::registerDeplodockPasses() {
-  registerDeplodockConversionPasses();
-  dloop::registerDLoopPasses();
-  dtile::registerDTilePasses();
-  registerDeplodockPipelines();
 }

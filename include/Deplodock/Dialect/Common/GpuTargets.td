@@ -1,0 +1,78 @@
+//===- GpuTargets.td - The GPUs the compiler targets -------*- tablegen -*-===//
+//
+// The one description of each GPU target: what the Tile rules, the Kernel IR
+// verifier, the Kernel lowering, the roofline model and the tuner's device
+// check read. deplodock-tblgen -gen-gpu-targets turns it into a plain C++
+// table (GpuTarget.h), which the `#dkernel.target` attribute is built from.
+//
+// Code asks a target for a feature (`target.has(GpuFeature::tma)`), never
+// for a compute capability: a new target (sm_90a with wgmma) is one record
+// here, and a new feature one GpuFeature record plus the code that uses it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_DIALECT_COMMON_GPUTARGETS
+#define DEPLODOCK_DIALECT_COMMON_GPUTARGETS
+
+/// A capability some targets have: its name in `#dkernel.target` and in
+/// diagnostics, and what it offers.
+class GpuFeature<string featureName, string featureSummary> {
+  string name = featureName;
+  string summary = featureSummary;
+}
+
+def GpuFeature_CpAsync : GpuFeature<"cp_async",
+    "cp.async: copies from global to shared memory that bypass registers and "
+    "complete asynchronously (sm_80 and newer)">;
+def GpuFeature_Tma : GpuFeature<"tma",
+    "the Tensor Memory Accelerator: one thread copies a whole box with "
+    "cp.async.bulk.tensor, completing on an mbarrier (sm_90 and newer)">;
+
+/// A GPU target: a compute capability and the limits of its reference part.
+/// Legality reads the limits (per-block ones are the same on every part of
+/// a capability); heuristics read the SM count of the reference part.
+class GpuTarget<string targetName, int cc> {
+  /// The name users and NVRTC give it: `sm_90`.
+  string name = targetName;
+  /// Compute capability times ten.
+  int capability = cc;
+  /// The part whose SM count heuristics assume.
+  string referenceGpu = ?;
+  int smCount = ?;
+  /// The most dynamic shared memory one block may opt into, and what one SM
+  /// has, in bytes.
+  int smemPerBlock = ?;
+  int smemPerSM = ?;
+  int threadsPerBlock = 1024;
+  int threadsPerSM = 2048;
+  int blocksPerSM = 32;
+  /// 32-bit registers per SM and the most one thread may use.
+  int registersPerSM = 65536;
+  int registersPerThread = 255;
+  int warpSize = 32;
+  list<GpuFeature> features = [];
+}
+
+// Numbers: CUDA C++ Programming Guide, "Compute Capabilities" (technical
+// specifications per capability), and the vendor's datasheets for the SM
+// counts.
+
+def GpuTarget_SM80 : GpuTarget<"sm_80", 80> {
+  // A100 SXM4: 164 KB of shared memory per SM, 163 KB per block.
+  let referenceGpu = "NVIDIA A100-SXM4-80GB";
+  let smCount = 108;
+  let smemPerBlock = 166912;
+  let smemPerSM = 167936;
+  let features = [GpuFeature_CpAsync];
+}
+
+def GpuTarget_SM90 : GpuTarget<"sm_90", 90> {
+  // H100 SXM5: 228 KB of shared memory per SM, 227 KB per block.
+  let referenceGpu = "NVIDIA H100-SXM5-80GB";
+  let smCount = 132;
+  let smemPerBlock = 232448;
+  let smemPerSM = 233472;
+  let features = [GpuFeature_CpAsync, GpuFeature_Tma];
+}
+
+#endif // DEPLODOCK_DIALECT_COMMON_GPUTARGETS

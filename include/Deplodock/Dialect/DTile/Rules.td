@@ -1,0 +1,354 @@
+//===- Rules.td - The Tile rules and their knobs -----------*- tablegen -*-===//
+//
+// Every Tile rule and every knob it sets, declared once. From this file
+// deplodock-tblgen generates the knob table `#dtile.knobs` verifies against,
+// its typed accessors (`knobs.getBK()`), one struct per rule holding its
+// knobs (`ChunkMatmulKKnobs`), the rule registry in pipeline order, one pass
+// per rule (mlir-tblgen makes the pass declarations and docs/Passes) and the
+// reference docs/Dialects/DTileRules.md.
+//
+// Adding a rule takes three places: a TileRule record here (with its knobs,
+// and its name in TileRulePipeline), its .cpp under lib/Dialect/DTile/
+// Transforms (the legal options, the heuristic and the rewrite, see
+// Rules.h), and its test under test/Dialect/DTile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_DIALECT_DTILE_RULES
+#define DEPLODOCK_DIALECT_DTILE_RULES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Knobs
+//===----------------------------------------------------------------------===//
+
+/// The kind of value a knob holds: the C++ type its accessors return.
+class KnobKind<string kindName, string kindCppType> {
+  string name = kindName;
+  string cppType = kindCppType;
+}
+def KnobInt : KnobKind<"Int", "int64_t">;
+def KnobBool : KnobKind<"Bool", "bool">;
+def KnobIntList : KnobKind<"IntList", "::llvm::ArrayRef<int64_t>">;
+
+/// How much machinery a value of an integer knob asks for, as the simplest
+/// chooser (the reference lowering) counts it. A true boolean counts one
+/// and a list its length, whatever this says.
+class KnobCost<string costName> {
+  string name = costName;
+}
+/// Tile shapes and chunk sizes: nothing.
+def KnobCostNone : KnobCost<"None">;
+/// Counts of threads, of values one thread holds, of loop body copies, of
+/// blocks sharing a sum: one per doubling.
+def KnobCostLog2 : KnobCost<"Log2">;
+/// One for any value but zero (a swizzle permutes every read).
+def KnobCostNonZero : KnobCost<"NonZero">;
+
+/// A knob: a decision a rule stamps on a kernel. An integer (or each item
+/// of a list) lies in [min, max]; `optional` knobs are set by some options
+/// of their rule only.
+class Knob<string knobName, KnobKind knobKind, string knobSummary,
+           int knobMin = 0, int knobMax = 2147483647,
+           KnobCost knobCost = KnobCostNone> {
+  string name = knobName;
+  KnobKind kind = knobKind;
+  string summary = knobSummary;
+  int min = knobMin;
+  int max = knobMax;
+  KnobCost cost = knobCost;
+  bit optional = 0;
+}
+
+/// A knob only some options of its rule set.
+class OptionalKnob<string knobName, KnobKind knobKind, string knobSummary,
+                   int knobMin = 0, int knobMax = 2147483647>
+    : Knob<knobName, knobKind, knobSummary, knobMin, knobMax> {
+  let optional = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+/// Options every Tile-rule pass takes.
+defvar TileRuleOptionList = [
+  Option<"target", "target", "std::string", "\"\"",
+         "GPU to lower for: a GpuTargets.td name (sm_80, sm_90); default: "
+         "the module's dkernel.target, else sm_90">,
+  Option<"knobs", "knobs", "std::string", "\"\"",
+         "Choose options by knob value, in #dtile.knobs syntax "
+         "(BK=32,stage=[0,1],...; `kernel:BK=32;other:...` per kernel); "
+         "default: the heuristic's choice">,
+  Option<"listForks", "list-forks", "bool", "false",
+         "Emit a remark listing the rule's options for each kernel">
+];
+
+/// A Tile rule, which is also the pass running it alone. `ruleName` is how
+/// the rule is named in remarks and docs; the record name, less its `DTile`
+/// prefix, names its C++ class (`DTileChunkMatmulK`: ChunkMatmulK, made by
+/// createChunkMatmulKRule, its knobs in ChunkMatmulKKnobs). `forks` shows
+/// the remark `list-forks` prints for a typical kernel.
+class TileRule<string passArg, string rule, string what,
+               list<Knob> ruleKnobs>
+    : Pass<passArg, "::mlir::ModuleOp"> {
+  string ruleName = rule;
+  list<Knob> knobs = ruleKnobs;
+  string forks = ?;
+  let summary = "Tile rule " # rule # ": " # what;
+  let options = TileRuleOptionList;
+  let dependentDialects = ["::deplodock::dtile::DTileDialect",
+                           "::deplodock::dkernel::DKernelDialect",
+                           "::deplodock::dloop::DLoopDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def DTileChunkMatmulK : TileRule<"dtile-chunk-matmul-k", "chunk_matmul_k",
+    "split a matmul's K loop into chunks (fork BK)", [
+  Knob<"BK", KnobInt, "K chunk of a matmul loop", 1>]> {
+  let description = [{
+    Each matmul reduce loop over K becomes a loop over ceil(K / BK) chunks
+    around a loop over BK, so that stage_inputs can stage one chunk of each
+    operand per outer iteration. Legal: BK in [16, 128] leaving two chunks
+    or more, dividing every K or a power of two (the last chunk is then
+    masked). Heuristic: rows of a multiple of 8 floats, then an exact chunk,
+    then the closest to 32, then the longer.
+  }];
+  let forks = "chunk_matmul_k: BK in {32*, 16, 64, 128}";
+}
+
+def DTileSplitMatmulK : TileRule<"dtile-split-matmul-k", "split_matmul_k",
+    "deal a matmul's K chunks to blocks that add their sums atomically "
+    "(fork split_k)", [
+  Knob<"split_k", KnobInt, "blocks sharing one K range (1: no split)", 1,
+       2147483647, KnobCostLog2>]> {
+  let description = [{
+    Applies to a matmul whose K loop is chunked and not yet dealt to threads
+    and whose epilogue is linear in the sum. The chunk loop is dealt to
+    split_k blocks along a new outermost block axis; their stores become
+    atomic adds into outputs the kernel zeroes first. Legal: 1 (no split)
+    and the divisors of the chunk count up to 64 leaving two chunks or more
+    per split. Heuristic: split when 64 x 64 tiles would leave most SMs idle,
+    into the fewest splits that fill them once.
+  }];
+  let forks = "split_matmul_k: split_k in {8*, 1, 2, 4, 16, 32}";
+}
+
+def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
+    "cooperative_reduce", "threads share each row's reduction (fork threads)", [
+  Knob<"threads", KnobInt, "threads cooperating on one reduction row", 1, 1024,
+       KnobCostLog2>]> {
+  let description = [{
+    For reductions that are not matmuls (norms, softmax, row sums), T
+    threads reduce each row: every top-level reduce loop becomes a loop
+    strided over them followed by a combine, and thread 0 stores combined
+    values. Legal: powers of two from 32 up to the longest row (rounded up)
+    and the block's limit, then 1 (one thread per row, which blockify_launch
+    then groups). Heuristic: the row length rounded up to a power of two,
+    within [32, 256].
+  }];
+  let forks = "cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}";
+}
+
+def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
+    "blockify_launch", "choose the block's share of the output "
+    "(fork BM, BN or block_threads)", [
+  OptionalKnob<"BM", KnobInt, "output rows per block", 1>,
+  OptionalKnob<"BN", KnobInt, "output columns per block", 1>,
+  OptionalKnob<"block_threads", KnobInt,
+               "threads per block of a kernel that is not a matmul", 1, 1024>]> {
+  let description = [{
+    Applies to a kernel without threads yet. A matmul gets a BM x BN tile
+    of its two innermost output axes per block (two free loops walk it,
+    which register_tile deals to threads): powers of two (and the extent
+    itself when small), masked where they do not divide. Any other kernel
+    gets `block_threads` threads taken from its innermost output axes: warps
+    up to the element count. Heuristic: the largest tile wasting at most a
+    quarter of its outputs that keeps half the SMs busy; 256 threads.
+  }];
+  let forks = "blockify_launch: (BM, BN) in {(32, 128)*, (32, 256), ..., "
+              "(1, 32)}; blockify_launch: block_threads in {256*, 32, 64, "
+              "128, 512, 1024}";
+}
+
+def DTileChunkReduce : TileRule<"dtile-chunk-reduce", "chunk_reduce",
+    "chunk a reduction over an input threads share", [
+  Knob<"chunk", KnobInt, "chunk of a staged reduction", 1>]> {
+  let description = [{
+    A reduction computed one output per thread (cooperative_reduce chose
+    one thread per row) that reads an input every thread shares, such as
+    the vector of a matrix-vector product, is split into chunks whose shared
+    slab fits in 8 KB, so that stage_inputs stages it a chunk at a time. No
+    fork: the longest of 128, 64, ..., 8 that fits every loop.
+  }];
+  let forks = "chunk_reduce: chunk in {128*}";
+}
+
+def DTileRegisterTile : TileRule<"dtile-register-tile", "register_tile",
+    "deal a matmul tile to threads of FM x FN outputs (fork FM, FN)", [
+  Knob<"FM", KnobInt, "rows held per thread", 1, 2147483647, KnobCostLog2>,
+  Knob<"FN", KnobInt, "columns held per thread", 1, 2147483647,
+       KnobCostLog2>]> {
+  let description = [{
+    The BM x BN outputs blockify_launch gave a block become
+    (BM / FM) x (BN / FN) threads of FM x FN outputs each, the body unrolled
+    and jammed so that a value loaded once feeds several products. Legal:
+    powers of two up to 16 with at most 64 outputs per thread, whose
+    accumulators fit the registers and whose thread count fits a block (32
+    at least, unless the tile is smaller). Heuristic: about 256 threads,
+    then the squarest per-thread tile.
+  }];
+  let forks = "register_tile: (FM, FN) in {(4, 4)*, (1, 4), ..., (16, 4)}";
+}
+
+def DTileStageInputs : TileRule<"dtile-stage-inputs", "stage_inputs",
+    "stage shared input slabs in shared memory (fork: which inputs)", [
+  Knob<"stage", KnobIntList, "inputs staged in shared memory, by position">]> {
+  let description = [{
+    Inside each chunk of a chunked reduction, an input several threads read
+    is copied once into shared memory and read there. Legal: every subset
+    of such inputs whose slabs fit in shared memory (with 1 KB left for
+    combines), most inputs (then most bytes) first, ending with none.
+    Heuristic: the first, staging the most.
+  }];
+  let forks = "stage_inputs: stage in {[0, 1]*, [1], [0], []}";
+}
+
+def DTilePermuteRegisterTile : TileRule<"dtile-permute-register-tile",
+    "permute_register_tile",
+    "interleave register-tile columns against bank conflicts "
+    "(fork: permute / keep)", [
+  Knob<"permute", KnobBool, "bank-conflict remap of register-tile columns">]> {
+  let description = [{
+    register_tile gives a thread FN adjacent columns, so the lanes of a warp
+    read a slab FN words apart. Interleaving the columns instead (thread n
+    takes j * T + n) puts neighbouring lanes on neighbouring words. Applies
+    only where the bank-conflict analysis of the slab reads says it helps.
+    Heuristic: permute.
+  }];
+  let forks = "permute_register_tile: permute in {true*, false}";
+}
+
+def DTilePadSmem : TileRule<"dtile-pad-smem", "pad_smem",
+    "pad shared slab rows against bank conflicts (fork: pad / no pad)", [
+  Knob<"pad", KnobBool, "pad shared rows against bank conflicts">]> {
+  let description = [{
+    Per stage, the smallest row padding (whole words) that lowers the worst
+    conflict degree of the slab's reads. Applies where some stage gains and
+    the padded slabs still fit; TMA stages are dense and never padded.
+    Heuristic: pad.
+  }];
+  let forks = "pad_smem: pad in {true*, false}";
+}
+
+def DTileDoubleBuffer : TileRule<"dtile-double-buffer", "double_buffer",
+    "rotate chunk stages through two shared slabs (fork: apply / skip)", [
+  Knob<"double_buffer", KnobBool, "two shared buffers per stage">]> {
+  let description = [{
+    The stages of a chunk loop rotate through two slabs, chunk k filling
+    slot k mod 2, so that one can fill while the other is read. Applies
+    where the doubled slabs fit. Heuristic: apply when a loop has two chunks
+    or more.
+  }];
+  let forks = "double_buffer: double_buffer in {true*, false}";
+}
+
+def DTileAsyncCopy : TileRule<"dtile-async-copy", "async_copy",
+    "copy chunk stages with cp.async (fork: apply / skip)", [
+  Knob<"async_copy", KnobBool, "stages travel by cp.async">]> {
+  let description = [{
+    On a target with the `cp_async` feature, the synchronous stages of chunk
+    loops whose rows allow aligned 4, 8 or 16-byte runs copy with cp.async,
+    and one `dtile.async_wait` makes them visible. A kernel whose stages
+    already travel asynchronously is left alone. Heuristic: apply.
+  }];
+  let forks = "async_copy: async_copy in {true*, false}";
+}
+
+def DTileTmaCopy : TileRule<"dtile-tma-copy", "tma_copy",
+    "copy chunk stages with TMA and mbarriers (fork: apply / skip)", [
+  Knob<"tma", KnobBool, "stages travel by TMA">]> {
+  let description = [{
+    On a target with the `tma` feature, the stages TMA can copy travel by
+    one cp.async.bulk.tensor each, completed on an mbarrier. It runs after
+    async_copy and leaves a kernel whose stages travel by cp.async alone:
+    one kernel never mixes the two kinds of waits. Heuristic: skip, until
+    TMA is measured faster.
+  }];
+  let forks = "tma_copy: tma in {false*, true}";
+}
+
+def DTileSplitInnerForSwizzle : TileRule<"dtile-split-inner-for-swizzle",
+    "split_inner_for_swizzle", "swizzle TMA slabs in segments of the swizzle "
+    "width (fork: none / 32 / 64 / 128 bytes)", [
+  Knob<"swizzle", KnobInt,
+       "widest TMA swizzle in bytes each TMA slab takes (0: none)", 0, 128,
+       KnobCostNonZero>]> {
+  let description = [{
+    A TMA copy writes its box densely, so pad_smem cannot stagger its rows;
+    the hardware's swizzle permutes each row's 16-byte chunks instead, for
+    rows of at most the swizzle width: the slab's inner dimension is split
+    into swizzle-wide segments, one box each. Legal: none and every width a
+    TMA stage can take. Heuristic: the width whose reads the bank-conflict
+    analysis finds least conflicted; on a tie none, then the widest.
+  }];
+  let forks = "split_inner_for_swizzle: swizzle in {0*, 32}";
+}
+
+def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
+    "pipeline_k_outer", "stage the next chunk before computing this one "
+    "(fork: apply / skip)", [
+  Knob<"pipeline", KnobBool,
+       "issue the next K chunk before computing this one">]> {
+  let description = [{
+    The slabs of chunk 0 are staged before a double-buffered chunk loop, and
+    iteration k stages chunk k + 1 into the other slot before computing on
+    chunk k. Applies where every staged chunk loop rotates two slots.
+    Heuristic: apply where the copies are asynchronous and a loop has two
+    chunks or more.
+  }];
+  let forks = "pipeline_k_outer: pipeline in {true*, false}";
+}
+
+def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
+    "mark inner loops for unrolling (fork: factor)", [
+  Knob<"unroll", KnobInt, "unroll factor of inner loops", 1, 2147483647,
+       KnobCostLog2>]> {
+  let description = [{
+    The innermost sequential loops get an unroll factor, printed as
+    `#pragma unroll`. Legal: the powers of two up to 32 dividing every such
+    loop. Heuristic: short loops (a K chunk) unroll fully, long ones by 4.
+  }];
+  let forks = "mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}";
+}
+
+/// The order the rules run in. register_tile runs before stage_inputs, so
+/// that stages are placed once in the already jammed body; permute and
+/// pad_smem follow stage_inputs, so that their conflict analyses see the
+/// slab reads as they end up; tma_copy follows async_copy and applies only
+/// where it did not; split_inner_for_swizzle lays out the TMA slabs.
+def TileRulePipeline {
+  list<TileRule> rules = [
+    DTileChunkMatmulK,
+    DTileSplitMatmulK,
+    DTileCooperativeReduce,
+    DTileBlockifyLaunch,
+    DTileChunkReduce,
+    DTileRegisterTile,
+    DTileStageInputs,
+    DTilePermuteRegisterTile,
+    DTilePadSmem,
+    DTileDoubleBuffer,
+    DTileAsyncCopy,
+    DTileTmaCopy,
+    DTileSplitInnerForSwizzle,
+    DTilePipelineKOuter,
+    DTileMarkUnroll
+  ];
+}
+
+#endif // DEPLODOCK_DIALECT_DTILE_RULES

@@ -1,0 +1,103 @@
+//===- MemoryAccesses.cpp - Loads, stores and slab reads --------*- C++ -*-===//
+//
+// Global accesses lower to memref loads and stores (reducing stores to
+// atomics); slab reads index the slab's slice, through the slot of a
+// rotation and the XOR of a swizzle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "Deplodock/Dialect/Common/Swizzle.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::lowering;
+
+Value KernelLowering::swizzledSlabIndex(Location loc, const SlabAlloc &alloc,
+                                        Value slot, ArrayRef<Value> coords) {
+  ArrayRef<int64_t> box = alloc.box;
+  int64_t elementBytes = dkernel::getScalarBytes(
+      cast<MemRefType>(alloc.view.getType()).getElementType());
+  int64_t perSegment = alloc.swizzle / elementBytes;
+  int64_t rows = ShapedType::getNumElements(box.drop_back());
+  // The dense offset in the segmented slab (getSwizzledSlabOffset).
+  Value row = index(0);
+  for (auto [extent, coord] : llvm::zip(box.drop_back(), coords.drop_back()))
+    row = add(loc, mul(loc, row, extent), coord);
+  Value inner = coords.back();
+  Value dense =
+      add(loc,
+          add(loc, mul(loc, div(loc, inner, perSegment), rows * perSegment),
+              mul(loc, row, perSegment)),
+          rem(loc, inner, perSegment));
+  if (slot)
+    dense = add(loc, mul(loc, slot, rows * box.back()), dense);
+  if (std::optional<int64_t> known = getConstantIntValue(dense))
+    return index(swizzleByteOffset(*known * elementBytes, alloc.swizzle) /
+                 elementBytes);
+  // The 16-byte chunk index XOR the 128-byte line index modulo swizzle / 16.
+  Value line =
+      rem(loc, div(loc, dense, 128 / elementBytes), alloc.swizzle / 16);
+  return arith::XOrIOp::create(b, loc, dense,
+                               mul(loc, line, 16 / elementBytes));
+}
+
+LogicalResult KernelLowering::lowerLoad(dloop::LoadOp op) {
+  Location loc = op.getLoc();
+  FailureOr<SmallVector<Value>> indices =
+      expandMap(loc, op.getMap(), op.getIndices(), op);
+  if (failed(indices))
+    return failure();
+  Value memref;
+  if (auto it = slabs.find(op.getMemref()); it != slabs.end()) {
+    const SlabAlloc &alloc = *it->second.alloc;
+    memref = alloc.view;
+    if (alloc.swizzle != 0)
+      *indices = {swizzledSlabIndex(loc, alloc, it->second.slot, *indices)};
+    else if (alloc.buffers > 1)
+      indices->insert(indices->begin(), it->second.slot);
+  } else {
+    memref = lookup(op.getMemref());
+  }
+  if (!memref)
+    return op.emitOpError("reads a buffer that has no Kernel IR form");
+  values.map(op.getResult(),
+             memref::LoadOp::create(b, loc, memref, *indices).getResult());
+  return success();
+}
+
+LogicalResult KernelLowering::lowerStore(dloop::StoreOp op) {
+  Location loc = op.getLoc();
+  if (slabs.count(op.getMemref()))
+    return op.emitOpError("writes a staged slab; slabs are read-only");
+  Value memref = lookup(op.getMemref());
+  Value value = lookup(op.getValue());
+  if (!memref || !value)
+    return op.emitOpError("stores to a buffer that has no Kernel IR form");
+  FailureOr<SmallVector<Value>> indices =
+      expandMap(loc, op.getMap(), op.getIndices(), op);
+  if (failed(indices))
+    return failure();
+  if (std::optional<ReduceKind> kind = op.getReduceKind()) {
+    Type element = op.getMemRefType().getElementType();
+    if (dkernel::getScalarBytes(element) < 2)
+      return op.emitOpError("reduces into ")
+             << element
+             << " elements, but atomics need elements of 2, 4 or 8 bytes";
+    dkernel::AtomicStoreOp::create(b, loc, *kind, value, memref, *indices);
+    return success();
+  }
+  memref::StoreOp::create(b, loc, value, memref, *indices);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerApply(affine::AffineApplyOp op) {
+  FailureOr<SmallVector<Value>> result =
+      expandMap(op.getLoc(), op.getAffineMap(), op.getMapOperands(), op);
+  if (failed(result))
+    return failure();
+  values.map(op.getResult(), result->front());
+  return success();
+}

@@ -1,0 +1,137 @@
+//===- StageCopies.cpp - Sync and cp.async stages ---------------*- C++ -*-===//
+//
+// A sync stage copies its box through registers, spread over the threads; a
+// cp.async stage in the widest aligned runs, committed as one group that
+// dtile.async_wait waits for. Boxes that may reach past the source are
+// zero-filled there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::lowering;
+
+LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
+  Location loc = op.getLoc();
+  dtile::Transport transport = op.getTransport();
+  if (transport == dtile::Transport::cp_async &&
+      !target.has(GpuFeature::cp_async))
+    return op.emitOpError("transport cp_async needs the 'cp_async' feature; "
+                          "target ")
+           << target.getName() << " lacks it";
+  Value source = lookup(op.getSource());
+  auto sourceArg = dyn_cast_or_null<BlockArgument>(source);
+  if (!sourceArg || sourceArg.getOwner()->getParentOp() != func)
+    return op.emitOpError("stages a buffer that is not a kernel buffer");
+  if (transport == dtile::Transport::tma)
+    return lowerTmaStage(op, source);
+  auto sourceType = cast<MemRefType>(source.getType());
+  Type element = sourceType.getElementType();
+  ArrayRef<int64_t> box = op.getBox();
+  int64_t rank = box.size();
+
+  // Copies of `chunk` elements: one element for sync stages; for cp.async
+  // the widest aligned run of 16, 8 or 4 bytes.
+  int64_t chunk = 1, bytes = 0;
+  if (transport == dtile::Transport::cp_async) {
+    std::optional<int64_t> run = op.getCpAsyncRunBytes();
+    if (!run)
+      return op.emitOpError("cannot be copied with cp.async: no run of 4, 8 "
+                            "or 16 bytes of ")
+             << element << " is aligned in both the source and the slab";
+    bytes = *run;
+    chunk = bytes / dkernel::getScalarBytes(element);
+  }
+
+  SmallVector<Value> origin;
+  Value slot;
+  if (failed(lowerStagePlacement(op, origin, slot)))
+    return failure();
+  SlabAlloc *alloc = getSlabAlloc(op);
+
+  if (needsBarrierBefore(op))
+    barrier(loc);
+  SmallVector<int64_t> chunks(box);
+  if (rank)
+    chunks.back() /= chunk;
+  int64_t count = 1;
+  for (int64_t c : chunks)
+    count *= c;
+  // With zero_fill, the dimensions whose box may reach past the source.
+  SmallVector<bool> mayOverhang(rank, false);
+  if (op.getZeroFill())
+    for (auto [d, expr] : llvm::enumerate(op.getMap().getResults())) {
+      std::optional<Interval> range = dloop::getAccessRange(
+          expr, op.getMap().getNumDims(), op.getOrigin(), op);
+      mayOverhang[d] = !range || range->hi + box[d] > sourceType.getDimSize(d);
+    }
+  forEachCooperatively(loc, count, [&](Value e) {
+    SmallVector<Value> coords = delinearize(loc, e, chunks);
+    if (rank)
+      coords.back() = mul(loc, coords.back(), chunk);
+    SmallVector<Value> src, dst;
+    if (slot)
+      dst.push_back(slot);
+    Value valid;
+    for (auto [d, o, c] : llvm::enumerate(origin, coords)) {
+      src.push_back(add(loc, o, c));
+      dst.push_back(c);
+      if (!mayOverhang[d])
+        continue;
+      // Runs never straddle the end: the source's inner extent is a
+      // multiple of the run (checked above), and so is the run's start.
+      Value inside = cmpLt(loc, src.back(), sourceType.getDimSize(d));
+      valid = valid ? arith::AndIOp::create(b, loc, valid, inside) : inside;
+    }
+    if (transport == dtile::Transport::cp_async) {
+      if (valid) {
+        // The address is formed even when nothing is read: keep it inside.
+        for (Value &i : src)
+          i = arith::SelectOp::create(b, loc, valid, i, index(0));
+      }
+      dkernel::CpAsyncOp::create(b, loc, source, src, alloc->view, dst, valid,
+                                 bytes);
+      return;
+    }
+    Value v;
+    if (!valid) {
+      v = memref::LoadOp::create(b, loc, source, src);
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{element}, valid,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(
+          b, loc, ValueRange{memref::LoadOp::create(b, loc, source, src)});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, constant(b.getZeroAttr(element)));
+      v = ifOp.getResult(0);
+    }
+    memref::StoreOp::create(b, loc, v, alloc->view, dst);
+  });
+  if (transport == dtile::Transport::cp_async)
+    dkernel::CpAsyncCommitOp::create(b, loc);
+  else if (!nextIsSyncStage(op))
+    barrier(loc);
+  slabs[op.getResult()] = Slab{alloc, slot};
+  return success();
+}
+
+LogicalResult KernelLowering::lowerAsyncWait(dtile::AsyncWaitOp op) {
+  // One commit group per stage, so `keep` counts groups; the wait covers the
+  // calling thread's copies, the barrier everybody's. A target without
+  // cp.async has no cp.async stages (they are rejected), so only the
+  // barrier remains.
+  // A kernel's stages use cp.async or TMA, never both (the Tile rules see
+  // to it); with TMA every pending copy is waited for, whatever `keep`.
+  if (mbarriers)
+    waitForTma(op.getLoc());
+  else if (target.has(GpuFeature::cp_async))
+    dkernel::CpAsyncWaitOp::create(b, op.getLoc(), op.getKeep());
+  barrier(op.getLoc());
+  return success();
+}

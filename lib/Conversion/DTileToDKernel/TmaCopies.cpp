@@ -1,0 +1,164 @@
+//===- TmaCopies.cpp - TMA stages -------------------------------*- C++ -*-===//
+//
+// Each TMA slab gets a descriptor parameter (the runtime encodes it from the
+// source buffer) and one mbarrier per slot; thread 0 issues each box and
+// every thread tracks the phase of every mbarrier, so that waits are
+// uniform.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::lowering;
+
+LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
+  SmallVector<dtile::StageOp> stages;
+  tileOp.walk([&](dtile::StageOp stage) {
+    if (stage.getTransport() == dtile::Transport::tma)
+      stages.push_back(stage);
+  });
+  if (stages.empty())
+    return success();
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = tileOp.getLoc();
+  OpBuilder ab(ctx);
+  ab.setInsertionPointToEnd(&allocs);
+  Block &entry = func.getBody().front();
+  for (dtile::StageOp stage : stages) {
+    if (!target.has(GpuFeature::tma))
+      return stage.emitOpError("transport tma needs the 'tma' feature; "
+                               "target ")
+             << target.getName() << " lacks it";
+    auto sourceArg = dyn_cast_or_null<BlockArgument>(lookup(stage.getSource()));
+    if (!sourceArg || sourceArg.getOwner()->getParentOp() != func)
+      return stage.emitOpError("stages a buffer that is not a kernel buffer");
+    auto sourceType = cast<MemRefType>(sourceArg.getType());
+    Type element = sourceType.getElementType();
+    // Swizzled, each segment of the inner dimension is a box of its own.
+    SmallVector<int64_t> box(stage.getBox());
+    int64_t swizzle = stage.getSwizzle(), segments = 1;
+    if (swizzle != 0) {
+      int64_t perSegment = swizzle / dkernel::getScalarBytes(element);
+      segments = box.back() / perSegment;
+      box.back() = perSegment;
+    }
+    auto descType = dkernel::TmaDescriptorType::getChecked(
+        [&] { return stage.emitOpError(); }, ctx, ArrayRef<int64_t>(box),
+        element, swizzle);
+    if (!descType)
+      return failure();
+    SlabAlloc *alloc = getSlabAlloc(stage);
+    tmaSlabs[stage] = alloc;
+    if (alloc->descriptor)
+      continue; // another stage of the same rotation
+    // One descriptor parameter per slab; the runtime encodes it from the
+    // source buffer before each launch.
+    alloc->descriptor = entry.addArgument(descType, stage.getLoc());
+    func.setFunctionType(FunctionType::get(ctx, entry.getArgumentTypes(), {}));
+    dkernel::TmaDescriptorOp::create(ab, stage.getLoc(), alloc->descriptor,
+                                     sourceArg);
+    alloc->mbarrierBase = numMbarriers;
+    numMbarriers += alloc->buffers;
+    if (alloc->buffers == 1 && swizzle == 0) {
+      alloc->slotViews.push_back({alloc->view});
+      continue;
+    }
+    // The boxes of slot s lie at s * segments, s * segments + 1, ...
+    int64_t base =
+        alloc->view.getDefiningOp<dkernel::AllocSharedOp>().getOffset();
+    for (int64_t slot = 0; slot < alloc->buffers; ++slot) {
+      SmallVector<Value, 1> views;
+      for (int64_t segment = 0; segment < segments; ++segment)
+        views.push_back(viewShared(stage.getLoc(), box, element,
+                                   base + (slot * segments + segment) *
+                                              descType.getBoxBytes()));
+      alloc->slotViews.push_back(std::move(views));
+    }
+  }
+
+  mbarriers = allocShared(loc, {numMbarriers}, b.getI64Type(), 8);
+  // Per-thread phase tracking: every thread runs every stage and wait, so
+  // each counts the phases of every mbarrier for itself.
+  auto local = MemRefType::get({numMbarriers}, b.getI32Type());
+  tmaPhase = memref::AllocaOp::create(b, loc, local);
+  tmaPending = memref::AllocaOp::create(b, loc, local);
+  Value zero = constant(b.getI32IntegerAttr(0));
+  for (int64_t i = 0; i < numMbarriers; ++i) {
+    memref::StoreOp::create(b, loc, zero, tmaPhase, index(i));
+    memref::StoreOp::create(b, loc, zero, tmaPending, index(i));
+  }
+  // One arrival per phase: the issuing thread's expect_tx.
+  ifThen(loc, cmpEq(loc, tid, 0), [&] {
+    for (int64_t i = 0; i < numMbarriers; ++i)
+      dkernel::MbarrierInitOp::create(b, loc, mbarriers, index(i), 1);
+  });
+  barrier(loc);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
+  Location loc = op.getLoc();
+  SlabAlloc *alloc = tmaSlabs.lookup(op);
+  if (!alloc)
+    return op.emitOpError("tma stage outside the dtile.tile");
+  SmallVector<Value> origin;
+  Value slot;
+  if (failed(lowerStagePlacement(op, origin, slot)))
+    return failure();
+  // The slab's previous contents may still be read.
+  if (needsBarrierBefore(op))
+    barrier(loc);
+  Value mb = slot ? add(loc, slot, index(alloc->mbarrierBase))
+                  : index(alloc->mbarrierBase);
+  // Every thread notes the copy its next wait must cover.
+  memref::StoreOp::create(b, loc, constant(b.getI32IntegerAttr(1)), tmaPending,
+                          mb);
+  auto descType = cast<dkernel::TmaDescriptorType>(alloc->descriptor.getType());
+  int64_t segments = alloc->slotViews.front().size();
+  // One box per swizzle segment, all completing on the slot's mbarrier.
+  auto loadSlot = [&](ArrayRef<Value> views) {
+    for (auto [segment, view] : llvm::enumerate(views)) {
+      SmallVector<Value> coords(origin);
+      coords.back() = add(loc, coords.back(),
+                          index(segment * descType.getBoxShape().back()));
+      dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, coords, view,
+                                 mbarriers, mb);
+    }
+  };
+  ifThen(loc, cmpEq(loc, tid, 0), [&] {
+    dkernel::MbarrierArriveExpectTxOp::create(
+        b, loc, mbarriers, mb, segments * descType.getBoxBytes());
+    std::optional<int64_t> fixed =
+        slot ? getConstantIntValue(slot) : std::optional<int64_t>(0);
+    if (fixed)
+      return loadSlot(alloc->slotViews[*fixed]);
+    // tma_load writes a whole box-shaped view: pick the slot's.
+    for (auto [i, views] : llvm::enumerate(alloc->slotViews))
+      ifThen(loc, cmpEq(loc, slot, i),
+             [&, &views = views] { loadSlot(views); });
+  });
+  slabs[op.getResult()] = Slab{alloc, slot};
+  return success();
+}
+
+void KernelLowering::waitForTma(Location loc) {
+  Value zero = constant(b.getI32IntegerAttr(0));
+  Value one = constant(b.getI32IntegerAttr(1));
+  for (int64_t i = 0; i < numMbarriers; ++i) {
+    Value pending = memref::LoadOp::create(b, loc, tmaPending, index(i));
+    Value issued =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, pending, zero);
+    // Uniform: every thread issued (or noted) the same copies.
+    ifThen(loc, issued, [&] {
+      Value phase = memref::LoadOp::create(b, loc, tmaPhase, index(i));
+      dkernel::MbarrierWaitOp::create(b, loc, mbarriers, index(i), phase);
+      memref::StoreOp::create(b, loc, arith::XOrIOp::create(b, loc, phase, one),
+                              tmaPhase, index(i));
+      memref::StoreOp::create(b, loc, zero, tmaPending, index(i));
+    });
+  }
+}

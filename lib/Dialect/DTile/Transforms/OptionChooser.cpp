@@ -1,0 +1,189 @@
+//===- OptionChooser.cpp - Who picks an option at each fork -----*- C++ -*-===//
+
+#include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+OptionChooser::~OptionChooser() = default;
+
+namespace {
+
+class HeuristicChooser final : public OptionChooser {
+public:
+  StringRef getName() const override { return "heuristic"; }
+  FailureOr<size_t> choose(const Rule &, KernelOp,
+                           ArrayRef<KnobsAttr>) override {
+    return 0;
+  }
+};
+
+class SimplestChooser final : public OptionChooser {
+public:
+  StringRef getName() const override { return "simplest"; }
+  FailureOr<size_t> choose(const Rule &, KernelOp,
+                           ArrayRef<KnobsAttr> options) override {
+    return simplestOption(options);
+  }
+};
+
+/// `knobs=`: the options the requested knobs name, the fallback elsewhere.
+class FixedKnobsChooser final : public OptionChooser {
+public:
+  FixedKnobsChooser(llvm::StringMap<KnobsAttr> requested,
+                    OptionChooser &fallback, bool requireTaken)
+      : requested(std::move(requested)), fallback(fallback),
+        requireTaken(requireTaken) {}
+
+  StringRef getName() const override { return "knobs"; }
+
+  LogicalResult beginModule(ModuleOp module, TargetAttr target,
+                            ArrayRef<dloop::KernelOp> loops) override {
+    if (failed(fallback.beginModule(module, target, loops)))
+      return failure();
+    // A misspelt kernel name would otherwise change nothing.
+    llvm::StringSet<> kernels;
+    module.walk([&](Operation *op) {
+      if (auto tile = dyn_cast<KernelOp>(op))
+        kernels.insert(tile.getSymName());
+      else if (auto loop = dyn_cast<dloop::KernelOp>(op))
+        kernels.insert(loop.getSymName());
+    });
+    SmallVector<StringRef> names;
+    for (const auto &entry : requested)
+      if (!entry.getKey().empty())
+        names.push_back(entry.getKey());
+    llvm::sort(names);
+    for (StringRef name : names)
+      if (!kernels.contains(name))
+        return module.emitError("no kernel @")
+               << name << " to take knobs "
+               << formatKnobsOption("", requested.lookup(name));
+    return success();
+  }
+
+  LogicalResult beginKernel(KernelOp kernel, size_t index) override {
+    return fallback.beginKernel(kernel, index);
+  }
+
+  LogicalResult beforeRule(const Rule &rule, KernelOp kernel,
+                           TargetAttr target) override {
+    if (KnobsAttr wanted = requestedFor(kernel))
+      if (failed(rule.checkRequest(kernel, target, wanted)))
+        return failure();
+    return fallback.beforeRule(rule, kernel, target);
+  }
+
+  FailureOr<size_t> choose(const Rule &rule, KernelOp kernel,
+                           ArrayRef<KnobsAttr> options) override {
+    // The requested values of this rule's knobs pick the option, if given.
+    SmallVector<NamedAttribute> wanted;
+    if (KnobsAttr all = requestedFor(kernel))
+      for (NamedAttribute entry : options.front().getEntries())
+        if (Attribute value = all.getEntries().get(entry.getName()))
+          wanted.push_back({entry.getName(), value});
+    if (wanted.empty())
+      return fallback.choose(rule, kernel, options);
+    auto matches = [&](KnobsAttr option) {
+      return llvm::all_of(wanted, [&](NamedAttribute w) {
+        return option.getEntries().get(w.getName()) == w.getValue();
+      });
+    };
+    auto it = llvm::find_if(options, matches);
+    if (it != options.end())
+      return static_cast<size_t>(it - options.begin());
+    return kernel.emitOpError("knobs ")
+           << formatKnobsOption("", KnobsAttr::get(kernel.getContext(), wanted))
+           << " are not a legal option of " << describeOptions(rule, options);
+  }
+
+  LogicalResult endKernel(KernelOp kernel) override {
+    if (failed(fallback.endKernel(kernel)))
+      return failure();
+    if (!requireTaken)
+      return success();
+    // A knob meant for this kernel must have been taken.
+    KnobsAttr taken = kernel.getKnobs();
+    for (NamedAttribute entry : taken.getEntries())
+      used.insert(entry.getName());
+    if (KnobsAttr own = requested.lookup(kernel.getSymName()))
+      for (NamedAttribute entry : own.getEntries())
+        if (taken.getEntries().get(entry.getName()) != entry.getValue())
+          return kernel.emitOpError("no rule took knob ")
+                 << entry.getName() << " for this kernel";
+    return success();
+  }
+
+  LogicalResult endModule(ModuleOp module) override {
+    if (failed(fallback.endModule(module)))
+      return failure();
+    if (!requireTaken)
+      return success();
+    if (KnobsAttr all = requested.lookup(""))
+      for (NamedAttribute entry : all.getEntries())
+        if (!used.contains(entry.getName()))
+          return module.emitError("no rule took knob ")
+                 << entry.getName() << " for any kernel";
+    return success();
+  }
+
+private:
+  /// The knobs for every kernel, overridden by those naming `kernel`.
+  KnobsAttr requestedFor(KernelOp kernel) const {
+    KnobsAttr all = requested.lookup(""),
+              own = requested.lookup(kernel.getSymName());
+    if (all && own)
+      return all.merge(own);
+    return all ? all : own;
+  }
+
+  llvm::StringMap<KnobsAttr> requested;
+  OptionChooser &fallback;
+  bool requireTaken;
+  llvm::StringSet<> used;
+};
+
+} // namespace
+
+std::unique_ptr<OptionChooser> dtile::createHeuristicChooser() {
+  return std::make_unique<HeuristicChooser>();
+}
+
+std::unique_ptr<OptionChooser> dtile::createSimplestChooser() {
+  return std::make_unique<SimplestChooser>();
+}
+
+std::unique_ptr<OptionChooser>
+dtile::createFixedKnobsChooser(llvm::StringMap<KnobsAttr> requested,
+                               OptionChooser &fallback, bool requireTaken) {
+  return std::make_unique<FixedKnobsChooser>(std::move(requested), fallback,
+                                             requireTaken);
+}
+
+LogicalResult dtile::lowerToTile(ModuleOp module, TargetAttr target,
+                                 OptionChooser &chooser, bool listForks) {
+  SmallVector<dloop::KernelOp> loops;
+  module.walk([&](dloop::KernelOp kernel) { loops.push_back(kernel); });
+  if (failed(chooser.beginModule(module, target, loops)))
+    return failure();
+  SmallVector<KernelOp> kernels;
+  for (dloop::KernelOp loop : loops) {
+    FailureOr<KernelOp> tiled = tileify(loop);
+    if (failed(tiled))
+      return failure();
+    kernels.push_back(*tiled);
+  }
+  for (auto [index, kernel] : llvm::enumerate(kernels)) {
+    if (failed(chooser.beginKernel(kernel, index)))
+      return failure();
+    for (const std::unique_ptr<Rule> &rule : getRules())
+      if (failed(runRule(*rule, kernel, target, chooser, listForks)))
+        return failure();
+    if (failed(chooser.endKernel(kernel)))
+      return failure();
+  }
+  return chooser.endModule(module);
+}

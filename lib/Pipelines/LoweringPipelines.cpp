@@ -1,0 +1,54 @@
+//===- LoweringPipelines.cpp - The lowering, without the tuner --*- C++ -*-===//
+
+#include "Deplodock/Pipelines/LoweringPipelines.h"
+
+#include "Deplodock/Conversion/Passes.h"
+#include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void deplodock::buildLowerToTensorPipeline(OpPassManager &pm) {
+  // Upstream TOSA lowering; a no-op on input without TOSA.
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addPass(createConvertToDTensor());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
+  buildLowerToTensorPipeline(pm);
+  pm.addPass(createConvertDTensorToDLoop());
+  pm.addPass(createCanonicalizerPass());
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(dloop::createDLoopFuse());
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
+  func.addPass(dloop::createDLoopHoistInvariants());
+  func.addPass(dloop::createDLoopDropUnitLoops());
+  func.addPass(createCanonicalizerPass());
+}
+
+void deplodock::buildLowerToTilePipeline(
+    OpPassManager &pm, const dtile::DTileLowerOptions &options,
+    std::shared_ptr<dtile::OptionChooser> chooser) {
+  buildLowerToLoopPipeline(pm);
+  pm.addPass(dtile::createDTileLowerPass(options, std::move(chooser)));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void deplodock::buildTileToKernelPasses(OpPassManager &pm, StringRef target) {
+  ConvertDTileToDKernelOptions convert;
+  convert.target = target.str();
+  pm.addPass(createConvertDTileToDKernel(convert));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}

@@ -1,0 +1,63 @@
+//===- OutputFile.cpp - A file written whole or not at all ----------------===//
+
+#include "Deplodock/Runtime/OutputFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace deplodock::runtime;
+
+llvm::Expected<OutputFile> OutputFile::open(llvm::StringRef path) {
+  if (path.empty())
+    return llvm::createStringError("cannot open an output file without a name");
+  std::error_code ec;
+  auto file =
+      std::make_unique<llvm::ToolOutputFile>(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot open output file '" + path +
+                                   "': " + ec.message());
+  return OutputFile(std::move(file), path);
+}
+
+OutputFile::~OutputFile() {
+  // A write error nobody asked about aborts in the stream's destructor; it
+  // was reported by keep(), or the file is being discarded anyway.
+  if (file)
+    file->os().clear_error();
+}
+
+llvm::Error OutputFile::keep() {
+  llvm::raw_fd_ostream &os = file->os();
+  os.flush();
+  if (os.has_error())
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + os.error().message());
+  file->keep();
+  return llvm::Error::success();
+}
+
+int deplodock::runtime::runOnFiles(
+    llvm::StringRef inputPath, llvm::StringRef outputPath,
+    llvm::function_ref<llvm::LogicalResult(std::unique_ptr<llvm::MemoryBuffer>,
+                                           llvm::raw_ostream &)>
+        work) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+      llvm::MemoryBuffer::getFileOrSTDIN(inputPath);
+  if (!input) {
+    llvm::errs() << "error: cannot open input file '" << inputPath
+                 << "': " << input.getError().message() << "\n";
+    return 1;
+  }
+  llvm::Expected<OutputFile> output = OutputFile::open(outputPath);
+  if (!output) {
+    llvm::errs() << "error: " << llvm::toString(output.takeError()) << "\n";
+    return 1;
+  }
+  if (llvm::failed(work(std::move(*input), output->os())))
+    return 1;
+  if (llvm::Error kept = output->keep()) {
+    llvm::errs() << "error: " << llvm::toString(std::move(kept)) << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds Deplodock with AddressSanitizer and UndefinedBehaviorSanitizer in
+# build-asan/ and runs the whole test suite (lit and ctest) under them, then
+# a short fuzz run of the sanitized tools; prints a summary. Our code is
+# instrumented; libMLIR and libLLVM are Debian's, not instrumented (a bug
+# inside them shows only where our code touches the memory).
+#
+#   scripts/sanitize.sh                 # configure, build, test, fuzz
+#   ASAN_BUILD_DIR=out scripts/sanitize.sh
+#   FUZZ_IR=0 scripts/sanitize.sh       # no fuzz run
+#
+# Exit status: non-zero when the build fails or any part reports a failure
+# (a sanitizer report fails the test it happens in).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${ASAN_BUILD_DIR:-$root/build-asan}
+jobs=${JOBS:-$(nproc)}
+
+# Packages only: setup.sh configures its own (unsanitized) build dir too.
+"$root/scripts/setup.sh"
+# The sanitizers' runtime libraries (not needed by the normal build).
+if ! dpkg-query -W -f='${Status}' libclang-rt-22-dev 2>/dev/null |
+  grep -q "install ok installed"; then
+  echo "sanitize: installing libclang-rt-22-dev"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends libclang-rt-22-dev >/dev/null
+fi
+
+flags="-fsanitize=address,undefined -fno-sanitize-recover=all"
+flags="$flags -fno-omit-frame-pointer -g"
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+if [ ! -f "$build_dir/build.ninja" ]; then
+  echo "sanitize: configuring $build_dir"
+  cmake -G Ninja -S "$root" -B "$build_dir" -Wno-dev \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DLLVM_USE_LINKER=lld "${launcher[@]}" \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+fi
+echo "== build (ASan + UBSan)"
+start=$SECONDS
+ninja -C "$build_dir" -j "$jobs"
+build_s=$((SECONDS - start))
+
+# Every report ends the process with a non-zero status, so the test fails.
+# Leaks are reported too; LLVM's own command-line registries are not leaks.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp:print_suppressions=0}
+
+lit_status=0
+ctest_status=0
+fuzz_status=0
+echo "== lit (sanitized)"
+start=$SECONDS
+/usr/lib/llvm-22/bin/lit -sv "$build_dir/test" || lit_status=$?
+lit_s=$((SECONDS - start))
+echo "== ctest (sanitized)"
+start=$SECONDS
+(cd "$build_dir" && ctest -j "$jobs" --output-on-failure) || ctest_status=$?
+ctest_s=$((SECONDS - start))
+fuzz_s=0
+if [ "${FUZZ_IR:-300}" != 0 ]; then
+  echo "== fuzz (sanitized)"
+  start=$SECONDS
+  /usr/bin/python3 "$root/fuzz/fuzz.py" --bin-dir="$build_dir/bin" \
+    --out="$build_dir/fuzz-out" --sanitized --seed="${FUZZ_SEED:-1}" \
+    --ir="${FUZZ_IR:-300}" --frames="${FUZZ_FRAMES:-200}" \
+    --client="${FUZZ_CLIENT:-20}" --flags="${FUZZ_FLAGS:-100}" --quiet ||
+    fuzz_status=$?
+  fuzz_s=$((SECONDS - start))
+fi
+
+echo "== summary (ASan + UBSan, $build_dir)"
+summary() {
+  [ "$2" -eq 0 ] && echo "$1: passed ($3 s)" || echo "$1: FAILED (exit $2, $3 s)"
+}
+echo "build: $build_s s"
+summary lit "$lit_status" "$lit_s"
+summary ctest "$ctest_status" "$ctest_s"
+[ "${FUZZ_IR:-300}" = 0 ] || summary fuzz "$fuzz_status" "$fuzz_s"
+[ "$lit_status" -eq 0 ] && [ "$ctest_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ]
