@@ -162,7 +162,12 @@ deplodock::runtime::buildKernelProgram(func::FuncOp host,
                    options.indexBitwidth);
     if (failed(buffer))
       return failure();
-    buffer->name = "arg" + std::to_string(arg.getArgNumber());
+    // The name the importer gave the argument (a PyTorch parameter's path),
+    // else its position.
+    auto name =
+        host.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "deplodock.name");
+    buffer->name =
+        name ? name.str() : "arg" + std::to_string(arg.getArgNumber());
     bufferOf[arg] = program.buffers.size();
     program.buffers.push_back(std::move(*buffer));
   }

@@ -23,7 +23,8 @@
 
 // RUN: %python %S/Inputs/manifest-lines.py %t/layer.json | FileCheck %s
 // CHECK:      {"binding": 0, "bytes": 128, "dtype": "f32", "name": "arg0", "role": "input", "shape": [4, 8]}
-// CHECK-NEXT: {"binding": 1, "bytes": 4096, "dtype": "f16", "name": "arg1", "role": "input", "shape": [64, 32]}
+/// An argument the importer named (a PyTorch parameter) keeps its name.
+// CHECK-NEXT: {"binding": 1, "bytes": 4096, "dtype": "f16", "name": "proj.weight", "role": "input", "shape": [64, 32]}
 // CHECK-NEXT: {"binding": 2, "bytes": 2, "dtype": "i8", "name": "arg2", "role": "input", "shape": [2]}
 /// %c, returned second, is the fifth binding; %y, returned first, the
 /// fourth; %tmp is the kernels' own.
@@ -61,7 +62,7 @@ dkernel.func @tma(%x: memref<64x32xf16>, %desc: !dkernel.tma_descriptor<16x32xf1
 dkernel.func @scratch(%s: memref<8xf32>) outputs [0] grid [1, 1, 1] block [8, 1, 1] smem 0 {
   dkernel.return
 }
-func.func @host(%a: memref<4x8xf32>, %x: memref<64x32xf16>, %i: memref<2xi8>) -> (memref<4xf32>, memref<4xf32>) {
+func.func @host(%a: memref<4x8xf32>, %x: memref<64x32xf16> {deplodock.name = "proj.weight"}, %i: memref<2xi8>) -> (memref<4xf32>, memref<4xf32>) {
   %c = memref.alloc() : memref<4xf32>
   dkernel.launch @split_k(%a, %c) : memref<4x8xf32>, memref<4xf32>
   %y = memref.alloc() : memref<4xf32>
