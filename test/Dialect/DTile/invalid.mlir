@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @knob_unknown(%arg0: memref<4xf32>) {
-  // expected-error @+1 {{unknown knob 'BQ'}}
+  // expected-error @+1 {{unknown knob 'BQ' (knobs: BK, }}
   dtile.kernel @k knobs<BQ = 32> outs(%y = %arg0 : memref<4xf32>) {
   }
   return
