@@ -5,8 +5,8 @@
 # over all of them, the median best / reference after 16, 32 and 64 measured
 # variants, the kernels within 2% and the kernels where each strategy did
 # better, as well or worse than uniform random terminals. The reference is
-# the best known (docs/Tuner/best-known-sm_90.json), or better if a run
-# finds it. See docs/Tuner/Search.md for the results and what they mean.
+# the best known (docs/Tuner/best-known-sm_90.json, once --best-known has
+# written it), or better if a run finds it. See docs/Tuner/Search.md for the results and what they mean.
 #
 #   scripts/compare-search.sh                  # mcts and random (no prior: the model backend's default)
 #   scripts/compare-search.sh --prior=model --prior-noise=0.3   # mcts with a model that is ~30% off
@@ -59,5 +59,9 @@ PY
   exit 0
 fi
 
+# Without the best known (not computed yet), the reference is the best any
+# run finds.
+ref_args=()
+[ -f "$reference" ] && ref_args=(--reference-table="$reference")
 "$tune" "$scratch/suite.mlir" --no-db --compare="${STRATEGIES:-mcts,random}" \
-  --budgets=16,32,64 --runs="${RUNS:-3}" --reference-table="$reference" "$@"
+  --budgets=16,32,64 --runs="${RUNS:-3}" "${ref_args[@]}" "$@"

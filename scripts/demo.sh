@@ -66,7 +66,7 @@ for f in "${files[@]}"; do
   echo
   echo "---- tune: every kernel, $backend backend, into a scratch database"
   db="$scratch/$(basename "$f" .mlir).db"
-  "$tune" "$f" --backend="$backend" --db="$db" --max-variants=200 --quiet
+  "$tune" "$f" --backend="$backend" --db="$db" --max-variants=64 --quiet
   echo
   echo "---- CUDA C++ with the tuned knobs (--deplodock-pipeline=\"tune-db=...\")"
   "$opt" "$f" --deplodock-pipeline="tune-db=$db tune-report" |

@@ -90,6 +90,31 @@ void deplodock::interp::setMemoryLimit(uint64_t bytes) {
   limitBytes.store(std::max<uint64_t>(bytes, 1));
 }
 
+static std::atomic<uint64_t> threadLimit{kDefaultThreadLimit};
+
+uint64_t deplodock::interp::getThreadLimit() { return threadLimit.load(); }
+
+void deplodock::interp::setThreadLimit(uint64_t threads) {
+  threadLimit.store(std::max<uint64_t>(threads, 1));
+}
+
+llvm::Error deplodock::interp::checkThreadCount(llvm::ArrayRef<int64_t> grid,
+                                                int64_t threadsPerBlock) {
+  std::optional<int64_t> blocks = checkedNumElements(grid);
+  std::optional<int64_t> threads =
+      blocks ? checkedBytes(*blocks, threadsPerBlock) : std::nullopt;
+  uint64_t limit = getThreadLimit();
+  if (threads && *threads >= 0 && static_cast<uint64_t>(*threads) <= limit)
+    return llvm::Error::success();
+  std::string count = threads ? std::to_string(*threads) : "more than 2^63";
+  return llvm::createStringError(
+      "would simulate " + count + " threads (" +
+      (blocks ? std::to_string(*blocks) : "too many") + " blocks of " +
+      std::to_string(threadsPerBlock) +
+      "), more than the interpreter's limit of " + std::to_string(limit) +
+      " per launch (deplodock-run --thread-limit)");
+}
+
 uint64_t deplodock::interp::getHeldBytes() { return heldBytes.load(); }
 
 llvm::Expected<uint64_t>

@@ -12,6 +12,7 @@
 //   SimtTileOps.cpp  dtile.stage / combine / async_wait
 //   SimtKernelOps.cpp  gpu ids, barriers, shuffles, cp.async, mbarriers,
 //                    TMA, warp and tree reductions, atomics
+//   SimtMatrixOps.cpp  ldmatrix and mma.sync with the PTX fragment layouts
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,6 +115,8 @@ enum class Kind : uint8_t {
   WarpReduce,
   TreeReduce,
   AtomicStore,
+  LdMatrix,
+  Mma,
 };
 
 struct SBlock;

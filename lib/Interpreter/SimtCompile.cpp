@@ -418,6 +418,18 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.element = reduce.getValue().getType();
             return success();
           })
+          .Case([&](dkernel::LdMatrixOp load) {
+            instr.kind = Kind::LdMatrix;
+            instr.a = load.getTrans();
+            instr.element = load.getResult(0).getType();
+            instr.access = indexAccess(1, load.getIndices().size());
+            return success();
+          })
+          .Case([&](dkernel::MmaSyncOp mma) {
+            instr.kind = Kind::Mma;
+            instr.element = mma.getElementType();
+            return success();
+          })
           .Case([&](dkernel::TreeReduceOp reduce) {
             instr.kind = Kind::TreeReduce;
             instr.a = reduce.getLength();

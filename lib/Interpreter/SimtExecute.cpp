@@ -164,6 +164,9 @@ LogicalResult Machine::launch() {
     startBlock({});
     return runBlock(kernel.body, fullMask);
   }
+  if (llvm::Error tooMany = checkThreadCount(kernel.grid, numThreads))
+    return kernel.op->emitOpError("cannot be interpreted: ")
+           << llvm::toString(std::move(tooMany));
   for (int64_t z = 0; z < kernel.grid[2]; ++z)
     for (int64_t y = 0; y < kernel.grid[1]; ++y)
       for (int64_t x = 0; x < kernel.grid[0]; ++x) {
@@ -190,6 +193,9 @@ LogicalResult Machine::execTile(const SInstr &instr) {
   }
   ArrayRef<int64_t> extents = kernel.grid;
   SmallVector<int64_t, 3> coords(extents.size(), 0);
+  if (llvm::Error tooMany = checkThreadCount(extents, numThreads))
+    return kernel.op->emitOpError("cannot be interpreted: ")
+           << llvm::toString(std::move(tooMany));
   // At most 2^31 - 1 (checked when compiled).
   int64_t numBlocks = *checkedNumElements(extents);
   for (int64_t b = 0; b < numBlocks; ++b) {

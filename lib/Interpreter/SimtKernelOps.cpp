@@ -115,6 +115,10 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
     return execMbarrier(instr, mask);
   case Kind::TmaLoad:
     return execTmaLoad(instr, mask);
+  case Kind::LdMatrix:
+    return execLdMatrix(instr, mask);
+  case Kind::Mma:
+    return execMma(instr, mask);
   default:
     return error(instr) << "cannot be interpreted in a kernel";
   }

@@ -161,6 +161,8 @@ public:
   mlir::LogicalResult execWarpReduce(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execTreeReduce(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execCpAsync(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execLdMatrix(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execMma(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execCpWait(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execMbarrier(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execTmaLoad(const SInstr &instr, const Mask &mask);

@@ -11,28 +11,40 @@ llvm::Expected<OutputFile> OutputFile::open(llvm::StringRef path) {
   if (path.empty())
     return llvm::createStringError("cannot open an output file without a name");
   std::error_code ec;
+  llvm::sys::fs::file_status status;
+  if (path != "-" && !llvm::sys::fs::status(path, status) &&
+      status.type() != llvm::sys::fs::file_type::regular_file &&
+      status.type() != llvm::sys::fs::file_type::directory_file) {
+    auto special = std::make_unique<llvm::raw_fd_ostream>(
+        path, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return llvm::createStringError("cannot open output file '" + path +
+                                     "': " + ec.message());
+    return OutputFile(nullptr, std::move(special), path);
+  }
   auto file =
       std::make_unique<llvm::ToolOutputFile>(path, ec, llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError("cannot open output file '" + path +
                                    "': " + ec.message());
-  return OutputFile(std::move(file), path);
+  return OutputFile(std::move(file), nullptr, path);
 }
 
 OutputFile::~OutputFile() {
   // A write error nobody asked about aborts in the stream's destructor; it
   // was reported by keep(), or the file is being discarded anyway.
-  if (file)
-    file->os().clear_error();
+  if (file || special)
+    os().clear_error();
 }
 
 llvm::Error OutputFile::keep() {
-  llvm::raw_fd_ostream &os = file->os();
-  os.flush();
-  if (os.has_error())
+  llvm::raw_fd_ostream &stream = os();
+  stream.flush();
+  if (stream.has_error())
     return llvm::createStringError("cannot write '" + path +
-                                   "': " + os.error().message());
-  file->keep();
+                                   "': " + stream.error().message());
+  if (file)
+    file->keep();
   return llvm::Error::success();
 }
 

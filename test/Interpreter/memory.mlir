@@ -97,6 +97,38 @@ func.func @huge_grid(%x: memref<1x1xf32>) -> memref<1x1xf32> {
   return %y : memref<1x1xf32>
 }
 
+/// A launch the GPU runs in a blink can take the CPU hours: more threads
+/// than --thread-limit (blocks x threads per block) are refused at once.
+// RUN: not deplodock-run --interp %s --func=many_threads --print=none 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: memory.mlir:[[# @LINE + 8]]:3: error: 'dtile.kernel' op cannot be interpreted: would simulate 4294967296 threads (16777216 blocks of 256), more than the interpreter's limit of 268435456 per launch (deplodock-run --thread-limit)
+// RUN: not deplodock-run --interp %s --func=many_threads --thread-limit=255 --print=none 2>&1 | FileCheck %s --check-prefix=LOWER
+// LOWER: error: 'dtile.kernel' op cannot be interpreted: would simulate 4294967296 threads (16777216 blocks of 256), more than the interpreter's limit of 255 per launch
+/// Within the limit, the same kind of kernel runs.
+// RUN: deplodock-run --interp %s --func=few_threads --print=summary 2>&1 | FileCheck %s --check-prefix=FEW
+// FEW: result #0
+func.func @many_threads(%x: memref<1x1xf32>) -> memref<1x1xf32> {
+  %y = memref.alloc() : memref<1x1xf32>
+  dtile.kernel @many knobs<> ins(%in = %x : memref<1x1xf32>) outs(%out = %y : memref<1x1xf32>) {
+    %c0 = arith.constant 0 : index
+    dtile.tile blocks(%i : 4096 "i", %j : 4096 "j") threads(%t : 256 "t") {
+      %v = dloop.load %in[%c0, %c0] : memref<1x1xf32>
+      dloop.store %v, %out[%c0, %c0] : memref<1x1xf32>
+    }
+  }
+  return %y : memref<1x1xf32>
+}
+func.func @few_threads(%x: memref<1x1xf32>) -> memref<1x1xf32> {
+  %y = memref.alloc() : memref<1x1xf32>
+  dtile.kernel @few knobs<> ins(%in = %x : memref<1x1xf32>) outs(%out = %y : memref<1x1xf32>) {
+    %c0 = arith.constant 0 : index
+    dtile.tile blocks(%i : 4 "i") threads(%t : 32 "t") {
+      %v = dloop.load %in[%c0, %c0] : memref<1x1xf32>
+      dloop.store %v, %out[%c0, %c0] : memref<1x1xf32>
+    }
+  }
+  return %y : memref<1x1xf32>
+}
+
 /// The limit's flag takes sizes only.
 // RUN: not deplodock-run --interp %s --func=broadcast_result --memory-limit=1Q 2>&1 | FileCheck %s --check-prefix=FLAG
 // FLAG: error: --memory-limit: '1Q' is not a size (bytes, or a number with K, M, G or T: 512M, 1.5G)

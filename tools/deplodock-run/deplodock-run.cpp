@@ -138,6 +138,11 @@ static cl::opt<std::string> memoryLimit(
              "512M or 4G; a layer that needs more is refused (default: half "
              "of the memory the process may use)"),
     cl::value_desc("SIZE"), cl::cat(runCategory));
+static cl::opt<uint64_t> threadLimit(
+    "thread-limit",
+    cl::desc("Most threads (blocks x threads per block) the interpreter "
+             "simulates in one kernel launch; a bigger launch is refused"),
+    cl::init(interp::kDefaultThreadLimit), cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print",
@@ -626,6 +631,7 @@ int main(int argc, char **argv) {
     }
     interp::setMemoryLimit(*limit);
   }
+  interp::setThreadLimit(threadLimit);
   MLIRContext context;
   loadDeplodockDialects(context);
   // The location says where; the op's generic form would bury it.

@@ -1048,6 +1048,139 @@ func.func @f(%x: memref<400xf32>) -> memref<512xf32> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor cores: ldmatrix and mma.sync m16n8k16
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One warp: A (16 x 16) and B (16 x 8, k x n) staged in shared memory,
+/// loaded with ldmatrix (B transposed), D = A B + C by one mma.sync, each
+/// lane storing its accumulators where the PTX ISA places them.
+const char *const mmaKernel = R"mlir(
+dkernel.func @mma(%a: memref<16x16xELT>, %b: memref<16x8xELT>, %c: memref<16x8xf32>, %d: memref<16x8xf32>) outputs [3] grid [1, 1, 1] block [32, 1, 1] smem 768 {
+  %sa = dkernel.alloc_shared offset 0 : memref<16x16xELT, #gpu.address_space<workgroup>>
+  %sb = dkernel.alloc_shared offset 512 : memref<16x8xELT, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %t = gpu.thread_id x
+  // Thread t copies rows t / 2 of A (8 elements) and t / 2 of B (4).
+  %c32 = arith.constant 32 : index
+  %copies = arith.cmpi ult, %t, %c32 : index
+  %row = arith.divui %t, %c2 : index
+  %half = arith.remui %t, %c2 : index
+  %acol = arith.muli %half, %c8 : index
+  %bcol = arith.muli %half, %c4 : index
+  scf.if %copies {
+    scf.for %i = %c0 to %c8 step %c1 {
+      %j = arith.addi %acol, %i : index
+      %v = memref.load %a[%row, %j] : memref<16x16xELT>
+      memref.store %v, %sa[%row, %j] : memref<16x16xELT, #gpu.address_space<workgroup>>
+    }
+    scf.for %i = %c0 to %c4 step %c1 {
+      %j = arith.addi %bcol, %i : index
+      %v = memref.load %b[%row, %j] : memref<16x8xELT>
+      memref.store %v, %sb[%row, %j] : memref<16x8xELT, #gpu.address_space<workgroup>>
+    }
+  }
+  gpu.barrier
+  // A: lanes 8m..8m+7 name the rows of matrix m = A[8 (m % 2):, 8 (m / 2):].
+  %lane = arith.remui %t, %c16 : index
+  %m = arith.divui %t, %c8 : index
+  %r = arith.remui %t, %c8 : index
+  %mlo = arith.remui %m, %c2 : index
+  %mhi = arith.divui %m, %c2 : index
+  %arow0 = arith.muli %mlo, %c8 : index
+  %arow = arith.addi %arow0, %r : index
+  %acol0 = arith.muli %mhi, %c8 : index
+  %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7 = dkernel.ldmatrix %sa[%arow, %acol0] : memref<16x16xELT, #gpu.address_space<workgroup>> -> ELT, ELT, ELT, ELT, ELT, ELT, ELT, ELT
+  // B (k x n, row-major): two matrices, rows k of 0-7 and 8-15, transposed.
+  %b0, %b1, %b2, %b3 = dkernel.ldmatrix trans %sb[%lane, %c0] : memref<16x8xELT, #gpu.address_space<workgroup>> -> ELT, ELT, ELT, ELT
+  // C and D: c[i] is C[g + 8 (i / 2)][2 t + i % 2].
+  %g = arith.divui %t, %c4 : index
+  %q = arith.remui %t, %c4 : index
+  %g8 = arith.addi %g, %c8 : index
+  %col = arith.muli %q, %c2 : index
+  %col1 = arith.addi %col, %c1 : index
+  %x0 = memref.load %c[%g, %col] : memref<16x8xf32>
+  %x1 = memref.load %c[%g, %col1] : memref<16x8xf32>
+  %x2 = memref.load %c[%g8, %col] : memref<16x8xf32>
+  %x3 = memref.load %c[%g8, %col1] : memref<16x8xf32>
+  %d0, %d1, %d2, %d3 = dkernel.mma_sync [%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7], [%b0, %b1, %b2, %b3], [%x0, %x1, %x2, %x3] : ELT
+  memref.store %d0, %d[%g, %col] : memref<16x8xf32>
+  memref.store %d1, %d[%g, %col1] : memref<16x8xf32>
+  memref.store %d2, %d[%g8, %col] : memref<16x8xf32>
+  memref.store %d3, %d[%g8, %col1] : memref<16x8xf32>
+  dkernel.return
+}
+)mlir";
+
+const char *const mmaHost = R"mlir(
+func.func @f(%a: memref<16x16xELT>, %b: memref<16x8xELT>, %c: memref<16x8xf32>) -> memref<16x8xf32> {
+  %d = memref.alloc() : memref<16x8xf32>
+  dkernel.launch @mma(%a, %b, %c, %d) : memref<16x16xELT>, memref<16x8xELT>, memref<16x8xf32>, memref<16x8xf32>
+  return %d : memref<16x8xf32>
+}
+)mlir";
+
+} // namespace
+
+/// The fragments of ldmatrix and mma.sync, in f16 and bf16, against a
+/// scalar matmul: every element of A, B and C is distinct, so a lane or
+/// register out of place changes the result.
+TEST_F(SimtTest, MmaSyncMatchesScalarMatmul) {
+  for (const char *elt : {"f16", "bf16"}) {
+    std::string source =
+        substitute(std::string(mmaKernel) + mmaHost, {{"ELT", elt}});
+    Type type = std::string(elt) == "f16" ? Type(Float16Type::get(&context))
+                                          : Type(BFloat16Type::get(&context));
+    Buffer a = buffer({16, 16}, type,
+                      [](int64_t e) { return std::sin(0.7 * e + 0.1) * 2; });
+    Buffer b = buffer({16, 8}, type,
+                      [](int64_t e) { return std::cos(1.3 * e) * 1.5; });
+    Buffer c = buffer({16, 8}, f32(), [](int64_t e) { return e * 0.25 - 3; });
+    auto results = run(source, "f", {a, b, c});
+    ASSERT_TRUE(succeeded(results)) << elt << ": " << errors;
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 8; ++j) {
+        double want = c.data[i * 8 + j];
+        for (int k = 0; k < 16; ++k)
+          want += a.data[i * 16 + k] * b.data[k * 8 + j];
+        EXPECT_FLOAT_EQ((*results)[0].data[i * 8 + j], want)
+            << elt << " D[" << i << "][" << j << "]";
+      }
+  }
+}
+
+/// ldmatrix rows are 16-byte aligned, and both ops need a whole warp.
+TEST_F(SimtTest, MmaSyncMisuse) {
+  std::string source =
+      substitute(std::string(mmaKernel) + mmaHost,
+                 {{"ELT", "f16"}, {"%sb[%lane, %c0]", "%sb[%lane, %c1]"}});
+  Buffer a =
+      buffer({16, 16}, Float16Type::get(&context), [](int64_t e) { return e; });
+  Buffer b =
+      buffer({16, 8}, Float16Type::get(&context), [](int64_t e) { return e; });
+  Buffer c = buffer({16, 8}, f32(), [](int64_t e) { return e; });
+  EXPECT_TRUE(failed(run(source, "f", {a, b, c})));
+  EXPECT_NE(errors.find("'dkernel.ldmatrix' op names a row at element 1, "
+                        "which is not 16-byte aligned in thread 0"),
+            std::string::npos)
+      << errors;
+
+  source =
+      substitute(std::string(mmaKernel) + mmaHost,
+                 {{"ELT", "f16"}, {"block [32, 1, 1]", "block [48, 1, 1]"}});
+  EXPECT_TRUE(failed(run(source, "f", {a, b, c})));
+  EXPECT_NE(errors.find("runs in a block of 48 threads; it needs whole warps"),
+            std::string::npos)
+      << errors;
+}
+
+//===----------------------------------------------------------------------===//
 // Speed
 //===----------------------------------------------------------------------===//
 

@@ -39,6 +39,18 @@ void setMemoryLimit(uint64_t bytes);
 /// and data rlimits).
 uint64_t defaultMemoryLimit();
 
+/// The most threads (blocks x threads per block) one kernel launch may
+/// simulate: the SIMT engine runs them one after another, so a grid the GPU
+/// takes in a millisecond can take the CPU hours, and is refused instead.
+uint64_t getThreadLimit();
+void setThreadLimit(uint64_t threads);
+constexpr uint64_t kDefaultThreadLimit = uint64_t(1) << 28;
+
+/// Succeeds when `blocks` blocks of `threadsPerBlock` threads are within
+/// the thread limit; else says how many and what the limit is.
+llvm::Error checkThreadCount(llvm::ArrayRef<int64_t> grid,
+                             int64_t threadsPerBlock);
+
 /// Bytes held now by the interpreter's buffers.
 uint64_t getHeldBytes();
 

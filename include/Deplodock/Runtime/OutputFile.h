@@ -19,7 +19,10 @@
 
 namespace deplodock::runtime {
 
-/// A file being written: removed again unless keep() succeeds.
+/// A file being written: removed again unless keep() succeeds. Only a
+/// regular file is ever removed: a device, a FIFO or stdout named as the
+/// output is written in place (a failed write to /dev/full must not unlink
+/// it, which LLVM's ToolOutputFile would do for a tool run as root).
 class OutputFile {
 public:
   /// Opens `path` for writing ("-" is stdout).
@@ -29,17 +32,22 @@ public:
   OutputFile &operator=(OutputFile &&) = default;
   ~OutputFile();
 
-  llvm::raw_fd_ostream &os() { return file->os(); }
+  llvm::raw_fd_ostream &os() { return file ? file->os() : *special; }
 
   /// Flushes what was written and keeps the file; fails, removing it, when
   /// any of it could not be written.
   llvm::Error keep();
 
 private:
-  OutputFile(std::unique_ptr<llvm::ToolOutputFile> file, llvm::StringRef path)
-      : file(std::move(file)), path(path.str()) {}
+  OutputFile(std::unique_ptr<llvm::ToolOutputFile> file,
+             std::unique_ptr<llvm::raw_fd_ostream> special,
+             llvm::StringRef path)
+      : file(std::move(file)), special(std::move(special)), path(path.str()) {}
 
+  /// A regular file (or stdout), removed unless kept.
   std::unique_ptr<llvm::ToolOutputFile> file;
+  /// Anything else that exists already, never removed.
+  std::unique_ptr<llvm::raw_fd_ostream> special;
   std::string path;
 };
 

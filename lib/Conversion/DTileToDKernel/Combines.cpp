@@ -3,7 +3,8 @@
 // A dtile.combine over the innermost thread axes folds groups of G
 // consecutive threads: warp shuffles for a power of two up to a warp, warp
 // partials folded by the first warp for multiples of a warp, a tree over
-// the whole block, else one thread per group through shared memory.
+// the whole block, else one thread per group through shared memory. Half
+// sums and products are combined in f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +65,15 @@ LogicalResult KernelLowering::lowerCombine(dtile::CombineOp op) {
   }
 
   Location loc = op.getLoc();
+  // Half-precision sums and products accumulate in f32 and round once;
+  // extremes are exact in any precision.
+  bool widen =
+      isa<Float16Type, BFloat16Type>(type) &&
+      (op.getKind() == ReduceKind::add || op.getKind() == ReduceKind::mul);
+  if (widen) {
+    type = b.getF32Type();
+    value = arith::ExtFOp::create(b, loc, type, value);
+  }
   bool shuffles =
       isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type) ||
       type.isInteger(32) || type.isInteger(64);
@@ -77,6 +87,8 @@ LogicalResult KernelLowering::lowerCombine(dtile::CombineOp op) {
     result = combineByTree(op, value);
   else
     result = combineSequentially(op, value, group);
+  if (widen)
+    result = arith::TruncFOp::create(b, loc, op.getValue().getType(), result);
   values.map(op.getResult(), result);
   return success();
 }

@@ -96,6 +96,12 @@ private:
   LogicalResult printOperation(dkernel::WarpReduceOp op);
   LogicalResult printOperation(dkernel::TreeReduceOp op);
   LogicalResult printOperation(dkernel::AtomicStoreOp op);
+  LogicalResult printOperation(dkernel::LdMatrixOp op);
+  LogicalResult printOperation(dkernel::MmaSyncOp op);
+  /// A fresh name for a local the emitter introduces itself.
+  std::string fresh(StringRef prefix) {
+    return (prefix + Twine(counters[prefix]++)).str();
+  }
 
   /// The CUDA spelling of a scalar type, or a located error at `loc`.
   FailureOr<std::string> typeName(Type type, Location loc);
@@ -447,8 +453,8 @@ LogicalResult CudaEmitter::emitOperation(Operation *op) {
             dkernel::CpAsyncCommitOp, dkernel::CpAsyncWaitOp,
             dkernel::MbarrierInitOp, dkernel::MbarrierArriveExpectTxOp,
             dkernel::MbarrierWaitOp, dkernel::TmaLoadOp, dkernel::WarpReduceOp,
-            dkernel::TreeReduceOp, dkernel::AtomicStoreOp>(
-          [&](auto op) { return printOperation(op); })
+            dkernel::TreeReduceOp, dkernel::AtomicStoreOp, dkernel::LdMatrixOp,
+            dkernel::MmaSyncOp>([&](auto op) { return printOperation(op); })
       .Case<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
             arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp, arith::SubIOp,
@@ -1300,5 +1306,70 @@ LogicalResult deplodock::translateToCuda(Operation *op, raw_ostream &os,
   for (const auto &helper : emitter.getHelpers())
     os << helper.second << '\n';
   os << body;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warp-level matrix ops
+//===----------------------------------------------------------------------===//
+
+/// The 16 bits of half value `v` (f16 or bf16) as an unsigned.
+static std::string halfBits(Type type, StringRef v) {
+  return (Twine("(unsigned)") +
+          (type.isF16() ? "__half_as_ushort(" : "__bfloat16_as_ushort(") + v +
+          ")")
+      .str();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::LdMatrixOp op) {
+  // One 32-bit register per matrix, holding a lane's two elements, the
+  // lower column (row, transposed) in the low half.
+  unsigned n = op.getNumMatrices();
+  std::string regs = fresh("lm");
+  os << "unsigned " << regs << "[" << n << "];\n";
+  os << "asm volatile(\"ldmatrix.sync.aligned.m8n8.x" << n
+     << (op.getTrans() ? ".trans" : "") << ".shared.b16 {";
+  for (unsigned i = 0; i < n; ++i)
+    os << (i ? ", " : "") << "%" << i;
+  os << "}, [%" << n << "];\\n\" : ";
+  for (unsigned i = 0; i < n; ++i)
+    os << (i ? ", " : "") << "\"=r\"(" << regs << "[" << i << "])";
+  os << " : \"r\"(" << sharedAddress(op.getSrc(), op.getIndices())
+     << ") : \"memory\");\n";
+  Type type = op.getResult(0).getType();
+  StringRef fromBits =
+      type.isF16() ? "__ushort_as_half" : "__ushort_as_bfloat16";
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    if (failed(declare(result)))
+      return failure();
+    os << fromBits << "((unsigned short)(" << regs << "[" << i / 2 << "]"
+       << (i % 2 ? " >> 16" : " & 0xffffu") << "));\n";
+  }
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::MmaSyncOp op) {
+  Type type = op.getElementType();
+  StringRef name = type.isF16() ? "f16" : "bf16";
+  SmallVector<std::string, 4> d;
+  for (Value result : op.getResults())
+    d.push_back(bind(result, "acc"));
+  os << "float " << llvm::join(d, ", ") << ";\n";
+  // Operands: 4 + 2 registers of element pairs (low element first), then
+  // the 4 accumulators.
+  os << "asm(\"mma.sync.aligned.m16n8k16.row.col.f32." << name << "." << name
+     << ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};\\n\" : ";
+  for (auto [i, v] : llvm::enumerate(d))
+    os << (i ? ", " : "") << "\"=f\"(" << v << ")";
+  os << " : ";
+  SmallVector<Value> halves(op.getA());
+  llvm::append_range(halves, op.getB());
+  for (unsigned i = 0; i < halves.size(); i += 2)
+    os << (i ? ", " : "") << "\"r\"(" << halfBits(type, expr(halves[i]))
+       << " | (" << halfBits(type, expr(halves[i + 1])) << " << 16))";
+  for (Value c : op.getC())
+    os << ", \"f\"(" << expr(c) << ")";
+  os << ");\n";
   return success();
 }

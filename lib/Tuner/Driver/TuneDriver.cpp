@@ -13,7 +13,7 @@
 #include "TuneDriverSupport.h"
 #include "Deplodock/Dialect/Common/GpuTarget.h"
 
-#include "Deplodock/Pipelines/Pipelines.h"
+#include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Tuner/LatencyTable.h"
 #include "Deplodock/Tuner/StructuralKey.h"

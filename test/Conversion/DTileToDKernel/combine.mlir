@@ -172,6 +172,64 @@ func.func @run_half_warps(%arg0: memref<2x64xf16>, %arg1: memref<2x64xf16>) {
   return
 }
 
+/// Half sums accumulate in f32: f16 partials are widened, shuffled as f32
+/// and rounded once to f16 for the store.
+// CHECK-LABEL: dkernel.func @half_sum_warps
+//       CHECK:   %[[V:.*]] = memref.load %{{.*}} : memref<2x64xf16>
+//       CHECK:   %[[W:.*]] = arith.extf %[[V]] : f16 to f32
+//       CHECK:   %[[R:.*]] = dkernel.warp_reduce add %[[W]] width 32 : f32
+//       CHECK:   %[[H:.*]] = arith.truncf %[[R]] : f32 to f16
+//       CHECK:   memref.store %[[H]], %{{.*}} : memref<2x64xf16>
+func.func @run_half_sum_warps(%arg0: memref<2x64xf16>, %arg1: memref<2x64xf16>) {
+  dtile.kernel @half_sum_warps ins(%x = %arg0 : memref<2x64xf16>) outs(%y = %arg1 : memref<2x64xf16>) {
+    dtile.tile blocks(%b : 2 "b") threads(%g : 2 "g", %l : 32 "l") {
+      %v = dloop.load %x[%b, %g * 32 + %l] : memref<2x64xf16>
+      %s = dtile.combine add %v over ["l"] : f16
+      dloop.store %s, %y[%b, %g * 32 + %l] : memref<2x64xf16>
+    }
+  }
+  return
+}
+
+/// bf16 sums over several warps keep their warp partials in f32 shared
+/// memory; the result is rounded to bf16 after the last fold.
+// CHECK-LABEL: dkernel.func @bf16_sum_partials
+//       CHECK:   %[[PART:.*]] = dkernel.alloc_shared offset 0 : memref<4xf32, #gpu.address_space<workgroup>>
+//       CHECK:   arith.extf %{{.*}} : bf16 to f32
+//       CHECK:   dkernel.warp_reduce add %{{.*}} width 32 : f32
+//       CHECK:   memref.store %{{.*}}, %[[PART]]
+//       CHECK:   dkernel.warp_reduce add %{{.*}} : f32
+//       CHECK:   %[[R:.*]] = memref.load %{{.*}} : memref<1xf32, #gpu.address_space<workgroup>>
+//       CHECK:   %[[H:.*]] = arith.truncf %[[R]] : f32 to bf16
+//       CHECK:   memref.store %[[H]], %{{.*}} : memref<2x128xbf16>
+func.func @run_bf16_sum_partials(%arg0: memref<2x128xbf16>, %arg1: memref<2x128xbf16>) {
+  dtile.kernel @bf16_sum_partials ins(%x = %arg0 : memref<2x128xbf16>) outs(%y = %arg1 : memref<2x128xbf16>) {
+    dtile.tile blocks(%b : 2 "b") threads(%l : 128 "l") {
+      %v = dloop.load %x[%b, %l] : memref<2x128xbf16>
+      %s = dtile.combine add %v over ["l"] : bf16
+      dloop.store %s, %y[%b, %l] : memref<2x128xbf16>
+    }
+  }
+  return
+}
+
+/// Sums of half values through a tree fold f32 values too.
+// CHECK-LABEL: dkernel.func @half_sum_tree
+//       CHECK:   %[[BUF:.*]] = dkernel.alloc_shared offset 0 : memref<64xf32, #gpu.address_space<workgroup>>
+//       CHECK:   arith.extf %{{.*}} : f16 to f32
+//       CHECK:   %[[R:.*]] = dkernel.tree_reduce add %[[BUF]]
+//       CHECK:   arith.truncf %[[R]] : f32 to f16
+func.func @run_half_sum_tree(%arg0: memref<2x48xf16>, %arg1: memref<2x48xf16>) {
+  dtile.kernel @half_sum_tree ins(%x = %arg0 : memref<2x48xf16>) outs(%y = %arg1 : memref<2x48xf16>) {
+    dtile.tile blocks(%b : 2 "b") threads(%l : 48 "l") {
+      %v = dloop.load %x[%b, %l] : memref<2x48xf16>
+      %s = dtile.combine add %v over ["l"] : f16
+      dloop.store %s, %y[%b, %l] : memref<2x48xf16>
+    }
+  }
+  return
+}
+
 /// Combining over an axis of extent 1 changes nothing.
 // CHECK-LABEL: dkernel.func @unit_axis
 //  CHECK-SAME:   smem 0

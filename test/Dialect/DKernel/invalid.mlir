@@ -887,3 +887,75 @@ dkernel.func @atomic_value_type(%y: memref<8xf32>) outputs [0] grid [1, 1, 1] bl
   "dkernel.atomic_store"(%v, %y, %c0) <{kind = 0 : i32}> : (f16, memref<8xf32>, index) -> ()
   dkernel.return
 }
+
+//===----------------------------------------------------------------------===//
+// ldmatrix and mma.sync
+//===----------------------------------------------------------------------===//
+
+// -----
+
+dkernel.func @ldmatrix_global(%x: memref<16x16xf16>, %y: memref<4xf32>) outputs [1] grid [1, 1, 1] block [32, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{source must be in workgroup memory, got 'memref<16x16xf16>'}}
+  %a:2 = dkernel.ldmatrix %x[%c0, %c0] : memref<16x16xf16> -> f16, f16
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @ldmatrix_f32(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 1024 {
+  %s = dkernel.alloc_shared offset 0 : memref<16x16xf32, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{source elements must be f16 or bf16, got 'f32'}}
+  %a:2 = dkernel.ldmatrix %s[%c0, %c0] : memref<16x16xf32, #gpu.address_space<workgroup>> -> f16, f16
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @ldmatrix_three(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 512 {
+  %s = dkernel.alloc_shared offset 0 : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{loads 1, 2 or 4 matrices, so it has 2, 4 or 8 results, got 6}}
+  %a:6 = dkernel.ldmatrix %s[%c0, %c0] : memref<16x16xf16, #gpu.address_space<workgroup>> -> f16, f16, f16, f16, f16, f16
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @ldmatrix_mixed(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 512 {
+  %s = dkernel.alloc_shared offset 0 : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{result type 'bf16' differs from the source's element type 'f16'}}
+  %a:2 = dkernel.ldmatrix %s[%c0, %c0] : memref<16x16xf16, #gpu.address_space<workgroup>> -> bf16, bf16
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @ldmatrix_short_rows(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 512 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x4xf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{source rows must hold at least 8 elements, got 'memref<64x4xf16, #gpu.address_space<workgroup>>'}}
+  %a:2 = dkernel.ldmatrix %s[%c0, %c0] : memref<64x4xf16, #gpu.address_space<workgroup>> -> f16, f16
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @mma_short(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 0 {
+  %h = arith.constant 1.0 : f16
+  %f = arith.constant 0.0 : f32
+  // expected-error @+1 {{m16n8k16 takes 8 values of A, 4 of B and 4 of C, got 4, 4 and 4}}
+  %d:4 = dkernel.mma_sync [%h, %h, %h, %h], [%h, %h, %h, %h], [%f, %f, %f, %f] : f16
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @mma_f32(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 0 {
+  %f = arith.constant 0.0 : f32
+  // expected-error @+1 {{operand #0 must be variadic of 16-bit float or bfloat16 type, but got 'f32'}}
+  %d:4 = dkernel.mma_sync [%f, %f, %f, %f, %f, %f, %f, %f], [%f, %f, %f, %f], [%f, %f, %f, %f] : f32
+  dkernel.return
+}

@@ -173,3 +173,62 @@ func.func @accumulate(%a: memref<16x512xf32>, %b: memref<512x64xf32>, %c: memref
   }
   return
 }
+
+// -----
+
+/// An f16 output: the splits' atomics would add their partial sums in f16.
+/// Refused, so the sum is rounded once, by the one block that makes it.
+// CHECK-LABEL: func.func @half_output
+//       CHECK:   dtile.kernel @half_output knobs<BK = 32> ins(
+//   CHECK-NOT:   zero_init
+func.func @half_output(%a: memref<16x512xf16>, %b: memref<512x64xf16>) -> memref<16x64xf16> {
+  %alloc = memref.alloc() : memref<16x64xf16>
+  // expected-remark @+1 {{split_matmul_k: does not apply}}
+  dloop.kernel @half_output ins(%in0 = %a : memref<16x512xf16>, %in1 = %b : memref<512x64xf16>) outs(%out0 = %alloc : memref<16x64xf16>) {
+    %cst = arith.constant 0.000000e+00 : f16
+    dloop.for %i = 0 to 16 free "m" {
+      dloop.for %j = 0 to 64 free "n" {
+        %0 = dloop.for %k = 0 to 512 reduce "k" iter(%acc = %cst : f16) {
+          %1 = dloop.load %in0[%i, %k] : memref<16x512xf16>
+          %2 = dloop.load %in1[%k, %j] : memref<512x64xf16>
+          %3 = arith.mulf %1, %2 : f16
+          %4 = arith.addf %acc, %3 : f16
+          dloop.yield %4 : f16
+        }
+        dloop.store %0, %out0[%i, %j] : memref<16x64xf16>
+      }
+    }
+  }
+  return %alloc : memref<16x64xf16>
+}
+
+// -----
+
+/// A bf16 output summed in f32 and rounded on the store: the rounding is not
+/// linear, and the atomics would add in bf16. Refused.
+// CHECK-LABEL: func.func @bf16_output
+//       CHECK:   dtile.kernel @bf16_output knobs<BK = 32> ins(
+//   CHECK-NOT:   zero_init
+func.func @bf16_output(%a: memref<16x512xbf16>, %b: memref<512x64xbf16>) -> memref<16x64xbf16> {
+  %alloc = memref.alloc() : memref<16x64xbf16>
+  // expected-remark @+1 {{split_matmul_k: does not apply}}
+  dloop.kernel @bf16_output ins(%in0 = %a : memref<16x512xbf16>, %in1 = %b : memref<512x64xbf16>) outs(%out0 = %alloc : memref<16x64xbf16>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    dloop.for %i = 0 to 16 free "m" {
+      dloop.for %j = 0 to 64 free "n" {
+        %0 = dloop.for %k = 0 to 512 reduce "k" iter(%acc = %cst : f32) {
+          %1 = dloop.load %in0[%i, %k] : memref<16x512xbf16>
+          %2 = dloop.load %in1[%k, %j] : memref<512x64xbf16>
+          %x = arith.extf %1 : bf16 to f32
+          %y = arith.extf %2 : bf16 to f32
+          %3 = arith.mulf %x, %y : f32
+          %4 = arith.addf %acc, %3 : f32
+          dloop.yield %4 : f32
+        }
+        %r = arith.truncf %0 : f32 to bf16
+        dloop.store %r, %out0[%i, %j] : memref<16x64xbf16>
+      }
+    }
+  }
+  return %alloc : memref<16x64xbf16>
+}

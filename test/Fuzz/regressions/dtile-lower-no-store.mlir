@@ -1,7 +1,6 @@
 // Fuzz finding, area decision-layer (fuzz/FINDINGS.md #2): dtile-lower on a
 // dloop.kernel that stores nothing crashes in TileOp::getThreadAxes.
 // Found as ir #1409 of seed 11: matmul.loop with its dloop.store deleted.
-// XFAIL: *
 // RUN: %fuzz_check -- deplodock-opt %s --dtile-lower
 module {
   func.func @matmul(%arg0: memref<1x8x32xf32>, %arg1: memref<32x32xf32>) -> memref<1x8x32xf32> {

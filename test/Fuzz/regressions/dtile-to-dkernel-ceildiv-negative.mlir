@@ -2,7 +2,6 @@
 // lowering of a ceildiv by -2 crashes.
 // Found as ir #999 of seed 11: naive_attn.tile-simplest with
 // "integer 8 -> 16; affine d3 -> (d3 ceildiv -2)".
-// XFAIL: *
 // RUN: %fuzz_check --expect=diagnosed -- deplodock-opt %s --convert-dtile-to-dkernel
 #map = affine_map<(d0, d1, d2, d3) -> (d0 * -4 + d1 * 8 - d2 + (d3 ceildiv -2) - 1)>
 module {

@@ -1,7 +1,6 @@
 // Fuzz finding, area decision-layer (fuzz/FINDINGS.md #1): the Kernel
 // lowering of a floordiv by 0 prints the right error, then crashes.
 // Found as ir #325 of seed 11: matmul.tile with "floordiv 2 -> 0".
-// XFAIL: *
 // RUN: %fuzz_check --expect=diagnosed -- deplodock-opt %s --convert-dtile-to-dkernel | FileCheck %s
 // CHECK: error: division by non-positive value is not supported
 // CHECK: fuzz-check: diagnosed

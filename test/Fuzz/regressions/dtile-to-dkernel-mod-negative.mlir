@@ -1,7 +1,6 @@
 // Fuzz finding, area decision-layer (fuzz/FINDINGS.md #1): a Tensor-level
 // mod by -1 goes through every level and crashes the Kernel lowering.
 // Found as ir #6 of seed 11: matmul.tensor with "mod 8 -> -1".
-// XFAIL: *
 // RUN: %fuzz_check --expect=diagnosed -- deplodock-opt %s --deplodock-pipeline
 module {
   func.func @matmul(%arg0: tensor<1x8x32xf32>, %arg1: tensor<32x32xf32>) -> tensor<1x8x32xf32> {

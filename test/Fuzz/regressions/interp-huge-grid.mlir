@@ -2,7 +2,6 @@
 // simulates a grid of 2^31 - 1 blocks for hours instead of refusing it.
 // Found as ir #144 of seed 11: sdpa.kernel-simplest with "integer 1 ->
 // 2147483647" (grid.x). A refusal takes well under the 20 s allowed.
-// XFAIL: *
 // RUN: %fuzz_check --expect=diagnosed --timeout=20 -- deplodock-run --interp %s --print=summary
 module {
   dkernel.func @sdpa_0_reduce(%arg0: memref<1x4x8x8xf32>, %arg1: memref<1x2x8x8xf32>, %arg2: memref<4x8x8xf32>) outputs [2] grid [1, 2, 4] block [32, 1, 1] smem 0 attributes {dtile.knobs = #dtile.knobs<BM = 4, BN = 8, FM = 1, FN = 1, unroll = 1>} {

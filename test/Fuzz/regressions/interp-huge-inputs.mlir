@@ -3,7 +3,6 @@
 // ERROR: out of memory") instead of refusing the layer.
 // Found as ir #265 of seed 11: matmul_add.kernel-simplest with an extent of
 // 2^31.
-// XFAIL: *
 // RUN: %fuzz_check --expect=diagnosed -- deplodock-run --interp %s --print=summary
 module {
   dkernel.func @matmul_add_0_reduce(%arg0: memref<1x8x2147483648xf32>, %arg1: memref<1x8x2147483648xf32>, %arg2: memref<32x32xf32>, %arg3: memref<1x8x2147483648xf32>) outputs [3] grid [4, 2, 1] block [32, 1, 1] smem 0 attributes {dtile.knobs = #dtile.knobs<BK = 16, BM = 4, BN = 8, FM = 1, FN = 1, stage = [], unroll = 1>} {

@@ -1,7 +1,6 @@
 // Fuzz finding, area interp-memory (fuzz/FINDINGS.md #4): an extent of 2^62
 // wraps the interpreter's element count; the SIMT engine segfaults.
 // Found as ir #368 of seed 11: silu_mul.loop with an extent of 2^62.
-// XFAIL: *
 // RUN: %fuzz_check --expect=diagnosed -- deplodock-run --interp %s --print=summary --compare=dtile-lower,convert-dtile-to-dkernel
 module {
   func.func @silu_mul(%arg0: memref<1x4611686018427387904x48xf32>, %arg1: memref<1x4611686018427387904x48xf32>) -> memref<1x4611686018427387904x48xf32> {

@@ -2,7 +2,6 @@
 // constant (how torch-mlir passes weights) crashes convert-dtensor-to-dloop
 // in dloop::LoadOp::create, with a message asking to report it to
 // llvm-project.
-// XFAIL: *
 // RUN: %fuzz_check -- deplodock-opt %s --lower-to-loop
 func.func @weights(%x: tensor<4xf32>) -> tensor<4xf32> {
   %w = arith.constant dense_resource<weights> : tensor<4xf32>

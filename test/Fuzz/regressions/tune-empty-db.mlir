@@ -1,7 +1,6 @@
 // Fuzz finding, area search (fuzz/FINDINGS.md #7): deplodock-tune --db=""
 // (and --record-table="", --knobs-out="") exits 0, writing the default
 // database, instead of refusing the empty path.
-// XFAIL: *
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env HOME=%t %fuzz_check --expect=diagnosed -- deplodock-tune %s --db= --max-variants=1 --quiet
 // RUN: not test -e %t/.cache/deplodock/autotune.db

@@ -4,6 +4,9 @@
 // RUN: not deplodock-opt %s -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
 // FULL: error: cannot write '/dev/full': {{.+}}
 // FULL-NOT: LLVM ERROR
+/// The failed write leaves the device itself in place (a tool run as root
+/// could unlink it).
+// RUN: test -c /dev/full
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not deplodock-opt %s -o %t/no/such/dir/out.mlir 2>&1 | FileCheck %s --check-prefix=DIR

@@ -5,6 +5,9 @@
 // RUN: not deplodock-translate --emit-cuda %s -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
 // FULL: error: cannot write '/dev/full': {{.+}}
 // FULL-NOT: LLVM ERROR
+/// The failed write leaves the device itself in place (a tool run as root
+/// could unlink it).
+// RUN: test -c /dev/full
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not deplodock-translate --emit-cuda %s -o %t/no/such/dir/k.cu 2>&1 | FileCheck %s --check-prefix=DIR

@@ -128,7 +128,9 @@ def DTileSplitMatmulK : TileRule<"dtile-split-matmul-k", "split_matmul_k",
        2147483647, KnobCostLog2>]> {
   let description = [{
     Applies to a matmul whose K loop is chunked and not yet dealt to threads
-    and whose epilogue is linear in the sum. The chunk loop is dealt to
+    and whose epilogue is linear in the sum, storing to f32 or f64 outputs:
+    atomics into an f16 or bf16 output would accumulate the partial sums in
+    half precision, so half outputs never split. The chunk loop is dealt to
     split_k blocks along a new outermost block axis; their stores become
     atomic adds into outputs the kernel zeroes first. Legal: 1 (no split)
     and the divisors of the chunk count up to 64 leaving two chunks or more

@@ -7,7 +7,9 @@
 // accumulator split: a sum of the partial sums, each scaled by values that
 // do not depend on them, plus terms that do not depend on them at all, which
 // the first split alone adds (a residual). Anything else (SiLU of the sum,
-// a product of two sums, a read of the output) is refused. Runs before
+// a product of two sums, a read of the output) is refused, and so is a
+// half-precision (f16, bf16) output: its atomics would add the partial sums
+// in half precision, where they must accumulate in f32. Runs before
 // blockify_launch, which counts the split axis among the blocks. Forks: skip
 // (split_k = 1) or split_k among the divisors of the chunk count that leave
 // each split two chunks or more.
@@ -96,7 +98,9 @@ std::optional<SplitPlan> planSplit(KernelOp kernel) {
                                         body.without_terminator().end())) {
     if (auto store = dyn_cast<dloop::StoreOp>(op)) {
       if (store.isReducing() || !plan.tainted.contains(store.getValue()) ||
-          !isLinear(store.getValue(), plan.tainted))
+          !isLinear(store.getValue(), plan.tainted) ||
+          isa<Float16Type, BFloat16Type>(
+              store.getMemRefType().getElementType()))
         return std::nullopt;
       plan.stores.push_back(store);
       continue;

@@ -495,4 +495,80 @@ def DKernel_AtomicStoreOp : DKernel_Op<"atomic_store", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Warp-level matrix ops (tensor cores, sm_80+)
+//===----------------------------------------------------------------------===//
+
+/// The element types of mma.sync m16n8k16 multiplicands.
+def DKernel_MmaElement : AnyTypeOf<[F16, BF16]>;
+
+def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernel]> {
+  let summary = "loads 8x8 matrices of 16-bit elements from shared memory "
+                "into a warp's registers";
+  let description = [{
+    `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`: the warp loads
+    one, two or four 8 x 8 matrices of f16 or bf16 elements. Each lane names
+    one matrix row by its first element, `src[indices]`, the start of 8
+    contiguous elements (16 bytes, 16-byte aligned): lanes 0-7 the rows of
+    matrix 0, 8-15 those of matrix 1, and so on; lanes past the matrices
+    loaded still pass in-bounds indices. The op has two results per matrix,
+    in matrix order: lane `l` receives row `l / 4`, columns `2 * (l % 4)`
+    and `2 * (l % 4) + 1` of each matrix, or with `trans` column `l / 4`,
+    rows `2 * (l % 4)` and `2 * (l % 4) + 1` (the matrix transposed on the
+    way). These are the register layouts mma.sync's multiplicands expect.
+    All lanes of the warp execute it together.
+
+    ```mlir
+    %a:8 = dkernel.ldmatrix %s[%r, %c] : memref<64x40xf16, #gpu.address_space<workgroup>> -> f16, f16, f16, f16, f16, f16, f16, f16
+    %b:4 = dkernel.ldmatrix trans %t[%r, %c] : memref<32x72xbf16, #gpu.address_space<workgroup>> -> bf16, bf16, bf16, bf16
+    ```
+  }];
+  let arguments = (ins UnitAttr:$trans,
+                       Arg<DKernel_Buffer, "shared buffer", [MemRead]>:$src,
+                       Variadic<Index>:$indices);
+  let results = (outs Variadic<DKernel_MmaElement>:$results);
+  let assemblyFormat = [{
+    (`trans` $trans^)? $src `[` $indices `]` attr-dict `:` type($src) `->`
+    type($results)
+  }];
+  let extraClassDeclaration = [{
+    /// The 8 x 8 matrices loaded: 1, 2 or 4.
+    unsigned getNumMatrices() { return getResults().size() / 2; }
+  }];
+  let hasVerifier = 1;
+}
+
+def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
+    DKernel_InKernel, NoMemoryEffect, AttrSizedOperandSegments]> {
+  let summary = "a warp's 16x8x16 matrix multiply-accumulate on tensor cores";
+  let description = [{
+    `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32`:
+    D = A B + C with A 16 x 16 and B 16 x 8 of f16 or bf16 (both the same)
+    and C, D 16 x 8 of f32, each spread over the 32 lanes of a warp as the
+    PTX ISA lays out its fragments. With g = lane / 4 and t = lane % 4:
+
+    * `a` (8 values): a[i] is A[g + 8 * ((i / 2) % 2)][2 t + i % 2 + 8 * (i / 4)];
+    * `b` (4 values): b[i] is B[2 t + i % 2 + 8 * (i / 2)][g];
+    * `c` and the results (4 values): c[i] is C[g + 8 * (i / 2)][2 t + i % 2].
+
+    Each pair of half values travels in one 32-bit register, low element
+    first. The products are exact and summed in f32. All lanes of the warp
+    execute it together; it reads no memory, but it is not speculatable.
+
+    ```mlir
+    %d:4 = dkernel.mma_sync [%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7], [%b0, %b1, %b2, %b3], [%c0, %c1, %c2, %c3] : f16
+    ```
+  }];
+  let arguments = (ins Variadic<DKernel_MmaElement>:$a,
+                       Variadic<DKernel_MmaElement>:$b,
+                       Variadic<F32>:$c);
+  let results = (outs F32:$d0, F32:$d1, F32:$d2, F32:$d3);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// The multiplicands' element type, f16 or bf16.
+    ::mlir::Type getElementType() { return getA().front().getType(); }
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // DEPLODOCK_DIALECT_DKERNEL_OPS

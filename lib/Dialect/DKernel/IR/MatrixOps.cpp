@@ -1,0 +1,94 @@
+//===- MatrixOps.cpp - Warp-level matrix ops (tensor cores) -----*- C++ -*-===//
+//
+// ldmatrix and mma.sync m16n8k16: fragments are plain registers, one SSA
+// scalar per element, laid out across the warp as the PTX ISA specifies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dkernel;
+
+//===----------------------------------------------------------------------===//
+// LdMatrixOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LdMatrixOp::verify() {
+  auto type = cast<MemRefType>(getSrc().getType());
+  if (!isSharedMemory(type))
+    return emitOpError("source must be in workgroup memory, got ") << type;
+  if (!isa<Float16Type, BFloat16Type>(type.getElementType()))
+    return emitOpError("source elements must be f16 or bf16, got ")
+           << type.getElementType();
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError("expects ") << type.getRank() << " indices for " << type
+                                   << ", got " << getIndices().size();
+  // Each lane's row is 8 contiguous elements of the innermost dimension.
+  if (type.getRank() == 0 || type.getShape().back() < 8)
+    return emitOpError("source rows must hold at least 8 elements, got ")
+           << type;
+  size_t n = getResults().size();
+  if (n != 2 && n != 4 && n != 8)
+    return emitOpError("loads 1, 2 or 4 matrices, so it has 2, 4 or 8 "
+                       "results, got ")
+           << n;
+  for (Type result : getResultTypes())
+    if (result != type.getElementType())
+      return emitOpError("result type ")
+             << result << " differs from the source's element type "
+             << type.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaSyncOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaSyncOp::verify() {
+  if (getA().size() != 8 || getB().size() != 4 || getC().size() != 4)
+    return emitOpError("m16n8k16 takes 8 values of A, 4 of B and 4 of C, got ")
+           << getA().size() << ", " << getB().size() << " and "
+           << getC().size();
+  Type element = getElementType();
+  for (Value v : llvm::concat<Value>(getA(), getB()))
+    if (v.getType() != element)
+      return emitOpError("multiplicands mix ")
+             << element << " and " << v.getType();
+  return success();
+}
+
+// [%a0, ..., %a7], [%b0, ..., %b3], [%c0, ..., %c3] : f16
+void MmaSyncOp::print(OpAsmPrinter &p) {
+  p << " [" << getA() << "], [" << getB() << "], [" << getC() << "]";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getOperandSegmentSizesAttrName()});
+  p << " : " << getElementType();
+}
+
+ParseResult MmaSyncOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> a, b, c;
+  Type element;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperandList(a, OpAsmParser::Delimiter::Square) ||
+      parser.parseComma() ||
+      parser.parseOperandList(b, OpAsmParser::Delimiter::Square) ||
+      parser.parseComma() ||
+      parser.parseOperandList(c, OpAsmParser::Delimiter::Square) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(element))
+    return failure();
+  Type f32 = parser.getBuilder().getF32Type();
+  if (parser.resolveOperands(a, element, loc, result.operands) ||
+      parser.resolveOperands(b, element, loc, result.operands) ||
+      parser.resolveOperands(c, f32, loc, result.operands))
+    return failure();
+  result.getOrAddProperties<Properties>().operandSegmentSizes = {
+      static_cast<int32_t>(a.size()), static_cast<int32_t>(b.size()),
+      static_cast<int32_t>(c.size())};
+  result.addTypes({f32, f32, f32, f32});
+  return success();
+}
