@@ -61,4 +61,13 @@ function(add_deplodock_library name)
   if(ARG_MLIR_LINK)
     mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LINK})
   endif()
+  deplodock_export_library(${name})
+endfunction()
+
+# Marks library `name` for the installed CMake package (DeplodockInstall.cmake)
+# as Deplodock::<name without the Deplodock prefix>.
+function(deplodock_export_library name)
+  set_property(GLOBAL APPEND PROPERTY DEPLODOCK_EXPORTED_LIBRARIES ${name})
+  string(REGEX REPLACE "^Deplodock" "" export_name ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${export_name})
 endfunction()

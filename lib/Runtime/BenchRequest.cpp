@@ -55,69 +55,82 @@ static llvm::Error invalid(const char *format, Ts &&...values) {
       llvm::formatv(format, std::forward<Ts>(values)...).str());
 }
 
-/// Checks the launches of the request or of its reference program.
-static llvm::Error validateLaunches(llvm::ArrayRef<LaunchSpec> launches,
-                                    const std::vector<BufferSpec> &buffers,
-                                    llvm::StringRef what) {
+template <typename... Ts>
+static llvm::Error error(const char *format, Ts &&...values) {
+  return llvm::createStringError(
+      llvm::formatv(format, std::forward<Ts>(values)...).str());
+}
+
+/// `error` with "invalid request: " before its message.
+static llvm::Error invalidRequest(llvm::Error error) {
+  if (!error)
+    return error;
+  return llvm::createStringError("invalid request: " +
+                                 llvm::toString(std::move(error)));
+}
+
+llvm::Error
+deplodock::runtime::checkLaunches(llvm::ArrayRef<LaunchSpec> launches,
+                                  llvm::ArrayRef<BufferSpec> buffers,
+                                  llvm::StringRef what) {
   if (launches.empty())
-    return invalid("{0} has no launches", what);
+    return error("{0} has no launches", what);
   for (auto [i, launch] : llvm::enumerate(launches)) {
     std::string where = llvm::formatv("{0} launch #{1}", what, i).str();
     const std::string &name = launch.kernel;
     if (name.empty() || llvm::isDigit(name[0]) ||
         !llvm::all_of(name,
                       [](char c) { return llvm::isAlnum(c) || c == '_'; }))
-      return invalid("{0}: kernel name '{1}' is not a C identifier", where,
-                     name);
+      return error("{0}: kernel name '{1}' is not a C identifier", where, name);
     uint64_t threads = 1;
     for (unsigned d = 0; d < 3; ++d) {
       if (launch.grid[d] == 0 || launch.block[d] == 0)
-        return invalid("{0} (@{1}): grid and block dimensions must be "
-                       "positive",
-                       where, name);
+        return error("{0} (@{1}): grid and block dimensions must be "
+                     "positive",
+                     where, name);
       threads *= launch.block[d];
     }
     if (threads > 1024)
-      return invalid("{0} (@{1}): {2} threads per block, more than 1024", where,
-                     name, threads);
+      return error("{0} (@{1}): {2} threads per block, more than 1024", where,
+                   name, threads);
     auto checkBuffer = [&](unsigned b, llvm::StringRef role) -> llvm::Error {
       if (b >= buffers.size())
-        return invalid("{0} (@{1}): {2} names buffer #{3}, but there are {4}",
-                       where, name, role, b, buffers.size());
+        return error("{0} (@{1}): {2} names buffer #{3}, but there are {4}",
+                     where, name, role, b, buffers.size());
       return llvm::Error::success();
     };
     for (auto [p, param] : llvm::enumerate(launch.params)) {
       std::string role = llvm::formatv("parameter #{0}", p).str();
       if (!param.tma) {
-        if (llvm::Error error = checkBuffer(param.buffer, role))
-          return error;
+        if (llvm::Error e = checkBuffer(param.buffer, role))
+          return e;
         continue;
       }
       const TmaSpec &tma = *param.tma;
-      if (llvm::Error error = checkBuffer(tma.buffer, role))
-        return error;
+      if (llvm::Error e = checkBuffer(tma.buffer, role))
+        return e;
       const BufferSpec &buffer = buffers[tma.buffer];
       if (tma.box.size() != buffer.shape.size() || tma.box.empty() ||
           tma.box.size() > 5)
-        return invalid("{0} (@{1}): {2} has a rank-{3} TMA box for a rank-{4} "
-                       "buffer (ranks 1 to 5)",
-                       where, name, role, tma.box.size(), buffer.shape.size());
+        return error("{0} (@{1}): {2} has a rank-{3} TMA box for a rank-{4} "
+                     "buffer (ranks 1 to 5)",
+                     where, name, role, tma.box.size(), buffer.shape.size());
       for (auto [box, dim] : llvm::zip(tma.box, buffer.shape))
         if (box < 1 || box > 256 || box > dim)
-          return invalid("{0} (@{1}): {2} has TMA box extent {3} for a "
-                         "dimension of {4} (1 to 256, within the buffer)",
-                         where, name, role, box, dim);
+          return error("{0} (@{1}): {2} has TMA box extent {3} for a "
+                       "dimension of {4} (1 to 256, within the buffer)",
+                       where, name, role, box, dim);
       if (tma.swizzle != 0 && tma.swizzle != 32 && tma.swizzle != 64 &&
           tma.swizzle != 128)
-        return invalid("{0} (@{1}): {2} has swizzle {3} (0, 32, 64 or 128)",
-                       where, name, role, tma.swizzle);
+        return error("{0} (@{1}): {2} has swizzle {3} (0, 32, 64 or 128)",
+                     where, name, role, tma.swizzle);
     }
     for (unsigned b : launch.zero)
-      if (llvm::Error error = checkBuffer(b, "zero"))
-        return error;
+      if (llvm::Error e = checkBuffer(b, "zero"))
+        return e;
     for (unsigned b : launch.writes)
-      if (llvm::Error error = checkBuffer(b, "writes"))
-        return error;
+      if (llvm::Error e = checkBuffer(b, "writes"))
+        return e;
   }
   return llvm::Error::success();
 }
@@ -127,31 +140,38 @@ static std::string named(const BufferSpec &buffer) {
   return buffer.name.empty() ? "" : " (" + buffer.name + ")";
 }
 
+llvm::Error deplodock::runtime::checkBufferShape(const BufferSpec &buffer,
+                                                 size_t index) {
+  uint64_t elements = 1;
+  for (int64_t d : buffer.shape) {
+    if (d < 1 || d > (int64_t(1) << 40))
+      return error("buffer #{0}{1} has dimension {2}", index, named(buffer), d);
+    elements *= static_cast<uint64_t>(d);
+    if (elements > (uint64_t(1) << 40))
+      return error("buffer #{0}{1} is too large", index, named(buffer));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error deplodock::runtime::validateRequest(const BenchRequest &request) {
   if (request.source.empty())
     return invalid("no CUDA source");
   for (auto [i, buffer] : llvm::enumerate(request.buffers)) {
-    uint64_t elements = 1;
-    for (int64_t d : buffer.shape) {
-      if (d < 1 || d > (int64_t(1) << 40))
-        return invalid("buffer #{0}{1} has dimension {2}", i, named(buffer), d);
-      elements *= static_cast<uint64_t>(d);
-      if (elements > (uint64_t(1) << 40))
-        return invalid("buffer #{0}{1} is too large", i, named(buffer));
-    }
+    if (llvm::Error e = invalidRequest(checkBufferShape(buffer, i)))
+      return e;
     if (buffer.init == InitKind::Data &&
         buffer.data.size() != buffer.numBytes())
       return invalid("buffer #{0}{1} has {2} bytes of data for {3} bytes", i,
                      named(buffer), buffer.data.size(), buffer.numBytes());
   }
-  if (llvm::Error error =
-          validateLaunches(request.launches, request.buffers, "the request"))
-    return error;
+  if (llvm::Error e = invalidRequest(
+          checkLaunches(request.launches, request.buffers, "the request")))
+    return e;
   if (request.reference)
-    if (llvm::Error error =
-            validateLaunches(request.reference->launches, request.buffers,
-                             "the reference program"))
-      return error;
+    if (llvm::Error e = invalidRequest(
+            checkLaunches(request.reference->launches, request.buffers,
+                          "the reference program")))
+      return e;
   for (auto [i, output] : llvm::enumerate(request.outputs)) {
     if (output.buffer >= request.buffers.size())
       return invalid("output #{0} names buffer #{1}, but there are {2}", i,

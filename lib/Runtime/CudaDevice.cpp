@@ -55,6 +55,7 @@ public:
   llvm::Expected<void *> loadModule(llvm::StringRef source,
                                     llvm::ArrayRef<std::string> options,
                                     bool &cached) override;
+  llvm::Expected<void *> loadImage(llvm::StringRef image) override;
   llvm::Expected<Kernel> getKernel(void *module, llvm::StringRef name,
                                    uint32_t smemBytes) override;
   llvm::Expected<DevicePtr> allocate(uint64_t bytes) override;
@@ -68,6 +69,8 @@ public:
                                         unsigned swizzle) override;
   std::unique_ptr<Unit> makeUnit(std::vector<Step> steps) override;
   llvm::Error run(Unit &unit) override;
+  llvm::Error runOn(Unit &unit, void *stream) override;
+  llvm::Error makeCurrent() override;
   llvm::Error synchronize(double timeoutS) override;
   llvm::Expected<SampleResult> sample(Unit &unit,
                                       const SampleRound &round) override;
@@ -82,8 +85,11 @@ private:
         status, (what + " failed: " + driver.describe(result)).str(),
         CudaDriver::isSticky(result));
   }
-  /// Enqueues the zeroing and launches of `unit` once.
-  llvm::Error enqueue(const Unit &unit);
+  /// Enqueues the zeroing and launches of `unit` once on `on` (the
+  /// device's own stream unless given).
+  llvm::Error enqueue(const Unit &unit, std::optional<CUstream> on = {});
+  /// Keeps a loaded module (at most 32 of them, by key).
+  void remember(std::string key, CUmodule module);
   /// Captures `repeats` runs of `unit` as a graph; false when capture fails.
   bool capture(CudaUnit &unit, unsigned repeats);
 
@@ -194,11 +200,10 @@ llvm::Error CudaDevice::init(int ordinal) {
                             hex.substr(16, 4), hex.substr(20))
                   .str();
 
-  // Twice the L2, so that a flush evicts everything a sample left there.
+  // Twice the L2, so that a flush evicts everything a sample left there;
+  // allocated by the first sample that flushes (the runtime API never
+  // does).
   flushBytes = std::max<uint64_t>(2 * static_cast<uint64_t>(l2), 8u << 20);
-  if (llvm::Error error =
-          check(driver.cuMemAlloc(&flush, flushBytes), "cuMemAlloc"))
-    return error;
   return llvm::Error::success();
 }
 
@@ -228,12 +233,33 @@ CudaDevice::loadModule(llvm::StringRef source,
   if (llvm::Error error = fail(driver.cuModuleLoadData(&module, image->data()),
                                "cuModuleLoadData", BenchStatus::CompileFail))
     return std::move(error);
-  modules.emplace_front(key, module);
+  remember(std::move(key), module);
+  return static_cast<void *>(module);
+}
+
+void CudaDevice::remember(std::string key, CUmodule module) {
+  modules.emplace_front(std::move(key), module);
   // Loaded modules hold device memory: keep the 32 most recent.
   while (modules.size() > 32) {
     driver.cuModuleUnload(modules.back().second);
     modules.pop_back();
   }
+}
+
+llvm::Expected<void *> CudaDevice::loadImage(llvm::StringRef image) {
+  // cuModuleLoadData reads PTX up to its NUL: give it a terminated copy.
+  std::string copy = image.str();
+  std::string key = "image:" + CompileCache::key("", {}, image);
+  for (auto it = modules.begin(); it != modules.end(); ++it)
+    if (it->first == key) {
+      modules.splice(modules.begin(), modules, it);
+      return static_cast<void *>(modules.front().second);
+    }
+  CUmodule module = nullptr;
+  if (llvm::Error error = fail(driver.cuModuleLoadData(&module, copy.data()),
+                               "cuModuleLoadData", BenchStatus::CompileFail))
+    return std::move(error);
+  remember(std::move(key), module);
   return static_cast<void *>(module);
 }
 
@@ -380,7 +406,8 @@ std::unique_ptr<Unit> CudaDevice::makeUnit(std::vector<Step> steps) {
   return unit;
 }
 
-llvm::Error CudaDevice::enqueue(const Unit &unit) {
+llvm::Error CudaDevice::enqueue(const Unit &unit, std::optional<CUstream> on) {
+  CUstream stream = on.value_or(this->stream);
   for (const Step &step : unit.steps) {
     for (auto [pointer, bytes] : step.zero)
       if (llvm::Error error =
@@ -403,6 +430,15 @@ llvm::Error CudaDevice::enqueue(const Unit &unit) {
 }
 
 llvm::Error CudaDevice::run(Unit &unit) { return enqueue(unit); }
+
+llvm::Error CudaDevice::runOn(Unit &unit, void *stream) {
+  return enqueue(unit, static_cast<CUstream>(stream));
+}
+
+llvm::Error CudaDevice::makeCurrent() {
+  return fail(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
+              BenchStatus::LaunchFail);
+}
 
 llvm::Error CudaDevice::synchronize(double timeoutS) {
   auto start = std::chrono::steady_clock::now();
@@ -470,6 +506,11 @@ llvm::Expected<SampleResult> CudaDevice::sample(Unit &base,
       return std::move(error);
     events.push_back(event);
   }
+  if (round.flushL2 && !flush)
+    if (llvm::Error error =
+            fail(driver.cuMemAlloc(&flush, flushBytes),
+                 "cuMemAlloc of the L2 flush buffer", BenchStatus::LaunchFail))
+      return std::move(error);
   for (unsigned i = 0; i < round.samples; ++i) {
     if (round.flushL2)
       if (llvm::Error error =

@@ -13,3 +13,9 @@ Device::~Device() = default;
 std::unique_ptr<Unit> Device::makeUnit(std::vector<Step> steps) {
   return std::make_unique<Unit>(std::move(steps));
 }
+
+llvm::Expected<void *> Device::loadImage(llvm::StringRef) {
+  return llvm::make_error<DeviceError>(
+      BenchStatus::CompileFail,
+      "this device loads CUDA source only, not compiled images");
+}

@@ -46,6 +46,8 @@ struct FakeConfig {
 
 struct FakeModule {
   std::string source;
+  /// A compiled image rather than CUDA source.
+  bool image = false;
 };
 
 class FakeDevice : public Device {
@@ -73,6 +75,7 @@ public:
   llvm::Expected<void *> loadModule(llvm::StringRef source,
                                     llvm::ArrayRef<std::string> options,
                                     bool &cached) override;
+  llvm::Expected<void *> loadImage(llvm::StringRef image) override;
   llvm::Expected<Kernel> getKernel(void *module, llvm::StringRef name,
                                    uint32_t smemBytes) override;
   llvm::Expected<DevicePtr> allocate(uint64_t bytes) override;
@@ -231,11 +234,41 @@ FakeDevice::loadModule(llvm::StringRef source,
   return static_cast<void *>(modules.back().get());
 }
 
+llvm::Expected<void *> FakeDevice::loadImage(llvm::StringRef image) {
+  if (config.fault == "compile_fail" ||
+      !(image.starts_with("\x7f"
+                          "ELF") ||
+        image.starts_with("\x50\xed\x55\xba") || image.contains(".version")))
+    return llvm::make_error<DeviceError>(
+        BenchStatus::CompileFail,
+        "cuModuleLoadData failed: CUDA_ERROR_INVALID_IMAGE (device kernel "
+        "image is invalid; fake device: not an ELF, fatbin or PTX)");
+  clockMs += 1;
+  modules.push_back(
+      std::make_unique<FakeModule>(FakeModule{image.str(), /*image=*/true}));
+  return static_cast<void *>(modules.back().get());
+}
+
+/// Whether `name` appears in `image` as a whole symbol (an ELF string
+/// table's entries end in NUL, PTX's `.entry name(`).
+static bool definesSymbol(llvm::StringRef image, llvm::StringRef name) {
+  auto isSymbolChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  for (size_t at = image.find(name); at != llvm::StringRef::npos;
+       at = image.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at == 0 || !isSymbolChar(image[at - 1])) &&
+        (end == image.size() || !isSymbolChar(image[end])))
+      return true;
+  }
+  return false;
+}
+
 llvm::Expected<Kernel> FakeDevice::getKernel(void *module, llvm::StringRef name,
                                              uint32_t smemBytes) {
-  const std::string &source = static_cast<FakeModule *>(module)->source;
+  const FakeModule &loaded = *static_cast<FakeModule *>(module);
   llvm::Regex defined("(^|[^A-Za-z0-9_])" + name.str() + "[ \t\n]*\\(");
-  if (!defined.match(source))
+  if (loaded.image ? !definesSymbol(loaded.source, name)
+                   : !defined.match(loaded.source))
     return llvm::make_error<DeviceError>(
         BenchStatus::CompileFail,
         ("looking up kernel '" + name +

@@ -97,17 +97,9 @@ static bool nestsDeeperThan(llvm::StringRef text, unsigned limit) {
 
 llvm::Expected<Object>
 deplodock::runtime::parseFrameJson(llvm::StringRef text) {
-  // llvm::json::parse recurses once per level: a deep enough input would
-  // overflow the stack.
-  if (nestsDeeperThan(text, kMaxFrameJsonDepth))
-    return llvm::createStringError(
-        "malformed frame JSON: arrays and objects nested deeper than %u "
-        "levels",
-        kMaxFrameJsonDepth);
-  llvm::Expected<Value> value = llvm::json::parse(text);
+  llvm::Expected<Value> value = parseBoundedJson(text, "frame");
   if (!value)
-    return llvm::createStringError("malformed frame JSON: " +
-                                   llvm::toString(value.takeError()));
+    return value.takeError();
   Object *object = value->getAsObject();
   if (!object || !object->getString("type"))
     return llvm::createStringError(
@@ -537,9 +529,7 @@ deplodock::runtime::decodeRequest(const Frame &frame) {
       return false;
     }
     std::string init = "poison";
-    if (!optField(*object, "name", out.name, p) ||
-        !field(*object, "dtype", out.dtype, p, readDType) ||
-        !readPlainArray(object->get("shape"), out.shape, p.field("shape")) ||
+    if (!decodeBufferShape(*object, out, p) ||
         !optField(*object, "init", init, p))
       return false;
     if (init == "seeded") {
@@ -862,4 +852,47 @@ Frame deplodock::runtime::encodeError(llvm::StringRef message) {
   Frame frame;
   frame.json = Object{{"type", "error"}, {"message", message}};
   return frame;
+}
+
+//===----------------------------------------------------------------------===//
+// Pieces the layer manifest shares
+//===----------------------------------------------------------------------===//
+
+Value deplodock::runtime::encodeLaunch(const LaunchSpec &launch) {
+  return launchToJSON(launch);
+}
+
+bool deplodock::runtime::decodeLaunch(const Value &value, LaunchSpec &out,
+                                      Path path) {
+  return readLaunch(value, out, path);
+}
+
+bool deplodock::runtime::decodeBufferShape(const Object &object,
+                                           BufferSpec &out, Path path) {
+  return optField(object, "name", out.name, path) &&
+         field(object, "dtype", out.dtype, path, readDType) &&
+         readPlainArray(object.get("shape"), out.shape, path.field("shape"));
+}
+
+bool deplodock::runtime::decodeIndices(const Value *value,
+                                       std::vector<unsigned> &out, Path path) {
+  return readPlainArray(value, out, path);
+}
+
+llvm::Expected<Value>
+deplodock::runtime::parseBoundedJson(llvm::StringRef text,
+                                     llvm::StringRef what) {
+  if (nestsDeeperThan(text, kMaxFrameJsonDepth))
+    return llvm::createStringError(
+        llvm::formatv("malformed {0} JSON: arrays and objects nested deeper "
+                      "than {1} levels",
+                      what, kMaxFrameJsonDepth)
+            .str());
+  llvm::Expected<Value> value = llvm::json::parse(text);
+  if (!value)
+    return llvm::createStringError(
+        llvm::formatv("malformed {0} JSON: {1}", what,
+                      llvm::toString(value.takeError()))
+            .str());
+  return value;
 }

@@ -39,11 +39,10 @@ private:
 
 } // namespace
 
-/// The steps of `launches` on the request's buffers.
-static llvm::Expected<std::vector<Step>>
-makeSteps(Device &device, llvm::ArrayRef<LaunchSpec> launches,
-          const llvm::StringMap<Kernel> &kernels, const BenchRequest &request,
-          llvm::ArrayRef<DevicePtr> pointers) {
+llvm::Expected<std::vector<Step>> deplodock::runtime::makeSteps(
+    Device &device, llvm::ArrayRef<LaunchSpec> launches,
+    const llvm::StringMap<Kernel> &kernels, llvm::ArrayRef<BufferSpec> buffers,
+    llvm::ArrayRef<DevicePtr> pointers) {
   std::vector<Step> steps;
   for (const LaunchSpec &launch : launches) {
     Step step;
@@ -54,7 +53,7 @@ makeSteps(Device &device, llvm::ArrayRef<LaunchSpec> launches,
     for (const LaunchParam &param : launch.params) {
       ParamValue value;
       if (param.tma) {
-        const BufferSpec &buffer = request.buffers[param.tma->buffer];
+        const BufferSpec &buffer = buffers[param.tma->buffer];
         llvm::Expected<cuda::CUtensorMap> map =
             device.encodeTma(pointers[param.tma->buffer], buffer.dtype,
                              buffer.shape, param.tma->box, param.tma->swizzle);
@@ -69,21 +68,19 @@ makeSteps(Device &device, llvm::ArrayRef<LaunchSpec> launches,
       step.params.push_back(value);
     }
     for (unsigned b : launch.zero)
-      step.zero.emplace_back(pointers[b], request.buffers[b].numBytes());
+      step.zero.emplace_back(pointers[b], buffers[b].numBytes());
     for (unsigned b : launch.writes)
-      step.writes.push_back({pointers[b], request.buffers[b].numBytes(),
-                             request.buffers[b].dtype});
+      step.writes.push_back(
+          {pointers[b], buffers[b].numBytes(), buffers[b].dtype});
     steps.push_back(std::move(step));
   }
   return steps;
 }
 
-/// Loads the kernels `launches` name from `module`, each with room for the
-/// most dynamic shared memory any of its launches asks.
-static llvm::Error loadKernels(Device &device, void *module,
-                               llvm::ArrayRef<LaunchSpec> launches,
-                               llvm::StringMap<Kernel> &kernels,
-                               std::vector<KernelInfo> *infos) {
+llvm::Error deplodock::runtime::loadKernels(Device &device, void *module,
+                                            llvm::ArrayRef<LaunchSpec> launches,
+                                            llvm::StringMap<Kernel> &kernels,
+                                            std::vector<KernelInfo> *infos) {
   llvm::StringMap<uint32_t> smem;
   for (const LaunchSpec &launch : launches)
     smem[launch.kernel] = std::max(smem[launch.kernel], launch.smemBytes);
@@ -173,8 +170,8 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
       return failed(pointer.takeError());
     buffers.pointers.push_back(*pointer);
   }
-  llvm::Expected<std::vector<Step>> steps =
-      makeSteps(device, request.launches, kernels, request, buffers.pointers);
+  llvm::Expected<std::vector<Step>> steps = makeSteps(
+      device, request.launches, kernels, request.buffers, buffers.pointers);
   if (!steps)
     return failed(steps.takeError());
   // One buffer's initial contents at a time, so that the host holds no
@@ -209,7 +206,7 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
   if (request.reference) {
     llvm::Expected<std::vector<Step>> referenceSteps =
         makeSteps(device, request.reference->launches, referenceKernels,
-                  request, buffers.pointers);
+                  request.buffers, buffers.pointers);
     if (!referenceSteps)
       return referenceFailed(referenceSteps.takeError());
     std::unique_ptr<Unit> unit = device.makeUnit(std::move(*referenceSteps));

@@ -22,11 +22,11 @@
 // CONTRADICTS: error: target option 'sm_90' contradicts the module's target 'sm_80'
 // UNKNOWN: error: unknown target 'sm_100'; expected sm_80 or sm_90
 
-// SMALL: remark: chunk_matmul_k: BK in {32*, 16, 64, 128}
-// SMALL: remark: stage_inputs: stage in {[0, 1]*, [1], [0], []}
-// SMALL: remark: double_buffer: double_buffer in {true*, false}
-// SMALL: remark: async_copy: does not apply
-// SMALL: remark: tma_copy: does not apply
+// SMALL: remark: @matmul_0_reduce: chunk_matmul_k: BK in {32*, 16, 64, 128}
+// SMALL: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}
+// SMALL: remark: @matmul_0_reduce: double_buffer: double_buffer in {true*, false}
+// SMALL: remark: @matmul_0_reduce: async_copy: does not apply
+// SMALL: remark: @matmul_0_reduce: tma_copy: does not apply
 module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = []>} {
   func.func @matmul(%arg0: memref<64x256xf32>, %arg1: memref<256x256xf32>) -> memref<64x256xf32> {
     %alloc = memref.alloc() : memref<64x256xf32>

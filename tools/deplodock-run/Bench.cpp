@@ -8,6 +8,8 @@
 #include "Bench.h"
 
 #include "Deplodock/Bench/BenchDriver.h"
+#include "Deplodock/Support/ToolDiagnostics.h"
+#include "Deplodock/Support/ToolOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -126,6 +128,11 @@ static LogicalResult checkOptions() {
   return success();
 }
 
+void deplodock::showBenchDefaults() {
+  showDefaults(cpuReferenceLimit, deviceOrdinal, warmupMs, maxTimeMs,
+               minSamples, flushL2, kernelTimeoutS);
+}
+
 int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   if (failed(checkOptions()) ||
       failed(refuseEmpty({&benchJson, &workerPath, &fakeFault, &kernelCache})))
@@ -182,12 +189,11 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
                  << diag.str() << "\n";
     return success();
   });
-  // The location says where; the op's generic form would bury it.
-  context.printOpOnDiagnostic(false);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(config.inputFile, sourceMgr, &context);
   if (!module)
     return 1;
+  locateImplicitModule(*module);
   if (!config.pipeline.empty() &&
       failed(applyPipeline(*module, config.pipeline)))
     return 1;

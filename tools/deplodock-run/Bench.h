@@ -42,6 +42,9 @@ mlir::LogicalResult applyPipeline(mlir::ModuleOp module, llvm::StringRef text);
 /// The options only --bench has.
 llvm::cl::OptionCategory &getBenchCategory();
 
+/// Shows the defaults of the --bench options in --help.
+void showBenchDefaults();
+
 /// Fails, naming the flag, when one of `flags` was given an empty value
 /// (--flag=""), which would silently mean its default.
 mlir::LogicalResult

@@ -29,6 +29,8 @@
 #include "Deplodock/Interpreter/Memory.h"
 #include "Deplodock/Runtime/ArgumentFiles.h"
 #include "Deplodock/Runtime/OutputFile.h"
+#include "Deplodock/Support/ToolDiagnostics.h"
+#include "Deplodock/Support/ToolOptions.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 #include "Deplodock/Tuner/Replay.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -45,6 +47,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <random>
+#include <set>
 
 #include <cmath>
 
@@ -142,7 +145,9 @@ static cl::opt<uint64_t> threadLimit(
     cl::init(interp::kDefaultThreadLimit), cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
-    "print", cl::desc("What to print of the results"),
+    "print",
+    cl::desc("What to print of the results (default: values; summary with "
+             "--check-variants)"),
     cl::values(clEnumValN(PrintMode::Values, "values", "every element"),
                clEnumValN(PrintMode::Summary, "summary",
                           "shape, min, max, mean, NaN count"),
@@ -445,6 +450,28 @@ static LogicalResult compareResults(ArrayRef<interp::Buffer> expected,
   return success();
 }
 
+/// After the interpreter refused `func`: when it holds ops of the dialects a
+/// layer arrives in (linalg, tosa, tensor), which the interpreter runs only
+/// once imported into dtensor, says which pipeline does that.
+static void hintPipeline(func::FuncOp func) {
+  if (!pipeline.empty())
+    return;
+  std::set<StringRef> dialects;
+  func.walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect == "linalg" || dialect == "tosa" || dialect == "tensor")
+      dialects.insert(dialect);
+  });
+  if (dialects.empty())
+    return;
+  func.getContext()->getDiagEngine().emit(func.getLoc(),
+                                          DiagnosticSeverity::Note)
+      << "@" << func.getSymName() << " is a layer as it arrives ("
+      << llvm::join(dialects, ", ")
+      << " ops); the interpreter runs it once imported into dtensor: add "
+         "--pipeline=lower-to-tensor (or any lower-to-* pipeline)";
+}
+
 static int run(MLIRContext &context) {
   if (failed(checkTuneDb(context)))
     return 1;
@@ -454,6 +481,7 @@ static int run(MLIRContext &context) {
       parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
   if (!module)
     return 1;
+  locateImplicitModule(*module);
   if (!pipeline.empty() && failed(applyPipeline(*module, pipeline)))
     return 1;
   func::FuncOp func = findFunc(*module);
@@ -487,14 +515,20 @@ static int run(MLIRContext &context) {
         return 1;
   FailureOr<SmallVector<interp::Buffer>> results =
       interp::runFunction(func, args);
-  if (failed(results))
+  if (failed(results)) {
+    hintPipeline(func);
     return 1;
+  }
 
+  // A summary, not every element of every variant's reference.
+  PrintMode print = printMode;
+  if (checkVariants > 0 && !printMode.getNumOccurrences())
+    print = PrintMode::Summary;
   for (auto [i, result] : llvm::enumerate(*results)) {
     std::string title = "result #" + std::to_string(i);
-    if (printMode == PrintMode::Values)
+    if (print == PrintMode::Values)
       interp::printBuffer(result, title, llvm::outs());
-    else if (printMode == PrintMode::Summary)
+    else if (print == PrintMode::Summary)
       printSummary(result, title);
     if (!outputDir.empty() &&
         failed(writeIndexed(result, outputDir, "result", i)))
@@ -575,7 +609,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerDeplodockPasses();
   registerTransformsPasses();
-  cl::HideUnrelatedOptions({&runCategory, &getBenchCategory()});
+  prepareToolOptions({&runCategory, &getBenchCategory()});
+  showDefaults(seed, relTol, absTol, checkVariants, variantTarget);
+  showBenchDefaults();
   cl::ParseCommandLineOptions(argc, argv,
                               "Deplodock reference interpreter and GPU "
                               "runner\n");
@@ -598,6 +634,8 @@ int main(int argc, char **argv) {
   interp::setThreadLimit(threadLimit);
   MLIRContext context;
   loadDeplodockDialects(context);
+  // The location says where; the op's generic form would bury it.
+  context.printOpOnDiagnostic(false);
   if (benchMode)
     return runBenchMode(context, {inputFile, funcName, seed, inputs, pipeline,
                                   outputDir, variantTarget, tuneDb, argv[0]});

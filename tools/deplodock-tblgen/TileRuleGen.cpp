@@ -343,7 +343,8 @@ bool deplodock::tblgen::emitRuleDoc(const RecordKeeper &records,
          << " | " << knob.kind << " | " << range << " | " << knob.summary
          << " |\n";
     }
-    os << "\nA fork, as `list-forks` reports it:\n\n```\n"
+    os << "\nA fork, as `list-forks` reports it (after the kernel's name):"
+          "\n\n```\n"
        << rule.def->getValueAsString("forks") << "\n```\n";
   }
   return false;

@@ -13,6 +13,7 @@
 
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
+#include "Deplodock/Support/ToolOptions.h"
 #include "Deplodock/Tuner/TuneDriver.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
@@ -318,7 +319,7 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerDeplodockPasses();
-  cl::HideUnrelatedOptions(tuneCategory);
+  prepareToolOptions({&tuneCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "Deplodock autotuner: tune every kernel of a "
                               "layer and record the winners\n");
@@ -327,6 +328,7 @@ int main(int argc, char **argv) {
   if (!error) {
     mlir::MLIRContext context;
     loadDeplodockDialects(context);
+    context.printOpOnDiagnostic(false);
     error = runTuneDriver(context, *options, llvm::outs(), llvm::errs());
   }
   if (!error)

@@ -391,6 +391,21 @@ TEST_F(DTileOpsTest, ReadsAndMergesKnobs) {
   EXPECT_EQ(text, "#dtile.knobs<BK = 32, BM = 64, stage = [1], tma = true>");
 }
 
+// An unknown knob's error lists the valid ones, so that a typo can be fixed
+// without reading Rules.td.
+TEST(DTileKnobsTest, UnknownKnobListsTheKnobs) {
+  std::string message = dtile::describeUnknownKnob("BQ");
+  StringRef text = message;
+  ASSERT_TRUE(text.consume_front("unknown knob 'BQ' (knobs: ")) << message;
+  ASSERT_TRUE(text.consume_back(")")) << message;
+  SmallVector<StringRef> listed;
+  text.split(listed, ", ");
+  ArrayRef<dtile::KnobInfo> table = dtile::getKnobTable();
+  ASSERT_EQ(listed.size(), table.size()) << message;
+  for (auto [name, knob] : llvm::zip(listed, table))
+    EXPECT_EQ(name, knob.name);
+}
+
 TEST_F(DTileOpsTest, VerifiesKnobs) {
   auto checked = [&](ArrayRef<NamedAttribute> entries) {
     std::string message;
@@ -405,7 +420,7 @@ TEST_F(DTileOpsTest, VerifiesKnobs) {
   EXPECT_EQ(checked({builder.getNamedAttr("BK", builder.getI64IntegerAttr(8))}),
             "");
   EXPECT_EQ(checked({builder.getNamedAttr("bk", builder.getI64IntegerAttr(8))}),
-            "unknown knob 'bk'");
+            dtile::describeUnknownKnob("bk"));
   EXPECT_EQ(checked({builder.getNamedAttr("BK", builder.getF32FloatAttr(8))}),
             "knob 'BK' expects an integer");
   EXPECT_EQ(

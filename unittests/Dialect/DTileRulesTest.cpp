@@ -447,13 +447,13 @@ TEST_F(KnobsOptionTest, ParseKnobsPerKernel) {
 }
 
 TEST_F(KnobsOptionTest, ParseKnobsErrors) {
-  const std::pair<StringRef, StringRef> cases[] = {
+  const std::pair<StringRef, std::string> cases[] = {
       {"BK", "expected '='"},
       {"BK=", "knob 'BK' expects an integer"},
       {"=32", "expected valid keyword or string"},
-      {"XY=3", "unknown knob 'XY'"},
+      {"XY=3", dtile::describeUnknownKnob("XY")},
       // A pass option written into the knobs.
-      {"BM=4,list-forks=true", "unknown knob 'list'"},
+      {"BM=4,list-forks=true", dtile::describeUnknownKnob("list")},
       {"BK=true", "knob 'BK' expects an integer"},
       {"BK=32x", "expected '>'"},
       {"tma=1", "knob 'tma' expects a boolean"},
@@ -627,7 +627,7 @@ TEST_F(DTileRulesTest, RunRuleChoosesTheRequestedOption) {
                                   sm90, *fixed("threads = 64"),
                                   /*listForks=*/true)));
   }
-  EXPECT_EQ(message, "cooperative_reduce: does not apply");
+  EXPECT_EQ(message, "@matmul_0_reduce: cooperative_reduce: does not apply");
   EXPECT_EQ(print(*kernel), before);
 }
 

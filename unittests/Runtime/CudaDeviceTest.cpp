@@ -66,8 +66,8 @@ TEST(CudaDevice, CompilesRunsVerifiesAndTimes) {
   EXPECT_FALSE(device->getInfo().fake);
   EXPECT_GT(device->getInfo().smCount, 0);
   bool fatal = false;
-  llvm::Expected<BenchResult> result =
-      runBench(*device, scaleRequest(2), [](llvm::StringRef) {}, fatal);
+  llvm::Expected<BenchResult> result = runBench(
+      *device, scaleRequest(2), [](llvm::StringRef) {}, fatal);
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   EXPECT_EQ(result->status, BenchStatus::Ok) << result->detail;
   EXPECT_TRUE(result->verified);
@@ -84,8 +84,8 @@ TEST(CudaDevice, WrongResultsAreCaught) {
   if (!device)
     GTEST_SKIP() << why;
   bool fatal = false;
-  llvm::Expected<BenchResult> result =
-      runBench(*device, scaleRequest(3), [](llvm::StringRef) {}, fatal);
+  llvm::Expected<BenchResult> result = runBench(
+      *device, scaleRequest(3), [](llvm::StringRef) {}, fatal);
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   EXPECT_EQ(result->status, BenchStatus::WrongResult);
   EXPECT_TRUE(result->timings.empty());
@@ -99,8 +99,8 @@ TEST(CudaDevice, CompileErrorsAreTheVariantsFailure) {
   BenchRequest request = scaleRequest(2);
   request.source = "extern \"C\" __global__ void scale(float* x) { nope(); }";
   bool fatal = false;
-  llvm::Expected<BenchResult> result =
-      runBench(*device, request, [](llvm::StringRef) {}, fatal);
+  llvm::Expected<BenchResult> result = runBench(
+      *device, request, [](llvm::StringRef) {}, fatal);
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   EXPECT_EQ(result->status, BenchStatus::CompileFail);
   EXPECT_NE(result->detail.find("nope"), std::string::npos) << result->detail;

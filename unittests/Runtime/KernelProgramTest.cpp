@@ -17,6 +17,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::runtime;
@@ -172,8 +174,8 @@ func.func @strided(%a: memref<4xf32, strided<[2]>>) {
   };
   EXPECT_EQ(error("copy"),
             "'memref.copy' op cannot run on the GPU runtime: a host function "
-            "may only allocate buffers, launch dkernel.funcs and return "
-            "buffers");
+            "may only allocate buffers, read constant globals, launch "
+            "dkernel.funcs and return buffers");
   EXPECT_EQ(error("scalar"),
             "cannot hold argument #1 of type 'f32' on the GPU: only "
             "statically shaped memrefs with the identity layout");
@@ -188,6 +190,84 @@ func.func @strided(%a: memref<4xf32, strided<[2]>>) {
             "cannot hold argument #0 of type 'memref<4xf32, strided<[2]>>' "
             "on the GPU: only statically shaped memrefs with the identity "
             "layout");
+}
+
+TEST_F(KernelProgramTest, ConstantGlobals) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+memref.global "private" constant @table : memref<2x2xf32> = dense<[[1.0, -2.0], [0.5, 3.0]]>
+memref.global "private" constant @ids : memref<3xi64> = dense<[-1, 9007199254740993, 7]>
+memref.global "private" constant @mask : memref<2xi1> = dense<[true, false]>
+memref.global "private" constant @half : memref<4xf16> = dense<1.5>
+memref.global "private" @mutable : memref<2xf32> = dense<0.0>
+dkernel.func @k(%a: memref<2x2xf32>, %b: memref<3xi64>, %c: memref<2xi1>, %d: memref<4xf16>, %y: memref<4xf32>) outputs [4] grid [1, 1, 1] block [4, 1, 1] smem 0 {
+  dkernel.return
+}
+dkernel.func @one(%a: memref<2xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
+  dkernel.return
+}
+func.func @host() -> memref<4xf32> {
+  %t = memref.get_global @table : memref<2x2xf32>
+  %i = memref.get_global @ids : memref<3xi64>
+  %m = memref.get_global @mask : memref<2xi1>
+  %h = memref.get_global @half : memref<4xf16>
+  %again = memref.get_global @table : memref<2x2xf32>
+  %y = memref.alloc() : memref<4xf32>
+  dkernel.launch @k(%t, %i, %m, %h, %y) : memref<2x2xf32>, memref<3xi64>, memref<2xi1>, memref<4xf16>, memref<4xf32>
+  dkernel.launch @k(%again, %i, %m, %h, %y) : memref<2x2xf32>, memref<3xi64>, memref<2xi1>, memref<4xf16>, memref<4xf32>
+  return %y : memref<4xf32>
+}
+func.func @writable() {
+  %g = memref.get_global @mutable : memref<2xf32>
+  dkernel.launch @one(%g) : memref<2xf32>
+  return
+}
+func.func @returned() -> memref<2x2xf32> {
+  %t = memref.get_global @table : memref<2x2xf32>
+  return %t : memref<2x2xf32>
+}
+)mlir");
+  ASSERT_TRUE(module);
+  FailureOr<KernelProgram> program =
+      buildKernelProgram(module->lookupSymbol<func::FuncOp>("host"));
+  ASSERT_TRUE(succeeded(program));
+  // One buffer per global, whatever reads it.
+  ASSERT_EQ(program->buffers.size(), 5u);
+  EXPECT_EQ(program->launches[1].params[0].buffer,
+            program->launches[0].params[0].buffer);
+  const BufferSpec &table = program->buffers[0];
+  EXPECT_EQ(table.name, "table");
+  EXPECT_EQ(table.init, InitKind::Data);
+  EXPECT_EQ(program->getRole(0), BufferRole::Constant);
+  ASSERT_EQ(table.data.size(), 16u);
+  EXPECT_EQ(readElement(DType::F32, table.data.data(), 1), -2.0);
+  EXPECT_EQ(readElement(DType::F32, table.data.data(), 2), 0.5);
+  // Integers bit for bit, past what a double holds.
+  const BufferSpec &ids = program->buffers[1];
+  ASSERT_EQ(ids.data.size(), 24u);
+  int64_t second = 0, first = 0;
+  std::memcpy(&first, ids.data.data(), 8);
+  std::memcpy(&second, ids.data.data() + 8, 8);
+  EXPECT_EQ(first, -1);
+  EXPECT_EQ(second, 9007199254740993);
+  EXPECT_EQ(program->buffers[2].data, (std::vector<uint8_t>{1, 0}));
+  // A splat fills every element.
+  EXPECT_EQ(program->buffers[3].data,
+            (std::vector<uint8_t>{0, 0x3e, 0, 0x3e, 0, 0x3e, 0, 0x3e}));
+  EXPECT_EQ(program->getRole(4), BufferRole::Output);
+  EXPECT_EQ(program->getBindings(), (std::vector<unsigned>{4}));
+
+  auto error = [&](const char *name) {
+    return diagnostics([&] {
+      EXPECT_TRUE(
+          failed(buildKernelProgram(module->lookupSymbol<func::FuncOp>(name))));
+    });
+  };
+  EXPECT_EQ(error("writable"),
+            "'memref.get_global' op reads @mutable, which the GPU runtime "
+            "cannot hold: only constant globals with a dense initial value of "
+            "their own shape");
+  EXPECT_EQ(error("returned"), "'func.return' op returns a constant global, "
+                               "which the GPU runtime cannot return");
 }
 
 TEST_F(KernelProgramTest, BytesAndBuffers) {

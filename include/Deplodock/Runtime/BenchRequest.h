@@ -198,6 +198,18 @@ constexpr double kMaxTimeoutS = 86400;
 /// failed variant.
 llvm::Error validateRequest(const BenchRequest &request);
 
+/// Checks `buffer`'s shape: every dimension from 1 to 2^40, at most 2^40
+/// elements. Messages name it buffer #`index`.
+llvm::Error checkBufferShape(const BufferSpec &buffer, size_t index);
+
+/// Checks `launches` (at least one) against `buffers`: kernel names are C
+/// identifiers, geometry is positive with at most 1024 threads a block,
+/// every buffer index is in range, TMA boxes fit their buffers. Messages
+/// start with `what` ("the request").
+llvm::Error checkLaunches(llvm::ArrayRef<LaunchSpec> launches,
+                          llvm::ArrayRef<BufferSpec> buffers,
+                          llvm::StringRef what);
+
 /// The deadline the client applies to `request`: its timeoutS, else a
 /// generous bound from the timing budget.
 double requestDeadlineS(const BenchRequest &request);

@@ -16,6 +16,7 @@
 #include "Deplodock/Runtime/CudaDriver.h"
 #include "Deplodock/Runtime/DeviceInfo.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -115,6 +116,11 @@ public:
 
   virtual const DeviceInfo &getInfo() const = 0;
 
+  /// Makes the device usable from the calling thread (the CUDA device's
+  /// context current), for the runtime API, whose callers may switch
+  /// threads.
+  virtual llvm::Error makeCurrent() { return llvm::Error::success(); }
+
   /// Prepares for a request: the fake device reads its instructions here.
   virtual llvm::Error beginRequest(const BenchRequest &request) {
     return llvm::Error::success();
@@ -126,6 +132,10 @@ public:
   virtual llvm::Expected<void *> loadModule(llvm::StringRef source,
                                             llvm::ArrayRef<std::string> options,
                                             bool &cached) = 0;
+  /// Loads a compiled image (a cubin, fatbin or PTX, as cuModuleLoadData
+  /// takes) and returns a module handle like loadModule's. Fails with a
+  /// DeviceError (compile_fail) on an image the device cannot load.
+  virtual llvm::Expected<void *> loadImage(llvm::StringRef image);
   /// Kernel `name` of `module`, able to take `smemBytes` of dynamic shared
   /// memory.
   virtual llvm::Expected<Kernel> getKernel(void *module, llvm::StringRef name,
@@ -153,6 +163,10 @@ public:
   virtual std::unique_ptr<Unit> makeUnit(std::vector<Step> steps);
   /// Enqueues one run of `unit`.
   virtual llvm::Error run(Unit &unit) = 0;
+  /// Enqueues one run of `unit` on the caller's `stream` (a CUstream; null
+  /// is the legacy default stream) rather than the device's own, for the
+  /// runtime API. The fake device runs it at once, as run does.
+  virtual llvm::Error runOn(Unit &unit, void *stream) { return run(unit); }
   /// Waits for everything enqueued, at most `timeoutS` seconds (a
   /// DeviceError timeout, fatal, past it).
   virtual llvm::Error synchronize(double timeoutS) = 0;
@@ -163,6 +177,22 @@ public:
   /// fake device).
   virtual double nowMs() = 0;
 };
+
+/// Loads the kernels `launches` name from `module` into `kernels` (those
+/// not there yet), each with room for the most dynamic shared memory any of
+/// its launches asks; appends what the device says of each to `infos`.
+llvm::Error loadKernels(Device &device, void *module,
+                        llvm::ArrayRef<LaunchSpec> launches,
+                        llvm::StringMap<Kernel> &kernels,
+                        std::vector<KernelInfo> *infos);
+
+/// The steps of `launches` on `buffers`, which live at `pointers`: their
+/// parameters, TMA descriptors encoded, zeroing and writes.
+llvm::Expected<std::vector<Step>>
+makeSteps(Device &device, llvm::ArrayRef<LaunchSpec> launches,
+          const llvm::StringMap<Kernel> &kernels,
+          llvm::ArrayRef<BufferSpec> buffers,
+          llvm::ArrayRef<DevicePtr> pointers);
 
 /// Options of the CUDA device.
 struct CudaDeviceOptions {

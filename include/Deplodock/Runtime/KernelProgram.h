@@ -13,6 +13,7 @@
 
 #include "Deplodock/Interpreter/Buffer.h"
 #include "Deplodock/Runtime/BenchRequest.h"
+#include "Deplodock/Runtime/LayerManifest.h"
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,17 +24,13 @@ class FuncOp;
 
 namespace deplodock::runtime {
 
-/// Buffers and launches ready for a BenchRequest.
-struct KernelProgram {
+/// Buffers and launches ready for a BenchRequest or, as a LayerManifest,
+/// for a caller of the layer. The buffers are the function's arguments in
+/// order, then its allocations; their init is Poison (makeBenchRequest
+/// fills the arguments).
+struct KernelProgram : LayerManifest {
   /// Every dkernel.func of the module, as CUDA.
   std::string source;
-  /// The function's arguments in order, then its allocations. Their init is
-  /// Poison; makeBenchRequest fills the arguments.
-  std::vector<BufferSpec> buffers;
-  unsigned numArguments = 0;
-  std::vector<LaunchSpec> launches;
-  /// The buffer each result of the function is.
-  std::vector<unsigned> results;
 };
 
 /// The dtype of elements of `type` as the CUDA emitter prints them (index

@@ -109,6 +109,28 @@ Frame encodeProgress(uint64_t id, llvm::StringRef phase);
 /// The answer to a request the worker could not read or understand.
 Frame encodeError(llvm::StringRef message);
 
+//===----------------------------------------------------------------------===//
+// Pieces the layer manifest (LayerManifest.h) shares
+//===----------------------------------------------------------------------===//
+
+/// Parses JSON nested at most kMaxFrameJsonDepth deep (the parser recurses
+/// once per level); errors start with "malformed <what> JSON: ".
+llvm::Expected<llvm::json::Value> parseBoundedJson(llvm::StringRef text,
+                                                   llvm::StringRef what);
+
+/// A launch as a request's "launches" hold it.
+llvm::json::Value encodeLaunch(const LaunchSpec &launch);
+/// Reads a launch; reports a malformed field at `path`.
+bool decodeLaunch(const llvm::json::Value &value, LaunchSpec &out,
+                  llvm::json::Path path);
+/// Reads a buffer's "name" (optional), "dtype" and "shape" of a request's
+/// "buffers" entry.
+bool decodeBufferShape(const llvm::json::Object &object, BufferSpec &out,
+                       llvm::json::Path path);
+/// Reads an array of buffer indices (0 to 2^32-1).
+bool decodeIndices(const llvm::json::Value *value, std::vector<unsigned> &out,
+                   llvm::json::Path path);
+
 } // namespace deplodock::runtime
 
 #endif // DEPLODOCK_RUNTIME_PROTOCOL_H

@@ -65,6 +65,40 @@ makeBuffer(Location loc, Type type, std::string name, unsigned indexBitwidth) {
   return buffer;
 }
 
+/// The contents of constant `global` as `dtype` bytes: floats through
+/// double (exact for every float dtype), integers bit for bit.
+static FailureOr<std::vector<uint8_t>>
+constantBytes(memref::GetGlobalOp get, memref::GlobalOp global, DType dtype) {
+  auto init =
+      global.getConstant()
+          ? dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr())
+          : DenseElementsAttr();
+  int64_t count = global.getType().getNumElements();
+  if (!init || init.getNumElements() != count)
+    return get.emitOpError("reads @")
+           << global.getSymName()
+           << ", which the GPU runtime cannot hold: only constant globals "
+              "with a dense initial value of their own shape";
+  std::vector<uint8_t> bytes(count * dtypeSize(dtype));
+  int64_t i = 0;
+  if (isa<FloatType>(init.getElementType())) {
+    for (APFloat v : init.getValues<APFloat>())
+      writeElement(dtype, bytes.data(), i++, v.convertToDouble());
+    return bytes;
+  }
+  unsigned size = dtypeSize(dtype);
+  for (APInt v : init.getValues<APInt>()) {
+    uint64_t word = dtype == DType::I1
+                        ? v.getBoolValue()
+                        : static_cast<uint64_t>(v.getSExtValue());
+    // Little-endian, as the device holds it.
+    for (unsigned b = 0; b < size; ++b)
+      bytes[i * size + b] = static_cast<uint8_t>(word >> (8 * b));
+    ++i;
+  }
+  return bytes;
+}
+
 /// The launch of `kernel` on `buffers` (one index per buffer parameter).
 static LaunchSpec makeLaunch(dkernel::FuncOp kernel,
                              ArrayRef<unsigned> buffers) {
@@ -118,6 +152,8 @@ FailureOr<KernelProgram>
 deplodock::runtime::buildKernelProgram(func::FuncOp host,
                                        const CudaEmitterOptions &options) {
   KernelProgram program;
+  program.function = host.getSymName().str();
+  program.indexBitwidth = options.indexBitwidth;
   llvm::DenseMap<Value, unsigned> bufferOf;
   for (BlockArgument arg : host.getArguments()) {
     FailureOr<BufferSpec> buffer =
@@ -126,7 +162,12 @@ deplodock::runtime::buildKernelProgram(func::FuncOp host,
                    options.indexBitwidth);
     if (failed(buffer))
       return failure();
-    buffer->name = "arg" + std::to_string(arg.getArgNumber());
+    // The name the importer gave the argument (a PyTorch parameter's path),
+    // else its position.
+    auto name =
+        host.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "deplodock.name");
+    buffer->name =
+        name ? name.str() : "arg" + std::to_string(arg.getArgNumber());
     bufferOf[arg] = program.buffers.size();
     program.buffers.push_back(std::move(*buffer));
   }
@@ -138,15 +179,42 @@ deplodock::runtime::buildKernelProgram(func::FuncOp host,
     return user->emitOpError("uses a buffer that is neither an argument nor "
                              "a memref.alloc of the function");
   };
+  // One buffer per global, however often it is read.
+  llvm::DenseMap<Operation *, unsigned> bufferOfGlobal;
+  unsigned allocations = 0;
   for (Operation &op : host.getBody().front()) {
+    if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      if (!global)
+        return get.emitOpError("reads @")
+               << get.getName() << ", which is not a memref.global";
+      auto [it, inserted] =
+          bufferOfGlobal.try_emplace(global, program.buffers.size());
+      bufferOf[get.getResult()] = it->second;
+      if (!inserted)
+        continue;
+      FailureOr<BufferSpec> buffer = makeBuffer(
+          get.getLoc(), get.getType(), "a constant", options.indexBitwidth);
+      if (failed(buffer))
+        return failure();
+      FailureOr<std::vector<uint8_t>> bytes =
+          constantBytes(get, global, buffer->dtype);
+      if (failed(bytes))
+        return failure();
+      buffer->name = global.getSymName().str();
+      buffer->init = InitKind::Data;
+      buffer->data = std::move(*bytes);
+      program.buffers.push_back(std::move(*buffer));
+      continue;
+    }
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       FailureOr<BufferSpec> buffer =
           makeBuffer(alloc.getLoc(), alloc.getType(), "an allocation",
                      options.indexBitwidth);
       if (failed(buffer))
         return failure();
-      buffer->name = "alloc" + std::to_string(program.buffers.size() -
-                                              program.numArguments);
+      buffer->name = "alloc" + std::to_string(allocations++);
       bufferOf[alloc.getResult()] = program.buffers.size();
       program.buffers.push_back(std::move(*buffer));
       continue;
@@ -172,6 +240,9 @@ deplodock::runtime::buildKernelProgram(func::FuncOp host,
         FailureOr<unsigned> buffer = lookup(ret, value);
         if (failed(buffer))
           return failure();
+        if (value.getDefiningOp<memref::GetGlobalOp>())
+          return ret.emitOpError("returns a constant global, which the GPU "
+                                 "runtime cannot return");
         program.results.push_back(*buffer);
       }
       continue;
@@ -179,8 +250,8 @@ deplodock::runtime::buildKernelProgram(func::FuncOp host,
     if (isa<memref::DeallocOp>(op))
       continue;
     return op.emitOpError("cannot run on the GPU runtime: a host function may "
-                          "only allocate buffers, launch dkernel.funcs and "
-                          "return buffers");
+                          "only allocate buffers, read constant globals, "
+                          "launch dkernel.funcs and return buffers");
   }
   // A layer with nothing to launch (it returns its arguments) is valid: a
   // program without source or launches.
@@ -197,6 +268,8 @@ FailureOr<KernelProgram>
 deplodock::runtime::buildKernelProgram(dkernel::FuncOp kernel,
                                        const CudaEmitterOptions &options) {
   KernelProgram program;
+  program.function = kernel.getSymName().str();
+  program.indexBitwidth = options.indexBitwidth;
   SmallVector<unsigned> buffers;
   for (BlockArgument arg : kernel.getBufferArguments()) {
     FailureOr<BufferSpec> buffer =

@@ -42,7 +42,7 @@ tuner::knobsFromJson(MLIRContext *context, const llvm::json::Object &object) {
     StringRef name = key;
     const dtile::KnobInfo *knob = dtile::lookupKnob(name);
     if (!knob)
-      return llvm::createStringError("unknown knob '" + name + "'");
+      return llvm::createStringError(dtile::describeUnknownKnob(name));
     Attribute attr;
     switch (knob->kind) {
     case dtile::KnobKind::Int:

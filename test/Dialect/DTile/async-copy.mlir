@@ -23,10 +23,10 @@
 //       DEFAULT:     dtile.stage %{{.*}} box [128] buffers 2 slot %{{.*}} transport cp_async
 //  DEFAULT-NEXT:     dtile.async_wait keep 0
 
-// FORKS: kernels.mlir:6:5: remark: async_copy: async_copy in {true*, false}
-// FORKS: kernels.mlir:25:5: remark: async_copy: does not apply
-// FORKS: kernels.mlir:44:5: remark: async_copy: does not apply
-// FORKS: kernels.mlir:58:5: remark: async_copy: async_copy in {true*, false}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: async_copy: async_copy in {true*, false}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: async_copy: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: async_copy: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: async_copy: async_copy in {true*, false}
 
 // SKIP-LABEL: func.func @matmul
 //       SKIP:   async_copy = false

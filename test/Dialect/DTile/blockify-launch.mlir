@@ -69,21 +69,21 @@
 /// Tiles are powers of two with BN >= 8 and at least 32 outputs, largest
 /// (then squarest, then widest) first after the default; thread counts are
 /// powers of two from 32 that split the innermost axes evenly.
-// FORKS: kernels.mlir:6:5: remark: blockify_launch: (BM, BN) in {(4, 8)*, (16, 64), (16, 32), (8, 64), (16, 16), (8, 32), (4, 64), (8, 16), (16, 8), (4, 32), (2, 64), (8, 8), (4, 16), (2, 32), (1, 64), (2, 16), (1, 32)}
-// FORKS: kernels.mlir:25:5: remark: blockify_launch: does not apply
-// FORKS: kernels.mlir:44:5: remark: blockify_launch: block_threads in {256*, 32, 64, 128, 512, 1024}
-// FORKS: kernels.mlir:58:5: remark: blockify_launch: does not apply
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: blockify_launch: (BM, BN) in {(4, 8)*, (16, 64), (16, 32), (8, 64), (16, 16), (8, 32), (4, 64), (8, 16), (16, 8), (4, 32), (2, 64), (8, 8), (4, 16), (2, 32), (1, 64), (2, 16), (1, 32)}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: blockify_launch: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: blockify_launch: block_threads in {256*, 32, 64, 128, 512, 1024}
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: blockify_launch: does not apply
 
 /// Without cooperation the rows go to threads: 8 rows (fewer than a warp:
 /// all in one block), 64 gemv columns (64 or 32 per block).
-// ROWS: kernels.mlir:25:5: remark: blockify_launch: block_threads in {8*}
-// ROWS: kernels.mlir:58:5: remark: blockify_launch: block_threads in {64*, 32}
+// ROWS: kernels.mlir:25:5: remark: @rowsum_0_reduce: blockify_launch: block_threads in {8*}
+// ROWS: kernels.mlir:58:5: remark: @gemv_0_reduce: blockify_launch: block_threads in {64*, 32}
 
 /// Kernels that already have threads are not blockified again.
-// AGAIN: kernels.mlir:6:5: remark: blockify_launch: does not apply
-// AGAIN: kernels.mlir:25:5: remark: blockify_launch: does not apply
-// AGAIN: kernels.mlir:44:5: remark: blockify_launch: does not apply
-// AGAIN: kernels.mlir:58:5: remark: blockify_launch: does not apply
+// AGAIN: kernels.mlir:6:5: remark: @matmul_0_reduce: blockify_launch: does not apply
+// AGAIN: kernels.mlir:25:5: remark: @rowsum_0_reduce: blockify_launch: does not apply
+// AGAIN: kernels.mlir:44:5: remark: @scale_0_pointwise: blockify_launch: does not apply
+// AGAIN: kernels.mlir:58:5: remark: @gemv_0_reduce: blockify_launch: does not apply
 
 /// Only BM = 3 is named; no option has it.
 // ILLEGAL: kernels.mlir:6:5: error: 'dtile.kernel' op knobs BM=3 are not a legal option of blockify_launch: (BM, BN) in {(4, 8)*,

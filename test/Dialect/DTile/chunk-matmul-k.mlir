@@ -53,10 +53,10 @@
 
 /// The chunks are the divisors of K = 128 in [16, 128] that leave at least
 /// two chunks; 32 is the default. One remark per kernel.
-// FORKS: kernels.mlir:6:5: remark: chunk_matmul_k: BK in {32*, 16, 64}
-// FORKS: kernels.mlir:25:5: remark: chunk_matmul_k: does not apply
-// FORKS: kernels.mlir:44:5: remark: chunk_matmul_k: does not apply
-// FORKS: kernels.mlir:58:5: remark: chunk_matmul_k: does not apply
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: chunk_matmul_k: BK in {32*, 16, 64}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_matmul_k: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: chunk_matmul_k: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: chunk_matmul_k: does not apply
 
 /// A chunk that is not an option is an error at the kernel listing the
 /// options.

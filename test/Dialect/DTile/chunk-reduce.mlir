@@ -23,14 +23,14 @@
 
 /// The row sum reads only its own row: nothing shared, nothing chunked.
 /// No fork: one chunk or none.
-// FORKS: kernels.mlir:6:5: remark: chunk_reduce: does not apply
-// FORKS: kernels.mlir:25:5: remark: chunk_reduce: does not apply
-// FORKS: kernels.mlir:44:5: remark: chunk_reduce: does not apply
-// FORKS: kernels.mlir:58:5: remark: chunk_reduce: chunk in {128*}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: chunk_reduce: does not apply
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_reduce: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: chunk_reduce: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: chunk_reduce: chunk in {128*}
 
 /// Threads that cooperate on a row (cooperative_reduce) share no input.
-// COOP: kernels.mlir:25:5: remark: chunk_reduce: does not apply
-// COOP: kernels.mlir:58:5: remark: chunk_reduce: does not apply
+// COOP: kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_reduce: does not apply
+// COOP: kernels.mlir:58:5: remark: @gemv_0_reduce: chunk_reduce: does not apply
 
 // ILLEGAL: kernels.mlir:58:5: error: 'dtile.kernel' op knobs chunk=64 are not a legal option of chunk_reduce: chunk in {128*}
 

@@ -65,14 +65,14 @@
 /// Thread counts are powers of two from 32 up to the row (or 1024); the
 /// default is the row rounded up to a power of two within [32, 256]; 1 (no
 /// cooperation) comes last.
-// FORKS: kernels.mlir:6:5: remark: cooperative_reduce: does not apply
-// FORKS: kernels.mlir:25:5: remark: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}
-// FORKS: kernels.mlir:44:5: remark: cooperative_reduce: does not apply
-// FORKS: kernels.mlir:58:5: remark: cooperative_reduce: threads in {256*, 32, 64, 128, 1}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: cooperative_reduce: does not apply
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: cooperative_reduce: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 1}
 
 /// Kernels that already have threads are not split again.
-// AGAIN: kernels.mlir:25:5: remark: cooperative_reduce: does not apply
-// AGAIN: kernels.mlir:58:5: remark: cooperative_reduce: does not apply
+// AGAIN: kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: does not apply
+// AGAIN: kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: does not apply
 
 /// 512 is legal for the row sum but not for the gemv's 256-long reduction.
 // ILLEGAL: kernels.mlir:58:5: error: 'dtile.kernel' op knobs threads=512 are not a legal option of cooperative_reduce: threads in {256*, 32, 64, 128, 1}

@@ -23,10 +23,10 @@
 //       DEFAULT:     dtile.stage %{{.*}} box [128] buffers 2 slot
 
 /// Only kernels with staged chunks fork.
-// FORKS: kernels.mlir:6:5: remark: double_buffer: double_buffer in {true*, false}
-// FORKS: kernels.mlir:25:5: remark: double_buffer: does not apply
-// FORKS: kernels.mlir:44:5: remark: double_buffer: does not apply
-// FORKS: kernels.mlir:58:5: remark: double_buffer: double_buffer in {true*, false}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: double_buffer: double_buffer in {true*, false}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: double_buffer: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: double_buffer: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: double_buffer: double_buffer in {true*, false}
 
 /// Skipping records the choice and leaves one slab per stage.
 // SKIP-LABEL: func.func @matmul

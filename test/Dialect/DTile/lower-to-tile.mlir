@@ -100,19 +100,19 @@
 // ROWS: dtile.kernel @rmsnorm_0_reduce knobs<block_threads = 32, threads = 1, unroll = 4>
 // ROWS:   dtile.tile blocks(%{{.*}} : 1 "unit") threads(%{{.*}} : 32 "d0") {
 
-// MATMUL-FORKS: matmul.mlir:10:11: remark: chunk_matmul_k: BK in {32*, 16, 64, 128}
-// MATMUL-FORKS: matmul.mlir:10:11: remark: split_matmul_k: split_k in {8*, 1, 2, 4, 16, 32}
-// MATMUL-FORKS: matmul.mlir:10:11: remark: cooperative_reduce: does not apply
-// MATMUL-FORKS: matmul.mlir:10:11: remark: blockify_launch: (BM, BN) in {(32, 128)*, (32, 256), (16, 256), (32, 64), (16, 128), (8, 256), (32, 32), (16, 64), (8, 128), (4, 256), (16, 32), (32, 16), (8, 64), (4, 128), (2, 256), (16, 16), (8, 32), (32, 8), (4, 64), (2, 128), (1, 256), (8, 16), (16, 8), (4, 32), (2, 64), (1, 128), (8, 8), (4, 16), (2, 32), (1, 64), (4, 8), (2, 16), (1, 32)}
-// MATMUL-FORKS: matmul.mlir:10:11: remark: chunk_reduce: does not apply
-// MATMUL-FORKS: matmul.mlir:10:11: remark: register_tile: (FM, FN) in {(4, 4)*, (1, 4), (1, 8), (1, 16), (2, 2), (2, 4), (2, 8), (2, 16), (4, 1), (4, 2), (4, 8), (4, 16), (8, 1), (8, 2), (8, 4), (8, 8), (16, 1), (16, 2), (16, 4)}
-// MATMUL-FORKS: matmul.mlir:10:11: remark: stage_inputs: stage in {[0, 1]*, [1], [0], []}
-// MATMUL-FORKS: matmul.mlir:10:11: remark: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: chunk_matmul_k: BK in {32*, 16, 64, 128}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: split_matmul_k: split_k in {8*, 1, 2, 4, 16, 32}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: cooperative_reduce: does not apply
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: blockify_launch: (BM, BN) in {(32, 128)*, (32, 256), (16, 256), (32, 64), (16, 128), (8, 256), (32, 32), (16, 64), (8, 128), (4, 256), (16, 32), (32, 16), (8, 64), (4, 128), (2, 256), (16, 16), (8, 32), (32, 8), (4, 64), (2, 128), (1, 256), (8, 16), (16, 8), (4, 32), (2, 64), (1, 128), (8, 8), (4, 16), (2, 32), (1, 64), (4, 8), (2, 16), (1, 32)}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: chunk_reduce: does not apply
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(4, 4)*, (1, 4), (1, 8), (1, 16), (2, 2), (2, 4), (2, 8), (2, 16), (4, 1), (4, 2), (4, 8), (4, 16), (8, 1), (8, 2), (8, 4), (8, 8), (16, 1), (16, 2), (16, 4)}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
 
-// RMSNORM-FORKS: rmsnorm.mlir:24:13: remark: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1024, 1}
+// RMSNORM-FORKS: rmsnorm.mlir:24:13: remark: @rmsnorm_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1024, 1}
 
-// SDPA-FORKS: sdpa.mlir:41:11: remark: attention_blocks: (BKV, BQ) in {(32, 64)*, (32, 32), (16, 32), (16, 64), (32, 128), (16, 128), (32, 256), (16, 256)}
-// SDPA-FORKS: sdpa.mlir:41:11: remark: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ) in {(32, 64)*, (32, 32), (16, 32), (16, 64), (32, 128), (16, 128), (32, 256), (16, 256)}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: @sdpa_0_reduce: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
 
 // ILLEGAL: matmul.mlir:10:11: error: 'dtile.kernel' op knobs BK=48 are not a legal option of chunk_matmul_k: BK in {32*, 16, 64, 128}
 // TARGET: error: unknown target 'sm_100'; expected sm_80 or sm_90

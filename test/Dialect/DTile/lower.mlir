@@ -51,38 +51,38 @@
 //       DEFAULT:     dtile.tile blocks(%{{.*}} : 64 "d0") threads(%{{.*}} : 256 "t") {
 //   DEFAULT-NOT:   dloop.kernel
 
-/// Each rule's options, kernel after kernel, in pipeline order.
-// FORKS:      kernels.mlir:6:5: remark: chunk_matmul_k: BK in {32*, 16, 64}
+/// Each rule's options, kernel after kernel (each named), in pipeline order.
+// FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: chunk_matmul_k: BK in {32*, 16, 64}
 // FORKS-NEXT: dloop.kernel @matmul_0_reduce
 // FORKS-NEXT: ^
-// FORKS-NEXT: kernels.mlir:6:5: remark: split_matmul_k: split_k in {2*, 1}
-// FORKS:      kernels.mlir:6:5: remark: cooperative_reduce: does not apply
-// FORKS:      kernels.mlir:6:5: remark: blockify_launch: (BM, BN) in {(4, 8)*, (16, 64), (16, 32), (8, 64), (16, 16), (8, 32), (4, 64), (8, 16), (16, 8), (4, 32), (2, 64), (8, 8), (4, 16), (2, 32), (1, 64), (2, 16), (1, 32)}
-// FORKS:      kernels.mlir:6:5: remark: chunk_reduce: does not apply
-// FORKS:      kernels.mlir:6:5: remark: register_tile: (FM, FN) in {(1, 1)*}
-// FORKS:      kernels.mlir:6:5: remark: stage_inputs: stage in {[0, 1]*, [1], [0], []}
-// FORKS:      kernels.mlir:6:5: remark: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
-// FORKS:      kernels.mlir:25:5: remark: chunk_matmul_k: does not apply
-// FORKS:      kernels.mlir:25:5: remark: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}
-// FORKS:      kernels.mlir:25:5: remark: blockify_launch: does not apply
-// FORKS:      kernels.mlir:25:5: remark: chunk_reduce: does not apply
-// FORKS:      kernels.mlir:25:5: remark: register_tile: does not apply
-// FORKS:      kernels.mlir:25:5: remark: stage_inputs: does not apply
-// FORKS:      kernels.mlir:25:5: remark: mark_unroll: does not apply
-// FORKS:      kernels.mlir:44:5: remark: chunk_matmul_k: does not apply
-// FORKS:      kernels.mlir:44:5: remark: cooperative_reduce: does not apply
-// FORKS:      kernels.mlir:44:5: remark: blockify_launch: block_threads in {256*, 32, 64, 128, 512, 1024}
-// FORKS:      kernels.mlir:44:5: remark: chunk_reduce: does not apply
-// FORKS:      kernels.mlir:44:5: remark: register_tile: does not apply
-// FORKS:      kernels.mlir:44:5: remark: stage_inputs: does not apply
-// FORKS:      kernels.mlir:44:5: remark: mark_unroll: does not apply
-// FORKS:      kernels.mlir:58:5: remark: chunk_matmul_k: does not apply
-// FORKS:      kernels.mlir:58:5: remark: cooperative_reduce: threads in {256*, 32, 64, 128, 1}
-// FORKS:      kernels.mlir:58:5: remark: blockify_launch: does not apply
-// FORKS:      kernels.mlir:58:5: remark: chunk_reduce: does not apply
-// FORKS:      kernels.mlir:58:5: remark: register_tile: does not apply
-// FORKS:      kernels.mlir:58:5: remark: stage_inputs: does not apply
-// FORKS:      kernels.mlir:58:5: remark: mark_unroll: does not apply
+// FORKS-NEXT: kernels.mlir:6:5: remark: @matmul_0_reduce: split_matmul_k: split_k in {2*, 1}
+// FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: cooperative_reduce: does not apply
+// FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: blockify_launch: (BM, BN) in {(4, 8)*, (16, 64), (16, 32), (8, 64), (16, 16), (8, 32), (4, 64), (8, 16), (16, 8), (4, 32), (2, 64), (8, 8), (4, 16), (2, 32), (1, 64), (2, 16), (1, 32)}
+// FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: chunk_reduce: does not apply
+// FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(1, 1)*}
+// FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}
+// FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_matmul_k: does not apply
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: blockify_launch: does not apply
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_reduce: does not apply
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: register_tile: does not apply
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: stage_inputs: does not apply
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: mark_unroll: does not apply
+// FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: chunk_matmul_k: does not apply
+// FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: cooperative_reduce: does not apply
+// FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: blockify_launch: block_threads in {256*, 32, 64, 128, 512, 1024}
+// FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: chunk_reduce: does not apply
+// FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: register_tile: does not apply
+// FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: stage_inputs: does not apply
+// FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: mark_unroll: does not apply
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: chunk_matmul_k: does not apply
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 1}
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: blockify_launch: does not apply
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: chunk_reduce: does not apply
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: register_tile: does not apply
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: stage_inputs: does not apply
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: mark_unroll: does not apply
 //  FORKS-NOT: remark
 
 /// BK = 64 and a 16 x 64 tile; the later forks take option 0 for that

@@ -29,15 +29,15 @@
 
 /// Powers of two up to 32 dividing every innermost loop; the pointwise
 /// kernel has no loop left.
-// FORKS: kernels.mlir:6:5: remark: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
-// FORKS: kernels.mlir:25:5: remark: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
-// FORKS: kernels.mlir:44:5: remark: mark_unroll: does not apply
-// FORKS: kernels.mlir:58:5: remark: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: mark_unroll: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
 
 /// Loops strided over threads are not marked: cooperative reductions have
 /// no dloop.for left.
-// COOP: kernels.mlir:25:5: remark: mark_unroll: does not apply
-// COOP: kernels.mlir:58:5: remark: mark_unroll: does not apply
+// COOP: kernels.mlir:25:5: remark: @rowsum_0_reduce: mark_unroll: does not apply
+// COOP: kernels.mlir:58:5: remark: @gemv_0_reduce: mark_unroll: does not apply
 
 /// unroll = 1 leaves the loop unmarked but records the choice.
 // ONE-LABEL: func.func @matmul

@@ -26,10 +26,10 @@
 //       CHECK:     dtile.stage %{{.*}} box [128] :
 
 /// The fork: pad (the heuristic) or not, only where padding helps.
-// FORKS: kernels.mlir:6:5: remark: pad_smem: pad in {true*, false}
-// FORKS: kernels.mlir:25:5: remark: pad_smem: does not apply
-// FORKS: kernels.mlir:44:5: remark: pad_smem: does not apply
-// FORKS: kernels.mlir:58:5: remark: pad_smem: does not apply
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: pad_smem: pad in {true*, false}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: pad_smem: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: pad_smem: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: pad_smem: does not apply
 
 /// pad=false keeps the dense slabs, the choice recorded.
 // OFF-LABEL: func.func @matmul
@@ -44,8 +44,8 @@
 //       FM2FN4:     dtile.stage %{{.*}} box [32, 64] :
 
 /// Only B staged: nothing to gain. Without threads nothing is staged.
-// ONLYB: kernels.mlir:6:5: remark: pad_smem: does not apply
-// NO-THREADS: kernels.mlir:6:5: remark: pad_smem: does not apply
+// ONLYB: kernels.mlir:6:5: remark: @matmul_0_reduce: pad_smem: does not apply
+// NO-THREADS: kernels.mlir:6:5: remark: @matmul_0_reduce: pad_smem: does not apply
 
 /// A value of the wrong kind, and a knob no rule takes for a kernel.
 // BAD-VALUE: kernels.mlir:3:1: error: bad knobs option 'pad=1': knob 'pad' expects a boolean

@@ -36,8 +36,8 @@
 //       CHECK:       dloop.store %{{.*}}#0, %{{.*}}[%{{.*}} * 16 + %[[MI]] * 2, %{{.*}} * 64 + %[[NI]]]
 //  CHECK-NEXT:       dloop.store %{{.*}}#1, %{{.*}}[%{{.*}} * 16 + %[[MI]] * 2, %{{.*}} * 64 + %[[NI]] + 16]
 
-// FORKS: kernels.mlir:6:5: remark: permute_register_tile: permute in {true*, false}
-// FORKS: kernels.mlir:25:5: remark: permute_register_tile: does not apply
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: permute_register_tile: permute in {true*, false}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: permute_register_tile: does not apply
 
 /// permute=false keeps the adjacent columns, the choice recorded.
 // KEEP: knobs<BK = 32, BM = 16, BN = 64, FM = 2, FN = 4, permute = false, stage = [0, 1]>
@@ -45,8 +45,8 @@
 
 /// Skipped where the analysis sees no gain: B read from global memory (no
 /// slab read changes), or one column per thread.
-// ONLYA: kernels.mlir:6:5: remark: permute_register_tile: does not apply
-// FN1: kernels.mlir:6:5: remark: permute_register_tile: does not apply
+// ONLYA: kernels.mlir:6:5: remark: @matmul_0_reduce: permute_register_tile: does not apply
+// FN1: kernels.mlir:6:5: remark: @matmul_0_reduce: permute_register_tile: does not apply
 
 // NOT-TAKEN: kernels.mlir:6:5: error: 'dtile.kernel' op no rule took knob "permute" for this kernel
 // BAD-VALUE: kernels.mlir:3:1: error: bad knobs option 'permute=yes': knob 'permute' expects a boolean

@@ -37,13 +37,13 @@
 // DEFAULT-LABEL: func.func @gemv
 //       DEFAULT:   pipeline = true
 
-// FORKS: kernels.mlir:6:5: remark: pipeline_k_outer: pipeline in {true*, false}
-// FORKS: kernels.mlir:25:5: remark: pipeline_k_outer: does not apply
-// FORKS: kernels.mlir:44:5: remark: pipeline_k_outer: does not apply
-// FORKS: kernels.mlir:58:5: remark: pipeline_k_outer: pipeline in {true*, false}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer: pipeline in {true*, false}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: pipeline_k_outer: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: pipeline_k_outer: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: pipeline_k_outer: pipeline in {true*, false}
 
 /// Synchronous copies cannot overlap the computation: legal, not the default.
-// SYNC-FORKS: kernels.mlir:6:5: remark: pipeline_k_outer: pipeline in {false*, true}
+// SYNC-FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer: pipeline in {false*, true}
 
 /// Without async copies there is no wait: the copies of chunk k + 1 end
 /// with a barrier of their own.
@@ -56,7 +56,7 @@
 //       SYNC: func.func @rowsum
 
 /// One slab per stage: prefetching would overwrite the slab being read.
-// SINGLE: kernels.mlir:6:5: remark: pipeline_k_outer: does not apply
+// SINGLE: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer: does not apply
 
 // ILLEGAL: kernels.mlir:6:5: error: 'dtile.kernel' op no rule took knob "pipeline" for this kernel
 

@@ -78,15 +78,15 @@
 
 /// Powers of two up to 16 per side and 64 outputs per thread, 32 to 1024
 /// threads; the default is the squarest with about 256 threads.
-// FORKS: kernels.mlir:6:5: remark: register_tile: (FM, FN) in {(2, 2)*, (1, 1), (1, 2), (1, 4), (1, 8), (1, 16), (2, 1), (2, 4), (2, 8), (2, 16), (4, 1), (4, 2), (4, 4), (4, 8), (8, 1), (8, 2), (8, 4), (16, 1), (16, 2)}
-// FORKS: kernels.mlir:25:5: remark: register_tile: does not apply
-// FORKS: kernels.mlir:44:5: remark: register_tile: does not apply
-// FORKS: kernels.mlir:58:5: remark: register_tile: does not apply
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(2, 2)*, (1, 1), (1, 2), (1, 4), (1, 8), (1, 16), (2, 1), (2, 4), (2, 8), (2, 16), (4, 1), (4, 2), (4, 4), (4, 8), (8, 1), (8, 2), (8, 4), (16, 1), (16, 2)}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: register_tile: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: register_tile: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: register_tile: does not apply
 
 /// A 4 x 8 tile has only 32 outputs: one per thread.
-// DEFAULT-FORKS: kernels.mlir:6:5: remark: register_tile: (FM, FN) in {(1, 1)*}
+// DEFAULT-FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(1, 1)*}
 
 /// Once the tile has threads, the rule does not apply again.
-// AGAIN: kernels.mlir:6:5: remark: register_tile: does not apply
+// AGAIN: kernels.mlir:6:5: remark: @matmul_0_reduce: register_tile: does not apply
 
 // ILLEGAL: kernels.mlir:6:5: error: 'dtile.kernel' op knobs FM=3 are not a legal option of register_tile: (FM, FN) in {(1, 1)*}

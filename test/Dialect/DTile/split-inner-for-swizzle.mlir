@@ -158,7 +158,7 @@ func.func @not_tma(%arg0: memref<64x128xf32>, %arg1: memref<64xf32>) {
   return
 }
 
-//      ORDER: kernels.mlir:6:5: remark: tma_copy: tma in {false*, true}
-//      ORDER: kernels.mlir:6:5: remark: split_inner_for_swizzle: swizzle in {0*, 32}
-//      ORDER: kernels.mlir:6:5: remark: pipeline_k_outer
+//      ORDER: kernels.mlir:6:5: remark: @matmul_0_reduce: tma_copy: tma in {false*, true}
+//      ORDER: kernels.mlir:6:5: remark: @matmul_0_reduce: split_inner_for_swizzle: swizzle in {0*, 32}
+//      ORDER: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer
 // NO-TMA-NOT: split_inner_for_swizzle: swizzle

@@ -71,17 +71,17 @@
 
 /// Every subset of the candidate inputs that fits, most inputs first (then
 /// most bytes: B's slab is twice A's), staging nothing last.
-// FORKS: kernels.mlir:6:5: remark: stage_inputs: stage in {[0, 1]*, [1], [0], []}
-// FORKS: kernels.mlir:25:5: remark: stage_inputs: does not apply
-// FORKS: kernels.mlir:44:5: remark: stage_inputs: does not apply
-// FORKS: kernels.mlir:58:5: remark: stage_inputs: stage in {[0]*, []}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: stage_inputs: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: stage_inputs: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: stage_inputs: stage in {[0]*, []}
 
 /// Without threads nothing is shared.
-// NO-THREADS: kernels.mlir:6:5: remark: stage_inputs: does not apply
+// NO-THREADS: kernels.mlir:6:5: remark: @matmul_0_reduce: stage_inputs: does not apply
 
 // ILLEGAL: kernels.mlir:6:5: error: 'dtile.kernel' op knobs stage=[2] are not a legal option of stage_inputs: stage in {[0, 1]*, [1], [0], []}
 
-// AGAIN: kernels.mlir:6:5: remark: stage_inputs: does not apply
+// AGAIN: kernels.mlir:6:5: remark: @matmul_0_reduce: stage_inputs: does not apply
 
 // -----
 
@@ -165,7 +165,7 @@ func.func @shared_pair(%arg0: memref<2x64xf32>, %arg1: memref<32xf32>) {
 
 /// A 128 x 256 tile with K chunks of 128: A's slab takes 64 KB, B's 128 KB.
 /// Both fit the 227 KB an H100 block may use, not the 163 KB of an A100.
-// SM80: stage-inputs.mlir:[[@LINE+6]]:3: remark: stage_inputs: stage in {[1]*, [0], []}
+// SM80: stage-inputs.mlir:[[@LINE+6]]:3: remark: @large_tile: stage_inputs: stage in {[1]*, [0], []}
 // CHECK-LABEL: func.func @large_tile
 //       CHECK:   dtile.stage %{{.*}}[%{{.*}} * 128, %{{.*}} * 128] box [128, 128] : memref<128x256xf32> -> memref<128x128xf32, #gpu.address_space<workgroup>>
 //       CHECK:   dtile.stage %{{.*}}[%{{.*}} * 128, %{{.*}} * 256] box [128, 256] : memref<256x256xf32> -> memref<128x256xf32, #gpu.address_space<workgroup>>

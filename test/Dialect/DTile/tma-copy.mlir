@@ -38,28 +38,28 @@
 //   DEFAULT-NOT:   async_wait
 //       DEFAULT: func.func @rowsum
 
-// FORKS: kernels.mlir:6:5: remark: tma_copy: tma in {false*, true}
-// FORKS: kernels.mlir:25:5: remark: tma_copy: does not apply
-// FORKS: kernels.mlir:44:5: remark: tma_copy: does not apply
-// FORKS: kernels.mlir:58:5: remark: tma_copy: tma in {false*, true}
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: tma_copy: tma in {false*, true}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: tma_copy: does not apply
+// FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: tma_copy: does not apply
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: tma_copy: tma in {false*, true}
 
 /// sm_80 has no TMA.
-// FORKS80-COUNT-4: remark: tma_copy: does not apply
+// FORKS80-COUNT-4: remark: @{{[a-z0-9_]+}}: tma_copy: does not apply
 
 /// Once async_copy has applied, the kernel's copies are cp.async: TMA would
 /// mix two kinds of waits in one kernel.
-// AFTER-ASYNC-COUNT-4: remark: tma_copy: does not apply
+// AFTER-ASYNC-COUNT-4: remark: @{{[a-z0-9_]+}}: tma_copy: does not apply
 
 /// In the whole pipeline tma_copy follows async_copy, which applies by
 /// default.
-//      ORDER: kernels.mlir:6:5: remark: async_copy: async_copy in {true*, false}
-//      ORDER: kernels.mlir:6:5: remark: tma_copy: does not apply
-//      ORDER: kernels.mlir:6:5: remark: pipeline_k_outer
+//      ORDER: kernels.mlir:6:5: remark: @matmul_0_reduce: async_copy: async_copy in {true*, false}
+//      ORDER: kernels.mlir:6:5: remark: @matmul_0_reduce: tma_copy: does not apply
+//      ORDER: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer
 
 /// The example matmul, through the whole pipeline from linalg.
-//      EXAMPLE: matmul.mlir:{{.*}}: remark: async_copy: async_copy in {true*, false}
-//      EXAMPLE: matmul.mlir:{{.*}}: remark: tma_copy: tma in {false*, true}
-//      EXAMPLE: matmul.mlir:{{.*}}: remark: pipeline_k_outer
+//      EXAMPLE: matmul.mlir:{{.*}}: remark: @matmul_0_reduce: async_copy: async_copy in {true*, false}
+//      EXAMPLE: matmul.mlir:{{.*}}: remark: @matmul_0_reduce: tma_copy: tma in {false*, true}
+//      EXAMPLE: matmul.mlir:{{.*}}: remark: @matmul_0_reduce: pipeline_k_outer
 // EXAMPLE80: matmul.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'dtile.kernel' op knob tma=true asks for TMA copies (cp.async.bulk.tensor), which need the 'tma' feature; target sm_80 lacks it
 
 // SM80: kernels.mlir:6:5: error: 'dtile.kernel' op knob tma=true asks for TMA copies (cp.async.bulk.tensor), which need the 'tma' feature; target sm_80 lacks it

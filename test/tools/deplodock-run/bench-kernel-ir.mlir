@@ -14,7 +14,7 @@
 // HOST-NEXT:     function            20.00              19.92      20.08      19
 
 // RUN: not deplodock-run --bench %s --func=other_op --fake-device 2>&1 | FileCheck %s --check-prefix=OTHER
-// OTHER: bench-kernel-ir.mlir:[[# @LINE + 50]]:8: error: 'arith.constant' op cannot run on the GPU runtime: a host function may only allocate buffers, launch dkernel.funcs and return buffers
+// OTHER: bench-kernel-ir.mlir:[[# @LINE + 50]]:8: error: 'arith.constant' op cannot run on the GPU runtime: a host function may only allocate buffers, read constant globals, launch dkernel.funcs and return buffers
 // A host function that launches nothing is valid: nothing to time, and its
 // result (its argument) matches the CPU interpreter's.
 // RUN: rm -rf %t.nolaunch && mkdir -p %t.nolaunch

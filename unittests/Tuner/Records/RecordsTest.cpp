@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Dialect/DTile/IR/DTileDialect.h"
+#include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 #include "Deplodock/Tuner/Replay.h"
 #include "mlir/AsmParser/AsmParser.h"
@@ -85,7 +86,7 @@ TEST_F(RecordsTest, KnobsRoundTripThroughJson) {
     return knobs ? std::string("parsed") : llvm::toString(knobs.takeError());
   };
   EXPECT_EQ(why(llvm::json::Object{{"warp_size", 32}}),
-            "unknown knob 'warp_size'");
+            dtile::describeUnknownKnob("warp_size"));
   EXPECT_EQ(why(llvm::json::Object{{"BK", true}}),
             "knob 'BK' expects an integer");
   EXPECT_EQ(why(llvm::json::Object{{"stage", llvm::json::Array{1, "x"}}}),

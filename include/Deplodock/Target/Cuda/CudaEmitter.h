@@ -17,6 +17,8 @@
 
 #include "mlir/Support/LLVM.h"
 
+#include <functional>
+
 namespace mlir {
 class Operation;
 } // namespace mlir
@@ -39,8 +41,14 @@ struct CudaEmitterOptions {
 mlir::LogicalResult translateToCuda(mlir::Operation *op, llvm::raw_ostream &os,
                                     const CudaEmitterOptions &options = {});
 
-/// Registers `--emit-cuda` with the translation registry.
-void registerToCudaTranslation();
+/// Runs after `--emit-cuda` printed `op`, with the options it printed with
+/// (deplodock-translate writes the layer manifest there).
+using CudaTranslationHook = std::function<mlir::LogicalResult(
+    mlir::Operation *, const CudaEmitterOptions &)>;
+
+/// Registers `--emit-cuda` with the translation registry; `afterEmit`, when
+/// given, runs after each successful translation.
+void registerToCudaTranslation(CudaTranslationHook afterEmit = nullptr);
 
 } // namespace deplodock
 

@@ -55,7 +55,7 @@ Attribute KnobsAttr::parse(AsmParser &parser, Type) {
       return failure();
     const KnobInfo *knob = lookupKnob(name);
     if (!knob)
-      return parser.emitError(loc, "unknown knob '") << name << "'";
+      return parser.emitError(loc, describeUnknownKnob(name));
     if (entries.get(name))
       return parser.emitError(loc, "knob '") << name << "' is set twice";
     if (parser.parseEqual())
@@ -157,7 +157,7 @@ KnobsAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
     StringRef name = entry.getName().getValue();
     const KnobInfo *knob = lookupKnob(name);
     if (!knob)
-      return emitError() << "unknown knob '" << name << "'";
+      return emitError() << describeUnknownKnob(name);
     if (failed(verifyKnobValue(*knob, entry.getValue(), emitError)))
       return failure();
   }

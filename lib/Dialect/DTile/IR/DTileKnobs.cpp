@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <limits>
 
@@ -26,6 +27,15 @@ const KnobInfo *lookupKnob(llvm::StringRef name) {
   const KnobInfo *it = llvm::find_if(
       kKnobTable, [&](const KnobInfo &knob) { return knob.name == name; });
   return it == std::end(kKnobTable) ? nullptr : it;
+}
+
+std::string describeUnknownKnob(llvm::StringRef name) {
+  SmallVector<StringRef> names;
+  for (const KnobInfo &knob : kKnobTable)
+    names.push_back(knob.name);
+  return ("unknown knob '" + name + "' (knobs: " + llvm::join(names, ", ") +
+          ")")
+      .str();
 }
 
 llvm::StringRef describeKnobKind(KnobKind kind) {

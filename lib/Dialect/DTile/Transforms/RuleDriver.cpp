@@ -82,7 +82,8 @@ LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
     return failure();
   SmallVector<KnobsAttr> options = getForkOptions(rule, kernel, target);
   if (listForks)
-    kernel.emitRemark() << describeOptions(rule, options);
+    kernel.emitRemark() << "@" << kernel.getSymName() << ": "
+                        << describeOptions(rule, options);
   if (options.empty())
     return success();
   FailureOr<size_t> pick = chooser.choose(rule, kernel, options);

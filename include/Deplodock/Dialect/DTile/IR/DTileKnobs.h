@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <string>
 
 namespace deplodock::dtile {
 
@@ -48,6 +49,10 @@ llvm::ArrayRef<KnobInfo> getKnobTable();
 
 /// The knob called `name`, or null.
 const KnobInfo *lookupKnob(llvm::StringRef name);
+
+/// "unknown knob 'NAME' (knobs: BK, BM, ...)": what an error about a name
+/// lookupKnob does not know says, so that the reader sees the valid ones.
+std::string describeUnknownKnob(llvm::StringRef name);
 
 /// "an integer", "a boolean" or "a list of integers".
 llvm::StringRef describeKnobKind(KnobKind kind);
