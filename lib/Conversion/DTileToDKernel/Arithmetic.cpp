@@ -161,18 +161,23 @@ Value KernelLowering::expandExpr(Location loc, AffineExpr expr, ValueRange dims,
   // Upstream's expansion reports a division by a non-positive constant but
   // then builds on the null value it returned when the division is nested
   // (`(d0 floordiv -4) mod 2`): refuse such an expression before it starts.
-  bool badDivisor = false;
+  std::optional<AffineExprKind> badDivisor;
   expr.walk([&](AffineExpr e) {
     auto div = dyn_cast<AffineBinaryOpExpr>(e);
-    if (!div || (e.getKind() != AffineExprKind::FloorDiv &&
-                 e.getKind() != AffineExprKind::CeilDiv &&
-                 e.getKind() != AffineExprKind::Mod))
+    if (badDivisor || !div ||
+        (e.getKind() != AffineExprKind::FloorDiv &&
+         e.getKind() != AffineExprKind::CeilDiv &&
+         e.getKind() != AffineExprKind::Mod))
       return;
     auto cst = dyn_cast<AffineConstantExpr>(div.getRHS());
-    badDivisor |= cst && cst.getValue() <= 0;
+    if (cst && cst.getValue() <= 0)
+      badDivisor = e.getKind();
   });
   if (badDivisor) {
-    emitError(loc, "division by non-positive value is not supported");
+    // Upstream's words, for the same error.
+    emitError(loc, *badDivisor == AffineExprKind::Mod
+                       ? "modulo by non-positive value is not supported"
+                       : "division by non-positive value is not supported");
     return {};
   }
   return affine::expandAffineExpr(b, loc, expr, dims, symbols);

@@ -15,7 +15,7 @@
 
 /// Query blocks of a warp up to 256 rows (4 x 37 = 148 rows in all), key
 /// steps of every key or 16 and 32; the default 64 rows and 32 keys.
-// FORKS: remark: attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), (16, 32), (32, 32), (37, 64), (16, 64), (37, 128), (16, 128), (32, 128), (37, 256), (16, 256), (32, 256)}
+// FORKS: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), (16, 32), (32, 32), (37, 64), (16, 64), (37, 128), (16, 128), (32, 128), (37, 256), (16, 256), (32, 256)}
 
 /// 32 query rows per block, one per thread (the last block of each head
 /// masked: 37 = 32 + 5); the keys in 3 steps of 16, the last one masked,
@@ -52,5 +52,5 @@
 
 // ILLEGAL: error: 'dtile.kernel' op knobs BKV=16,BQ=48 are not a legal option of attention_blocks
 
-// OTHERS: remark: cooperative_reduce: does not apply
-// OTHERS: remark: chunk_matmul_k: does not apply
+// OTHERS: remark: @sdpa_0_reduce: cooperative_reduce: does not apply
+// OTHERS: remark: @sdpa_0_reduce: chunk_matmul_k: does not apply
