@@ -363,9 +363,12 @@ private:
           SmallVector<Value> old(blockCoords.drop_back(2));
           AffineExpr o, i;
           bindDims(b.getContext(), o, i);
+          // Named arrays: an ArrayRef of a braced list would outlive the
+          // list it points to before the loop body runs.
+          int64_t sizes[] = {bm, bn};
+          int64_t extents[] = {mAxis.extent, nAxis.extent};
           for (auto [k, size, extent] :
-               llvm::zip(llvm::seq<unsigned>(0, 2), ArrayRef<int64_t>{bm, bn},
-                         ArrayRef<int64_t>{mAxis.extent, nAxis.extent})) {
+               llvm::zip(llvm::seq<unsigned>(0, 2), sizes, extents)) {
             old.push_back(affine::AffineApplyOp::create(
                 b, loc, AffineMap::get(2, 0, o * size + i),
                 {blockCoords[numAxes - 2 + k], local[k]}));
