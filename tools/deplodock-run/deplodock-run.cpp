@@ -83,11 +83,12 @@ static cl::list<std::string>
 static cl::opt<std::string>
     pipeline("pipeline", cl::desc("Pass pipeline to apply before running"),
              cl::cat(runCategory));
-static cl::opt<std::string>
-    comparePipeline("compare",
-                    cl::desc("Also run the module lowered by this pass "
-                             "pipeline and compare the results"),
-                    cl::cat(runCategory));
+static cl::list<std::string>
+    comparePipelines("compare",
+                     cl::desc("Also run the module lowered by this pass "
+                              "pipeline and compare the results (repeatable: "
+                              "each against the same reference)"),
+                     cl::cat(runCategory));
 static cl::opt<std::string> compareFuncName(
     "compare-func",
     cl::desc("Also run this function of the module on the same inputs and "
@@ -196,7 +197,10 @@ static LogicalResult checkTuneDb(MLIRContext &context) {
   if (tuneDb.empty())
     return success();
   unsigned configured = 0;
-  for (StringRef text : {StringRef(pipeline), StringRef(comparePipeline)}) {
+  SmallVector<StringRef> texts(comparePipelines.begin(),
+                               comparePipelines.end());
+  texts.push_back(pipeline);
+  for (StringRef text : texts) {
     if (text.empty())
       continue;
     PassManager pm(&context);
@@ -552,24 +556,24 @@ static int run(MLIRContext &context) {
     if (failed(compareResults(*results, *actual, "@" + compareFuncName, ok)))
       return 1;
   }
-  if (comparePipeline.empty())
-    return ok ? 0 : 1;
-  OwningOpRef<ModuleOp> lowered = module->clone();
-  if (failed(applyPipeline(*lowered, comparePipeline)))
-    return 1;
-  func::FuncOp loweredFunc = findFunc(*lowered);
-  if (!loweredFunc) {
-    llvm::errs() << "error: the lowered module lost @" << func.getSymName()
-                 << "\n";
-    return 1;
+  for (const std::string &comparePipeline : comparePipelines) {
+    OwningOpRef<ModuleOp> lowered = module->clone();
+    if (failed(applyPipeline(*lowered, comparePipeline)))
+      return 1;
+    func::FuncOp loweredFunc = findFunc(*lowered);
+    if (!loweredFunc) {
+      llvm::errs() << "error: the lowered module lost @" << func.getSymName()
+                   << "\n";
+      return 1;
+    }
+    FailureOr<SmallVector<interp::Buffer>> actual =
+        interp::runFunction(loweredFunc, args);
+    if (failed(actual))
+      return 1;
+    if (failed(compareResults(*results, *actual,
+                              "after '" + comparePipeline + "'", ok)))
+      return 1;
   }
-  FailureOr<SmallVector<interp::Buffer>> actual =
-      interp::runFunction(loweredFunc, args);
-  if (failed(actual))
-    return 1;
-  if (failed(compareResults(*results, *actual,
-                            "after '" + comparePipeline + "'", ok)))
-    return 1;
   return ok ? 0 : 1;
 }
 
@@ -586,13 +590,17 @@ deplodock::refuseEmpty(ArrayRef<const cl::opt<std::string> *> flags) {
 
 /// Checks the flags both modes read; reports the first bad one.
 static LogicalResult checkFlags() {
-  if (failed(
-          refuseEmpty({&funcName, &pipeline, &comparePipeline, &compareFuncName,
-                       &outputDir, &saveInputs, &variantTarget,
-                       &variantPipeline, &tuneDb, &variantCudaDir})))
+  if (failed(refuseEmpty({&funcName, &pipeline, &compareFuncName, &outputDir,
+                          &saveInputs, &variantTarget, &variantPipeline,
+                          &tuneDb, &variantCudaDir})))
     return failure();
   if (llvm::is_contained(inputs, "")) {
     llvm::errs() << "error: --input needs a .npy file\n";
+    return failure();
+  }
+  if (llvm::is_contained(comparePipelines, "")) {
+    llvm::errs() << "error: --compare needs a value; leave the flag out for "
+                    "its default\n";
     return failure();
   }
   // A NaN tolerance would pass every comparison.

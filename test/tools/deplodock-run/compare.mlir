@@ -1,6 +1,8 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: deplodock-run --interp %t/layer.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --print=none | FileCheck %s --check-prefix=PASS
 // RUN: deplodock-run --interp %t/layer.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --seed=3 | FileCheck %s --check-prefix=BOTH
+// RUN: deplodock-run --interp %t/layer.mlir --pipeline=lower-to-tensor --compare=lower-to-loop --compare=lower-to-kernel --print=none | FileCheck %s --check-prefix=TWICE
+// RUN: not deplodock-run --interp %t/poison.mlir --compare=cse --compare=canonicalize --rtol=0 --atol=0 | FileCheck %s --check-prefix=SECOND
 // RUN: not deplodock-run --interp %t/poison.mlir --compare=canonicalize --rtol=0 --atol=0 | FileCheck %s --check-prefix=FAIL
 // RUN: deplodock-run --interp %t/poison.mlir --compare=canonicalize --rtol=0 --atol=1 | FileCheck %s --check-prefix=ATOL
 // RUN: deplodock-run --interp %t/poison.mlir --compare=canonicalize --rtol=1e-8 --atol=0 | FileCheck %s --check-prefix=RTOL
@@ -13,6 +15,14 @@
 // PASS:      compare result #0 after 'lower-to-loop': max abs error 0, max rel error 0: PASS
 // PASS-NEXT: compare result #1 after 'lower-to-loop': max abs error 0, max rel error 0: PASS
 // PASS-NOT:  {{.}}
+/// --compare repeats: each lowering against the same reference, in order,
+/// and one that fails fails the run.
+// TWICE:      compare result #0 after 'lower-to-loop': {{.*}}: PASS
+// TWICE-NEXT: compare result #1 after 'lower-to-loop': {{.*}}: PASS
+// TWICE-NEXT: compare result #0 after 'lower-to-kernel': {{.*}}: PASS
+// TWICE-NEXT: compare result #1 after 'lower-to-kernel': {{.*}}: PASS
+// SECOND:     compare result #0 after 'cse': max abs error 0, max rel error 0: PASS
+// SECOND:     compare result #0 after 'canonicalize': {{.*}}: FAIL
 /// The results of the first run are printed before the comparison.
 // BOTH:      result #0: tensor<4x3xf32>
 // BOTH:      result #1: tensor<4xf32>
