@@ -59,7 +59,10 @@ build_s=$((SECONDS - start))
 # handed out when its header is compiled with ASan (our code), but Debian's
 # uninstrumented libMLIR allocates from the same slabs without unpoisoning,
 # which ASan would report as use-after-poison inside libMLIR.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1:allow_user_poisoning=0}
+# handle_segv=0: the fault-injection tests make the worker die by SIGSEGV on
+# purpose and check that the client sees that signal; ASan would turn it into
+# its own report and exit 1 (invalid accesses it detects are still reported).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1:allow_user_poisoning=0:handle_segv=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp:print_suppressions=0}
 
@@ -72,7 +75,12 @@ start=$SECONDS
 lit_s=$((SECONDS - start))
 echo "== ctest (sanitized)"
 start=$SECONDS
-(cd "$build_dir" && ctest -j "$jobs" --output-on-failure) || ctest_status=$?
+# NVRTC (NVIDIA's closed library, present where CUDA is) keeps a 72 KiB
+# pool of its own C++ runtime until exit, when it is already unloaded and
+# LeakSanitizer cannot name it: its tests run without leak checking.
+(cd "$build_dir" && ctest -j "$jobs" --output-on-failure -E '^Nvrtc\.' &&
+  ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ctest -j "$jobs" \
+    --output-on-failure -R '^Nvrtc\.') || ctest_status=$?
 ctest_s=$((SECONDS - start))
 fuzz_s=0
 if [ "${FUZZ_IR:-300}" != 0 ]; then
