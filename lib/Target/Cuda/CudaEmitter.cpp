@@ -25,6 +25,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 #include <map>
@@ -383,6 +384,35 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
   if (!isIdentifier(func.getSymName()))
     return func.emitOpError("name '")
            << func.getSymName() << "' is not a C identifier";
+  // Linear indices fold static strides in 64 bits: every buffer's element
+  // count must fit.
+  auto countable = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || !memref.hasStaticShape())
+      return true;
+    int64_t count = 1;
+    for (int64_t dim : memref.getShape())
+      if (llvm::MulOverflow(count, dim, count))
+        return false;
+    return true;
+  };
+  for (BlockArgument arg : func.getArguments())
+    if (!countable(arg.getType()))
+      return func.emitOpError("parameter #")
+             << arg.getArgNumber() << " has type " << arg.getType()
+             << ", which has more elements than a 64-bit index can count";
+  WalkResult huge = func.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (!countable(result.getType())) {
+        op->emitOpError("result has type ")
+            << result.getType()
+            << ", which has more elements than a 64-bit index can count";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (huge.wasInterrupted())
+    return failure();
   os << "extern \"C\" __global__ void __launch_bounds__("
      << func.getNumThreads() << ")\n"
      << func.getSymName() << "(";
