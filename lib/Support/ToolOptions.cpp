@@ -43,3 +43,20 @@ std::string deplodock::detail::formatDefault(double value) {
   llvm::raw_string_ostream(text) << llvm::format("%g", value);
   return text;
 }
+
+llvm::Error deplodock::refuseEmpty(
+    llvm::ArrayRef<const llvm::cl::opt<std::string> *> flags,
+    llvm::ArrayRef<const llvm::cl::list<std::string> *> lists) {
+  auto refuse = [](const llvm::cl::Option &flag) {
+    return llvm::createStringError("--" + flag.ArgStr +
+                                   " needs a value; leave the flag out for "
+                                   "its default");
+  };
+  for (const llvm::cl::opt<std::string> *flag : flags)
+    if (flag->getNumOccurrences() && flag->empty())
+      return refuse(*flag);
+  for (const llvm::cl::list<std::string> *list : lists)
+    if (llvm::is_contained(*list, ""))
+      return refuse(*list);
+  return llvm::Error::success();
+}

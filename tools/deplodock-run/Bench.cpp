@@ -135,7 +135,7 @@ void deplodock::showBenchDefaults() {
 
 int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   if (failed(checkOptions()) ||
-      failed(refuseEmpty({&benchJson, &workerPath, &fakeFault, &kernelCache})))
+      failed(reportEmpty({&benchJson, &workerPath, &fakeFault, &kernelCache})))
     return 1;
   bench::BenchOptions options;
   options.funcName = config.funcName;

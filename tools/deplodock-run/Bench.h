@@ -45,10 +45,10 @@ llvm::cl::OptionCategory &getBenchCategory();
 /// Shows the defaults of the --bench options in --help.
 void showBenchDefaults();
 
-/// Fails, naming the flag, when one of `flags` was given an empty value
-/// (--flag=""), which would silently mean its default.
+/// deplodock::refuseEmpty (ToolOptions.h), reported on stderr.
 mlir::LogicalResult
-refuseEmpty(llvm::ArrayRef<const llvm::cl::opt<std::string> *> flags);
+reportEmpty(llvm::ArrayRef<const llvm::cl::opt<std::string> *> flags,
+            llvm::ArrayRef<const llvm::cl::list<std::string> *> lists = {});
 
 /// cl's parser of doubles, except that an empty value (--rtol=) is an error
 /// rather than a silent 0.

@@ -46,6 +46,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <random>
 #include <set>
 
@@ -578,29 +579,25 @@ static int run(MLIRContext &context) {
 }
 
 LogicalResult
-deplodock::refuseEmpty(ArrayRef<const cl::opt<std::string> *> flags) {
-  for (const cl::opt<std::string> *flag : flags)
-    if (flag->getNumOccurrences() && flag->empty()) {
-      llvm::errs() << "error: --" << flag->ArgStr
-                   << " needs a value; leave the flag out for its default\n";
-      return failure();
-    }
+deplodock::reportEmpty(ArrayRef<const cl::opt<std::string> *> flags,
+                       ArrayRef<const cl::list<std::string> *> lists) {
+  if (llvm::Error empty = deplodock::refuseEmpty(flags, lists)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(empty)) << "\n";
+    return failure();
+  }
   return success();
 }
 
 /// Checks the flags both modes read; reports the first bad one.
 static LogicalResult checkFlags() {
-  if (failed(refuseEmpty({&funcName, &pipeline, &compareFuncName, &outputDir,
+  if (failed(reportEmpty({&funcName, &pipeline, &compareFuncName, &outputDir,
                           &saveInputs, &variantTarget, &variantPipeline,
-                          &tuneDb, &variantCudaDir})))
+                          &tuneDb, &variantCudaDir},
+                         // cl::list overloads operator& (its storage).
+                         {std::addressof(comparePipelines)})))
     return failure();
   if (llvm::is_contained(inputs, "")) {
     llvm::errs() << "error: --input needs a .npy file\n";
-    return failure();
-  }
-  if (llvm::is_contained(comparePipelines, "")) {
-    llvm::errs() << "error: --compare needs a value; leave the flag out for "
-                    "its default\n";
     return failure();
   }
   // A NaN tolerance would pass every comparison.

@@ -220,12 +220,11 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
   };
   TuneDriverOptions o;
   // A path or name given empty is a mistake, never "the default".
-  for (const cl::opt<std::string> *flag :
-       {&replayTable, &recordTable, &workerPath, &fakeFault, &knobsOut,
-        &kernelFilter, &referenceTable, &searchName, &backendName, &targetName,
-        &priorName})
-    if (flag->getNumOccurrences() && flag->getValue().empty())
-      return fail("--" + flag->ArgStr + ": expected a value, got an empty one");
+  if (llvm::Error empty =
+          refuseEmpty({&replayTable, &recordTable, &workerPath, &fakeFault,
+                       &knobsOut, &kernelFilter, &referenceTable, &searchName,
+                       &backendName, &targetName, &priorName}))
+    return std::move(empty);
   unsigned modes = !compareList.empty() + (timeLowering > 0) +
                    (countVariants > 0) + listDb + !showKernel.empty() +
                    !pruneContext.empty();

@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <type_traits>
@@ -57,6 +58,12 @@ void showDefault(llvm::cl::opt<T, false, Parser> &option) {
 template <typename... Options> void showDefaults(Options &...options) {
   (showDefault(options), ...);
 }
+
+/// An error naming the first of `flags` (or an element of `lists`) given an
+/// empty value (--flag=""), which would silently mean its default.
+llvm::Error
+refuseEmpty(llvm::ArrayRef<const llvm::cl::opt<std::string> *> flags,
+            llvm::ArrayRef<const llvm::cl::list<std::string> *> lists = {});
 
 } // namespace deplodock
 

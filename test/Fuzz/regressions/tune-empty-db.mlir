@@ -11,7 +11,7 @@
 // RUN: %fuzz_check --expect=diagnosed -- deplodock-tune %s --no-db --knobs-out= --max-variants=1 --quiet
 // RUN: %fuzz_check --expect=diagnosed -- deplodock-tune %s --no-db --replay-table= --max-variants=1 --quiet
 // RUN: not deplodock-tune %s --no-db --record-table= 2>&1 | FileCheck %s
-// CHECK: error: --record-table: expected a value, got an empty one
+// CHECK: error: --record-table needs a value; leave the flag out for its default
 func.func @add(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
   %r = linalg.add ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
