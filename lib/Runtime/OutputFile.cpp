@@ -8,27 +8,31 @@
 
 using namespace deplodock::runtime;
 
+/// Whether `path` exists and is neither a regular file nor a directory (a
+/// device, a FIFO, a socket): written in place, never removed or replaced.
+static bool isSpecialFile(llvm::StringRef path) {
+  llvm::sys::fs::file_status status;
+  return !llvm::sys::fs::status(path, status) &&
+         status.type() != llvm::sys::fs::file_type::regular_file &&
+         status.type() != llvm::sys::fs::file_type::directory_file;
+}
+
 llvm::Expected<OutputFile> OutputFile::open(llvm::StringRef path) {
   if (path.empty())
     return llvm::createStringError("cannot open an output file without a name");
   std::error_code ec;
-  llvm::sys::fs::file_status status;
-  if (path != "-" && !llvm::sys::fs::status(path, status) &&
-      status.type() != llvm::sys::fs::file_type::regular_file &&
-      status.type() != llvm::sys::fs::file_type::directory_file) {
-    auto special = std::make_unique<llvm::raw_fd_ostream>(
-        path, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return llvm::createStringError("cannot open output file '" + path +
-                                     "': " + ec.message());
-    return OutputFile(nullptr, std::move(special), path);
-  }
-  auto file =
-      std::make_unique<llvm::ToolOutputFile>(path, ec, llvm::sys::fs::OF_None);
+  std::unique_ptr<llvm::ToolOutputFile> file;
+  std::unique_ptr<llvm::raw_fd_ostream> special;
+  if (isSpecialFile(path))
+    special = std::make_unique<llvm::raw_fd_ostream>(path, ec,
+                                                     llvm::sys::fs::OF_None);
+  else
+    file = std::make_unique<llvm::ToolOutputFile>(path, ec,
+                                                  llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError("cannot open output file '" + path +
                                    "': " + ec.message());
-  return OutputFile(std::move(file), nullptr, path);
+  return OutputFile(std::move(file), std::move(special), path);
 }
 
 OutputFile::~OutputFile() {
@@ -52,12 +56,8 @@ llvm::Error OutputFile::keep() {
 llvm::Error deplodock::runtime::writeWholeFile(
     llvm::StringRef path,
     llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write) {
-  llvm::sys::fs::file_status status;
-  bool special = path == "-" ||
-                 (!llvm::sys::fs::status(path, status) &&
-                  status.type() != llvm::sys::fs::file_type::regular_file &&
-                  status.type() != llvm::sys::fs::file_type::directory_file);
-  if (!special)
+  // writeToOutput also takes "-" for stdout.
+  if (!isSpecialFile(path))
     return llvm::writeToOutput(path, write);
   llvm::Expected<OutputFile> file = OutputFile::open(path);
   if (!file)
