@@ -18,19 +18,6 @@
 
 using namespace deplodock::interp;
 
-std::optional<int64_t>
-deplodock::interp::checkedNumElements(llvm::ArrayRef<int64_t> shape) {
-  if (llvm::any_of(shape, [](int64_t s) { return s < 0; }))
-    return std::nullopt;
-  if (llvm::is_contained(shape, 0))
-    return 0;
-  int64_t n = 1;
-  for (int64_t s : shape)
-    if (llvm::MulOverflow(n, s, n))
-      return std::nullopt;
-  return n;
-}
-
 std::optional<int64_t> deplodock::interp::checkedBytes(int64_t count,
                                                        int64_t elementBytes) {
   int64_t bytes;
@@ -102,7 +89,7 @@ llvm::Error deplodock::interp::checkThreadCount(llvm::ArrayRef<int64_t> grid,
                                                 int64_t threadsPerBlock) {
   std::optional<int64_t> blocks = checkedNumElements(grid);
   std::optional<int64_t> threads =
-      blocks ? checkedBytes(*blocks, threadsPerBlock) : std::nullopt;
+      blocks ? checkedNumElements({*blocks, threadsPerBlock}) : std::nullopt;
   uint64_t limit = getThreadLimit();
   if (threads && *threads >= 0 && static_cast<uint64_t>(*threads) <= limit)
     return llvm::Error::success();

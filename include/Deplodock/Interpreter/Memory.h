@@ -12,6 +12,7 @@
 #ifndef DEPLODOCK_INTERPRETER_MEMORY_H
 #define DEPLODOCK_INTERPRETER_MEMORY_H
 
+#include "Deplodock/Dialect/Common/Sizes.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -22,9 +23,7 @@
 
 namespace deplodock::interp {
 
-/// The number of elements of `shape`, or nullopt when a dimension is
-/// negative (dynamic) or the product does not fit in int64_t.
-std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape);
+using deplodock::checkedNumElements;
 
 /// `count` elements of `elementBytes` each, or nullopt when the product does
 /// not fit in int64_t.

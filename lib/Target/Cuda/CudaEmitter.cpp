@@ -10,6 +10,7 @@
 
 #include "Deplodock/Target/Cuda/CudaEmitter.h"
 
+#include "Deplodock/Dialect/Common/Sizes.h"
 #include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
@@ -25,7 +26,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 #include <map>
@@ -388,13 +388,8 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
   // count must fit.
   auto countable = [](Type type) {
     auto memref = dyn_cast<MemRefType>(type);
-    if (!memref || !memref.hasStaticShape())
-      return true;
-    int64_t count = 1;
-    for (int64_t dim : memref.getShape())
-      if (llvm::MulOverflow(count, dim, count))
-        return false;
-    return true;
+    return !memref || !memref.hasStaticShape() ||
+           checkedNumElements(memref.getShape());
   };
   for (BlockArgument arg : func.getArguments())
     if (!countable(arg.getType()))
