@@ -135,6 +135,9 @@ struct SInstr {
   int64_t a = 0, b = 0, c = 0;
   ReduceKind reduce = ReduceKind::add;
   bool reduces = false;
+  /// A scalar op on (or comparing) index values: the hot thread and element
+  /// coordinates, which execSmallInt runs without evalScalar.
+  bool onIndex = false;
   /// The element type a memory or reduction op works on.
   mlir::Type element;
   /// Fixed views (alloc_shared, alloca, the slabs of a stage) by index into

@@ -169,6 +169,7 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
       instr.scalar.type = op->getOperand(0).getType();
     if (isa<VectorType, TensorType, MemRefType>(instr.scalar.type))
       return op->emitOpError("on shaped values cannot be interpreted");
+    instr.onIndex = instr.scalar.type && instr.scalar.type.isIndex();
     if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
       instr.kind = Kind::AffineApply;
       instr.access =

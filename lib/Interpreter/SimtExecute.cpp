@@ -522,33 +522,8 @@ void Machine::execScalar(const SInstr &instr, const Mask &mask) {
       break;
     }
   }
-  // Index arithmetic (coordinates of threads and elements) is exact in
-  // int64; wrapping and unsigned semantics only matter for negative or huge
-  // values, which go through evalScalar.
-  if (n == 2 && instr.scalar.type.isIndex()) {
-    const LaneValue &a = frame[instr.in[0]], &b = frame[instr.in[1]];
-    Opcode code = instr.scalar.code;
-    if (code == Opcode::AddI || code == Opcode::MulI || code == Opcode::DivUI ||
-        code == Opcode::RemUI) {
-      forLanes(mask, numThreads, [&](uint32_t l) {
-        double p = a.at(l), q = b.at(l);
-        if (p < 0 || q < 0 || p >= 0x1p31 || q >= 0x1p31 ||
-            (q == 0 && code != Opcode::AddI && code != Opcode::MulI)) {
-          args[0] = p;
-          args[1] = q;
-          out.v[l] = evalScalar(instr.scalar, args);
-          return;
-        }
-        auto x = static_cast<int64_t>(p), y = static_cast<int64_t>(q);
-        int64_t r = code == Opcode::AddI    ? x + y
-                    : code == Opcode::MulI  ? x * y
-                    : code == Opcode::DivUI ? x / y
-                                            : x % y;
-        out.v[l] = static_cast<double>(r);
-      });
-      return;
-    }
-  }
+  if (n == 2 && instr.onIndex && execSmallInt(instr, mask))
+    return;
   forLanes(mask, numThreads, [&](uint32_t l) {
     for (unsigned k = 0; k < n; ++k)
       args[k] = frame[instr.in[k]].at(l);

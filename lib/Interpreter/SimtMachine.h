@@ -82,6 +82,9 @@ public:
   mlir::LogicalResult execLoop(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execIf(const SInstr &instr, const Mask &mask);
   void execScalar(const SInstr &instr, const Mask &mask);
+  /// SimtSmallInts.cpp: a binary index op whose active operands are all in
+  /// [0, 2^31); false (nothing written) when they are not.
+  bool execSmallInt(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execAffineApply(const SInstr &instr, const Mask &mask);
   /// Resets the per-block state (shared memory, copies in flight) and sets
   /// the block coordinates.

@@ -32,8 +32,9 @@ using interp::Buffer;
 namespace {
 
 /// `text` with every `key` replaced by `value`.
-std::string substitute(std::string text,
-                       llvm::ArrayRef<std::pair<std::string, std::string>> keys) {
+std::string
+substitute(std::string text,
+           llvm::ArrayRef<std::pair<std::string, std::string>> keys) {
   for (const auto &[key, value] : keys)
     for (size_t at = text.find(key); at != std::string::npos;
          at = text.find(key, at + value.size()))
@@ -43,14 +44,11 @@ std::string substitute(std::string text,
 
 class SimtTest : public ::testing::Test {
 protected:
-  SimtTest() {
-    loadDeplodockDialects(context);
-  }
+  SimtTest() { loadDeplodockDialects(context); }
 
   /// Parses `source` and runs its function `name` on `inputs`; diagnostics
   /// go to `errors`.
-  FailureOr<SmallVector<Buffer>> run(const std::string &source,
-                                     StringRef name,
+  FailureOr<SmallVector<Buffer>> run(const std::string &source, StringRef name,
                                      ArrayRef<Buffer> inputs = {}) {
     errors.clear();
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
@@ -166,11 +164,9 @@ func.func @f() -> (memref<8x48xf32>, memref<8x48xf32>) {
     for (int64_t col = 0; col < 48; ++col) {
       int64_t by = row / 4, ty = row % 4, bx = col / 16, tx = col % 16;
       double base = 100 * bx + 1000 * by;
-      EXPECT_EQ((*results)[0].data[row * 48 + col],
-                tx + 10 * ty + base);
+      EXPECT_EQ((*results)[0].data[row * 48 + col], tx + 10 * ty + base);
       // Warp 0 holds ty 0 and 1, warp 1 ty 2 and 3.
-      EXPECT_EQ((*results)[1].data[row * 48 + col],
-                (ty < 2 ? 0 : 20) + base);
+      EXPECT_EQ((*results)[1].data[row * 48 + col], (ty < 2 ? 0 : 20) + base);
     }
 }
 
@@ -297,8 +293,10 @@ func.func @f(%arg0: memref<32x32xf32>, %arg1: memref<32x16xf32>) -> memref<32x16
   return %out : memref<32x16xf32>
 }
 )mlir";
-  Buffer a = buffer({32, 32}, f32(), [](int64_t e) { return aAt(e / 32, e % 32); });
-  Buffer b = buffer({32, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
+  Buffer a =
+      buffer({32, 32}, f32(), [](int64_t e) { return aAt(e / 32, e % 32); });
+  Buffer b =
+      buffer({32, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
   auto results = run(source, "f", {a, b});
   ASSERT_TRUE(succeeded(results)) << errors;
   for (int64_t i = 0; i < 32; ++i)
@@ -354,6 +352,106 @@ func.func @f(%arg0: memref<16x64xf32>) -> memref<16xf32> {
   auto bad = run(substitute(source, {{"@WAIT@", ""}}), "f", {x});
   ASSERT_TRUE(succeeded(bad)) << errors;
   EXPECT_TRUE(std::isnan((*bad)[0].data[0]));
+}
+
+/// Index arithmetic on thread coordinates runs lane by lane in int64 when
+/// every operand is in [0, 2^31) (powers of two as shifts and masks); one
+/// negative or huge lane, or a zero divisor, must send the whole op through
+/// the general semantics. Each row is one op over 64 threads, checked
+/// against C++ arithmetic.
+TEST_F(SimtTest, IndexArithmeticOnLanes) {
+  std::string source = R"mlir(
+dkernel.func @k(%out: memref<14x64xi64>) outputs [0] grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %cbig = arith.constant 67108864 : index
+  %tx = gpu.thread_id x
+  %n = arith.subi %tx, %c32 : index
+  %big = arith.muli %tx, %cbig : index
+  %d = arith.addi %tx, %c1 : index
+  %r0 = arith.divui %tx, %c3 : index
+  %r1 = arith.remui %tx, %c8 : index
+  %r2 = arith.divui %tx, %c8 : index
+  %r3 = arith.remui %tx, %d : index
+  %r4 = arith.divsi %n, %c8 : index
+  %r5 = arith.remsi %n, %c3 : index
+  %r6 = arith.muli %big, %c3 : index
+  %r7 = arith.xori %tx, %c3 : index
+  %r8 = arith.subi %tx, %c8 : index
+  %u = arith.cmpi ult, %n, %c8 : index
+  %s = arith.cmpi slt, %n, %c8 : index
+  %r9 = arith.index_cast %u : i1 to index
+  %r10 = arith.index_cast %s : i1 to index
+  %r11 = arith.divui %big, %c8 : index
+  %r12 = arith.maxsi %n, %c3 : index
+  %r13 = arith.divsi %d, %r1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %c11 = arith.constant 11 : index
+  %c12 = arith.constant 12 : index
+  %c13 = arith.constant 13 : index
+  %v0 = arith.index_cast %r0 : index to i64
+  memref.store %v0, %out[%c0, %tx] : memref<14x64xi64>
+  %v1 = arith.index_cast %r1 : index to i64
+  memref.store %v1, %out[%c1, %tx] : memref<14x64xi64>
+  %v2 = arith.index_cast %r2 : index to i64
+  memref.store %v2, %out[%c2, %tx] : memref<14x64xi64>
+  %v3 = arith.index_cast %r3 : index to i64
+  memref.store %v3, %out[%c3, %tx] : memref<14x64xi64>
+  %v4 = arith.index_cast %r4 : index to i64
+  memref.store %v4, %out[%c4, %tx] : memref<14x64xi64>
+  %v5 = arith.index_cast %r5 : index to i64
+  memref.store %v5, %out[%c5, %tx] : memref<14x64xi64>
+  %v6 = arith.index_cast %r6 : index to i64
+  memref.store %v6, %out[%c6, %tx] : memref<14x64xi64>
+  %v7 = arith.index_cast %r7 : index to i64
+  memref.store %v7, %out[%c7, %tx] : memref<14x64xi64>
+  %v8 = arith.index_cast %r8 : index to i64
+  memref.store %v8, %out[%c8, %tx] : memref<14x64xi64>
+  %v9 = arith.index_cast %r9 : index to i64
+  memref.store %v9, %out[%c9, %tx] : memref<14x64xi64>
+  %v10 = arith.index_cast %r10 : index to i64
+  memref.store %v10, %out[%c10, %tx] : memref<14x64xi64>
+  %v11 = arith.index_cast %r11 : index to i64
+  memref.store %v11, %out[%c11, %tx] : memref<14x64xi64>
+  %v12 = arith.index_cast %r12 : index to i64
+  memref.store %v12, %out[%c12, %tx] : memref<14x64xi64>
+  %v13 = arith.index_cast %r13 : index to i64
+  memref.store %v13, %out[%c13, %tx] : memref<14x64xi64>
+  dkernel.return
+}
+func.func @f() -> memref<14x64xi64> {
+  %out = memref.alloc() : memref<14x64xi64>
+  dkernel.launch @k(%out) : memref<14x64xi64>
+  return %out : memref<14x64xi64>
+}
+)mlir";
+  auto results = run(source, "f");
+  ASSERT_TRUE(succeeded(results)) << errors;
+  const Buffer &out = (*results)[0];
+  for (int64_t t = 0; t < 64; ++t) {
+    int64_t n = t - 32, big = t * 67108864, rem8 = t % 8;
+    // index_cast sign-extends i1 (true is -1); arith.divsi by zero is
+    // undefined, the interpreter gives 0.
+    int64_t expected[14] = {t / 3,         t % 8,
+                            t / 8,         t % (t + 1),
+                            n / 8,         n % 3,
+                            big * 3,       t ^ 3,
+                            t - 8,         -(n >= 0 && n < 8),
+                            -(n < 8),      big / 8,
+                            n > 3 ? n : 3, rem8 ? (t + 1) / rem8 : 0};
+    for (int64_t row = 0; row < 14; ++row)
+      EXPECT_EQ(out.data[row * 64 + t], static_cast<double>(expected[row]))
+          << "row " << row << ", thread " << t;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -763,8 +861,10 @@ func.func @f(%a: memref<8x64xf32>, %b: memref<64x16xf32>, %i: memref<16xi32>, %d
   return %c, %i, %f, %d : memref<8x16xf32>, memref<16xi32>, memref<f32>, memref<4x4xf64>
 }
 )mlir";
-  Buffer a = buffer({8, 64}, f32(), [](int64_t e) { return aAt(e / 64, e % 64); });
-  Buffer b = buffer({64, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
+  Buffer a =
+      buffer({8, 64}, f32(), [](int64_t e) { return aAt(e / 64, e % 64); });
+  Buffer b =
+      buffer({64, 16}, f32(), [](int64_t e) { return bAt(e / 16, e % 16); });
   Buffer i = buffer({16}, i32(), [](int64_t e) { return e == 1 ? 100 : -5; });
   Buffer d = buffer({4, 4}, f64(), [](int64_t e) { return 1.5; });
   auto results = run(source, "f", {a, b, i, d});
@@ -846,8 +946,10 @@ func.func @f(%a: memref<64x256xf32>, %b: memref<256x64xf32>) -> memref<64x64xf32
   return %c : memref<64x64xf32>
 }
 )mlir";
-  Buffer a = buffer({64, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
-  Buffer b = buffer({256, 64}, f32(), [](int64_t e) { return bAt(e / 64, e % 64); });
+  Buffer a =
+      buffer({64, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
+  Buffer b =
+      buffer({256, 64}, f32(), [](int64_t e) { return bAt(e / 64, e % 64); });
   auto good = run(substitute(source, {{"@N@", "1"}}), "f", {a, b});
   ASSERT_TRUE(succeeded(good)) << errors;
   for (int64_t i = 0; i < 64; ++i)
@@ -860,8 +962,8 @@ func.func @f(%a: memref<64x256xf32>, %b: memref<256x64xf32>) -> memref<64x64xf32
   auto shortWait = run(substitute(source, {{"@N@", "2"}}), "f", {a, b});
   ASSERT_TRUE(succeeded(shortWait)) << errors;
   EXPECT_TRUE(std::isnan((*shortWait)[0].data[0]));
-  auto noWait = run(substitute(source, {{"dkernel.cp_async_wait @N@", ""}}),
-                    "f", {a, b});
+  auto noWait =
+      run(substitute(source, {{"dkernel.cp_async_wait @N@", ""}}), "f", {a, b});
   ASSERT_TRUE(succeeded(noWait)) << errors;
   EXPECT_TRUE(std::isnan((*noWait)[0].data[0]));
 }
@@ -1211,14 +1313,16 @@ func.func @f(%arg0: memref<256x256xf32>, %arg1: memref<256x256xf32>) -> memref<2
   return %out : memref<256x256xf32>
 }
 )mlir";
-  Buffer a = buffer({256, 256}, f32(), [](int64_t e) { return aAt(e / 256, e % 256); });
-  Buffer b = buffer({256, 256}, f32(), [](int64_t e) { return bAt(e / 256, e % 256); });
+  Buffer a = buffer({256, 256}, f32(),
+                    [](int64_t e) { return aAt(e / 256, e % 256); });
+  Buffer b = buffer({256, 256}, f32(),
+                    [](int64_t e) { return bAt(e / 256, e % 256); });
   auto start = std::chrono::steady_clock::now();
   std::clock_t cpuStart = std::clock();
   auto results = run(source, "f", {a, b});
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
   ASSERT_TRUE(succeeded(results)) << errors;
   for (int64_t i : {0, 17, 255})
