@@ -85,6 +85,14 @@ void deplodock::interp::setThreadLimit(uint64_t threads) {
   threadLimit.store(std::max<uint64_t>(threads, 1));
 }
 
+static std::atomic<unsigned> cpuThreads{0};
+
+unsigned deplodock::interp::getCpuThreads() { return cpuThreads.load(); }
+
+void deplodock::interp::setCpuThreads(unsigned threads) {
+  cpuThreads.store(threads);
+}
+
 llvm::Error deplodock::interp::checkThreadCount(llvm::ArrayRef<int64_t> grid,
                                                 int64_t threadsPerBlock) {
   std::optional<int64_t> blocks = checkedNumElements(grid);

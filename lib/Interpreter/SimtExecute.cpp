@@ -167,14 +167,7 @@ LogicalResult Machine::launch() {
   if (llvm::Error tooMany = checkThreadCount(kernel.grid, numThreads))
     return kernel.op->emitOpError("cannot be interpreted: ")
            << llvm::toString(std::move(tooMany));
-  for (int64_t z = 0; z < kernel.grid[2]; ++z)
-    for (int64_t y = 0; y < kernel.grid[1]; ++y)
-      for (int64_t x = 0; x < kernel.grid[0]; ++x) {
-        startBlock({x, y, z});
-        if (failed(runBlock(kernel.body, fullMask)))
-          return failure();
-      }
-  return success();
+  return runGrid();
 }
 
 LogicalResult simt::run(const Instr &instr,

@@ -73,6 +73,9 @@ public:
   mlir::LogicalResult launch();
   /// Allocates the launch's state, reserved against the memory limit.
   mlir::LogicalResult setUp();
+  /// SimtGrid.cpp: runs every block of a dkernel.func's grid, on several
+  /// CPU threads where the blocks cannot see each other.
+  mlir::LogicalResult runGrid();
 
   //===--- SimtExecute.cpp: control flow and scalars ----------------------===//
 

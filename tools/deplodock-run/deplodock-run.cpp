@@ -5,12 +5,16 @@
 //   deplodock-run --interp layer.mlir --input=x.npy --output-dir=out
 //   deplodock-run --interp kernels.mlir --func=ref --compare-func=gpu
 //   deplodock-run --interp layer.mlir --compare=lower-to-kernel --tune-db=t.db
+//   deplodock-run --interp layer.mlir --pipeline=lower-to-kernel \
+//       --expect=out/result0.npy                      # against saved results
 //   deplodock-run --bench layer.mlir --bench-json=out.json   # on the GPU
 //
 // Runs a function on the CPU reference interpreter. With --compare it also
 // lowers a copy of the module with a pass pipeline and checks that both give
 // the same results on the same inputs; with --compare-func it checks another
 // function of the module (say the same layer in Kernel IR) the same way.
+// With --expect, results saved earlier (or by another framework) are the
+// reference instead, and the run itself is checked against them too.
 // --bench (Bench.cpp) runs the layer's kernels on the GPU instead.
 //
 //===----------------------------------------------------------------------===//
@@ -90,6 +94,12 @@ static cl::list<std::string>
                               "pipeline and compare the results (repeatable: "
                               "each against the same reference)"),
                      cl::cat(runCategory));
+static cl::list<std::string> expectFiles(
+    "expect",
+    cl::desc("A .npy file per result, in order: the reference the results "
+             "(and every --compare and --compare-func) are compared against, "
+             "e.g. results saved earlier with --output-dir"),
+    cl::cat(runCategory));
 static cl::opt<std::string> compareFuncName(
     "compare-func",
     cl::desc("Also run this function of the module on the same inputs and "
@@ -145,6 +155,11 @@ static cl::opt<uint64_t> threadLimit(
     cl::desc("Most threads (blocks x threads per block) the interpreter "
              "simulates in one kernel launch; a bigger launch is refused"),
     cl::init(interp::kDefaultThreadLimit), cl::cat(runCategory));
+static cl::opt<unsigned> interpThreads(
+    "interp-threads",
+    cl::desc("CPU threads the interpreter runs the blocks of a kernel launch "
+             "on (0: all); the results are the same for every count"),
+    cl::init(0), cl::cat(runCategory));
 enum class PrintMode { Values, Summary, None };
 static cl::opt<PrintMode> printMode(
     "print",
@@ -477,6 +492,31 @@ static void hintPipeline(func::FuncOp func) {
          "--pipeline=lower-to-tensor (or any lower-to-* pipeline)";
 }
 
+/// Reads the --expect files as the results `results` should be, one per
+/// result, each adapted to its result's element type as --input files are.
+static FailureOr<SmallVector<interp::Buffer>>
+readExpected(ArrayRef<interp::Buffer> results, MLIRContext *context) {
+  if (expectFiles.size() != results.size()) {
+    llvm::errs() << "error: the function returns " << results.size()
+                 << " results, got " << expectFiles.size()
+                 << " --expect files\n";
+    return failure();
+  }
+  SmallVector<interp::Buffer> expected;
+  for (auto [path, result] : llvm::zip(expectFiles, results)) {
+    std::string error;
+    FailureOr<interp::Buffer> buffer = interp::readNpy(path, context, error);
+    if (failed(buffer)) {
+      llvm::errs() << "error: --expect: cannot read " << path << ": " << error
+                   << "\n";
+      return failure();
+    }
+    interp::adaptElementType(*buffer, result.elementType);
+    expected.push_back(std::move(*buffer));
+  }
+  return expected;
+}
+
 static int run(MLIRContext &context) {
   if (failed(checkTuneDb(context)))
     return 1;
@@ -543,6 +583,22 @@ static int run(MLIRContext &context) {
   if (checkVariants > 0 && !checkAllVariants(*module, args, *results))
     return 1;
   bool ok = true;
+  // With --expect the files are the reference, and the run is checked too.
+  SmallVector<interp::Buffer> expected;
+  ArrayRef<interp::Buffer> reference = *results;
+  if (!expectFiles.empty()) {
+    FailureOr<SmallVector<interp::Buffer>> read =
+        readExpected(*results, &context);
+    if (failed(read))
+      return 1;
+    expected = std::move(*read);
+    reference = expected;
+    if (failed(compareResults(reference, *results,
+                              pipeline.empty() ? std::string("against --expect")
+                                               : "after '" + pipeline + "'",
+                              ok)))
+      return 1;
+  }
   if (!compareFuncName.empty()) {
     auto other = module->lookupSymbol<func::FuncOp>(compareFuncName);
     if (!other || other.isExternal()) {
@@ -554,7 +610,7 @@ static int run(MLIRContext &context) {
         interp::runFunction(other, args);
     if (failed(actual))
       return 1;
-    if (failed(compareResults(*results, *actual, "@" + compareFuncName, ok)))
+    if (failed(compareResults(reference, *actual, "@" + compareFuncName, ok)))
       return 1;
   }
   for (const std::string &comparePipeline : comparePipelines) {
@@ -571,7 +627,7 @@ static int run(MLIRContext &context) {
         interp::runFunction(loweredFunc, args);
     if (failed(actual))
       return 1;
-    if (failed(compareResults(*results, *actual,
+    if (failed(compareResults(reference, *actual,
                               "after '" + comparePipeline + "'", ok)))
       return 1;
   }
@@ -590,12 +646,17 @@ deplodock::reportEmpty(ArrayRef<const cl::opt<std::string> *> flags,
 
 /// Checks the flags both modes read; reports the first bad one.
 static LogicalResult checkFlags() {
-  if (failed(reportEmpty({&funcName, &pipeline, &compareFuncName, &outputDir,
-                          &saveInputs, &variantTarget, &variantPipeline,
-                          &tuneDb, &variantCudaDir},
-                         // cl::list overloads operator& (its storage).
-                         {std::addressof(comparePipelines)})))
+  if (failed(reportEmpty(
+          {&funcName, &pipeline, &compareFuncName, &outputDir, &saveInputs,
+           &variantTarget, &variantPipeline, &tuneDb, &variantCudaDir},
+          // cl::list overloads operator& (its storage).
+          {std::addressof(comparePipelines), std::addressof(expectFiles)})))
     return failure();
+  if (benchMode && !expectFiles.empty()) {
+    llvm::errs() << "error: --expect is for --interp; --bench checks the GPU "
+                    "against the interpreter itself\n";
+    return failure();
+  }
   if (llvm::is_contained(inputs, "")) {
     llvm::errs() << "error: --input needs a .npy file\n";
     return failure();
@@ -637,6 +698,7 @@ int main(int argc, char **argv) {
     interp::setMemoryLimit(*limit);
   }
   interp::setThreadLimit(threadLimit);
+  interp::setCpuThreads(interpThreads);
   MLIRContext context;
   loadDeplodockDialects(context);
   // The location says where; the op's generic form would bury it.

@@ -12,6 +12,7 @@
 
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "Deplodock/Interpreter/Memory.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -1147,6 +1148,70 @@ func.func @f(%x: memref<400xf32>) -> memref<512xf32> {
                         "of size 400 in thread 97 of block (3, 0, 0)"),
             std::string::npos)
       << errors;
+}
+
+/// The blocks of a launch that cannot see each other run on several CPU
+/// threads: the results are those of one thread, and of several failing
+/// blocks the first in grid order is reported, as one thread reports it.
+TEST_F(SimtTest, BlocksOnSeveralCpuThreads) {
+  std::string source = R"mlir(
+dkernel.func @k(%x: memref<LENxf32>, %y: memref<2048xf32>) outputs [1] grid [16, 2, 1] block [64, 1, 1] smem 256 {
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  %c3 = arith.constant 3.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %t = gpu.thread_id x
+  %s = dkernel.alloc_shared offset 0 : memref<64xf32, #gpu.address_space<workgroup>>
+  %row = arith.muli %by, %c1024 : index
+  %col = arith.muli %bx, %c64 : index
+  %base = arith.addi %row, %col : index
+  %i = arith.addi %base, %t : index
+  %v = memref.load %x[%i] : memref<LENxf32>
+  memref.store %v, %s[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %c63 = arith.constant 63 : index
+  %j = arith.subi %c63, %t : index
+  %w = memref.load %s[%j] : memref<64xf32, #gpu.address_space<workgroup>>
+  %r = arith.mulf %w, %c3 : f32
+  memref.store %r, %y[%i] : memref<2048xf32>
+  dkernel.return
+}
+func.func @f(%x: memref<LENxf32>) -> memref<2048xf32> {
+  %y = memref.alloc() : memref<2048xf32>
+  dkernel.launch @k(%x, %y) : memref<LENxf32>, memref<2048xf32>
+  return %y : memref<2048xf32>
+}
+)mlir";
+  struct Restore {
+    unsigned threads = interp::getCpuThreads();
+    ~Restore() { interp::setCpuThreads(threads); }
+  } restore;
+  // Every block reverses its 64 elements through shared memory.
+  std::string fits = substitute(source, {{"LEN", "2048"}});
+  Buffer x = buffer({2048}, f32(), [](int64_t e) { return e * 0.5; });
+  for (unsigned threads : {1u, 4u}) {
+    interp::setCpuThreads(threads);
+    auto results = run(fits, "f", {x});
+    ASSERT_TRUE(succeeded(results)) << errors;
+    for (int64_t e = 0; e < 2048; ++e) {
+      int64_t mirrored = e - e % 64 + (63 - e % 64);
+      ASSERT_EQ((*results)[0].data[e], mirrored * 0.5 * 3) << "element " << e;
+    }
+  }
+  // 1100 elements: blocks 1100 / 64 = 17 (block (1, 1, 0)) and later read
+  // past the end; thread 12 of block 17 is the first out of bounds.
+  std::string tooShort = substitute(source, {{"LEN", "1100"}});
+  Buffer shortX = buffer({1100}, f32(), [](int64_t e) { return e; });
+  for (unsigned threads : {1u, 4u}) {
+    interp::setCpuThreads(threads);
+    EXPECT_TRUE(failed(run(tooShort, "f", {shortX})));
+    EXPECT_EQ(std::count(errors.begin(), errors.end(), '\n'), 1) << errors;
+    EXPECT_NE(errors.find("'memref.load' op accesses index 1100 of dimension "
+                          "0 of size 1100 in thread 12 of block (1, 1, 0)"),
+              std::string::npos)
+        << threads << " CPU threads: " << errors;
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -45,6 +45,12 @@ uint64_t getThreadLimit();
 void setThreadLimit(uint64_t threads);
 constexpr uint64_t kDefaultThreadLimit = uint64_t(1) << 28;
 
+/// How many CPU threads run the blocks of one kernel launch at once (0:
+/// every hardware thread). Only launches whose blocks cannot see each other
+/// (no atomics, no reducing stores) are spread; results do not depend on it.
+unsigned getCpuThreads();
+void setCpuThreads(unsigned threads);
+
 /// Succeeds when `blocks` blocks of `threadsPerBlock` threads are within
 /// the thread limit; else says how many and what the limit is.
 llvm::Error checkThreadCount(llvm::ArrayRef<int64_t> grid,
