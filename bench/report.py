@@ -2,6 +2,7 @@
 """Merges benchmark results and renders them: JSON, Markdown, PNG.
 
     bench/report.py RESULTS.json [MORE.json ...] --out DIR [--name bench]
+    bench/report.py RESULTS.json [MORE.json ...] --doc docs/benchmarks.md
 
 Reads one or more results files written by bench/harness.py (for instance
 the partial results of several GPU sessions), merges them case by case (a
@@ -10,6 +11,10 @@ anything), and writes DIR/NAME.json, DIR/NAME.md and, when matplotlib is
 installed, DIR/NAME.png. Files of a dry run (FAKE timings) and of a real
 run are never merged, nor runs on different GPUs (unless
 --allow-mixed-devices).
+
+With --doc it writes only the Markdown, to the given file, as the page
+docs/benchmarks.md is rendered: from real measurements only (a dry run's
+FAKE timings are refused), headed by where the numbers come from.
 
 Ratios are PyTorch's time over ours: above 1.0 we are faster. Only cases
 whose output matched the reference count; a wrong result is never a win.
@@ -441,14 +446,32 @@ def write_all(results: dict, out: pathlib.Path, name: str) -> list[str]:
     return [f"note: {why}"] if why else []
 
 
+def render_doc(results: dict, sources: Sequence[pathlib.Path]) -> str:
+    """The docs page: how it was made, then the Markdown report."""
+    for record in results["cases"].values():
+        record["ratios"] = ratios(record)
+    names = ", ".join(f"`{p.name}`" for p in sources)
+    head = ("<!-- Rendered by bench/report.py --doc; edit the results, not "
+            "this page. -->\n\n"
+            f"Rendered from {names} (real measurements). The device, date "
+            "and commit below say what was measured; later commits are not "
+            "in these numbers until the suite runs again (bench/gpu/run.sh, "
+            "then bench/report.py --doc with its bench.json).\n\n")
+    return head + render_markdown(results)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="+", type=pathlib.Path,
                         help="results files of bench/harness.py, oldest first")
-    parser.add_argument("--out", type=pathlib.Path, required=True,
-                        help="folder for the merged JSON, Markdown and PNG")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", type=pathlib.Path,
+                       help="folder for the merged JSON, Markdown and PNG")
+    where.add_argument("--doc", type=pathlib.Path,
+                       help="write only the Markdown page to this file "
+                       "(docs/benchmarks.md); real measurements only")
     parser.add_argument("--name", default=None,
                         help="file name stem (default: bench, or bench.FAKE "
                         "for a dry run)")
@@ -461,6 +484,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.doc:
+        if merged.get("fake"):
+            print("error: --doc renders real measurements only; these are "
+                  "a dry run's FAKE timings", file=sys.stderr)
+            return 2
+        args.doc.write_text(render_doc(merged, args.results))
+        print(short_table(merged))
+        return 0
     name = args.name or ("bench.FAKE" if merged.get("fake") else "bench")
     for note in write_all(merged, args.out, name):
         print(note, file=sys.stderr)

@@ -17,6 +17,11 @@
 // RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.o --bin-dir %t.bin --cases sdpa.mini.s8 --resume %t.real.json 2>&1 | FileCheck %s --check-prefix=MIX
 // RUN: not %python %deplodock_src_root/bench/report.py %t.fake/bench.FAKE.json %t.real.json --out %t.m 2>&1 | FileCheck %s --check-prefix=MERGE
 // RUN: not %python %deplodock_src_root/bench/report.py %t.nothing.json --out %t.m 2>&1 | FileCheck %s --check-prefix=MISSING
+/// The docs page is rendered from real measurements only, and says from what.
+// RUN: not %python %deplodock_src_root/bench/report.py %t.fake/bench.FAKE.json --doc %t.doc.md 2>&1 | FileCheck %s --check-prefix=DOCFAKE
+// RUN: not %python %deplodock_src_root/bench/report.py %t.real.json --doc %t.doc.md --out %t.m 2>&1 | FileCheck %s --check-prefix=DOCOUT
+// RUN: %python %deplodock_src_root/bench/report.py %t.real.json --doc %t.doc.md > /dev/null
+// RUN: FileCheck %s --check-prefix=DOC < %t.doc.md
 /// bench/gpu/run.sh checks its folders before anything else.
 // RUN: env -u OUT not bash %deplodock_src_root/bench/gpu/run.sh --bin %t.bin 2>&1 | FileCheck %s --check-prefix=NOOUT
 // RUN: not bash %deplodock_src_root/bench/gpu/run.sh --out %t.o --bin %t.nope 2>&1 | FileCheck %s --check-prefix=NOBIN
@@ -34,5 +39,11 @@
 // MIX: error: --resume: cannot mix a dry run (FAKE timings) with a real run
 // MERGE: error: cannot merge a dry run (FAKE timings) with a real run
 // MISSING: error: {{.*}}nothing.json: no such file
+// DOCFAKE: error: --doc renders real measurements only; these are a dry run's FAKE timings
+// DOCOUT: error: argument --out: not allowed with argument --doc
+// DOC:      Rendered from `{{.*}}real.json` (real measurements).
+// DOC:      # Deplodock vs PyTorch: kernel benchmark
+// DOC-NOT:  FAKE TIMINGS
+// DOC:      | softmax.mini.s8 |
 // NOOUT: error: no output folder: set $OUT or pass --out DIR
 // NOBIN: error: no tools folder {{.*}}nope (run scripts/build-portable.sh and carry build-portable/carry, or pass --bin DIR)
