@@ -325,6 +325,24 @@ def DTileSplitInnerForSwizzle : TileRule<"dtile-split-inner-for-swizzle",
   let forks = "split_inner_for_swizzle: swizzle in {0*, 32}";
 }
 
+def DTileCausalBound : TileRule<"dtile-causal-bound", "causal_bound",
+    "end an attention block's key steps at its last unmasked key (no fork)", [
+  Knob<"causal_bound", KnobBool,
+       "key steps masked for every row of the block are not run">]> {
+  let description = [{
+    Applies to an online-softmax kernel whose key loop attention_blocks
+    stepped, when the score its running maximum folds is -inf under an index
+    comparison affine in the key (`select(c, -inf, x)`, or a mask added to
+    it) that masks every key from some point on (a causal mask, shifted or
+    not). A step whose keys are masked for every query row of the block adds
+    nothing to the online softmax, so the step loop becomes an `scf.for`
+    whose bound depends on the block coordinates (for causal attention, the
+    block's last query row). The last needed step keeps its per-key mask.
+    Runs before pipeline_k_outer, which needs a static step count. No fork.
+  }];
+  let forks = "causal_bound: causal_bound in {true*}";
+}
+
 def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     "pipeline_k_outer", "stage the next chunk before computing this one "
     "(fork: apply / skip)", [
@@ -358,7 +376,8 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// slab reads as they end up; tma_copy follows async_copy and applies only
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
 /// attention_blocks takes the place of blockify_launch for online-softmax
-/// kernels, so it runs first; stage_inputs then stages its key steps.
+/// kernels, so it runs first; stage_inputs then stages its key steps, and
+/// causal_bound ends them at the diagonal once every stage is placed.
 def TileRulePipeline {
   list<TileRule> rules = [
     DTileChunkMatmulK,
@@ -375,6 +394,7 @@ def TileRulePipeline {
     DTileAsyncCopy,
     DTileTmaCopy,
     DTileSplitInnerForSwizzle,
+    DTileCausalBound,
     DTilePipelineKOuter,
     DTileMarkUnroll
   ];
