@@ -16,7 +16,7 @@
 /// 2 * qo + 2 of the 3 steps. The last step it runs keeps its per-key mask
 /// (keys past 36, and the keys above each row's diagonal).
 // BOUND:      #[[COUNT:.*]] = affine_map<(d0) -> (d0 * 2 + 2)>
-// BOUND:      dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32, causal_bound = true>
+// BOUND:      dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32, causal_bound = true, split_kv = 1>
 // BOUND:        dtile.tile blocks(%{{.*}} : 4 "d0", %[[QO:.*]] : 2 "d1_o") threads(%{{.*}} : 32 "d1_i") {
 // BOUND:          %[[NEED:.*]] = affine.apply #[[COUNT]](%[[QO]])
 // BOUND:          %[[N:.*]] = arith.minsi %[[NEED]], %c3 : index

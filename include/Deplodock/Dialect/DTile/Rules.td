@@ -162,7 +162,9 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
   Knob<"BQ", KnobInt, "query rows per block of an attention kernel, one per "
        "thread", 1, 1024, KnobCostLog2>,
   Knob<"BKV", KnobInt, "keys per step of an attention kernel's key loop",
-       1>]> {
+       1>,
+  Knob<"split_kv", KnobInt, "threads sharing the keys of one query row of "
+       "an attention kernel (1: no split)", 1, 32, KnobCostLog2>]> {
   let description = [{
     Applies to an online-softmax kernel (dloop-fuse-attention's: a private
     buffer of head-dimension accumulators rescaled at every step of the loop

@@ -92,7 +92,8 @@ bool feedsOnlySoftmax(Value score) {
     if (isa<arith::MaxNumFOp, arith::MaximumFOp>(user)) {
       Value other = user->getOperand(user->getOperand(0) == score ? 1 : 0);
       auto arg = dyn_cast<BlockArgument>(other);
-      if (!arg || !isa<dloop::ForOp>(arg.getOwner()->getParentOp()))
+      if (!arg ||
+          !isa<dloop::ForOp, StridedForOp>(arg.getOwner()->getParentOp()))
         return false;
       max = true;
       continue;
@@ -166,8 +167,9 @@ int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> values) {
 }
 
 /// The extent of `value` when it is the variable of a loop inside `steps`
-/// or a thread coordinate of `tile`: the values it ranges over are then
-/// [0, extent), any of which some thread of the block runs.
+/// (starting at 0, or at a thread's share) or a thread coordinate of `tile`:
+/// the values it ranges over are then [0, extent), any of which some thread of
+/// the block runs.
 std::optional<int64_t> getVaryingExtent(Value value, dloop::ForOp steps,
                                         TileOp tile) {
   auto arg = dyn_cast<BlockArgument>(value);
@@ -177,6 +179,10 @@ std::optional<int64_t> getVaryingExtent(Value value, dloop::ForOp steps,
   if (auto loop = dyn_cast<dloop::ForOp>(owner); loop && loop != steps &&
                                                  steps->isAncestor(loop) &&
                                                  arg == loop.getInductionVar())
+    return loop.getExtent();
+  // split_kv's loop over a share of one step's keys.
+  if (auto loop = dyn_cast<StridedForOp>(owner);
+      loop && steps->isAncestor(loop) && arg == loop.getInductionVar())
     return loop.getExtent();
   unsigned numBlock = tile.getBlockAxes().size();
   if (owner == tile && arg.getArgNumber() >= numBlock)
