@@ -158,7 +158,7 @@ def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
 
 def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     "attention_blocks", "deal an online softmax's query rows to threads and "
-    "step its keys in blocks (fork BQ, BKV)", [
+    "step its keys in blocks (fork BQ, BKV, split_kv)", [
   Knob<"BQ", KnobInt, "query rows per block of an attention kernel, one per "
        "thread", 1, 1024, KnobCostLog2>,
   Knob<"BKV", KnobInt, "keys per step of an attention kernel's key loop",
@@ -168,18 +168,29 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
   let description = [{
     Applies to an online-softmax kernel (dloop-fuse-attention's: a private
     buffer of head-dimension accumulators rescaled at every step of the loop
-    over the keys) without threads yet. Each block gets BQ threads, one
-    query row each, taken from the innermost output axes (the queries, then
-    the heads), masked where they do not divide; the key loop becomes a
-    loop over blocks of BKV keys around a loop over one block (the last one
-    masked), whose K and V rows the block's threads share, so that
-    stage_inputs can stage them. Legal: BQ a warp or more, powers of two up
-    to the rows, 256 and the block's limit (every row in one block when there
-    are fewer than a warp); BKV every key (one step) or a power of two in
-    [16, 128] below the key count. Heuristic: 64 rows, then 32 keys.
+    over the keys) without threads yet. Each block gets BQ query rows, taken
+    from the innermost output axes (the queries, then the heads), masked
+    where they do not divide; the key loop becomes a loop over blocks of BKV
+    keys around a loop over one block (the last one masked), whose K and V
+    rows the block's threads share, so that stage_inputs can stage them.
+    With split_kv = 1 a thread owns a row. With split_kv = S > 1 (decoding:
+    few query rows leave a block of one thread per row nearly empty) S
+    threads, neighbouring lanes on a new innermost thread axis `kv`, share
+    a row, thread s taking keys s, s + S, ... of each step with its own
+    running maximum, sum and accumulators; after the key loop they merge
+    exactly, as the online softmax merges partial results: M = max m_s,
+    c_s = exp(m_s - M) (0 for a thread that saw only masked keys),
+    L = sum l_s c_s and A[d] = sum a_s[d] c_s, in f32, by dtile.combine; the
+    row's first thread stores A[d] / L. Legal: BQ a warp or more, powers of
+    two up to the rows, 256 and the block's limit (every row in one block
+    when there are fewer than a warp); BKV every key (one step) or a power
+    of two in [16, 128] below the key count; split_kv 1, and where a head
+    has at most 64 query rows and the loop carries just the running maximum
+    and sum, powers of two up to 32 and BKV with BQ x split_kv at most 256
+    threads. Heuristic: 64 rows, then 32 keys, then 64 / BQ threads per row.
   }];
-  let forks = "attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), ..., "
-              "(32, 256)}";
+  let forks = "attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, "
+              "(37, 32, 1), ..., (32, 256, 1)}";
 }
 
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
