@@ -6,13 +6,16 @@
 // RUN: deplodock-opt %t.decode.mlir --dtile-tileify --dtile-attention-blocks=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
 // RUN: deplodock-opt %t.decode.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=12,BKV=32,split_kv=8 | FileCheck %s --check-prefix=SPLIT
 // RUN: deplodock-opt %t.decode.mlir --dtile-lower="target=sm_90 knobs=BQ=12,BKV=32,split_kv=8" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNEL
+// RUN: deplodock-opt %t.decode.mlir --dtile-lower=target=sm_90 | FileCheck %s --check-prefix=DEFAULT
 /// Long query lengths (100 per head) keep one thread per row.
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=100 | deplodock-opt --lower-to-loop --dtile-tileify --dtile-attention-blocks=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=LONG
 // RUN: not deplodock-opt %t.decode.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=12,BKV=16,split_kv=32 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 
-/// 2 to 16 threads per row (12 x 16 = 192 threads, at most as many as the
-/// keys of a step); the default 4, for 48 threads per block.
-// FORKS: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv) in {(32, 12, 4)*, (100, 12, 1), (100, 12, 2), (100, 12, 4), (100, 12, 8), (100, 12, 16), (16, 12, 1), (16, 12, 2), (16, 12, 4), (16, 12, 8), (16, 12, 16), (32, 12, 1), (32, 12, 2), (32, 12, 8), (32, 12, 16), (64, 12, 1), (64, 12, 2), (64, 12, 4), (64, 12, 8), (64, 12, 16)}
+/// All 12 rows in a block with 2 to 16 threads per row (12 x 16 = 192
+/// threads, at most as many as the keys of a step), or blocks of 1 to 8
+/// rows whose threads fill a warp or more; the default for decoding a warp
+/// per row and a row per block (12 blocks).
+// FORKS: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv) in {(32, 1, 32)*, (100, 12, 1), (100, 12, 2), (100, 12, 4), (100, 12, 8), (100, 12, 16), (16, 12, 1), (16, 12, 2), (16, 12, 4), (16, 12, 8), (16, 12, 16), (32, 12, 1), (32, 12, 2), (32, 12, 4), (32, 12, 8), (32, 12, 16), (64, 12, 1), (64, 12, 2), (64, 12, 4), (64, 12, 8), (64, 12, 16), (100, 1, 32), (64, 1, 32), (100, 2, 16), (100, 2, 32), (16, 2, 16), (32, 2, 16), (32, 2, 32), (64, 2, 16), (64, 2, 32), (100, 4, 8), (100, 4, 16), (100, 4, 32), (16, 4, 8), (16, 4, 16), (32, 4, 8), (32, 4, 16), (32, 4, 32), (64, 4, 8), (64, 4, 16), (64, 4, 32), (100, 8, 4), (100, 8, 8), (100, 8, 16), (100, 8, 32), (16, 8, 4), (16, 8, 8), (16, 8, 16), (32, 8, 4), (32, 8, 8), (32, 8, 16), (32, 8, 32), (64, 8, 4), (64, 8, 8), (64, 8, 16), (64, 8, 32)}
 
 /// Thread kv of a row takes keys kv, kv + 8, ... of each step of 32, with
 /// its own running maximum, sum and accumulators; after the key loop the
@@ -46,6 +49,14 @@
 // KERNEL: dkernel.warp_reduce max %{{.*}} width 8 : f32
 // KERNEL: dkernel.warp_reduce add %{{.*}} width 8 : f32
 // KERNEL: dkernel.warp_reduce add %{{.*}} width 8 : f32
+
+/// By default a warp per row, a block per row; the K and V rows of each
+/// step, which every lane of the row reads a share of, are staged.
+// DEFAULT:      dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 1, {{.*}}split_kv = 32
+// DEFAULT:        dtile.tile blocks(%{{.*}} : 4 "d0", %{{.*}} : 3 "d1") threads(%[[KV:.*]] : 32 "kv") {
+// DEFAULT-DAG:      dtile.stage %in2[{{.*}}] box [1, 1, 32, 8]
+// DEFAULT-DAG:      dtile.stage %in0[{{.*}}] box [1, 1, 32, 8]
+// DEFAULT:          dtile.strided_for %{{.*}} = %[[KV]] to 32 step 32 reduce
 
 // LONG: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, (100, 32, 1), (16, 32, 1), (32, 32, 1), (64, 32, 1), (100, 64, 1), (16, 64, 1), (64, 64, 1), (100, 128, 1), (16, 128, 1), (32, 128, 1), (64, 128, 1), (100, 256, 1), (16, 256, 1), (32, 256, 1), (64, 256, 1)}
 

@@ -187,7 +187,10 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     of two in [16, 128] below the key count; split_kv 1, and where a head
     has at most 64 query rows and the loop carries just the running maximum
     and sum, powers of two up to 32 and BKV with BQ x split_kv at most 256
-    threads. Heuristic: 64 rows, then 32 keys, then 64 / BQ threads per row.
+    threads (BQ may then also be a power of two below a warp, when the
+    block's threads fill one). Heuristic: for decoding (at most 16 queries
+    per head) a warp per row and a row per block, else 64 rows and one
+    thread per row; then 32 keys.
   }];
   let forks = "attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, "
               "(37, 32, 1), ..., (32, 256, 1)}";

@@ -49,7 +49,9 @@ protected:
   /// larger blocks only spill); all rows when there are fewer than a warp. BKV:
   /// every key, then powers of two in [16, 128] below the key count.
   /// split_kv: 1, and where a head has at most 64 query rows, powers of two
-  /// from 2 up to 32 and BKV with BQ x split_kv threads at most 256.
+  /// from 2 up to 32 and BKV, with BQ x split_kv threads at most 256; BQ
+  /// may then also be a power of two below a warp and the rows whose
+  /// threads fill one.
   SmallVector<AttentionBlocksKnobs>
   listOptions(KernelOp kernel, TargetAttr target) const override {
     TileOp tile = kernel.getTile();
@@ -72,29 +74,41 @@ protected:
       keySteps.push_back(c);
     bool fewQueries = tile.getBlockExtents().back() <= 64 &&
                       getRunningMaxIndex(keys, /*stepped=*/false);
+    int64_t maxThreads = std::min<int64_t>(256, target.getThreadsPerBlock());
     SmallVector<AttentionBlocksKnobs> options;
     for (int64_t bq : queryBlocks)
       for (int64_t bkv : keySteps)
         for (int64_t s = 1; s <= 32; s *= 2)
-          if (s == 1 ||
-              (fewQueries && s <= bkv &&
-               bq * s <= std::min<int64_t>(256, target.getThreadsPerBlock())))
+          if (s == 1 || (fewQueries && s <= bkv && bq * s <= maxThreads))
             options.push_back({bq, bkv, s});
+    // Fewer rows than a warp per block, when their threads fill one.
+    if (fewQueries)
+      for (int64_t bq = 1; bq < std::min<int64_t>(rows, 32); bq *= 2)
+        for (int64_t bkv : keySteps)
+          for (int64_t s = 2; s <= 32; s *= 2)
+            if (s <= bkv && bq * s >= 32 && bq * s <= maxThreads)
+              options.push_back({bq, bkv, s});
     return options;
   }
 
-  /// 64 rows (two warps: enough blocks for long sequences and for the
-  /// heads of short ones), else the closest; then 32 keys per step, else
-  /// the closest; then enough threads per row for 64 per block.
-  size_t heuristic(KernelOp, ArrayRef<AttentionBlocksKnobs> options,
+  /// Decoding (at most 16 queries per head): a warp per row and a row per
+  /// block, for as many blocks as there are rows; 32 keys per step, else
+  /// the closest. Otherwise 64 rows (two warps: enough blocks for long
+  /// sequences and for the heads of short ones), else the closest; then 32
+  /// keys per step, else the closest; one thread per row.
+  size_t heuristic(KernelOp kernel, ArrayRef<AttentionBlocksKnobs> options,
                    TargetAttr) const override {
     auto distance = [](int64_t value, int64_t goal) {
       return std::abs(std::log2(double(value) / double(goal)));
     };
+    bool decoding = kernel.getTile().getBlockExtents().back() <= 16 &&
+                    llvm::any_of(options, [](const AttentionBlocksKnobs &o) {
+                      return o.splitKv > 1;
+                    });
+    int64_t rows = decoding ? 1 : 64, split = decoding ? 32 : 1;
     auto key = [&](const AttentionBlocksKnobs &o) {
-      int64_t split = std::max<int64_t>(1, 64 / o.BQ);
-      return std::make_tuple(distance(o.BQ, 64), distance(o.BKV, 32),
-                             distance(o.splitKv, split));
+      return std::make_tuple(distance(o.BQ, rows), distance(o.splitKv, split),
+                             distance(o.BKV, 32));
     };
     return llvm::min_element(
                options,
