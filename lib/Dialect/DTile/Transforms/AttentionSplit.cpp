@@ -63,6 +63,29 @@ LogicalResult dtile::splitKeysOverThreads(KernelOp kernel, dloop::ForOp keys,
   if (!maxIndex || !inner)
     return failure();
   unsigned sumIndex = 1 - *maxIndex;
+  // What reads the accumulators and stores after the key loop.
+  Block &body = *keys->getBlock();
+  SmallVector<dloop::LoadOp> loads;
+  SmallVector<dloop::StoreOp> stores;
+  for (Operation &op : llvm::make_range(std::next(Block::iterator(keys)),
+                                        body.without_terminator().end())) {
+    op.walk([&](dloop::LoadOp load) {
+      if (load.getMemRef().getDefiningOp<memref::AllocaOp>())
+        loads.push_back(load);
+    });
+    op.walk([&](dloop::StoreOp store) {
+      if (!store.getMemRef().getDefiningOp<memref::AllocaOp>())
+        stores.push_back(store);
+    });
+  }
+  // Every thread of the block must reach a combine: none under a guard.
+  for (dloop::LoadOp load : loads)
+    for (Operation *parent = load->getParentOp(); !isa<TileOp>(parent);
+         parent = parent->getParentOp())
+      if (isa<scf::IfOp>(parent))
+        return load.emitOpError("reads the accumulators of an online softmax "
+                                "under a condition; split_kv cannot merge "
+                                "them there");
   TileOp tile = kernel.getTile();
   SmallVector<Axis> threadAxes = getThreadAxes(tile);
   threadAxes.push_back({"kv", splits});
@@ -132,23 +155,9 @@ LogicalResult dtile::splitKeysOverThreads(KernelOp kernel, dloop::ForOp keys,
 
   // Reads of the accumulators after the loop read the merged ones; stores
   // after it are the first thread's.
-  Block &body = tile.getBody().front();
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kv,
                             arith::ConstantIndexOp::create(b, loc, 0));
-  SmallVector<dloop::LoadOp> loads;
-  SmallVector<dloop::StoreOp> stores;
-  for (Operation &op : llvm::make_range(std::next(Block::iterator(top)),
-                                        body.without_terminator().end())) {
-    op.walk([&](dloop::LoadOp load) {
-      if (load.getMemRef().getDefiningOp<memref::AllocaOp>())
-        loads.push_back(load);
-    });
-    op.walk([&](dloop::StoreOp store) {
-      if (!store.getMemRef().getDefiningOp<memref::AllocaOp>())
-        stores.push_back(store);
-    });
-  }
   for (dloop::LoadOp load : loads) {
     b.setInsertionPointAfter(load);
     Value scaled = arith::MulFOp::create(b, loc, load.getResult(), scale);
