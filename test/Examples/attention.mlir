@@ -32,12 +32,19 @@
 // RUN: deplodock-opt %t.naive333.mlir --pass-pipeline='builtin.module(%{loop})' | FileCheck %s --check-prefix=ONE
 
 /// Every Tile variant of the attention kernel (attention_blocks' query rows
-/// and key steps, the staging of K and V, ...) on the SIMT interpreter:
-/// masked and unmasked, GQA, odd lengths, decoding, half precision.
+/// and key steps, split_kv's threads sharing a row's keys, the staging of K
+/// and V, causal_bound's skipped steps, ...) on the SIMT interpreter: masked
+/// and unmasked, GQA, odd lengths, decoding (1, 3 and 16 queries against
+/// 100 or 333 keys), half precision.
 // RUN: deplodock-run --interp %t.sdpa37.mlir --pipeline=lower-to-tensor --check-variants=100 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.sdpa100.mlir --pipeline=lower-to-tensor --check-variants=60 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=1e-2 --atol=1e-3 --seed=2 --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=333,NH=6,NKV=2 > %t.causal333.mlir
+// RUN: deplodock-run --interp %t.causal333.mlir --pipeline=lower-to-tensor --check-variants=16 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --seed=9 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.sdpa333.mlir --pipeline=lower-to-tensor --check-variants=20 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --seed=3 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.decode1.mlir --pipeline=lower-to-tensor --check-variants=60 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=2e-2 --atol=1e-2 --seed=7 --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: deplodock-run --interp %t.decode3.mlir --pipeline=lower-to-tensor --check-variants=30 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --seed=8 --print=none | FileCheck %s --check-prefix=VARIANTS
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims SQ=16,S=333,CAUSAL=0,NH=6,NKV=2 --dtype f16 > %t.decode16.mlir
+// RUN: deplodock-run --interp %t.decode16.mlir --pipeline=lower-to-tensor --check-variants=30 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=1e-2 --atol=1e-3 --seed=10 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.naive37.mlir --pipeline=lower-to-tensor --check-variants=60 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=1e-2 --atol=1e-3 --seed=4 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.naive100.mlir --pipeline=lower-to-tensor --check-variants=40 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --rtol=2e-2 --atol=1e-2 --seed=5 --print=none | FileCheck %s --check-prefix=VARIANTS
 // VARIANTS: variants of @{{.*}} checked, 0 failed

@@ -14,13 +14,16 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-cooperative-reduce=list-forks=true --dtile-chunk-matmul-k=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=OTHERS
 
 /// Query blocks of a warp up to 256 rows (4 x 37 = 148 rows in all), key
-/// steps of every key or 16 and 32; the default 64 rows and 32 keys.
-// FORKS: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), (16, 32), (32, 32), (37, 64), (16, 64), (37, 128), (16, 128), (32, 128), (37, 256), (16, 256), (32, 256)}
+/// steps of every key or 16 and 32; with 37 queries per head (at most 64),
+/// 2 to 32 threads per row within 256 per block, and blocks of 1 to 16 rows
+/// whose threads fill a warp; the default 64 rows and 32 keys, one thread
+/// per row (37 queries are no decoding).
+// FORKS: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, (37, 32, 1), (37, 32, 2), (37, 32, 4), (37, 32, 8), (16, 32, 1), (16, 32, 2), (16, 32, 4), (16, 32, 8), (32, 32, 1), (32, 32, 2), (32, 32, 4), (32, 32, 8), (37, 64, 1), (37, 64, 2), (37, 64, 4), (16, 64, 1), (16, 64, 2), (16, 64, 4), (32, 64, 2), (32, 64, 4), (37, 128, 1), (37, 128, 2), (16, 128, 1), (16, 128, 2), (32, 128, 1), (32, 128, 2), (37, 256, 1), (16, 256, 1), (32, 256, 1), (37, 1, 32), (32, 1, 32), (37, 2, 16), (37, 2, 32), (16, 2, 16), (32, 2, 16), (32, 2, 32), (37, 4, 8), (37, 4, 16), (37, 4, 32), (16, 4, 8), (16, 4, 16), (32, 4, 8), (32, 4, 16), (32, 4, 32), (37, 8, 4), (37, 8, 8), (37, 8, 16), (37, 8, 32), (16, 8, 4), (16, 8, 8), (16, 8, 16), (32, 8, 4), (32, 8, 8), (32, 8, 16), (32, 8, 32), (37, 16, 2), (37, 16, 4), (37, 16, 8), (37, 16, 16), (16, 16, 2), (16, 16, 4), (16, 16, 8), (16, 16, 16), (32, 16, 2), (32, 16, 4), (32, 16, 8), (32, 16, 16)}
 
 /// 32 query rows per block, one per thread (the last block of each head
 /// masked: 37 = 32 + 5); the keys in 3 steps of 16, the last one masked,
 /// each step rescaling the private accumulators.
-// STEPS:      dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32>
+// STEPS:      dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32, split_kv = 1>
 // STEPS:        dtile.tile blocks(%[[H:.*]] : 4 "d0", %[[QO:.*]] : 2 "d1_o") threads(%[[QI:.*]] : 32 "d1_i") {
 // STEPS:          %[[ACC:.*]] = memref.alloca() : memref<8xf32>
 // STEPS:          %[[ROW:.*]]:2 = dloop.for %[[JO:.*]] = 0 to 3 reduce "r0_o" iter({{.*}} : f32, {{.*}} : f32) {
@@ -37,12 +40,12 @@
 // STEPS:            dloop.store %{{.*}}, %{{.*}}[0, %[[H]], %[[QO]] * 32 + %[[QI]], %[[D2]]] : memref<1x4x37x8xf32>
 
 /// Every key in one step: the key loop is kept whole.
-// WHOLE:      dtile.kernel @sdpa_0_reduce knobs<BKV = 37, BQ = 64>
+// WHOLE:      dtile.kernel @sdpa_0_reduce knobs<BKV = 37, BQ = 64, split_kv = 1>
 // WHOLE:        threads(%{{.*}} : 64
 // WHOLE:        dloop.for %{{.*}} = 0 to 37 reduce "r0" iter(
 // WHOLE-NOT:    "r0_o"
 
-// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64>
+// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64, split_kv = 1>
 
 /// The block's threads share each step's K and V rows: stage_inputs stages
 /// both, a step (16 keys x 8) at a time.

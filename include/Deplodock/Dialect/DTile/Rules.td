@@ -158,26 +158,42 @@ def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
 
 def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     "attention_blocks", "deal an online softmax's query rows to threads and "
-    "step its keys in blocks (fork BQ, BKV)", [
+    "step its keys in blocks (fork BQ, BKV, split_kv)", [
   Knob<"BQ", KnobInt, "query rows per block of an attention kernel, one per "
        "thread", 1, 1024, KnobCostLog2>,
   Knob<"BKV", KnobInt, "keys per step of an attention kernel's key loop",
-       1>]> {
+       1>,
+  Knob<"split_kv", KnobInt, "threads sharing the keys of one query row of "
+       "an attention kernel (1: no split)", 1, 32, KnobCostLog2>]> {
   let description = [{
     Applies to an online-softmax kernel (dloop-fuse-attention's: a private
     buffer of head-dimension accumulators rescaled at every step of the loop
-    over the keys) without threads yet. Each block gets BQ threads, one
-    query row each, taken from the innermost output axes (the queries, then
-    the heads), masked where they do not divide; the key loop becomes a
-    loop over blocks of BKV keys around a loop over one block (the last one
-    masked), whose K and V rows the block's threads share, so that
-    stage_inputs can stage them. Legal: BQ a warp or more, powers of two up
-    to the rows, 256 and the block's limit (every row in one block when there
-    are fewer than a warp); BKV every key (one step) or a power of two in
-    [16, 128] below the key count. Heuristic: 64 rows, then 32 keys.
+    over the keys) without threads yet. Each block gets BQ query rows, taken
+    from the innermost output axes (the queries, then the heads), masked
+    where they do not divide; the key loop becomes a loop over blocks of BKV
+    keys around a loop over one block (the last one masked), whose K and V
+    rows the block's threads share, so that stage_inputs can stage them.
+    With split_kv = 1 a thread owns a row. With split_kv = S > 1 (decoding:
+    few query rows leave a block of one thread per row nearly empty) S
+    threads, neighbouring lanes on a new innermost thread axis `kv`, share
+    a row, thread s taking keys s, s + S, ... of each step with its own
+    running maximum, sum and accumulators; after the key loop they merge
+    exactly, as the online softmax merges partial results: M = max m_s,
+    c_s = exp(m_s - M) (0 for a thread that saw only masked keys),
+    L = sum l_s c_s and A[d] = sum a_s[d] c_s, in f32, by dtile.combine; the
+    row's first thread stores A[d] / L. Legal: BQ a warp or more, powers of
+    two up to the rows, 256 and the block's limit (every row in one block
+    when there are fewer than a warp); BKV every key (one step) or a power
+    of two in [16, 128] below the key count; split_kv 1, and where a head
+    has at most 64 query rows and the loop carries just the running maximum
+    and sum, powers of two up to 32 and BKV with BQ x split_kv at most 256
+    threads (BQ may then also be a power of two below a warp, when the
+    block's threads fill one). Heuristic: for decoding (at most 16 queries
+    per head) a warp per row and a row per block, else 64 rows and one
+    thread per row; then 32 keys.
   }];
-  let forks = "attention_blocks: (BKV, BQ) in {(32, 64)*, (37, 32), ..., "
-              "(32, 256)}";
+  let forks = "attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, "
+              "(37, 32, 1), ..., (32, 256, 1)}";
 }
 
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
@@ -325,6 +341,24 @@ def DTileSplitInnerForSwizzle : TileRule<"dtile-split-inner-for-swizzle",
   let forks = "split_inner_for_swizzle: swizzle in {0*, 32}";
 }
 
+def DTileCausalBound : TileRule<"dtile-causal-bound", "causal_bound",
+    "end an attention block's key steps at its last unmasked key (no fork)", [
+  Knob<"causal_bound", KnobBool,
+       "key steps masked for every row of the block are not run">]> {
+  let description = [{
+    Applies to an online-softmax kernel whose key loop attention_blocks
+    stepped, when the score its running maximum folds is -inf under an index
+    comparison affine in the key (`select(c, -inf, x)`, or a mask added to
+    it) that masks every key from some point on (a causal mask, shifted or
+    not). A step whose keys are masked for every query row of the block adds
+    nothing to the online softmax, so the step loop becomes an `scf.for`
+    whose bound depends on the block coordinates (for causal attention, the
+    block's last query row). The last needed step keeps its per-key mask.
+    Runs before pipeline_k_outer, which needs a static step count. No fork.
+  }];
+  let forks = "causal_bound: causal_bound in {true*}";
+}
+
 def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     "pipeline_k_outer", "stage the next chunk before computing this one "
     "(fork: apply / skip)", [
@@ -358,7 +392,8 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// slab reads as they end up; tma_copy follows async_copy and applies only
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
 /// attention_blocks takes the place of blockify_launch for online-softmax
-/// kernels, so it runs first; stage_inputs then stages its key steps.
+/// kernels, so it runs first; stage_inputs then stages its key steps, and
+/// causal_bound ends them at the diagonal once every stage is placed.
 def TileRulePipeline {
   list<TileRule> rules = [
     DTileChunkMatmulK,
@@ -375,6 +410,7 @@ def TileRulePipeline {
     DTileAsyncCopy,
     DTileTmaCopy,
     DTileSplitInnerForSwizzle,
+    DTileCausalBound,
     DTilePipelineKOuter,
     DTileMarkUnroll
   ];

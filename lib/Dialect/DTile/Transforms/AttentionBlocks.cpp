@@ -6,7 +6,9 @@
 // rows to the threads of a block (one row per thread: the running maximum,
 // sum and accumulators stay in its registers) and steps the keys BKV at a
 // time, so that the K and V rows of one step, which all the block's threads
-// read, form a slab stage_inputs can stage. Forks over (BQ, BKV).
+// read, form a slab stage_inputs can stage. With few query rows per head
+// (decoding), split_kv threads share each row's keys (AttentionSplit.cpp).
+// Forks over (BQ, BKV, split_kv).
 //
 // The seam for tensor cores: q.k^T of one step is a BQ x BKV product and
 // p.v a BQ x BKV by BKV x D one; a rule that maps them to MMA fragments
@@ -14,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionSplit.h"
 #include "Rules.h"
 #include "TileUtils.h"
 
@@ -45,6 +48,10 @@ protected:
   /// and the block's limit (a thread holds a whole row's accumulators, so
   /// larger blocks only spill); all rows when there are fewer than a warp. BKV:
   /// every key, then powers of two in [16, 128] below the key count.
+  /// split_kv: 1, and where a head has at most 64 query rows, powers of two
+  /// from 2 up to 32 and BKV, with BQ x split_kv threads at most 256; BQ
+  /// may then also be a power of two below a warp and the rows whose
+  /// threads fill one.
   SmallVector<AttentionBlocksKnobs>
   listOptions(KernelOp kernel, TargetAttr target) const override {
     TileOp tile = kernel.getTile();
@@ -65,29 +72,48 @@ protected:
     SmallVector<int64_t> keySteps = {keys.getExtent()};
     for (int64_t c = 16; c <= 128 && c < keys.getExtent(); c *= 2)
       keySteps.push_back(c);
+    bool fewQueries = tile.getBlockExtents().back() <= 64 &&
+                      getRunningMaxIndex(keys, /*stepped=*/false);
+    int64_t maxThreads = std::min<int64_t>(256, target.getThreadsPerBlock());
     SmallVector<AttentionBlocksKnobs> options;
     for (int64_t bq : queryBlocks)
       for (int64_t bkv : keySteps)
-        options.push_back({bq, bkv});
+        for (int64_t s = 1; s <= 32; s *= 2)
+          if (s == 1 || (fewQueries && s <= bkv && bq * s <= maxThreads))
+            options.push_back({bq, bkv, s});
+    // Fewer rows than a warp per block, when their threads fill one.
+    if (fewQueries)
+      for (int64_t bq = 1; bq < std::min<int64_t>(rows, 32); bq *= 2)
+        for (int64_t bkv : keySteps)
+          for (int64_t s = 2; s <= 32; s *= 2)
+            if (s <= bkv && bq * s >= 32 && bq * s <= maxThreads)
+              options.push_back({bq, bkv, s});
     return options;
   }
 
-  /// 64 rows (two warps: enough blocks for long sequences and for the
-  /// heads of short ones), else the closest; then 32 keys per step, else
-  /// the closest.
-  size_t heuristic(KernelOp, ArrayRef<AttentionBlocksKnobs> options,
+  /// Decoding (at most 16 queries per head): a warp per row and a row per
+  /// block, for as many blocks as there are rows; 32 keys per step, else
+  /// the closest. Otherwise 64 rows (two warps: enough blocks for long
+  /// sequences and for the heads of short ones), else the closest; then 32
+  /// keys per step, else the closest; one thread per row.
+  size_t heuristic(KernelOp kernel, ArrayRef<AttentionBlocksKnobs> options,
                    TargetAttr) const override {
     auto distance = [](int64_t value, int64_t goal) {
       return std::abs(std::log2(double(value) / double(goal)));
     };
-    return llvm::min_element(options,
-                             [&](const AttentionBlocksKnobs &a,
-                                 const AttentionBlocksKnobs &b) {
-                               return std::make_pair(distance(a.BQ, 64),
-                                                     distance(a.BKV, 32)) <
-                                      std::make_pair(distance(b.BQ, 64),
-                                                     distance(b.BKV, 32));
-                             }) -
+    bool decoding = kernel.getTile().getBlockExtents().back() <= 16 &&
+                    llvm::any_of(options, [](const AttentionBlocksKnobs &o) {
+                      return o.splitKv > 1;
+                    });
+    int64_t rows = decoding ? 1 : 64, split = decoding ? 32 : 1;
+    auto key = [&](const AttentionBlocksKnobs &o) {
+      return std::make_tuple(distance(o.BQ, rows), distance(o.splitKv, split),
+                             distance(o.BKV, 32));
+    };
+    return llvm::min_element(
+               options,
+               [&](const AttentionBlocksKnobs &a,
+                   const AttentionBlocksKnobs &b) { return key(a) < key(b); }) -
            options.begin();
   }
 
@@ -96,11 +122,17 @@ protected:
     dloop::ForOp keys = getOnlineSoftmaxLoop(kernel.getTile());
     if (!keys)
       return failure();
-    if (option.BKV < keys.getExtent())
-      splitReduceLoop(keys, option.BKV);
+    bool stepped = option.BKV < keys.getExtent();
+    if (stepped)
+      keys = splitReduceLoop(keys, option.BKV);
     // A single row keeps its one thread (there is nothing to deal).
     if (product(kernel.getTile().getBlockExtents()) > 1 &&
         failed(dealRowsToThreads(kernel, option.BQ)))
+      return failure();
+    if (option.splitKv > 1 &&
+        failed(splitKeysOverThreads(kernel,
+                                    getOnlineSoftmaxLoop(kernel.getTile()),
+                                    stepped, option.splitKv)))
       return failure();
     cleanupKernel(kernel);
     return success();

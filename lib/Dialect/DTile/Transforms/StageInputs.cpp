@@ -133,11 +133,13 @@ std::optional<Interval> offsetRange(AffineExpr offset, dloop::LoadOp load) {
 }
 
 /// The chunk loops: reduce loops at the top level of the tile body whose
-/// bodies hold a further reduce loop (the K chunks).
+/// bodies hold a further reduce loop (the K chunks), or a strided one
+/// (attention's key steps whose keys split_kv deals to threads).
 SmallVector<dloop::ForOp> getChunkLoops(TileOp tile) {
   SmallVector<dloop::ForOp> chunks;
   for (dloop::ForOp loop : getTopLevelReductions(tile))
-    if (!loop.getBody()->getOps<dloop::ForOp>().empty())
+    if (!loop.getBody()->getOps<dloop::ForOp>().empty() ||
+        !loop.getBody()->getOps<StridedForOp>().empty())
       chunks.push_back(loop);
   return chunks;
 }

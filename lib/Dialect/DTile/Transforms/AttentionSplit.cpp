@@ -1,0 +1,173 @@
+//===- AttentionSplit.cpp - A query row's keys over several threads -*- C++
+//-*-//
+//
+// attention_blocks' split_kv: with few query rows (decoding), one thread per
+// row leaves most of a block idle while it walks every key. Instead S threads
+// share each row, thread s taking keys s, s + S, ... of every key step: each
+// keeps its own running maximum m_s, sum l_s and accumulators a_s (the
+// online softmax of its keys), and after the key loop they merge exactly, as
+// the online softmax merges any two partial results:
+//
+//   M = max_s m_s,   c_s = exp(m_s - M) (0 where m_s = -inf),
+//   L = sum_s l_s c_s,   A[d] = sum_s a_s[d] c_s,
+//
+// in f32 (the accumulators'), through dtile.combine over the new innermost
+// thread axis, so the S threads of a row are neighbouring lanes. The output
+// is then A[d] / L as before, stored by the row's first thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionSplit.h"
+#include "TileUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+/// The loop over the keys of one step: the first loop in the step loop's
+/// body, or the key loop itself when it was not stepped.
+static dloop::ForOp getKeyLoop(dloop::ForOp keys, bool stepped) {
+  if (!stepped)
+    return keys;
+  auto inner = keys.getBody()->getOps<dloop::ForOp>();
+  return inner.empty() ? dloop::ForOp() : *inner.begin();
+}
+
+std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
+                                                  bool stepped) {
+  dloop::ForOp inner = getKeyLoop(keys, stepped);
+  if (!inner || inner.getIterArgs().size() != 2 ||
+      keys.getIterArgs().size() != 2)
+    return std::nullopt;
+  std::optional<unsigned> max;
+  for (auto [i, arg] : llvm::enumerate(inner.getIterArgs()))
+    if (llvm::any_of(arg.getUsers(),
+                     llvm::IsaPred<arith::MaxNumFOp, arith::MaximumFOp>)) {
+      if (max)
+        return std::nullopt;
+      max = i;
+    }
+  return max;
+}
+
+LogicalResult dtile::splitKeysOverThreads(KernelOp kernel, dloop::ForOp keys,
+                                          bool stepped, int64_t splits) {
+  std::optional<unsigned> maxIndex = getRunningMaxIndex(keys, stepped);
+  dloop::ForOp inner = getKeyLoop(keys, stepped);
+  if (!maxIndex || !inner)
+    return failure();
+  unsigned sumIndex = 1 - *maxIndex;
+  // What reads the accumulators and stores after the key loop.
+  Block &body = *keys->getBlock();
+  SmallVector<dloop::LoadOp> loads;
+  SmallVector<dloop::StoreOp> stores;
+  for (Operation &op : llvm::make_range(std::next(Block::iterator(keys)),
+                                        body.without_terminator().end())) {
+    op.walk([&](dloop::LoadOp load) {
+      if (load.getMemRef().getDefiningOp<memref::AllocaOp>())
+        loads.push_back(load);
+    });
+    op.walk([&](dloop::StoreOp store) {
+      if (!store.getMemRef().getDefiningOp<memref::AllocaOp>())
+        stores.push_back(store);
+    });
+  }
+  // Every thread of the block must reach a combine: none under a guard.
+  for (dloop::LoadOp load : loads)
+    for (Operation *parent = load->getParentOp(); !isa<TileOp>(parent);
+         parent = parent->getParentOp())
+      if (isa<scf::IfOp>(parent))
+        return load.emitOpError("reads the accumulators of an online softmax "
+                                "under a condition; split_kv cannot merge "
+                                "them there");
+  TileOp tile = kernel.getTile();
+  SmallVector<Axis> threadAxes = getThreadAxes(tile);
+  threadAxes.push_back({"kv", splits});
+  tile = rebuildTile(tile, getBlockAxes(tile), threadAxes,
+                     [&](OpBuilder &b, Location, ValueRange blockCoords,
+                         ValueRange threadCoords) {
+                       SmallVector<Value> old(blockCoords);
+                       llvm::append_range(old, threadCoords.drop_back());
+                       return std::make_pair(b.getBlock(), old);
+                     });
+  Value kv = tile.getThreadCoord(threadAxes.size() - 1);
+
+  // Thread kv takes keys kv, kv + S, ... of each step.
+  OpBuilder b(inner);
+  Location loc = inner.getLoc();
+  auto strided = StridedForOp::create(b, loc, kv, inner.getExtent(), splits,
+                                      inner.getKind(), inner.getAxis(),
+                                      inner.getInitArgs());
+  {
+    IRMapping mapping;
+    mapping.map(inner.getInductionVar(), strided.getInductionVar());
+    mapping.map(inner.getIterArgs(), strided.getIterArgs());
+    Block *body = &strided.getBody().front();
+    b.setInsertionPointToStart(body);
+    if (!body->empty())
+      b.setInsertionPoint(body->getTerminator());
+    for (Operation &op : inner.getBody()->without_terminator())
+      b.clone(op, mapping);
+    SmallVector<Value> next;
+    for (Value v : inner.getYield().getValues())
+      next.push_back(mapping.lookupOrDefault(v));
+    YieldOp::create(b, loc, next);
+  }
+  inner.replaceAllUsesWith(strided.getResults());
+  if (inner == keys)
+    keys = {};
+  inner.erase();
+  Operation *top = keys ? keys.getOperation() : strided.getOperation();
+
+  // The exact merge of the S partial softmaxes, after the key loop.
+  b.setInsertionPointAfter(top);
+  loc = top->getLoc();
+  ArrayAttr over = b.getStrArrayAttr({"kv"});
+  Value m = top->getResult(*maxIndex), l = top->getResult(sumIndex);
+  auto type = cast<FloatType>(m.getType());
+  Value ninf = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics(),
+                                           /*Negative=*/true)));
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+  Value rowMax = CombineOp::create(b, loc, m, ReduceKind::max, over);
+  Value diff = arith::SubFOp::create(b, loc, m, rowMax);
+  Value exp = math::ExpOp::create(b, loc, diff);
+  Value empty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+  Value scale = arith::SelectOp::create(b, loc, empty, zero, exp);
+  Value scaledSum = arith::MulFOp::create(b, loc, l, scale);
+  Value rowSum = CombineOp::create(b, loc, scaledSum, ReduceKind::add, over);
+  m.replaceUsesWithIf(rowMax, [&](OpOperand &use) {
+    return use.getOwner() != rowMax.getDefiningOp() &&
+           use.getOwner() != diff.getDefiningOp() &&
+           use.getOwner() != empty.getDefiningOp();
+  });
+  l.replaceUsesWithIf(rowSum, [&](OpOperand &use) {
+    return use.getOwner() != scaledSum.getDefiningOp();
+  });
+
+  // Reads of the accumulators after the loop read the merged ones; stores
+  // after it are the first thread's.
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kv,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  for (dloop::LoadOp load : loads) {
+    b.setInsertionPointAfter(load);
+    Value scaled = arith::MulFOp::create(b, loc, load.getResult(), scale);
+    Value merged = CombineOp::create(b, loc, scaled, ReduceKind::add, over);
+    load.getResult().replaceAllUsesExcept(merged, scaled.getDefiningOp());
+  }
+  for (dloop::StoreOp store : stores) {
+    b.setInsertionPoint(store);
+    auto guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    store->moveBefore(guard.thenBlock()->getTerminator());
+  }
+  return success();
+}
