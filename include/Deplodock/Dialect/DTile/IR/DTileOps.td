@@ -203,9 +203,7 @@ def DTile_StageOp : DTile_Op<"stage", [
     N copies and `slot` picks the one to fill, so the next slab can arrive
     while the current one is read. `transport` says how the slab travels; with
     `cp_async` or `tma` it is visible after the `dtile.async_wait` that covers
-    it, with `sync` or `vector` at once (`vector`: each thread copies aligned
-    8 or 16-byte runs, so the rows must allow them and the box may not
-    overhang its source). `swizzle` is the TMA swizzle width in bytes; a
+    it, with `sync` at once. `swizzle` is the TMA swizzle width in bytes; a
     TMA copy writes the box densely, so a `tma` stage takes a swizzle rather
     than padding: the slab is then held as segments of the inner dimension
     `swizzle` bytes wide (one TMA box each), their 16-byte chunks permuted
