@@ -106,6 +106,7 @@ enum class Kind : uint8_t {
   Barrier,
   Shuffle,
   CpAsync,
+  VectorCopy,
   CpCommit,
   CpWait,
   MbInit,

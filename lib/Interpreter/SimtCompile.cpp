@@ -363,21 +363,28 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.element = shuffle.getValue().getType();
             return success();
           })
-          .Case([&](dkernel::CpAsyncOp copy) -> LogicalResult {
-            instr.kind = Kind::CpAsync;
-            instr.a = copy.getBytes();
-            instr.b = copy.getSrcIndices().size();
-            // The zero-fill predicate, if any, is the last operand.
-            instr.c = copy.getValid() ? 1 : 0;
-            auto src = cast<MemRefType>(copy.getSrc().getType());
-            auto dst = cast<MemRefType>(copy.getDst().getType());
-            if (src.getElementType() != dst.getElementType())
-              return copy.emitOpError("copies between element types ")
-                     << src.getElementType() << " and " << dst.getElementType()
-                     << ", which cannot be interpreted";
-            instr.element = src.getElementType();
-            return success();
-          })
+          .Case<dkernel::CpAsyncOp, dkernel::VectorCopyOp>(
+              [&](auto copy) -> LogicalResult {
+                // The same operands, with no predicate for a vector copy:
+                // it lands at once.
+                constexpr bool async =
+                    std::is_same_v<decltype(copy), dkernel::CpAsyncOp>;
+                instr.kind = async ? Kind::CpAsync : Kind::VectorCopy;
+                instr.a = copy.getBytes();
+                instr.b = copy.getSrcIndices().size();
+                // The zero-fill predicate, if any, is the last operand.
+                if constexpr (async)
+                  instr.c = copy.getValid() ? 1 : 0;
+                auto src = cast<MemRefType>(copy.getSrc().getType());
+                auto dst = cast<MemRefType>(copy.getDst().getType());
+                if (src.getElementType() != dst.getElementType())
+                  return copy.emitOpError("copies between element types ")
+                         << src.getElementType() << " and "
+                         << dst.getElementType()
+                         << ", which cannot be interpreted";
+                instr.element = src.getElementType();
+                return success();
+              })
           .Case([&](dkernel::CpAsyncCommitOp) {
             instr.kind = Kind::CpCommit;
             return success();

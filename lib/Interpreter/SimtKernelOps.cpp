@@ -95,6 +95,7 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
   case Kind::TreeReduce:
     return execTreeReduce(instr, mask);
   case Kind::CpAsync:
+  case Kind::VectorCopy:
     return execCpAsync(instr, mask);
   case Kind::CpCommit:
     for (uint32_t i = 0; i < mask.count; ++i) {
@@ -305,6 +306,15 @@ LogicalResult Machine::execCpAsync(const SInstr &instr, const Mask &mask) {
                                   ? "its source"
                                   : "its destination")
                           << where(l);
+    if (instr.kind == Kind::VectorCopy) {
+      // Synchronous: read and written now, like loads and stores.
+      for (int64_t k = 0; k < count; ++k) {
+        FailureOr<double> v = read(instr, *src, *from + k, l);
+        if (failed(v) || failed(write(instr, *dst, *to + k, l, *v)))
+          return failure();
+      }
+      continue;
+    }
     // Issuing the copy may already overwrite the destination, which holds
     // nothing defined until the copy lands.
     for (int64_t k = 0; k < count; ++k) {

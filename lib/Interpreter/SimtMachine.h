@@ -166,6 +166,7 @@ public:
   mlir::LogicalResult execShuffle(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execWarpReduce(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execTreeReduce(const SInstr &instr, const Mask &mask);
+  /// cp.async (lands at its wait) and vector copies (at once).
   mlir::LogicalResult execCpAsync(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execLdMatrix(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execMma(const SInstr &instr, const Mask &mask);

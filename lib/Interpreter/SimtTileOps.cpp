@@ -135,7 +135,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
       }
     }
   };
-  if (stage.getTransport() == dtile::Transport::sync) {
+  if (dtile::isSynchronous(stage.getTransport())) {
     copy();
     return success();
   }

@@ -1,8 +1,8 @@
 // RUN: rm -rf %t && mkdir -p %t/small80 %t/small90 %t/scaled %t/cubin
 // RUN: %python %deplodock_src_root/examples/generate.py --small matmul > %t/small.mlir
 // RUN: %python %deplodock_src_root/examples/generate.py --scaled matmul > %t/scaled.mlir
-// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=10000 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small90 --print=none | FileCheck %s --check-prefix=SMALL90
-// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=10000 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small80 --print=none | FileCheck %s --check-prefix=SMALL80
+// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=12000 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small90 --print=none | FileCheck %s --check-prefix=SMALL90
+// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=12000 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small80 --print=none | FileCheck %s --check-prefix=SMALL80
 // RUN: grep -l "cp.async.bulk.tensor" %t/small90/*.cu | wc -l | FileCheck %s --check-prefix=TMA90
 // RUN: grep -l "cp.async.bulk.tensor" %t/small90/*.cu | xargs awk '/cp\.async\.(ca|cg|commit_group|wait_group)/ { print FILENAME; nextfile }' | wc -l | FileCheck %s --check-prefix=MIXED
 // RUN: awk '/cp\.async\.bulk/ { n++ } END { print n + 0 }' %t/small80/*.cu | FileCheck %s --check-prefix=TMA80
@@ -15,9 +15,11 @@
 // RUN: deplodock-run --interp %t/scaled.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=64,swizzle=32,double_buffer=false}" --print=none | FileCheck %s --check-prefix=SEGMENTS
 // RUN: %if nvrtc %{ grep -l "cp.async.bulk.tensor" %t/scaled/*.cu | xargs %nvrtc --gpu-architecture=sm_90 %}
 // RUN: %if nvcc %{ grep -l "cp.async.bulk.tensor" %t/scaled/*.cu | awk 'NR <= 8' | xargs %nvcc -arch=sm_90 -cubin -odir %t/cubin %}
+// RUN: grep -l "reinterpret_cast<uint4 \*>" %t/small90/*.cu | wc -l | FileCheck %s --check-prefix=VECTOR90
+// RUN: %if nvcc %{ grep -l "reinterpret_cast<uint4 \*>" %t/small90/*.cu | awk 'NR <= 4' | xargs %nvcc -arch=sm_90 -cubin -odir %t/cubin %}
 
 /// The TMA variants of the matmul, proven like every other fork. On sm_90
-/// the small matmul's whole tree (9095 variants) runs at the Kernel level
+/// the small matmul's whole tree (10775 variants) runs at the Kernel level
 /// on the SIMT interpreter against the reference; the sm_80 tree is the
 /// same less the 5025 variants that take tma_copy (their copies are the
 /// ones issued by cp.async.bulk.tensor), and no variant mixes TMA with
@@ -29,14 +31,17 @@
 /// runtime compiles) and with nvcc. Two more scaled variants split 256-byte
 /// rows into 128- and 32-byte swizzle segments (two and eight boxes per
 /// slab), double-buffered and pipelined or not.
-// SMALL90: variants of @matmul_0_reduce: 9095 (all) checked, 0 failed
-// SMALL80: variants of @matmul_0_reduce: 4070 (all) checked, 0 failed
+// SMALL90: variants of @matmul_0_reduce: 10775 (all) checked, 0 failed
+// SMALL80: variants of @matmul_0_reduce: 5750 (all) checked, 0 failed
 // TMA90: {{^5025$}}
 // SWIZZLED: {{^3360$}}
 // SWIZZLED128: {{^585$}}
 // TMA80: {{^0$}}
 // MIXED: {{^0$}}
 // SCALED: variants of @matmul_0_reduce: 300 (seeded sample) checked, 0 failed
-// TMA-SCALED: {{^37$}}
-// SWIZZLED-SCALED: {{^22$}}
+// TMA-SCALED: {{^41$}}
+/// The synchronous stages of 1680 variants (vector_copy) move 16-byte runs
+/// with one uint4 load and store each; a few compile with nvcc.
+// VECTOR90: {{^1680$}}
+// SWIZZLED-SCALED: {{^21$}}
 // SEGMENTS: compare result #0 {{.*}}: PASS

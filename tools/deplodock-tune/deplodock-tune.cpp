@@ -74,6 +74,12 @@ static cl::opt<int64_t>
                 cl::desc("Measure at most this many variants per kernel (0: "
                          "no limit)"),
                 cl::init(0), cl::cat(tuneCategory));
+static cl::opt<int64_t>
+    jobs("jobs",
+         cl::desc("Lower this many variants at once, on as many threads "
+                  "(default: one per hardware thread); the results do not "
+                  "depend on it"),
+         cl::init(0), cl::cat(tuneCategory));
 static cl::opt<int64_t> totalVariants(
     "total-variants",
     cl::desc("Measure at most this many variants over all the kernels, "
@@ -260,6 +266,14 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
       return fail("--patience must not be negative, got " +
                   llvm::Twine(patience));
     o.search.patience = static_cast<unsigned>(patience);
+  }
+  if (jobs.getNumOccurrences()) {
+    // More threads than that only cost memory.
+    constexpr int64_t kMaxJobs = 1024;
+    if (jobs < 1 || jobs > kMaxJobs)
+      return fail("--jobs must be between 1 and " + llvm::Twine(kMaxJobs) +
+                  ", got " + llvm::Twine(jobs));
+    o.jobs = static_cast<unsigned>(jobs);
   }
   if (maxVariants < 0)
     return fail("--max-variants must not be negative, got " +

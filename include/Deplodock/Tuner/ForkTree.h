@@ -17,6 +17,7 @@
 #include "Deplodock/Tuner/SearchSpace.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <functional>
 #include <memory>
@@ -74,14 +75,25 @@ public:
   /// The rule that forks at the non-terminal `node`, or null.
   const dtile::Rule *getRule(NodeId node);
 
-  /// The prior of terminals: `fn` (called once per terminal, with its
-  /// cursor) estimates its latency in µs, or none; prior() is 1 / that.
+  /// The work that estimates one terminal's latency in µs (or none); it
+  /// may run on any thread.
+  using PriorTask = std::function<std::optional<double>()>;
+  /// The prior of terminals: `fn` is called once per terminal, with its
+  /// cursor (valid during the call only), on the thread that owns the tree,
+  /// and returns the estimate's task; prior() is 1 / the estimate.
   void setPriorEstimator(
-      std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
-          fn) {
+      std::function<PriorTask(NodeId, const dtile::ForkCursor &)> fn) {
     priorEstimator = std::move(fn);
   }
+  /// Where queued priors are computed: on `pool`, several at once (null: one
+  /// after the other on the calling thread). The tasks must be safe to run
+  /// together.
+  void setThreadPool(llvm::ThreadPoolInterface *threads) { pool = threads; }
   std::optional<double> prior(NodeId node) override;
+  /// Builds the terminal's kernel now (the cursor is at hand right after a
+  /// walk reached it) and keeps its task for computeQueuedPriors.
+  void queuePrior(NodeId node) override;
+  void computeQueuedPriors() override;
 
   /// Called once for every node whose kernel is first built, with its
   /// cursor (to record its IR, say).
@@ -137,10 +149,12 @@ private:
   size_t numChoices = 0;
   double replaySeconds = 0;
   std::function<void(NodeId, const dtile::ForkCursor &)> visitor;
-  std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
-      priorEstimator;
+  std::function<PriorTask(NodeId, const dtile::ForkCursor &)> priorEstimator;
+  llvm::ThreadPoolInterface *pool = nullptr;
   /// Priors computed so far, by terminal.
   llvm::DenseMap<NodeId, std::optional<double>> priors;
+  /// Terminals queued for computeQueuedPriors, and their tasks.
+  std::vector<std::pair<NodeId, PriorTask>> queued;
 };
 
 } // namespace deplodock::tuner

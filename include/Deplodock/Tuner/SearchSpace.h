@@ -52,6 +52,13 @@ public:
   /// measures, of its candidates, the one with the highest prior. Default:
   /// none.
   virtual std::optional<double> prior(NodeId node);
+  /// Says that prior(node) will be asked soon, so that a space may compute
+  /// the priors of several terminals at once (on several threads) in
+  /// computeQueuedPriors. Asking prior() without this is always allowed.
+  /// Default: nothing.
+  virtual void queuePrior(NodeId node);
+  /// Computes the priors queued since the last call. Default: nothing.
+  virtual void computeQueuedPriors();
 
   /// The replay / heuristic choice among `children` of `node`, an index into
   /// `children` (an index out of range means 0). Default: option 0.
@@ -98,6 +105,10 @@ public:
   /// appends their measurements to `out` in order. Default: one by one.
   virtual void measureBatch(llvm::ArrayRef<NodeId> nodes,
                             llvm::SmallVectorImpl<Measurement> &out);
+  /// Says that the terminals `nodes` will likely be measured soon, one by
+  /// one, so that their preparation (lowering) may run ahead, several at
+  /// once; what is measured and recorded must not change. Default: nothing.
+  virtual void prefetch(llvm::ArrayRef<NodeId> nodes);
 };
 
 /// An evaluator that forwards to a callable, for tests and small tools; the

@@ -66,6 +66,9 @@ struct TuneDriverOptions {
   SearchOptions search;
   /// TuneOptions::resume, warmStart, totalVariants, killAfter.
   bool resume = true;
+  /// Threads lowering variants at once (TuneOptions::jobs; 0: one per
+  /// hardware thread).
+  unsigned jobs = 0;
   bool warmStart = true;
   /// TuneOptions::prior and priorNoise.
   std::string prior;

@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <functional>
 #include <memory>
@@ -77,6 +78,10 @@ struct TuneOptions {
   std::function<void(const KernelTuneResult &, size_t, size_t)> onKernel;
   /// Cursors each kernel's fork tree keeps (ForkTreeSpace).
   size_t cacheCapacity = 8;
+  /// Threads that lower variants (a batch's, the prior's candidates) at
+  /// once; 0: one per hardware thread, 1: none besides the caller's. The
+  /// results, their order and the records are the same for every value.
+  unsigned jobs = 0;
   /// Skip variants the database already holds for the kernel in the
   /// backend's context (a killed or shorter tuning resumes); false measures
   /// them again.
@@ -182,6 +187,10 @@ private:
   /// Paths to the winners of the kernel's family, to measure first.
   llvm::Expected<std::vector<std::vector<unsigned>>>
   warmStarts(Session &session, const TuneOptions &options);
+  /// The pool that lowers variants for `options.jobs` (null: lower on the
+  /// calling thread), made the first time it is asked for.
+  llvm::ThreadPoolInterface *getPool(const TuneOptions &options,
+                                     mlir::MLIRContext &context);
   /// Searches a begun kernel with `budget` variants (0: no budget).
   llvm::Expected<KernelTuneResult>
   search(Session &session, const TuneOptions &options, size_t budget);
@@ -192,6 +201,7 @@ private:
   LatencyTable *table;
   /// Variants measured so far in this run, for TuneOptions::killAfter.
   size_t runVariants = 0;
+  std::unique_ptr<llvm::DefaultThreadPool> pool;
   /// The winners of this run by family key (for runs without a database).
   llvm::StringMap<std::vector<llvm::json::Object>> familyWinners;
 };

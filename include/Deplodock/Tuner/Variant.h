@@ -62,6 +62,24 @@ llvm::Expected<Variant> lowerVariant(const dtile::ForkCursor &terminal,
                                      llvm::StringRef loopKey,
                                      const dtile::Target &target);
 
+/// lowerVariant in two halves, so that the second can run on another thread.
+/// The first, on the thread that owns `terminal`: the Tile-level fields and a
+/// copy of the kernel's module in `kernelModule` (the cursor may die or move
+/// on afterwards).
+Variant beginVariant(const dtile::ForkCursor &terminal,
+                     llvm::StringRef loopKey);
+/// The second: lowers the copy begun by beginVariant to Kernel IR and CUDA.
+/// Several may run at once on the copies of one context when it has
+/// threading enabled and every dialect loaded (prepareConcurrentLowering);
+/// each reports its own diagnostics.
+llvm::Error finishVariant(Variant &variant, const dtile::Target &target);
+/// Makes `context` ready for finishVariant to `target` on several threads:
+/// registers and loads every dialect the lowering needs (none may load while
+/// others lower). False when its threading is disabled: lower on one thread
+/// then.
+bool prepareConcurrentLowering(mlir::MLIRContext &context,
+                               const dtile::Target &target);
+
 } // namespace deplodock::tuner
 
 #endif // DEPLODOCK_TUNER_VARIANT_H

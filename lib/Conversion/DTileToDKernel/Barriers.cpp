@@ -43,7 +43,7 @@ static bool isFencedRotation(dtile::StageOp stage, dloop::ForOp loop) {
     k = sum.getLHS();
   if (k != getAffineDimExpr(0, stage.getContext()))
     return false;
-  if (stage.getTransport() == dtile::Transport::sync)
+  if (dtile::isSynchronous(stage.getTransport()))
     return true;
   for (Operation *next = stage->getNextNode(); next; next = next->getNextNode())
     if (isa<dtile::AsyncWaitOp>(next))
@@ -91,7 +91,7 @@ bool lowering::needsBarrierBefore(Operation *op) {
 bool lowering::nextIsSyncStage(Operation *op) {
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
     if (auto stage = dyn_cast<dtile::StageOp>(next))
-      return stage.getTransport() == dtile::Transport::sync;
+      return dtile::isSynchronous(stage.getTransport());
     if (!isMemoryEffectFree(next))
       return false;
   }

@@ -35,9 +35,11 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   int64_t rank = box.size();
 
   // Copies of `chunk` elements: one element for sync stages; for cp.async
-  // the widest aligned run of 16, 8 or 4 bytes.
+  // and vector stages the widest aligned run of 16, 8 or 4 bytes (8 or 16
+  // for vector stages, their verifier says).
   int64_t chunk = 1, bytes = 0;
-  if (transport == dtile::Transport::cp_async) {
+  if (transport == dtile::Transport::cp_async ||
+      transport == dtile::Transport::vector) {
     std::optional<int64_t> run = op.getCpAsyncRunBytes();
     if (!run)
       return op.emitOpError("cannot be copied with cp.async: no run of 4, 8 "
@@ -95,6 +97,12 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
       }
       dkernel::CpAsyncOp::create(b, loc, source, src, alloc->view, dst, valid,
                                  bytes);
+      return;
+    }
+    if (transport == dtile::Transport::vector) {
+      // Never guarded: a vector stage does not zero-fill (its verifier).
+      dkernel::VectorCopyOp::create(b, loc, source, src, alloc->view, dst,
+                                    bytes);
       return;
     }
     Value v;

@@ -548,6 +548,13 @@ private:
             access(copy.getDst(), copy.getDstIndices(), copy.getBytes(), count,
                    /*isLoad=*/false, overlap);
           })
+          .Case([&](dkernel::VectorCopyOp copy) {
+            // A load whose value the store waits for, then the store.
+            access(copy.getSrc(), copy.getSrcIndices(), copy.getBytes(), count,
+                   /*isLoad=*/true, overlap);
+            access(copy.getDst(), copy.getDstIndices(), copy.getBytes(), count,
+                   /*isLoad=*/false, overlap);
+          })
           .Case([&](dkernel::CpAsyncWaitOp) {
             profile.serialGlobalLoads += count;
           })

@@ -10,6 +10,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include <chrono>
 
@@ -46,15 +47,21 @@ CudaOpRow Variant::getCudaOpRow() const {
   return row;
 }
 
-llvm::Expected<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
-                                            StringRef loopKey,
-                                            const dtile::Target &target) {
-  auto fail = [](const llvm::Twine &message) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-  };
-  auto start = std::chrono::steady_clock::now();
+/// What lower-to-kernel runs after the Tile rules.
+static void addKernelPasses(PassManager &pm, const dtile::Target &target) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  buildTileToKernelPasses(pm, target.getName());
+}
+
+/// Where the error diagnostics of the lowering running on this thread go:
+/// the context's handlers are shared by every thread, so each handler
+/// forwards to the emitting thread's sink, not to its own caller.
+static thread_local std::string *diagnosticSink = nullptr;
+
+Variant tuner::beginVariant(const dtile::ForkCursor &terminal,
+                            StringRef loopKey) {
   dtile::KernelOp tile = terminal.getKernel();
-  MLIRContext *context = tile.getContext();
   Variant variant;
   variant.loopKey = loopKey.str();
   variant.name = tile.getSymName().str();
@@ -62,23 +69,35 @@ llvm::Expected<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
   variant.knobsText = dtile::formatKnobsOption("", variant.knobs);
   variant.tileKey = forkPointKey(loopKey, variant.knobs);
   llvm::raw_string_ostream(variant.tileText) << tile;
+  variant.kernelModule =
+      cast<ModuleOp>(tile->getParentOfType<ModuleOp>()->clone());
+  return variant;
+}
 
-  // The diagnostics of a failing lowering become the message.
+llvm::Error tuner::finishVariant(Variant &variant,
+                                 const dtile::Target &target) {
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  auto start = std::chrono::steady_clock::now();
+  MLIRContext *context = variant.kernelModule->getContext();
+
+  // The diagnostics of a failing lowering become the message. A diagnostic
+  // of a thread that lowers nothing goes on to the next handler.
   std::string diagnostics;
-  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+  diagnosticSink = &diagnostics;
+  llvm::scope_exit clearSink([] { diagnosticSink = nullptr; });
+  ScopedDiagnosticHandler handler(context, [](Diagnostic &diag) {
+    if (!diagnosticSink)
+      return failure();
     if (diag.getSeverity() == DiagnosticSeverity::Error)
-      diagnostics += (diagnostics.empty() ? "" : "; ") + diag.str();
+      *diagnosticSink += (diagnosticSink->empty() ? "" : "; ") + diag.str();
     return success();
   });
-  variant.kernelModule = cast<ModuleOp>(
-      terminal.getKernel()->getParentOfType<ModuleOp>()->clone());
   for (auto func : variant.kernelModule->getOps<func::FuncOp>())
     func.setSymName(kHostName);
-  // What lower-to-kernel runs after the Tile rules.
   PassManager pm(context);
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  buildTileToKernelPasses(pm, target.getName());
+  addKernelPasses(pm, target);
   if (failed(pm.run(*variant.kernelModule)))
     return fail("cannot lower to Kernel IR: " + diagnostics);
   for (auto func : variant.kernelModule->getOps<dkernel::FuncOp>())
@@ -98,8 +117,36 @@ llvm::Expected<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
   std::string launchText;
   llvm::raw_string_ostream(launchText) << launch;
   variant.cudaKey = sha256Hex(variant.cuda + "\n" + launchText);
+  variant.loweringSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return llvm::Error::success();
+}
+
+llvm::Expected<Variant> tuner::lowerVariant(const dtile::ForkCursor &terminal,
+                                            StringRef loopKey,
+                                            const dtile::Target &target) {
+  auto start = std::chrono::steady_clock::now();
+  Variant variant = beginVariant(terminal, loopKey);
   variant.loweringSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  if (llvm::Error e = finishVariant(variant, target))
+    return std::move(e);
   return std::move(variant);
+}
+
+bool tuner::prepareConcurrentLowering(MLIRContext &context,
+                                      const dtile::Target &target) {
+  if (!context.isMultithreadingEnabled())
+    return false;
+  // What each PassManager::run would register and load: done once here, so
+  // that the runs only read the registry.
+  PassManager pm(&context);
+  addKernelPasses(pm, target);
+  DialectRegistry registry;
+  pm.getDependentDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  return true;
 }

@@ -2,6 +2,8 @@
 
 #include "Deplodock/Tuner/ForkTree.h"
 
+#include "Deplodock/Tuner/ConcurrentWork.h"
+
 #include "llvm/ADT/ScopeExit.h"
 
 #include <algorithm>
@@ -164,20 +166,49 @@ void ForkTreeSpace::children(NodeId node, SmallVectorImpl<NodeId> &out) {
     out.push_back(n.firstChild + i);
 }
 
+/// The prior of an estimate in µs.
+static std::optional<double> priorOf(std::optional<double> us) {
+  return us && *us > 0 ? std::optional<double>(1 / *us) : std::nullopt;
+}
+
 std::optional<double> ForkTreeSpace::prior(NodeId node) {
   if (!priorEstimator || !isTerminal(node))
     return std::nullopt;
-  auto [it, fresh] = priors.try_emplace(node);
-  if (fresh) {
-    std::optional<double> us;
-    if (const ForkCursor *cursor = getCursor(node))
-      us = priorEstimator(node, *cursor);
-    // Find the entry again: the estimator may have grown the map.
-    priors[node] =
-        us && *us > 0 ? std::optional<double>(1 / *us) : std::nullopt;
-    return priors[node];
+  auto known = priors.find(node);
+  if (known != priors.end())
+    return known->second;
+  std::optional<double> us;
+  if (const ForkCursor *cursor = getCursor(node))
+    if (PriorTask task = priorEstimator(node, *cursor))
+      us = task();
+  return priors[node] = priorOf(us);
+}
+
+void ForkTreeSpace::queuePrior(NodeId node) {
+  if (!priorEstimator || !isTerminal(node) || priors.count(node) ||
+      llvm::any_of(queued, [&](const auto &q) { return q.first == node; }))
+    return;
+  const ForkCursor *cursor = getCursor(node);
+  PriorTask task = cursor ? priorEstimator(node, *cursor) : nullptr;
+  if (!task) {
+    priors[node] = std::nullopt;
+    return;
   }
-  return it->second;
+  queued.emplace_back(node, std::move(task));
+}
+
+void ForkTreeSpace::computeQueuedPriors() {
+  std::vector<std::optional<double>> estimates(queued.size());
+  std::vector<std::function<void()>> work;
+  for (auto [i, entry] : llvm::enumerate(queued))
+    work.push_back(
+        [&estimates, &task = entry.second, i = i] { estimates[i] = task(); });
+  runConcurrently(pool, work);
+  // Stored in queue order, on this thread: nothing depends on which task
+  // ended first.
+  for (auto [entry, us] : llvm::zip(queued, estimates))
+    priors[entry.first] = priorOf(us);
+  queued.clear();
 }
 
 std::optional<uint64_t> ForkTreeSpace::decisionKey(NodeId node) {

@@ -22,27 +22,31 @@ static double normalFrom(llvm::StringRef text, uint64_t seed) {
   return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
 }
 
-std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
+std::function<ForkTreeSpace::PriorTask(NodeId, const dtile::ForkCursor &)>
 tuner::detail::makeModelPrior(const dtile::Target &target,
                               llvm::StringRef loopKey, double noise,
                               uint64_t seed) {
   mlir::FailureOr<DeviceModel> device = getDeviceModel(target.getName());
   if (mlir::failed(device))
     return nullptr;
-  return [device = *device, target, loopKey = loopKey.str(), noise, seed](
-             NodeId, const dtile::ForkCursor &cursor) -> std::optional<double> {
-    llvm::Expected<Variant> variant = lowerVariant(cursor, loopKey, target);
-    if (!variant) {
-      llvm::consumeError(variant.takeError());
-      return std::nullopt;
-    }
-    RooflineEstimate estimate =
-        estimateLatency(profileKernel(variant->kernel), device);
-    if (!estimate.launchable)
-      return std::nullopt;
-    double us = estimate.us;
-    if (noise > 0)
-      us *= std::exp(noise * normalFrom(variant->knobsText, seed));
-    return us;
+  auto shared = std::make_shared<const DeviceModel>(std::move(*device));
+  return [shared, target, loopKey = loopKey.str(), noise,
+          seed](NodeId, const dtile::ForkCursor &cursor) {
+    // The copy is taken here; the rest may run on a pool thread.
+    auto variant = std::make_shared<Variant>(beginVariant(cursor, loopKey));
+    return [shared, target, variant, noise, seed]() -> std::optional<double> {
+      if (llvm::Error e = finishVariant(*variant, target)) {
+        llvm::consumeError(std::move(e));
+        return std::nullopt;
+      }
+      RooflineEstimate estimate =
+          estimateLatency(profileKernel(variant->kernel), *shared);
+      if (!estimate.launchable)
+        return std::nullopt;
+      double us = estimate.us;
+      if (noise > 0)
+        us *= std::exp(noise * normalFrom(variant->knobsText, seed));
+      return us;
+    };
   };
 }

@@ -19,7 +19,7 @@ namespace deplodock::tuner::detail {
 
 /// The prior estimator of ForkTreeSpace::setPriorEstimator for the kernel
 /// `loopKey` on `target`, or none when the model does not know the target.
-std::function<std::optional<double>(NodeId, const dtile::ForkCursor &)>
+std::function<ForkTreeSpace::PriorTask(NodeId, const dtile::ForkCursor &)>
 makeModelPrior(const dtile::Target &target, llvm::StringRef loopKey,
                double noise, uint64_t seed);
 

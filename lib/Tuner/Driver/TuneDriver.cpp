@@ -498,6 +498,7 @@ static llvm::Error tune(const TuneDriverOptions &o, const dtile::Target &target,
   options.strategy = o.strategy;
   options.search = clampBudgets(o.search);
   options.resume = o.resume;
+  options.jobs = o.jobs;
   options.warmStart = o.warmStart;
   options.prior = o.prior;
   options.priorNoise = o.priorNoise;

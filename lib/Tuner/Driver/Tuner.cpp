@@ -153,6 +153,8 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
   if (!space)
     return space.takeError();
   s.space = std::move(*space);
+  llvm::ThreadPoolInterface *threads = getPool(options, *kernel.getContext());
+  s.space->setThreadPool(threads);
   if (usesModelPrior(options.prior, *backend))
     s.space->setPriorEstimator(makeModelPrior(
         target, loopKey, options.priorNoise, options.search.seed));
@@ -186,6 +188,7 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
   s.evaluator = std::make_unique<VariantEvaluator>(
       *s.space, *backend, target, result.name, loopKey, db, table, &options,
       &runVariants);
+  s.evaluator->setThreadPool(threads);
   if (options.resume)
     if (llvm::Error e = s.evaluator->loadRecorded())
       return std::move(e);
@@ -213,6 +216,20 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
   if (s.evaluator->hasError())
     return s.evaluator->takeError();
   return std::move(session);
+}
+
+llvm::ThreadPoolInterface *Tuner::getPool(const TuneOptions &options,
+                                          MLIRContext &context) {
+  if (pool)
+    return pool.get();
+  llvm::ThreadPoolStrategy strategy = llvm::hardware_concurrency(options.jobs);
+  // One thread, or a context whose IR is not safe to build from several:
+  // everything on the caller's thread.
+  if (strategy.compute_thread_count() < 2 ||
+      !prepareConcurrentLowering(context, target))
+    return nullptr;
+  pool = std::make_unique<llvm::DefaultThreadPool>(strategy);
+  return pool.get();
 }
 
 llvm::Expected<std::vector<std::vector<unsigned>>>

@@ -2,6 +2,7 @@
 
 #include "VariantEvaluator.h"
 
+#include "Deplodock/Tuner/ConcurrentWork.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 
 #include <csignal>
@@ -22,7 +23,10 @@ struct VariantEvaluator::Pending {
   std::optional<Variant> variant;
   BackendResult result;
   VariantSource source = VariantSource::Measured;
-  /// Whether the backend must measure it, and whether its rows are written.
+  /// Whether its lowering was begun and waits for settle(), whether the
+  /// backend must measure it, and whether its rows are written.
+  bool lowering = false;
+  bool lowered = false;
   bool needsBackend = false;
   bool write = true;
   double materializeSeconds = 0;
@@ -37,6 +41,8 @@ VariantEvaluator::VariantEvaluator(ForkTreeSpace &space, Backend &backend,
     : space(space), backend(backend), target(target), name(name.str()),
       loopKey(loopKey.str()), db(db), table(table), options(options),
       runVariants(runVariants), start(std::chrono::steady_clock::now()) {}
+
+VariantEvaluator::~VariantEvaluator() = default;
 
 /// The measurement a perf row describes.
 static BackendResult fromPerfRow(const PerfRow &row) {
@@ -116,13 +122,27 @@ void VariantEvaluator::prepare(NodeId node, Pending &p) {
       return;
     }
   }
-  llvm::Expected<Variant> variant = lowerVariant(*cursor, loopKey, target);
-  if (!variant) {
+  // The Tile IR is copied here; lower() finishes it, maybe on the pool.
+  p.variant.emplace(beginVariant(*cursor, loopKey));
+  p.lowering = true;
+}
+
+void VariantEvaluator::lower(Pending &p) {
+  p.lowered = true;
+  if (llvm::Error e = finishVariant(*p.variant, target)) {
     p.result = BackendResult::failure(MeasureStatus::CompileFail,
-                                      llvm::toString(variant.takeError()));
-    return;
+                                      llvm::toString(std::move(e)));
+    p.variant.reset();
   }
+}
+
+void VariantEvaluator::settle(Pending &p) {
+  p.lowering = false;
+  if (!p.variant)
+    return; // It failed to lower: recorded as a compile failure.
+  std::optional<Variant> &variant = p.variant;
   lowerSeconds += variant->loweringSeconds;
+  bool resume = !options || options->resume;
   auto same = byCuda.find(variant->cudaKey);
   if (same != byCuda.end()) {
     p.result = same->second;
@@ -133,6 +153,7 @@ void VariantEvaluator::prepare(NodeId node, Pending &p) {
     if (!row) {
       p.result.measurement = fail(llvm::toString(row.takeError()));
       p.write = false;
+      p.variant.reset();
       return;
     }
     if (*row) {
@@ -141,7 +162,6 @@ void VariantEvaluator::prepare(NodeId node, Pending &p) {
     }
   }
   p.needsBackend = p.source == VariantSource::Measured;
-  p.variant.emplace(std::move(*variant));
 }
 
 void VariantEvaluator::measureBatch(ArrayRef<NodeId> nodes,
@@ -152,7 +172,24 @@ void VariantEvaluator::measureBatch(ArrayRef<NodeId> nodes,
   for (auto [i, node] : llvm::enumerate(nodes)) {
     if (results.count(node) || error)
       continue;
-    prepare(node, pending[i]);
+    auto ahead = prefetched.find(node);
+    if (ahead == prefetched.end()) {
+      prepare(node, pending[i]);
+      continue;
+    }
+    pending[i] = std::move(*ahead->second);
+    prefetched.erase(ahead);
+  }
+  // Lowered together on the pool; what each found is looked up in order.
+  std::vector<std::function<void()>> work;
+  for (Pending &p : pending)
+    if (p.lowering && !p.lowered)
+      work.push_back([this, &p] { lower(p); });
+  runConcurrently(pool, work);
+  for (auto [i, node] : llvm::enumerate(nodes)) {
+    if (!pending[i].lowering || error)
+      continue;
+    settle(pending[i]);
     if (pending[i].needsBackend) {
       toMeasure.push_back(&*pending[i].variant);
       measuredIndex.push_back(i);
@@ -183,6 +220,27 @@ void VariantEvaluator::measureBatch(ArrayRef<NodeId> nodes,
     finish(pending[i]);
     out.push_back(pending[i].result.measurement);
   }
+}
+
+void VariantEvaluator::prefetch(ArrayRef<NodeId> nodes) {
+  if (!pool)
+    return; // Nothing to gain: they would be lowered one by one anyway.
+  std::vector<std::unique_ptr<Pending>> ahead;
+  for (NodeId node : nodes) {
+    if (error || results.count(node) || prefetched.count(node))
+      continue;
+    auto p = std::make_unique<Pending>();
+    prepare(node, *p);
+    // Only the lowering is worth doing ahead; the rest is redone in order.
+    if (p->lowering)
+      ahead.push_back(std::move(p));
+  }
+  std::vector<std::function<void()>> work;
+  for (std::unique_ptr<Pending> &p : ahead)
+    work.push_back([this, &p = *p] { lower(p); });
+  runConcurrently(pool, work);
+  for (std::unique_ptr<Pending> &p : ahead)
+    prefetched.emplace(p->node, std::move(p));
 }
 
 void VariantEvaluator::finish(Pending &p) {

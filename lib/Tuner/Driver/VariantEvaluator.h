@@ -20,6 +20,7 @@
 #include "Deplodock/Tuner/Tuner.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <chrono>
 #include <unordered_map>
@@ -34,6 +35,7 @@ public:
                    const dtile::Target &target, llvm::StringRef name,
                    llvm::StringRef loopKey, TuneDb *db, LatencyTable *table,
                    const TuneOptions *options, size_t *runVariants = nullptr);
+  ~VariantEvaluator() override;
 
   /// Reads the variants the database holds for this kernel in the
   /// backend's context, so they are not measured again.
@@ -43,6 +45,13 @@ public:
   unsigned getParallelism() const override { return backend.getParallelism(); }
   void measureBatch(llvm::ArrayRef<NodeId> nodes,
                     llvm::SmallVectorImpl<Measurement> &out) override;
+  /// Lowers `nodes` on the pool now (with one) and keeps them for their
+  /// measurement; the records are written when they are measured.
+  void prefetch(llvm::ArrayRef<NodeId> nodes) override;
+
+  /// Where a batch's variants are lowered, several at once (null: one after
+  /// the other).
+  void setThreadPool(llvm::ThreadPoolInterface *threads) { pool = threads; }
 
   /// The variant budget progress lines count against (0: none).
   void setBudget(size_t variants) { budget = variants; }
@@ -70,8 +79,14 @@ private:
   struct Pending;
 
   Measurement fail(std::string message);
-  /// Lowers `node` and finds its latency without the backend if it can.
+  /// Builds `node` and finds its latency in the records if it can, else
+  /// begins its lowering.
   void prepare(NodeId node, Pending &pending);
+  /// Finishes the lowering (safe on a pool thread: it touches only
+  /// `pending`).
+  void lower(Pending &pending);
+  /// Finds the lowered variant's latency without the backend if it can.
+  void settle(Pending &pending);
   /// Updates the best, writes the records and reports one variant.
   void finish(Pending &pending);
   /// Writes the rows of one measured variant in one transaction.
@@ -87,9 +102,12 @@ private:
   const TuneOptions *options;
   size_t *runVariants;
   size_t budget = 0;
+  llvm::ThreadPoolInterface *pool = nullptr;
   std::chrono::steady_clock::time_point start;
 
   std::unordered_map<NodeId, Measurement> results;
+  /// Terminals lowered ahead by prefetch, not measured yet.
+  std::unordered_map<NodeId, std::unique_ptr<Pending>> prefetched;
   /// Recorded results by canonical knobs JSON, and this run's by CUDA key.
   llvm::StringMap<BackendResult> recorded;
   llvm::StringMap<BackendResult> byCuda;

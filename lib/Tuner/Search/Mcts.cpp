@@ -190,6 +190,23 @@ Index Mcts::propose() {
   unsigned numCandidates = hasPrior ? kPriorCandidates : kCandidates;
   Index chosen = kNoNode;
   double chosenScore = -std::numeric_limits<double>::infinity();
+  auto consider = [&](Index leaf, double score) {
+    if (std::optional<double> prior = space.prior(tree[leaf].id)) {
+      hasPrior = true;
+      score = std::log(*prior);
+    } else if (hasPrior) {
+      return; // Without an estimate it cannot compete.
+    }
+    if (chosen == kNoNode || score > chosenScore) {
+      chosen = leaf;
+      chosenScore = score;
+    }
+  };
+  // Once the space has shown a prior, the candidates' priors are computed
+  // together after the walks (which never read them), and the candidates
+  // are then considered in the order they were drawn, as one by one.
+  bool together = hasPrior;
+  SmallVector<std::pair<Index, double>, 32> drawn;
   SmallVector<bool, 16> changeAt;
   for (unsigned c = 0; c < numCandidates && !run.stopped(); ++c) {
     double score = 0;
@@ -208,17 +225,16 @@ Index Mcts::propose() {
     }
     if (leaf == kNoNode || tree[leaf].done)
       continue;
-    if (std::optional<double> prior = space.prior(tree[leaf].id)) {
-      hasPrior = true;
-      score = std::log(*prior);
-    } else if (hasPrior) {
-      continue; // Without an estimate it cannot compete.
+    if (!together) {
+      consider(leaf, score);
+      continue;
     }
-    if (chosen == kNoNode || score > chosenScore) {
-      chosen = leaf;
-      chosenScore = score;
-    }
+    space.queuePrior(tree[leaf].id);
+    drawn.push_back({leaf, score});
   }
+  space.computeQueuedPriors();
+  for (auto [leaf, score] : drawn)
+    consider(leaf, score);
   return chosen;
 }
 

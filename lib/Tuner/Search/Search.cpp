@@ -18,6 +18,10 @@ SearchStrategy::~SearchStrategy() = default;
 
 std::optional<double> SearchSpace::prior(NodeId) { return std::nullopt; }
 
+void SearchSpace::queuePrior(NodeId) {}
+
+void SearchSpace::computeQueuedPriors() {}
+
 size_t SearchSpace::preferredChild(NodeId, ArrayRef<NodeId>) { return 0; }
 
 void Evaluator::measureBatch(ArrayRef<NodeId> nodes,
@@ -25,6 +29,8 @@ void Evaluator::measureBatch(ArrayRef<NodeId> nodes,
   for (NodeId node : nodes)
     out.push_back(measure(node));
 }
+
+void Evaluator::prefetch(ArrayRef<NodeId>) {}
 
 std::optional<uint64_t> SearchSpace::decisionKey(NodeId) {
   return std::nullopt;

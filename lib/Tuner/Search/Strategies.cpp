@@ -182,6 +182,13 @@ public:
       run.expand(node, stack.back().children);
       held += stack.back().children.size();
       peak = std::max(peak, held);
+      // The last fork: its terminals are measured next, in this order.
+      SmallVector<NodeId, 8> terminals;
+      for (NodeId child : stack.back().children)
+        if (space.isTerminal(child) && !run.isMeasured(child))
+          terminals.push_back(child);
+      if (terminals.size() > 1)
+        evaluator.prefetch(terminals);
     };
     visit(space.root());
     while (!stack.empty() && !run.stopped()) {

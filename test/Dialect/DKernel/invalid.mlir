@@ -556,6 +556,36 @@ dkernel.func @cp_async_wait_negative(%y: memref<4xf32>) outputs [0] grid [1, 1, 
   dkernel.return
 }
 
+// -----
+
+dkernel.func @vector_copy_bytes(%x: memref<64xf32>, %y: memref<64xf32>) outputs [1] grid [1, 1, 1] block [1, 1, 1] smem 256 {
+  %c0 = arith.constant 0 : index
+  %s = dkernel.alloc_shared offset 0 : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{bytes must be 8 or 16, got 4}}
+  dkernel.vector_copy %x[%c0], %s[%c0], 4 : memref<64xf32>, memref<64xf32, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @vector_copy_types(%x: memref<64xf32>, %y: memref<64xf32>) outputs [1] grid [1, 1, 1] block [1, 1, 1] smem 256 {
+  %c0 = arith.constant 0 : index
+  %s = dkernel.alloc_shared offset 0 : memref<128xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{source element type 'f32' differs from the destination's 'f16'}}
+  dkernel.vector_copy %x[%c0], %s[%c0], 16 : memref<64xf32>, memref<128xf16, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @vector_copy_row(%x: memref<8x2xf32>, %y: memref<64xf32>) outputs [1] grid [1, 1, 1] block [1, 1, 1] smem 256 {
+  %c0 = arith.constant 0 : index
+  %s = dkernel.alloc_shared offset 0 : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{copies 4 elements, more than the innermost dimension of 'memref<8x2xf32>'}}
+  dkernel.vector_copy %x[%c0, %c0], %s[%c0], 16 : memref<8x2xf32>, memref<64xf32, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+
 //===----------------------------------------------------------------------===//
 // mbarrier
 //===----------------------------------------------------------------------===//

@@ -713,6 +713,31 @@ func.func @stage_swizzle_not_tma(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>)
 
 // -----
 
+/// Rows of 33 f32: no 8-byte run is aligned in the source.
+func.func @stage_vector_unaligned(%arg0: memref<64x33xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x33xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a vector stage needs rows that allow aligned runs of 8 or 16 bytes in the source and the slab}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] transport vector : memref<64x33xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_vector_zero_fill(%arg0: memref<60x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<60x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a vector stage cannot zero-fill}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] zero_fill transport vector : memref<60x64xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @stage_swizzle_segments(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {

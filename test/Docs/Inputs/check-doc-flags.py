@@ -168,6 +168,10 @@ def check(doc, known, hidden, steps):
         for offset, words in found:
             if command(words, first + offset, calls_hidden):
                 continue
+            # Another program's command line: its flags are its own, even
+            # where one of our tools has a flag of the same name.
+            if FOREIGN.fullmatch(os.path.basename(words[0])):
+                continue
             for word in words:
                 match = FLAG.match(word)
                 if match:

@@ -11,6 +11,8 @@
 // RUN: not deplodock-tune %s --no-db --compare=mcts --time-lowering=2 2>&1 | FileCheck %s --check-prefix=MODES
 // RUN: not deplodock-tune %s --no-db --patience=-2 2>&1 | FileCheck %s --check-prefix=PATIENCE
 // RUN: not deplodock-tune %s --no-db --max-variants=-1 2>&1 | FileCheck %s --check-prefix=VARIANTS
+// RUN: not deplodock-tune %s --no-db --jobs=0 2>&1 | FileCheck %s --check-prefix=JOBS-ZERO
+// RUN: not deplodock-tune %s --no-db --jobs=5000 2>&1 | FileCheck %s --check-prefix=JOBS-HUGE
 // RUN: not deplodock-tune %s --no-db --max-variants=99999999999999999999 2>&1 | FileCheck %s --check-prefix=VARIANTS-HUGE
 // RUN: not deplodock-tune %s --no-db --total-variants=-3 2>&1 | FileCheck %s --check-prefix=TOTAL
 // RUN: not deplodock-tune %s --no-db --total-variants=8 --max-variants=2 2>&1 | FileCheck %s --check-prefix=TOTAL-AND-MAX
@@ -69,6 +71,8 @@ func.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
 // MODES: error: --compare, --time-lowering, --count-variants, --list-db, --show and --prune are separate modes: give one
 // PATIENCE: error: --patience must not be negative, got -2
 // VARIANTS: error: --max-variants must not be negative, got -1
+// JOBS-ZERO: error: --jobs must be between 1 and 1024, got 0
+// JOBS-HUGE: error: --jobs must be between 1 and 1024, got 5000
 // VARIANTS-HUGE: for the --max-variants option: '99999999999999999999' value invalid
 // TOTAL: error: --total-variants must not be negative, got -3
 // TOTAL-AND-MAX: error: --total-variants shares one budget over the kernels; it replaces --max-variants

@@ -324,6 +324,20 @@ def DTileTmaCopy : TileRule<"dtile-tma-copy", "tma_copy",
   let forks = "tma_copy: tma in {false*, true}";
 }
 
+def DTileVectorCopy : TileRule<"dtile-vector-copy", "vector_copy",
+    "copy synchronous chunk stages in 8/16-byte vectors (fork: skip / apply)", [
+  Knob<"vector_copy", KnobBool, "synchronous stages move 16 or 8 bytes a copy">]> {
+  let description = [{
+    The synchronous stages of chunk loops that neither cp.async nor TMA
+    took, whose rows allow aligned 16 or 8-byte runs in the source and the
+    (padded) slab and that never reach past the source (no `zero_fill`),
+    copy a run per load and store (128-bit copies for f32 rows that are
+    multiples of 4) instead of one element. Heuristic: skip, until it is
+    measured on a GPU.
+  }];
+  let forks = "vector_copy: vector_copy in {false*, true}";
+}
+
 def DTileSplitInnerForSwizzle : TileRule<"dtile-split-inner-for-swizzle",
     "split_inner_for_swizzle", "swizzle TMA slabs in segments of the swizzle "
     "width (fork: none / 32 / 64 / 128 bytes)", [
@@ -409,6 +423,7 @@ def TileRulePipeline {
     DTileDoubleBuffer,
     DTileAsyncCopy,
     DTileTmaCopy,
+    DTileVectorCopy,
     DTileSplitInnerForSwizzle,
     DTileCausalBound,
     DTilePipelineKOuter,

@@ -35,6 +35,48 @@ static LogicalResult verifyMbarriers(Operation *op, Value mbarriers) {
 // CpAsyncOp
 //===----------------------------------------------------------------------===//
 
+/// Verifies a copy of a run of `bytes` (one of `allowed`) from
+/// `src[srcIndices]` to `dst[dstIndices]`: index counts, one element type,
+/// whole elements inside one innermost row.
+static LogicalResult verifyRunCopy(Operation *op, Value src,
+                                   ValueRange srcIndices, Value dst,
+                                   ValueRange dstIndices, int64_t bytes,
+                                   ArrayRef<int64_t> allowed) {
+  auto srcType = cast<MemRefType>(src.getType());
+  auto dstType = cast<MemRefType>(dst.getType());
+  if (srcIndices.size() != static_cast<size_t>(srcType.getRank()))
+    return op->emitOpError("expected ")
+           << srcType.getRank() << " source indices, one per dimension, got "
+           << srcIndices.size();
+  if (dstIndices.size() != static_cast<size_t>(dstType.getRank()))
+    return op->emitOpError("expected ")
+           << dstType.getRank()
+           << " destination indices, one per dimension, got "
+           << dstIndices.size();
+  Type element = srcType.getElementType();
+  if (dstType.getElementType() != element)
+    return op->emitOpError("source element type ")
+           << element << " differs from the destination's "
+           << dstType.getElementType();
+  if (!llvm::is_contained(allowed, bytes))
+    return op->emitOpError("bytes must be ")
+           << (allowed.size() == 3 ? "4, 8 or 16" : "8 or 16") << ", got "
+           << bytes;
+  int64_t elementBytes = getScalarBytes(element);
+  if (bytes % elementBytes != 0)
+    return op->emitOpError("bytes ")
+           << bytes << " is not a multiple of the element size "
+           << elementBytes;
+  // The copied run is contiguous, so it stays inside one innermost row.
+  int64_t count = bytes / elementBytes;
+  for (MemRefType type : {srcType, dstType})
+    if (type.getRank() > 0 && type.getShape().back() < count)
+      return op->emitOpError("copies ")
+             << count << " elements, more than the innermost dimension of "
+             << type;
+  return success();
+}
+
 LogicalResult CpAsyncOp::verify() {
   auto srcType = cast<MemRefType>(getSrc().getType());
   auto dstType = cast<MemRefType>(getDst().getType());
@@ -45,36 +87,17 @@ LogicalResult CpAsyncOp::verify() {
   if (!isSharedMemory(dstType))
     return emitOpError("destination must be in workgroup memory, got ")
            << dstType;
-  if (getSrcIndices().size() != static_cast<size_t>(srcType.getRank()))
-    return emitOpError("expected ")
-           << srcType.getRank() << " source indices, one per dimension, got "
-           << getSrcIndices().size();
-  if (getDstIndices().size() != static_cast<size_t>(dstType.getRank()))
-    return emitOpError("expected ")
-           << dstType.getRank()
-           << " destination indices, one per dimension, got "
-           << getDstIndices().size();
-  Type element = srcType.getElementType();
-  if (dstType.getElementType() != element)
-    return emitOpError("source element type ")
-           << element << " differs from the destination's "
-           << dstType.getElementType();
-  int64_t bytes = getBytes();
-  if (bytes != 4 && bytes != 8 && bytes != 16)
-    return emitOpError("bytes must be 4, 8 or 16, got ") << bytes;
-  int64_t elementBytes = getScalarBytes(element);
-  if (bytes % elementBytes != 0)
-    return emitOpError("bytes ")
-           << bytes << " is not a multiple of the element size "
-           << elementBytes;
-  // The copied run is contiguous, so it stays inside one innermost row.
-  int64_t count = bytes / elementBytes;
-  for (MemRefType type : {srcType, dstType})
-    if (type.getRank() > 0 && type.getShape().back() < count)
-      return emitOpError("copies ")
-             << count << " elements, more than the innermost dimension of "
-             << type;
-  return success();
+  return verifyRunCopy(*this, getSrc(), getSrcIndices(), getDst(),
+                       getDstIndices(), getBytes(), {4, 8, 16});
+}
+
+//===----------------------------------------------------------------------===//
+// VectorCopyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult VectorCopyOp::verify() {
+  return verifyRunCopy(*this, getSrc(), getSrcIndices(), getDst(),
+                       getDstIndices(), getBytes(), {8, 16});
 }
 
 //===----------------------------------------------------------------------===//

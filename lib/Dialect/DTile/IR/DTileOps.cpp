@@ -756,6 +756,15 @@ LogicalResult StageOp::verify() {
            << swizzle;
   if (swizzle != 0 && getTransport() != Transport::tma)
     return emitOpError("only a tma stage can be swizzled");
+  if (getTransport() == Transport::vector) {
+    // Every run must be whole and aligned, and read inside the source.
+    std::optional<int64_t> run = getCpAsyncRunBytes();
+    if (!run || *run < 8)
+      return emitOpError("a vector stage needs rows that allow aligned runs "
+                         "of 8 or 16 bytes in the source and the slab");
+    if (getZeroFill())
+      return emitOpError("a vector stage cannot zero-fill");
+  }
   if (swizzle != 0) {
     // The slab is cut into swizzle-wide segments of whole pattern repeats.
     int64_t innerBytes =

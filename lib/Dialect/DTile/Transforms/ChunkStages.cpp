@@ -76,7 +76,7 @@ bool dtile::hasStageTravelling(KernelOp kernel,
   bool found = false;
   kernel.walk([&](StageOp stage) {
     found |= transport ? stage.getTransport() == *transport
-                       : stage.getTransport() != Transport::sync;
+                       : !isSynchronous(stage.getTransport());
   });
   return found;
 }

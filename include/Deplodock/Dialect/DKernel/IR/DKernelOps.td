@@ -259,6 +259,33 @@ def DKernel_CpAsyncWaitOp : DKernel_Op<"cp_async_wait", [
   let hasVerifier = 1;
 }
 
+def DKernel_VectorCopyOp : DKernel_Op<"vector_copy", [
+    DKernel_InKernel, AttrSizedOperandSegments]> {
+  let summary = "copies an aligned run of 8 or 16 bytes through a register";
+  let description = [{
+    One load of `bytes` (8 or 16) contiguous bytes starting at element
+    `src[srcIndices]` and one store of them at `dst[dstIndices]`, by the
+    calling thread, at once (64 or 128-bit accesses). Both addresses must be
+    multiples of `bytes`: whoever creates it proves that (a stage's aligned
+    run, `dtile.stage` transport `vector`); the run stays inside one
+    innermost row.
+
+    ```mlir
+    dkernel.vector_copy %a[%i, %j], %s[%r, %c], 16 : memref<128x2048xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Arg<DKernel_Buffer, "source", [MemRead]>:$src,
+                       Variadic<Index>:$srcIndices,
+                       Arg<DKernel_Buffer, "destination", [MemWrite]>:$dst,
+                       Variadic<Index>:$dstIndices,
+                       I64Prop:$bytes);
+  let assemblyFormat = [{
+    $src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $bytes
+    attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // mbarrier
 //===----------------------------------------------------------------------===//

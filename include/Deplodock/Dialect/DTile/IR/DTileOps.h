@@ -17,6 +17,14 @@
 
 #include "Deplodock/Dialect/DTile/IR/DTileEnums.h.inc"
 
+namespace deplodock::dtile {
+/// Whether a stage of this transport holds its slab as soon as it ends
+/// (copied by the threads themselves), rather than after an async_wait.
+inline bool isSynchronous(Transport transport) {
+  return transport == Transport::sync || transport == Transport::vector;
+}
+} // namespace deplodock::dtile
+
 #include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 
 #define GET_OP_CLASSES
