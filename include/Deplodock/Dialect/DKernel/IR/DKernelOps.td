@@ -24,6 +24,11 @@ def DKernel_InKernel : NativeOpTrait<"InKernel"> {
   let cppNamespace = "::deplodock::dkernel";
 }
 
+/// Warp-level ops a Tile rule may already place in a Tile kernel.
+def DKernel_InKernelOrTile : NativeOpTrait<"InKernelOrTile"> {
+  let cppNamespace = "::deplodock::dkernel";
+}
+
 /// A scalar the emitter can print as a CUDA type.
 def DKernel_Scalar : Type<CPred<"::deplodock::dkernel::isKernelScalar($_self)">,
     "i1, i8, i16, i32, i64, f16, bf16, f32 or f64">;
@@ -502,7 +507,7 @@ def DKernel_AtomicStoreOp : DKernel_Op<"atomic_store", [
 /// The element types of mma.sync m16n8k16 multiplicands.
 def DKernel_MmaElement : AnyTypeOf<[F16, BF16]>;
 
-def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernel]> {
+def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernelOrTile]> {
   let summary = "loads 8x8 matrices of 16-bit elements from shared memory "
                 "into a warp's registers";
   let description = [{
@@ -539,7 +544,7 @@ def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernel]> {
 }
 
 def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
-    DKernel_InKernel, NoMemoryEffect, AttrSizedOperandSegments]> {
+    DKernel_InKernelOrTile, NoMemoryEffect, AttrSizedOperandSegments]> {
   let summary = "a warp's 16x8x16 matrix multiply-accumulate on tensor cores";
   let description = [{
     `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32`:
