@@ -252,12 +252,14 @@ protected:
                          bn >= 2 * roundUp(mm->n, kTileN) ||
                          step >= 2 * roundUp(mm->k, kTileK)))
             continue;
-          if ((bm + bn) * step * bytes + 1024 > target.getSmemPerBlock() ||
+          if ((bm + bn) * (step + 8) * bytes + 1024 >
+                  target.getSmemPerBlock() ||
               warps * kWarpSize > target.getThreadsPerBlock())
             continue;
-          options.push_back({true, wm, wn, warps, step});
+          for (bool pad : {false, true})
+            options.push_back({true, wm, wn, warps, step, pad});
         }
-    options.push_back({false, {}, {}, {}, {}});
+    options.push_back({false, {}, {}, {}, {}, {}});
     return options;
   }
 
@@ -275,7 +277,7 @@ protected:
       if (o.tensorCores && *o.mmaK <= 32)
         step = std::max(step, *o.mmaK);
     size_t best = options.size() - 1;
-    std::tuple<bool, int64_t, bool, int64_t> bestKey{};
+    std::tuple<bool, int64_t, bool, int64_t, bool> bestKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
       if (!o.tensorCores || *o.mmaK != step)
         continue;
@@ -283,8 +285,9 @@ protected:
       int64_t bn = *o.WN * (*o.warps / warpsAlongM(*o.warps));
       int64_t blocks = batch * ceilDiv(m, bm) * ceilDiv(n, bn);
       bool fills = 2 * blocks >= target.getSmCount();
-      std::tuple<bool, int64_t, bool, int64_t> key{
-          fills, fills ? bm * bn : blocks, *o.warps == 4, *o.WM * *o.WN};
+      std::tuple<bool, int64_t, bool, int64_t, bool> key{
+          fills, fills ? bm * bn : blocks, *o.warps == 4, *o.WM * *o.WN,
+          *o.mmaPad};
       if (best == options.size() - 1 || key > bestKey) {
         best = i;
         bestKey = key;
@@ -302,8 +305,9 @@ class MmaBuilder {
 public:
   MmaBuilder(MmaMatmul mm, const MmaSyncKnobs &o)
       : mm(mm), wm(*o.WM), wn(*o.WN), warps(*o.warps), step(*o.mmaK),
-        warpsM(warpsAlongM(warps)), warpsN(warps / warpsM), bm(wm * warpsM),
-        bn(wn * warpsN), tilesM(wm / kTileM), tilesN(wn / kTileN), b(mm.tile) {}
+        pad(*o.mmaPad), warpsM(warpsAlongM(warps)), warpsN(warps / warpsM),
+        bm(wm * warpsM), bn(wn * warpsN), tilesM(wm / kTileM),
+        tilesN(wn / kTileN), b(mm.tile) {}
 
   void build();
 
@@ -319,7 +323,9 @@ private:
   void epilogue(ValueRange accs);
 
   MmaMatmul mm;
-  int64_t wm, wn, warps, step, warpsM, warpsN, bm, bn, tilesM, tilesN;
+  int64_t wm, wn, warps, step;
+  bool pad;
+  int64_t warpsM, warpsN, bm, bn, tilesM, tilesN;
   OpBuilder b;
   Location loc = mm.tile.getLoc();
   TileOp tile;
@@ -371,13 +377,20 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
   }
   SmallVector<Value> operands(coords);
   operands.push_back(ko);
+  // 16 bytes more per row: ldmatrix rows stay 16-byte aligned.
+  DenseI64ArrayAttr padding;
+  if (pad) {
+    SmallVector<int64_t> rows(shape.size(), 0);
+    rows.back() = 16 / (mm.element.getIntOrFloatBitWidth() / 8);
+    padding = b.getDenseI64ArrayAttr(rows);
+  }
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto stage = StageOp::create(
       b, loc, MemRefType::get(shape, mm.element, AffineMap(), workgroup),
       op.load.getMemRef(), operands, /*slot=*/Value(),
       AffineMap::get(operands.size(), 0, origin, ctx),
-      b.getDenseI64ArrayAttr(shape), /*pad=*/DenseI64ArrayAttr(),
+      b.getDenseI64ArrayAttr(shape), padding,
       /*buffers=*/1, Transport::sync, /*swizzle=*/0);
   if (overhang)
     stage.setZeroFill(true);
