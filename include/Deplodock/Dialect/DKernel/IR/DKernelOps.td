@@ -559,6 +559,8 @@ def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
     Each pair of half values travels in one 32-bit register, low element
     first. The products are exact and summed in f32. All lanes of the warp
     execute it together; it reads no memory, but it is not speculatable.
+    Like `dkernel.ldmatrix` it may also sit in a `dtile.tile`, where the
+    mma_sync Tile rule puts it.
 
     ```mlir
     %d:4 = dkernel.mma_sync [%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7], [%b0, %b1, %b2, %b3], [%c0, %c1, %c2, %c3] : f16
