@@ -316,10 +316,15 @@ private:
   Value apply(AffineExpr expr, ValueRange extra = {});
   /// The stage of one operand's slab for chunk `ko`.
   Value stage(Operand op, Role other, int64_t box, Value ko);
-  /// The ldmatrix loads of one K step: A's fragments per M tile, B's per N
-  /// tile.
-  SmallVector<SmallVector<Value>> loadA(Value slab, int64_t ks);
-  SmallVector<SmallVector<Value>> loadB(Value slab, int64_t ks);
+  /// The ldmatrix loads of K step `ks`: A's fragments per M tile, or B's
+  /// per N tile.
+  SmallVector<SmallVector<Value>> loadFragments(Value slab, int64_t ks,
+                                                bool isA);
+  /// One ldmatrix of `matrices` 8 x 8 matrices, each lane naming the row at
+  /// (`row`, `col`) of the slab's two innermost dimensions; its results
+  /// are appended to `frags`.
+  void load(Value slab, AffineExpr row, AffineExpr col, unsigned matrices,
+            bool trans, SmallVectorImpl<SmallVector<Value>> &frags);
   void epilogue(ValueRange accs);
 
   MmaMatmul mm;
@@ -397,65 +402,50 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
   return stage;
 }
 
-/// The slab indices of one ldmatrix row: `outer` and `inner` for the two
-/// innermost dimensions, zero before them.
-static SmallVector<Value> slabIndices(OpBuilder &b, Location loc, Value slab,
-                                      Value outer, Value inner) {
+void MmaBuilder::load(Value slab, AffineExpr row, AffineExpr col,
+                      unsigned matrices, bool trans,
+                      SmallVectorImpl<SmallVector<Value>> &frags) {
+  // The two innermost slab dimensions; those before them are unit.
   int64_t rank = cast<MemRefType>(slab.getType()).getRank();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> indices(rank - 2, zero);
-  indices.push_back(outer);
-  indices.push_back(inner);
-  return indices;
+  indices.push_back(apply(row));
+  indices.push_back(apply(col));
+  auto op = dkernel::LdMatrixOp::create(
+      b, loc, SmallVector<Type>(2 * matrices, mm.element), trans, slab,
+      indices);
+  frags.push_back(SmallVector<Value>(op.getResults()));
 }
 
-SmallVector<SmallVector<Value>> MmaBuilder::loadA(Value slab, int64_t ks) {
+SmallVector<SmallVector<Value>>
+MmaBuilder::loadFragments(Value slab, int64_t ks, bool isA) {
   MLIRContext *ctx = b.getContext();
   AffineExpr warp = getAffineDimExpr(numBlocks, ctx);
   AffineExpr lane = getAffineDimExpr(numBlocks + 1, ctx);
+  int64_t k0 = ks * kTileK;
   SmallVector<SmallVector<Value>> frags;
-  for (int64_t i = 0; i < tilesM; ++i) {
-    AffineExpr m0 = warp.floorDiv(warpsN) * wm + i * kTileM;
-    // Lanes 8j..8j+7 name the rows of matrix j: (rows 0-7, k 0-7),
-    // (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15).
-    AffineExpr row, col;
-    if (mm.a.kInner) {
-      row = m0 + lane % 16;
-      col = lane.floorDiv(16) * 8 + ks * kTileK;
-    } else {
-      // Held as K x M: each matrix transposed on the way.
-      row = lane.floorDiv(16) * 8 + lane % 8 + ks * kTileK;
-      col = m0 + (lane.floorDiv(8) % 2) * 8;
+  for (int64_t t = 0; t < (isA ? tilesM : tilesN); ++t) {
+    if (isA) {
+      // Lanes 8j..8j+7 name the rows of matrix j: (rows 0-7, k 0-7),
+      // (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15); held as
+      // K x M, each matrix is transposed on the way.
+      AffineExpr m0 = warp.floorDiv(warpsN) * wm + t * kTileM;
+      if (mm.a.kInner)
+        load(slab, m0 + lane % 16, lane.floorDiv(16) * 8 + k0, 4,
+             /*trans=*/false, frags);
+      else
+        load(slab, lane.floorDiv(16) * 8 + lane % 8 + k0,
+             m0 + (lane.floorDiv(8) % 2) * 8, 4, /*trans=*/true, frags);
+      continue;
     }
-    SmallVector<Value> idx = slabIndices(b, loc, slab, apply(row), apply(col));
-    auto load = dkernel::LdMatrixOp::create(
-        b, loc, SmallVector<Type>(8, mm.element), !mm.a.kInner, slab, idx);
-    frags.push_back(SmallVector<Value>(load.getResults()));
-  }
-  return frags;
-}
-
-SmallVector<SmallVector<Value>> MmaBuilder::loadB(Value slab, int64_t ks) {
-  MLIRContext *ctx = b.getContext();
-  AffineExpr warp = getAffineDimExpr(numBlocks, ctx);
-  AffineExpr lane = getAffineDimExpr(numBlocks + 1, ctx);
-  SmallVector<SmallVector<Value>> frags;
-  for (int64_t j = 0; j < tilesN; ++j) {
-    AffineExpr n0 = (warp % warpsN) * wn + j * kTileN;
-    // Two matrices, k 0-7 and 8-15 (lanes 16-31 repeat 0-15's rows).
-    AffineExpr row, col;
-    if (mm.b.kInner) {
-      // Held as N x K: rows are columns of B already.
-      row = n0 + lane % 8;
-      col = (lane.floorDiv(8) % 2) * 8 + ks * kTileK;
-    } else {
-      row = lane % 16 + ks * kTileK;
-      col = n0;
-    }
-    SmallVector<Value> idx = slabIndices(b, loc, slab, apply(row), apply(col));
-    auto load = dkernel::LdMatrixOp::create(
-        b, loc, SmallVector<Type>(4, mm.element), !mm.b.kInner, slab, idx);
-    frags.push_back(SmallVector<Value>(load.getResults()));
+    // Two matrices, k 0-7 and 8-15 (lanes 16-31 repeat 0-15's rows); held
+    // as N x K, B's rows are its columns already.
+    AffineExpr n0 = (warp % warpsN) * wn + t * kTileN;
+    if (mm.b.kInner)
+      load(slab, n0 + lane % 8, (lane.floorDiv(8) % 2) * 8 + k0, 2,
+           /*trans=*/false, frags);
+    else
+      load(slab, lane % 16 + k0, n0, 2, /*trans=*/true, frags);
   }
   return frags;
 }
@@ -540,8 +530,8 @@ void MmaBuilder::build() {
         Value bs = stage(mm.b, Role::N, bn, ko);
         SmallVector<Value> accs(iters);
         for (int64_t ks = 0; ks < step / kTileK; ++ks) {
-          SmallVector<SmallVector<Value>> fa = loadA(as, ks);
-          SmallVector<SmallVector<Value>> fb = loadB(bs, ks);
+          SmallVector<SmallVector<Value>> fa = loadFragments(as, ks, true);
+          SmallVector<SmallVector<Value>> fb = loadFragments(bs, ks, false);
           for (int64_t i = 0; i < tilesM; ++i)
             for (int64_t j = 0; j < tilesN; ++j) {
               size_t at = (i * tilesN + j) * 4;
