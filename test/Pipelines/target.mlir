@@ -14,9 +14,9 @@
 
 // DEFAULT: module {
 // DEFAULT: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, split_k = 8, stage = [0, 1], unroll = 32>
-// SM90: module attributes {dkernel.target = #dkernel.target<"sm_90", {{.*}}features = [cp_async, tma]>}
+// SM90: module attributes {dkernel.target = #dkernel.target<"sm_90", {{.*}}features = [cp_async, mma_sync, tma]>}
 // SM90: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, split_k = 8, stage = [0, 1], unroll = 32>
-// SM80: module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, {{.*}}features = [cp_async]>}
+// SM80: module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, {{.*}}features = [cp_async, mma_sync]>}
 // KERNEL80: dkernel.target = #dkernel.target<"sm_80"
 // KERNEL80: dkernel.func @matmul_0_reduce
 // CONTRADICTS: error: target option 'sm_90' contradicts the module's target 'sm_80'

@@ -183,6 +183,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](dtile::StageOp stage) { return lowerStage(stage); })
       .Case([&](dtile::CombineOp combine) { return lowerCombine(combine); })
       .Case([&](dtile::AsyncWaitOp wait) { return lowerAsyncWait(wait); })
+      .Case([&](dkernel::LdMatrixOp load) { return lowerLdMatrix(load); })
+      .Case([&](dkernel::MmaSyncOp mma) { return cloneScalarOp(mma); })
       .Default([&](Operation *op) -> LogicalResult {
         if (op->getNumRegions() == 0 &&
             isa_and_nonnull<arith::ArithDialect, math::MathDialect>(

@@ -96,6 +96,12 @@ private:
                           std::optional<int64_t> unroll);
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerLoad(dloop::LoadOp op);
+  /// A warp's ldmatrix from a slab (the mma_sync rule's), through its slot
+  /// and swizzle like a slab read.
+  LogicalResult lowerLdMatrix(dkernel::LdMatrixOp op);
+  /// The Kernel IR view of slab `slab` and `indices` rewritten for it.
+  Value slabAccess(Location loc, const Slab &slab,
+                   SmallVectorImpl<Value> &indices);
   LogicalResult lowerStore(dloop::StoreOp op);
   /// A private buffer (online softmax's accumulators) stays a thread's
   /// local array.

@@ -44,6 +44,34 @@ Value KernelLowering::swizzledSlabIndex(Location loc, const SlabAlloc &alloc,
                                mul(loc, line, 16 / elementBytes));
 }
 
+Value KernelLowering::slabAccess(Location loc, const Slab &slab,
+                                 SmallVectorImpl<Value> &indices) {
+  const SlabAlloc &alloc = *slab.alloc;
+  if (alloc.swizzle != 0) {
+    Value index = swizzledSlabIndex(loc, alloc, slab.slot, indices);
+    indices.assign({index});
+  } else if (alloc.buffers > 1) {
+    indices.insert(indices.begin(), slab.slot);
+  }
+  return alloc.view;
+}
+
+LogicalResult KernelLowering::lowerLdMatrix(dkernel::LdMatrixOp op) {
+  auto it = slabs.find(op.getSrc());
+  if (it == slabs.end())
+    return op.emitOpError("reads a buffer that is not a staged slab");
+  FailureOr<SmallVector<Value>> indices = lookupAll(op.getIndices(), op);
+  if (failed(indices))
+    return failure();
+  // A row is 16 aligned bytes, so a swizzle (which moves 16-byte chunks)
+  // keeps it whole.
+  Value view = slabAccess(op.getLoc(), it->second, *indices);
+  auto load = dkernel::LdMatrixOp::create(b, op.getLoc(), op.getResultTypes(),
+                                          op.getTrans(), view, *indices);
+  values.map(op.getResults(), load.getResults());
+  return success();
+}
+
 LogicalResult KernelLowering::lowerLoad(dloop::LoadOp op) {
   Location loc = op.getLoc();
   FailureOr<SmallVector<Value>> indices =
@@ -51,16 +79,10 @@ LogicalResult KernelLowering::lowerLoad(dloop::LoadOp op) {
   if (failed(indices))
     return failure();
   Value memref;
-  if (auto it = slabs.find(op.getMemref()); it != slabs.end()) {
-    const SlabAlloc &alloc = *it->second.alloc;
-    memref = alloc.view;
-    if (alloc.swizzle != 0)
-      *indices = {swizzledSlabIndex(loc, alloc, it->second.slot, *indices)};
-    else if (alloc.buffers > 1)
-      indices->insert(indices->begin(), it->second.slot);
-  } else {
+  if (auto it = slabs.find(op.getMemref()); it != slabs.end())
+    memref = slabAccess(loc, it->second, *indices);
+  else
     memref = lookup(op.getMemref());
-  }
   if (!memref)
     return op.emitOpError("reads a buffer that has no Kernel IR form");
   values.map(op.getResult(),

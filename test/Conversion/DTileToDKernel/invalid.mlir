@@ -252,3 +252,20 @@ func.func @ceildiv_by_negative(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// ldmatrix reads staged slabs only.
+func.func @ldmatrix_not_slab(%arg0: memref<32x8xf32>) {
+  dtile.kernel @ldmatrix_not_slab outs(%y = %arg0 : memref<32x8xf32>) {
+    dtile.tile threads(%t : 32 "t") {
+      %c0 = arith.constant 0 : index
+      %s = memref.alloca() : memref<16x16xf16, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{'dkernel.ldmatrix' op reads a buffer that is not a staged slab}}
+      %a:2 = dkernel.ldmatrix %s[%c0, %c0] : memref<16x16xf16, #gpu.address_space<workgroup>> -> f16, f16
+      %f = arith.extf %a#0 : f16 to f32
+      dloop.store %f, %y[%t, %c0] : memref<32x8xf32>
+    }
+  }
+  return
+}

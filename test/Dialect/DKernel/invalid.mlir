@@ -924,6 +924,16 @@ dkernel.func @atomic_value_type(%y: memref<8xf32>) outputs [0] grid [1, 1, 1] bl
 
 // -----
 
+// Warp-level matrix ops may sit in a Tile kernel (the mma_sync rule puts them
+// there), but not in host code.
+func.func @mma_outside_kernel(%a: f16, %c: f32) {
+  // expected-error @+1 {{'dkernel.mma_sync' op must be nested in a dkernel.func or a dtile.kernel}}
+  %d:4 = dkernel.mma_sync [%a, %a, %a, %a, %a, %a, %a, %a], [%a, %a, %a, %a], [%c, %c, %c, %c] : f16
+  return
+}
+
+// -----
+
 dkernel.func @ldmatrix_global(%x: memref<16x16xf16>, %y: memref<4xf32>) outputs [1] grid [1, 1, 1] block [32, 1, 1] smem 0 {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{source must be in workgroup memory, got 'memref<16x16xf16>'}}

@@ -24,6 +24,9 @@ class GpuFeature<string featureName, string featureSummary> {
 def GpuFeature_CpAsync : GpuFeature<"cp_async",
     "cp.async: copies from global to shared memory that bypass registers and "
     "complete asynchronously (sm_80 and newer)">;
+def GpuFeature_MmaSync : GpuFeature<"mma_sync",
+    "tensor cores through warp-level mma.sync m16n8k16 on f16 and bf16 "
+    "operands with f32 accumulators, and ldmatrix (sm_80 and newer)">;
 def GpuFeature_Tma : GpuFeature<"tma",
     "the Tensor Memory Accelerator: one thread copies a whole box with "
     "cp.async.bulk.tensor, completing on an mbarrier (sm_90 and newer)">;
@@ -63,7 +66,7 @@ def GpuTarget_SM80 : GpuTarget<"sm_80", 80> {
   let smCount = 108;
   let smemPerBlock = 166912;
   let smemPerSM = 167936;
-  let features = [GpuFeature_CpAsync];
+  let features = [GpuFeature_CpAsync, GpuFeature_MmaSync];
 }
 
 def GpuTarget_SM90 : GpuTarget<"sm_90", 90> {
@@ -72,7 +75,7 @@ def GpuTarget_SM90 : GpuTarget<"sm_90", 90> {
   let smCount = 132;
   let smemPerBlock = 232448;
   let smemPerSM = 233472;
-  let features = [GpuFeature_CpAsync, GpuFeature_Tma];
+  let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma];
 }
 
 #endif // DEPLODOCK_DIALECT_COMMON_GPUTARGETS

@@ -107,6 +107,47 @@ class TileRule<string passArg, string rule, string what,
                            "::mlir::scf::SCFDialect"];
 }
 
+def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
+    "map a half-precision matmul onto warp-level mma.sync (fork: tensor "
+    "cores or SIMT, warp tile, warps, K step)", [
+  Knob<"tensor_cores", KnobBool,
+       "the matmul runs on tensor cores (mma.sync) rather than SIMT">,
+  OptionalKnob<"WM", KnobInt, "rows of a warp's mma.sync tile", 16, 64>,
+  OptionalKnob<"WN", KnobInt, "columns of a warp's mma.sync tile", 8, 64>,
+  OptionalKnob<"warps", KnobInt, "warps per block of an mma.sync matmul", 1,
+               8>,
+  OptionalKnob<"mma_k", KnobInt, "K step of an mma.sync matmul's chunk loop",
+               16, 64>,
+  OptionalKnob<"mma_pad", KnobBool,
+               "pad an mma.sync matmul's slab rows by 16 bytes, so that the "
+               "eight rows of an ldmatrix fall in distinct banks">]> {
+  let description = [{
+    Applies, on a target with the `mma_sync` feature, to a matmul kernel
+    without threads whose one reduce loop sums products of an f16 or bf16
+    element of two inputs (extended to f32 or not), starting at zero, with
+    the two innermost output axes as M and N and each operand's matrix
+    dimensions innermost. Option `tensor_cores=false` leaves the kernel to
+    the SIMT rules; the others give each block warps x 32 threads, each warp
+    a WM x WN tile of m16n8k16 mma.sync tiles (the warps in a grid of two
+    rows for 2 and 4 warps, four for 8), stage mma_k-deep slabs of both
+    operands per step of the K loop (zero-filled past M, N and K) and read
+    them with ldmatrix (transposed where the matrix lies the other way).
+    Products sum in f32 whatever the IR's accumulator type; the epilogue
+    (conversion, residual, scale, SiLU...) runs on each accumulator, its
+    stores guarded where the block tile overhangs. With mma_pad the slab rows
+    are 16 bytes longer: rows a multiple of 128 bytes apart would put the
+    eight rows of one ldmatrix in the same banks (pad_smem sees only scalar
+    slab reads). Legal: warp tiles 16x8, 32x16, 32x32, 64x32, 1, 2, 4 or 8
+    warps, mma_k 16, 32, 64, dropping tiles more than twice the rounded-up
+    extents, each padded or not; tensor_cores=false last. Heuristic: tensor
+    cores, mma_k 32 (or the largest legal), the largest block tile that still
+    fills half the SMs, then 4 warps, padded.
+  }];
+  let forks = "mma_sync: (WM, WN, mma_k, mma_pad, tensor_cores, warps) in "
+              "{(32, 32, 32, true, true, 4)*, (16, 8, 16, false, true, 1), "
+              "..., (false)}";
+}
+
 def DTileChunkMatmulK : TileRule<"dtile-chunk-matmul-k", "chunk_matmul_k",
     "split a matmul's K loop into chunks (fork BK)", [
   Knob<"BK", KnobInt, "K chunk of a matmul loop", 1>]> {
@@ -408,8 +449,12 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// attention_blocks takes the place of blockify_launch for online-softmax
 /// kernels, so it runs first; stage_inputs then stages its key steps, and
 /// causal_bound ends them at the diagonal once every stage is placed.
+/// mma_sync runs before all of them: it maps a half matmul whole (tiles,
+/// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and
+/// pipeline_k_outer to rework its stages, or leaves it to the SIMT rules.
 def TileRulePipeline {
   list<TileRule> rules = [
+    DTileMmaSync,
     DTileChunkMatmulK,
     DTileSplitMatmulK,
     DTileCooperativeReduce,

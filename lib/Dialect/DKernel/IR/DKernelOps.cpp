@@ -48,6 +48,17 @@ LogicalResult dkernel::verifyInKernel(Operation *op) {
   return success();
 }
 
+LogicalResult dkernel::verifyInKernelOrTile(Operation *op) {
+  // Kernel IR may not depend on the Tile dialect (a level never depends on
+  // the one above), so a Tile kernel is known by its dialect's namespace.
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<FuncOp>(parent) ||
+        parent->getName().getDialectNamespace() == "dtile")
+      return success();
+  return op->emitOpError("must be nested in a dkernel.func or a dtile.kernel");
+}
+
 /// Prints `[1, 2, 3]`.
 static void printIndexList(OpAsmPrinter &p, ArrayRef<int64_t> values) {
   p << '[';

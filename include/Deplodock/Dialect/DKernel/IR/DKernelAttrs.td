@@ -14,7 +14,7 @@ def DKernel_TargetAttr : AttrDef<DKernel_Dialect, "Target"> {
     and carries everything the compiler asks of it: the limits legality
     checks against (shared memory and threads per block, registers), the
     sizes heuristics scale with (the reference part's SM count), and the
-    features code generation may use (`cp_async`, `tma`). It is set once,
+    features code generation may use (`cp_async`, `mma_sync`, `tma`). It is set once,
     from the `target` option of the first pass or pipeline that needs it
     (`GpuTargets.td` holds the known targets), and every later pass, the
     Kernel IR verifier and the tuner read it instead of a name.
@@ -24,7 +24,7 @@ def DKernel_TargetAttr : AttrDef<DKernel_Dialect, "Target"> {
         capability = 90, sm_count = 132, smem_per_block = 232448,
         smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048,
         blocks_per_sm = 32, registers_per_sm = 65536,
-        registers_per_thread = 255, warp_size = 32, features = [cp_async, tma]>}
+        registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma]>}
     ```
 
     Every field is required; a test may describe a target of its own (a

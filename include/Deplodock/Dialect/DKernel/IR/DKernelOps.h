@@ -42,6 +42,19 @@ public:
   }
 };
 
+/// Verifies that `op` is nested in a dkernel.func or in a Tile kernel.
+mlir::LogicalResult verifyInKernelOrTile(mlir::Operation *op);
+
+/// Warp-level ops that Tile rules may place before the Kernel lowering.
+template <typename ConcreteType>
+class InKernelOrTile
+    : public mlir::OpTrait::TraitBase<ConcreteType, InKernelOrTile> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyInKernelOrTile(op);
+  }
+};
+
 } // namespace deplodock::dkernel
 
 #define GET_OP_CLASSES

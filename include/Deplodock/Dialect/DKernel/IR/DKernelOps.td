@@ -24,6 +24,11 @@ def DKernel_InKernel : NativeOpTrait<"InKernel"> {
   let cppNamespace = "::deplodock::dkernel";
 }
 
+/// Warp-level ops a Tile rule may already place in a Tile kernel.
+def DKernel_InKernelOrTile : NativeOpTrait<"InKernelOrTile"> {
+  let cppNamespace = "::deplodock::dkernel";
+}
+
 /// A scalar the emitter can print as a CUDA type.
 def DKernel_Scalar : Type<CPred<"::deplodock::dkernel::isKernelScalar($_self)">,
     "i1, i8, i16, i32, i64, f16, bf16, f32 or f64">;
@@ -529,7 +534,7 @@ def DKernel_AtomicStoreOp : DKernel_Op<"atomic_store", [
 /// The element types of mma.sync m16n8k16 multiplicands.
 def DKernel_MmaElement : AnyTypeOf<[F16, BF16]>;
 
-def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernel]> {
+def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernelOrTile]> {
   let summary = "loads 8x8 matrices of 16-bit elements from shared memory "
                 "into a warp's registers";
   let description = [{
@@ -566,7 +571,7 @@ def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernel]> {
 }
 
 def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
-    DKernel_InKernel, NoMemoryEffect, AttrSizedOperandSegments]> {
+    DKernel_InKernelOrTile, NoMemoryEffect, AttrSizedOperandSegments]> {
   let summary = "a warp's 16x8x16 matrix multiply-accumulate on tensor cores";
   let description = [{
     `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32`:
@@ -581,6 +586,8 @@ def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
     Each pair of half values travels in one 32-bit register, low element
     first. The products are exact and summed in f32. All lanes of the warp
     execute it together; it reads no memory, but it is not speculatable.
+    Like `dkernel.ldmatrix` it may also sit in a `dtile.tile`, where the
+    mma_sync Tile rule puts it.
 
     ```mlir
     %d:4 = dkernel.mma_sync [%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7], [%b0, %b1, %b2, %b3], [%c0, %c1, %c2, %c3] : f16
