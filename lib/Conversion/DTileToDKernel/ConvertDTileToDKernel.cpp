@@ -160,9 +160,13 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
   b.setInsertionPoint(ret);
 
   auto fail = [&]() -> FailureOr<dkernel::FuncOp> {
-    // Drop the hoisted ops and the half-built kernel together.
+    // Drop the hoisted ops and the half-built kernel together. The hoisted
+    // ops may also use the kernel's arguments (TMA descriptors describe
+    // them): their operands go before the kernel does.
     allocs.dropAllDefinedValueUses();
     constants.dropAllDefinedValueUses();
+    allocs.dropAllReferences();
+    constants.dropAllReferences();
     func->dropAllReferences();
     func->erase();
     allocs.clear();

@@ -39,6 +39,41 @@ static dloop::ForOp getKeyLoop(dloop::ForOp keys, bool stepped) {
   return inner.empty() ? dloop::ForOp() : *inner.begin();
 }
 
+/// Whether `v` is the float constant -inf (negative) or +0 (otherwise).
+static bool isFloatConstant(Value v, bool negativeInfinity) {
+  auto c = v.getDefiningOp<arith::ConstantFloatOp>();
+  if (!c)
+    return false;
+  APFloat f = c.value();
+  return negativeInfinity ? f.isInfinity() && f.isNegative()
+                          : f.isZero() && !f.isNegative();
+}
+
+/// Whether the new maximum `max` only rescales: its uses (through the
+/// select that guards an all -inf row) are the yield, that guard, and the
+/// subtrahend of differences taken only by math.exp, the exp(x - m) terms
+/// whose exact merge splitKeysOverThreads writes.
+static bool onlyRescales(Value max) {
+  SmallVector<Value> values = {max};
+  while (!values.empty()) {
+    Value v = values.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<dloop::YieldOp, scf::YieldOp, arith::CmpFOp>(user))
+        continue;
+      if (auto select = dyn_cast<arith::SelectOp>(user)) {
+        values.push_back(select.getResult());
+        continue;
+      }
+      auto sub = dyn_cast<arith::SubFOp>(user);
+      if (!sub || use.getOperandNumber() != 1 ||
+          !llvm::all_of(sub->getUsers(), llvm::IsaPred<math::ExpOp>))
+        return false;
+    }
+  }
+  return true;
+}
+
 std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
                                                   bool stepped) {
   dloop::ForOp inner = getKeyLoop(keys, stepped);
@@ -53,6 +88,32 @@ std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
         return std::nullopt;
       max = i;
     }
+  if (!max)
+    return std::nullopt;
+  // The merge after the split is exact only for the online softmax itself:
+  // a maximum starting at -inf and a sum at 0, the maximum folded by max
+  // and used only to rescale by exp(x - m).
+  unsigned sum = 1 - *max;
+  if (!isFloatConstant(keys.getInitArgs()[*max], /*negativeInfinity=*/true) ||
+      !isFloatConstant(keys.getInitArgs()[sum], /*negativeInfinity=*/false))
+    return std::nullopt;
+  auto yield = cast<dloop::YieldOp>(inner.getBody()->getTerminator());
+  Value running = inner.getIterArgs()[*max];
+  // A masked last step keeps the old maximum for keys past the end (an
+  // scf.if whose else-side yields it).
+  Value folded = yield->getOperand(*max);
+  if (auto guard = folded.getDefiningOp<scf::IfOp>()) {
+    unsigned i = cast<OpResult>(folded).getResultNumber();
+    if (guard.getElseRegion().empty() ||
+        guard.elseYield()->getOperand(i) != running)
+      return std::nullopt;
+    folded = guard.thenYield()->getOperand(i);
+  }
+  Operation *fold = folded.getDefiningOp();
+  if (!isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(fold) ||
+      !llvm::is_contained(fold->getOperands(), running) ||
+      !onlyRescales(fold->getResult(0)))
+    return std::nullopt;
   return max;
 }
 

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -25,10 +26,12 @@ namespace {
 
 /// The next power of two at least `n`.
 int64_t nextPowerOfTwo(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
+  // Saturates at 2^62 (a doubling loop would overflow on an extent near
+  // 2^63 and never end); the callers clamp far below.
+  if (n <= 1)
+    return 1;
+  return static_cast<int64_t>(
+      llvm::PowerOf2Ceil(std::min<uint64_t>(n, uint64_t(1) << 62)));
 }
 
 /// The longest top-level reduce loop of `tile`.
@@ -65,8 +68,7 @@ protected:
     }
     // Only loops, pure code, loads and stores may sit at the top level.
     for (Operation &op : tile.getBody().front().without_terminator())
-      if (!isa<dloop::ForOp, dloop::LoadOp, dloop::StoreOp>(op) &&
-          !isPure(&op))
+      if (!isa<dloop::ForOp, dloop::LoadOp, dloop::StoreOp>(op) && !isPure(&op))
         return {};
     int64_t longest = longestReduction(tile);
     SmallVector<CooperativeReduceKnobs> options;
@@ -94,16 +96,16 @@ protected:
     if (threads == 1)
       return success(); // One thread per row; blockify_launch takes over.
     TileOp tile = kernel.getTile();
-    tile = rebuildTile(tile, getBlockAxes(tile), {{"t", threads}},
-                       [&](OpBuilder &b, Location, ValueRange blockCoords,
-                           ValueRange) {
-                         return std::make_pair(b.getBlock(),
-                                               SmallVector<Value>(blockCoords));
-                       });
+    tile = rebuildTile(
+        tile, getBlockAxes(tile), {{"t", threads}},
+        [&](OpBuilder &b, Location, ValueRange blockCoords, ValueRange) {
+          return std::make_pair(b.getBlock(), SmallVector<Value>(blockCoords));
+        });
     Value t = tile.getThreadCoord(0);
     Block &body = tile.getBody().front();
     OpBuilder b(kernel.getContext());
-    for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    for (Operation &op :
+         llvm::make_early_inc_range(body.without_terminator())) {
       b.setInsertionPoint(&op);
       Location loc = op.getLoc();
       if (auto loop = dyn_cast<dloop::ForOp>(op)) {
@@ -127,9 +129,9 @@ protected:
           b.setInsertionPointAfter(strided);
           SmallVector<Value> combined;
           for (auto [i, partial] : llvm::enumerate(strided.getResults()))
-            combined.push_back(CombineOp::create(
-                b, loc, partial, *getAccumulatorKind(loop, i),
-                b.getStrArrayAttr({"t"})));
+            combined.push_back(CombineOp::create(b, loc, partial,
+                                                 *getAccumulatorKind(loop, i),
+                                                 b.getStrArrayAttr({"t"})));
           loop.replaceAllUsesWith(combined);
         }
         loop.erase();
@@ -138,8 +140,8 @@ protected:
       if (auto store = dyn_cast<dloop::StoreOp>(op)) {
         // Every thread holds the value; one of them writes it.
         Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            t, zero);
+        Value first =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
         auto guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
         store->moveBefore(guard.thenBlock()->getTerminator());
       }
