@@ -74,6 +74,67 @@ static bool onlyRescales(Value max) {
   return true;
 }
 
+/// Whether `v` is a * c + rest (an addf of a mulf, in either order); sets
+/// `rest`.
+static bool isRescaledPlus(Value v, Value a, Value c, Value &rest) {
+  auto add = v.getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    auto mul = add->getOperand(i).getDefiningOp<arith::MulFOp>();
+    if (mul && ((mul.getLhs() == a && mul.getRhs() == c) ||
+                (mul.getLhs() == c && mul.getRhs() == a))) {
+      rest = add->getOperand(1 - i);
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether the sum and the private accumulators of `inner` follow the
+/// online softmax: l' = l * c + p and a' = a * c + p * v, with
+/// c = exp(m - m') and p = exp(s - m').
+static bool rescalesSumAndAccumulators(dloop::ForOp inner, Value running,
+                                       Value sumArg, Value sumNext) {
+  // c: the exp of the old maximum minus the new one.
+  Value c;
+  for (Operation *user : running.getUsers())
+    if (auto sub = dyn_cast<arith::SubFOp>(user);
+        sub && sub.getLhs() == running)
+      for (Operation *e : sub->getUsers())
+        if (isa<math::ExpOp>(e))
+          c = e->getResult(0);
+  Value p;
+  if (!c || !isRescaledPlus(sumNext, sumArg, c, p) ||
+      !p.getDefiningOp<math::ExpOp>())
+    return false;
+  bool ok = true;
+  inner.walk([&](dloop::StoreOp store) {
+    Value acc = store.getMemRef();
+    if (!acc.getDefiningOp<memref::AllocaOp>())
+      return;
+    // a' = a * c + p * v, a loaded from the accumulator it is stored to.
+    bool matched = false;
+    for (Operation *user : acc.getUsers()) {
+      auto load = dyn_cast<dloop::LoadOp>(user);
+      Value rest;
+      if (!load || !isRescaledPlus(store.getValue(), load.getResult(), c, rest))
+        continue;
+      auto mul = rest.getDefiningOp<arith::MulFOp>();
+      // p may be rounded to the inputs' half type first.
+      auto isP = [&](Value v) {
+        if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+          if (auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>())
+            v = trunc.getIn();
+        return v == p;
+      };
+      matched |= mul && llvm::any_of(mul->getOperands(), isP);
+    }
+    ok &= matched;
+  });
+  return ok;
+}
+
 std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
                                                   bool stepped) {
   dloop::ForOp inner = getKeyLoop(keys, stepped);
@@ -113,6 +174,13 @@ std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
   if (!isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(fold) ||
       !llvm::is_contained(fold->getOperands(), running) ||
       !onlyRescales(fold->getResult(0)))
+    return std::nullopt;
+  Value sumNext = yield->getOperand(sum);
+  if (auto guard = sumNext.getDefiningOp<scf::IfOp>())
+    sumNext = guard.thenYield()->getOperand(
+        cast<OpResult>(sumNext).getResultNumber());
+  if (!rescalesSumAndAccumulators(inner, running, inner.getIterArgs()[sum],
+                                  sumNext))
     return std::nullopt;
   return max;
 }
