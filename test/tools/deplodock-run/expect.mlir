@@ -9,6 +9,10 @@
 // RUN: not deplodock-run --interp %t/layer.mlir --pipeline=lower-to-loop --expect=%t/ref/result0.npy --expect=%t/missing.npy --print=none 2>&1 | FileCheck %s --check-prefix=MISSING -DDIR=%t
 // RUN: not deplodock-run --interp %t/layer.mlir --expect= 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: not deplodock-run --bench --fake-device %t/layer.mlir --expect=%t/ref/result0.npy 2>&1 | FileCheck %s --check-prefix=BENCH
+/// The Kernel IR's blocks on one CPU thread and on three give the same
+/// results, bit for bit.
+// RUN: mkdir %t/one && deplodock-run --interp %t/layer.mlir --pipeline=lower-to-kernel --interp-threads=1 --output-dir=%t/one --print=none
+// RUN: deplodock-run --interp %t/layer.mlir --pipeline=lower-to-kernel --interp-threads=3 --expect=%t/one/result0.npy --expect=%t/one/result1.npy --rtol=0 --atol=0 --print=none | FileCheck %s --check-prefix=THREADS
 
 /// Results saved by one run are the reference of later ones: the run itself
 /// is checked against them (under its pipeline's name), then each --compare.
@@ -28,6 +32,8 @@
 // MISSING: error: --expect: cannot read [[DIR]]/missing.npy:
 // EMPTY:   error: --expect needs a value
 // BENCH:   error: --expect is for --interp
+// THREADS:      compare result #0 after 'lower-to-kernel': max abs error 0, max rel error 0: PASS
+// THREADS-NEXT: compare result #1 after 'lower-to-kernel': max abs error 0, max rel error 0: PASS
 
 //--- layer.mlir
 func.func @layer(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -37,16 +38,6 @@ static dloop::ForOp getKeyLoop(dloop::ForOp keys, bool stepped) {
     return keys;
   auto inner = keys.getBody()->getOps<dloop::ForOp>();
   return inner.empty() ? dloop::ForOp() : *inner.begin();
-}
-
-/// Whether `v` is the float constant -inf (negative) or +0 (otherwise).
-static bool isFloatConstant(Value v, bool negativeInfinity) {
-  auto c = v.getDefiningOp<arith::ConstantFloatOp>();
-  if (!c)
-    return false;
-  APFloat f = c.value();
-  return negativeInfinity ? f.isInfinity() && f.isNegative()
-                          : f.isZero() && !f.isNegative();
 }
 
 /// Whether the new maximum `max` only rescales: its uses (through the
@@ -155,8 +146,8 @@ std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
   // a maximum starting at -inf and a sum at 0, the maximum folded by max
   // and used only to rescale by exp(x - m).
   unsigned sum = 1 - *max;
-  if (!isFloatConstant(keys.getInitArgs()[*max], /*negativeInfinity=*/true) ||
-      !isFloatConstant(keys.getInitArgs()[sum], /*negativeInfinity=*/false))
+  if (!matchPattern(keys.getInitArgs()[*max], m_NegInfFloat()) ||
+      !matchPattern(keys.getInitArgs()[sum], m_PosZeroFloat()))
     return std::nullopt;
   auto yield = cast<dloop::YieldOp>(inner.getBody()->getTerminator());
   Value running = inner.getIterArgs()[*max];
