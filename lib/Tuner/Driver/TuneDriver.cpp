@@ -94,6 +94,14 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
     return makeError(
         "--budgets, --runs and --reference-table are only read by --compare");
   }
+  // Only a tuning run writes these files: in another mode the flag would
+  // leave the file unwritten while the run succeeds.
+  if (o.mode != TuneMode::Tune && !o.knobsOut.empty())
+    return makeError("--knobs-out: only a tuning run writes winners (not "
+                     "--compare, --time-lowering or --count-variants)");
+  if (o.mode != TuneMode::Tune && !o.recordTable.empty())
+    return makeError("--record-table: only a tuning run records latencies "
+                     "(not --compare, --time-lowering or --count-variants)");
   if (o.timeLowering > 100000)
     return makeError("--time-lowering must be at most 100000, got " +
                      llvm::Twine(o.timeLowering));

@@ -8,6 +8,10 @@
 // RUN: not deplodock-tune %s --no-db --compare=mcts --runs=0 2>&1 | FileCheck %s --check-prefix=RUNS
 // RUN: not deplodock-tune %s --no-db --compare=mcts --runs=1001 2>&1 | FileCheck %s --check-prefix=RUNS-HIGH
 // RUN: not deplodock-tune %s --no-db --budgets=16 2>&1 | FileCheck %s --check-prefix=BUDGETS-UNUSED
+// RUN: not deplodock-tune %s --no-db --compare=mcts --knobs-out=%t/knobs.txt 2>&1 | FileCheck %s --check-prefix=KNOBS-MODE
+// RUN: test ! -e %t/knobs.txt
+// RUN: not deplodock-tune %s --no-db --count-variants=2 --record-table=%t/table.json 2>&1 | FileCheck %s --check-prefix=RECORD-TABLE
+// RUN: test ! -e %t/table.json
 // RUN: not deplodock-tune %s --no-db --compare=mcts --time-lowering=2 2>&1 | FileCheck %s --check-prefix=MODES
 // RUN: not deplodock-tune %s --no-db --patience=-2 2>&1 | FileCheck %s --check-prefix=PATIENCE
 // RUN: not deplodock-tune %s --no-db --max-variants=-1 2>&1 | FileCheck %s --check-prefix=VARIANTS
@@ -68,6 +72,8 @@ func.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
 // RUNS: error: --runs must be between 1 and 1000, got 0
 // RUNS-HIGH: error: --runs must be between 1 and 1000, got 1001
 // BUDGETS-UNUSED: error: --budgets, --runs and --reference-table are only read by --compare
+// KNOBS-MODE: error: --knobs-out: only a tuning run writes winners
+// RECORD-TABLE: error: --record-table: only a tuning run records latencies
 // MODES: error: --compare, --time-lowering, --count-variants, --list-db, --show and --prune are separate modes: give one
 // PATIENCE: error: --patience must not be negative, got -2
 // VARIANTS: error: --max-variants must not be negative, got -1
