@@ -312,10 +312,12 @@ llvm::Expected<MmaAttention> matchMmaAttention(KernelOp kernel,
   // getRunningMaxIndex proved a' = a * c + p * v; p must reach it rounded
   // to the operands' type, as the half P fragments hold it.
   bool rounded = false;
-  at.update.walk([&](arith::ExtFOp ext) {
-    auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>();
-    rounded |= trunc && trunc.getType() == at.element &&
-               !at.update->isAncestor(trunc);
+  at.update.walk([&](arith::MulFOp mul) {
+    for (Value operand : mul->getOperands())
+      if (auto ext = operand.getDefiningOp<arith::ExtFOp>())
+        if (auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>())
+          rounded |= trunc.getType() == at.element &&
+                     !at.update->isAncestor(trunc);
   });
   if (!rounded)
     return refuse(Twine("the probabilities are not rounded to ") +
