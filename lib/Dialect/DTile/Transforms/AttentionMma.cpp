@@ -316,8 +316,8 @@ llvm::Expected<MmaAttention> matchMmaAttention(KernelOp kernel,
     for (Value operand : mul->getOperands())
       if (auto ext = operand.getDefiningOp<arith::ExtFOp>())
         if (auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>())
-          rounded |= trunc.getType() == at.element &&
-                     !at.update->isAncestor(trunc);
+          rounded |=
+              trunc.getType() == at.element && !at.update->isAncestor(trunc);
   });
   if (!rounded)
     return refuse(Twine("the probabilities are not rounded to ") +
@@ -407,8 +407,7 @@ void AttentionBuilder::mapOutside(Value value, IRMapping &mapping) {
 Operation *AttentionBuilder::cloneWithDeps(Operation *op, IRMapping &mapping) {
   op->walk([&](Operation *inner) {
     for (Value operand : inner->getOperands())
-      if (Operation *def = operand.getDefiningOp();
-          def && !op->isAncestor(def))
+      if (Operation *def = operand.getDefiningOp(); def && !op->isAncestor(def))
         mapOutside(operand, mapping);
   });
   return b.clone(*op, mapping);
@@ -519,8 +518,8 @@ void AttentionBuilder::build() {
     names.push_back(axis.name);
     extents.push_back(axis.extent);
   }
-  tile = TileOp::create(b, loc, names, extents, {"warp", "g", "t"},
-                        {warps, 8, 4});
+  tile =
+      TileOp::create(b, loc, names, extents, {"warp", "g", "t"}, {warps, 8, 4});
   Block &body = tile.getBody().front();
   b.setInsertionPoint(body.getTerminator());
   coords = SmallVector<Value>(body.getArguments());
@@ -553,8 +552,8 @@ void AttentionBuilder::build() {
   SmallVector<Value> inits = {ninf, ninf, zero, zero};
   inits.append(headTiles * 4, zero);
   auto loop = dloop::ForOp::create(
-      b, loc, steps, LoopKind::reduce, (at.keys.getAxis() + "_o").str(),
-      inits, [&](OpBuilder &nested, Location, Value kb, ValueRange iters) {
+      b, loc, steps, LoopKind::reduce, (at.keys.getAxis() + "_o").str(), inits,
+      [&](OpBuilder &nested, Location, Value kb, ValueRange iters) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
@@ -564,9 +563,9 @@ void AttentionBuilder::build() {
         SmallVector<Value> s(keyTiles * 4, constantF32(0));
         for (int64_t kd = 0; kd < at.head / kTileK; ++kd)
           for (int64_t j = 0; j < keyTiles; ++j) {
-            SmallVector<Value> frag =
-                loadB(ks, at.k.headInner, getAffineConstantExpr(j * kTileN, ctx),
-                      getAffineConstantExpr(kd * kTileK, ctx));
+            SmallVector<Value> frag = loadB(
+                ks, at.k.headInner, getAffineConstantExpr(j * kTileN, ctx),
+                getAffineConstantExpr(kd * kTileK, ctx));
             auto mma = dkernel::MmaSyncOp::create(
                 b, loc, f32, f32, f32, f32, qFrags[kd], frag,
                 ValueRange(s).slice(j * 4, 4));
@@ -595,8 +594,7 @@ void AttentionBuilder::build() {
                                              /*withElse=*/true);
               OpBuilder::InsertionGuard g(b);
               b.setInsertionPointToStart(guard.thenBlock());
-              scf::YieldOp::create(b, loc,
-                                   score(s[j * 4 + e], row, key));
+              scf::YieldOp::create(b, loc, score(s[j * 4 + e], row, key));
               b.setInsertionPointToStart(guard.elseBlock());
               scf::YieldOp::create(b, loc, negInf());
               x = guard.getResult(0);
@@ -613,10 +611,11 @@ void AttentionBuilder::build() {
         SmallVector<Value> next(iters.size());
         Value scale[2], safe[2];
         for (int h = 0; h < 2; ++h) {
-          Value m = CombineOp::create(b, loc, rowMax[h], ReduceKind::max, overT);
+          Value m =
+              CombineOp::create(b, loc, rowMax[h], ReduceKind::max, overT);
           next[h] = m;
-          Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                              m, ninf);
+          Value empty =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
           safe[h] = arith::SelectOp::create(b, loc, empty, zero, m);
           scale[h] = math::ExpOp::create(
               b, loc, arith::SubFOp::create(b, loc, iters[h], safe[h]));
@@ -626,27 +625,27 @@ void AttentionBuilder::build() {
         for (int64_t j = 0; j < keyTiles; ++j)
           for (int e = 0; e < 4; ++e) {
             Value x = math::ExpOp::create(
-                b, loc, arith::SubFOp::create(b, loc, s[j * 4 + e], safe[e / 2]));
+                b, loc,
+                arith::SubFOp::create(b, loc, s[j * 4 + e], safe[e / 2]));
             next[2 + e / 2] = arith::AddFOp::create(b, loc, next[2 + e / 2], x);
             p[j * 4 + e] = arith::TruncFOp::create(b, loc, at.element, x);
           }
         SmallVector<Value> o(iters.drop_front(4));
         for (int64_t i = 0; i < headTiles; ++i)
           for (int e = 0; e < 4; ++e)
-            o[i * 4 + e] = arith::MulFOp::create(b, loc, o[i * 4 + e],
-                                                 scale[e / 2]);
+            o[i * 4 + e] =
+                arith::MulFOp::create(b, loc, o[i * 4 + e], scale[e / 2]);
         // O += P v, 16 keys at a time: the C fragments of key tiles 2 kk
         // and 2 kk + 1 are the A fragment of one step.
         for (int64_t kk = 0; kk < bkv / kTileK; ++kk) {
           SmallVector<Value> a(p.begin() + kk * 8, p.begin() + kk * 8 + 8);
           for (int64_t i = 0; i < headTiles; ++i) {
-            SmallVector<Value> frag =
-                loadB(vs, !at.v.headInner,
-                      getAffineConstantExpr(i * kTileN, ctx),
-                      getAffineConstantExpr(kk * kTileK, ctx));
-            auto mma = dkernel::MmaSyncOp::create(
-                b, loc, f32, f32, f32, f32, a, frag,
-                ValueRange(o).slice(i * 4, 4));
+            SmallVector<Value> frag = loadB(
+                vs, !at.v.headInner, getAffineConstantExpr(i * kTileN, ctx),
+                getAffineConstantExpr(kk * kTileK, ctx));
+            auto mma =
+                dkernel::MmaSyncOp::create(b, loc, f32, f32, f32, f32, a, frag,
+                                           ValueRange(o).slice(i * 4, 4));
             for (int e = 0; e < 4; ++e)
               o[i * 4 + e] = mma->getResult(e);
           }
@@ -720,10 +719,9 @@ protected:
     int64_t bytes = at->element.getIntOrFloatBitWidth() / 8;
     for (int64_t warps : {1, 2, 4})
       for (int64_t bkv : {16, 32, 64}) {
-        if ((warps > 1 && warps * kTileM >= 2 * ceilDiv(at->queries, kTileM) *
-                                                    kTileM) ||
-            (bkv > kTileK &&
-             bkv >= 2 * ceilDiv(at->keyCount, kTileK) * kTileK))
+        if ((warps > 1 &&
+             warps * kTileM >= 2 * ceilDiv(at->queries, kTileM) * kTileM) ||
+            (bkv > kTileK && bkv >= 2 * ceilDiv(at->keyCount, kTileK) * kTileK))
           continue;
         if ((warps * kTileM + 2 * bkv) * at->head * bytes >
                 target.getSmemPerBlock() ||
