@@ -237,6 +237,50 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
               "(37, 32, 1), ..., (32, 256, 1)}";
 }
 
+def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
+    "run a half-precision online softmax's q.k^T and p.v on warp-level "
+    "mma.sync (fork: tensor cores or SIMT, warps, key block)", [
+  Knob<"attention_tensor_cores", KnobBool,
+       "the attention kernel runs on tensor cores (mma.sync) rather than "
+       "SIMT">,
+  OptionalKnob<"attention_warps", KnobInt,
+               "warps per block of an mma.sync attention kernel, 16 query "
+               "rows each", 1, 4>,
+  OptionalKnob<"attention_bkv", KnobInt,
+               "keys per step of an mma.sync attention kernel", 16, 64>]> {
+  let description = [{
+    Applies, on a target with the `mma_sync` feature, to an online-softmax
+    kernel (dloop-fuse-attention's) without threads whose q, k and v are all
+    f16 or all bf16, whose head dimension is a multiple of 16 and innermost
+    in q (k and v may hold it either way), and whose probabilities are
+    rounded to that type before p.v (as the examples' bmm on half
+    probabilities says). The FlashAttention-2 schedule: each block holds
+    `attention_warps` warps, each owning 16 query rows (threads
+    `warp` x `g` 8 x `t` 4, lane = 4 g + t); q is staged once and kept in
+    registers as mma.sync A fragments; each step stages `attention_bkv` keys
+    of k and v (zero-filled past the end), computes S = q k^T with m16n8k16
+    mma.sync from ldmatrix'd fragments, applies the kernel's own score code
+    (scale, causal and additive masks) to each accumulator at the query row
+    and key the fragment layout gives it (-inf past the keys), folds the row
+    maximum over the four lanes sharing a row (dtile.combine over `t`),
+    rescales the f32 output accumulators by exp(m - m'), and multiplies the
+    probabilities, rounded to the half type in registers, as the A operand of
+    p.v (the C fragments of two key tiles are the A fragment of one
+    16-key step) by v read with ldmatrix.trans. After the loop the row sums
+    are combined and the kernel's own epilogue (division by the sum,
+    conversion, store) runs on each accumulator, guarded past the queries.
+    Causal steps are not skipped yet (causal_bound reads attention_blocks'
+    form only). Legal: 1, 2 or 4 warps and 16, 32 or
+    64 keys per step, dropping blocks more than twice the rounded-up
+    queries or keys; tensor_cores=false (left to attention_blocks) last.
+    Heuristic: tensor cores, 4 warps (or the most below twice the queries),
+    64 keys (or the most legal).
+  }];
+  let forks = "attention_mma: (attention_bkv, attention_tensor_cores, "
+              "attention_warps) in {(64, true, 4)*, (16, true, 1), ..., "
+              "(false)}";
+}
+
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
     "blockify_launch", "choose the block's share of the output "
     "(fork BM, BN or block_threads)", [
@@ -449,6 +493,8 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// attention_blocks takes the place of blockify_launch for online-softmax
 /// kernels, so it runs first; stage_inputs then stages its key steps, and
 /// causal_bound ends them at the diagonal once every stage is placed.
+/// attention_mma runs before attention_blocks: it maps a half online
+/// softmax whole onto mma.sync or leaves it to attention_blocks.
 /// mma_sync runs before all of them: it maps a half matmul whole (tiles,
 /// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and
 /// pipeline_k_outer to rework its stages, or leaves it to the SIMT rules.
@@ -458,6 +504,7 @@ def TileRulePipeline {
     DTileChunkMatmulK,
     DTileSplitMatmulK,
     DTileCooperativeReduce,
+    DTileAttentionMma,
     DTileAttentionBlocks,
     DTileBlockifyLaunch,
     DTileChunkReduce,

@@ -1,0 +1,771 @@
+//===- AttentionMma.cpp - Half attention on tensor cores --------*- C++ -*-===//
+//
+// attention_mma: the online-softmax kernel of dloop-fuse-attention, with
+// f16 or bf16 q, k and v, on warp-level mma.sync m16n8k16 (the
+// FlashAttention-2 schedule). A warp owns 16 query rows; its q fragments are
+// loaded once; each step of BKV keys computes S = q k^T into f32 C
+// fragments, runs the kernel's own score code (scale, masks) on each
+// element at the row and key the PTX layout gives it, folds the row maxima
+// over the four lanes of a row, rescales the output fragments and feeds the
+// probabilities, rounded to the half type, back as the A operand of p.v:
+// the C fragments of two 8-key tiles are exactly the A fragment of one
+// 16-key step. The kernel's epilogue then runs on each output accumulator.
+// The rule forks between tensor cores and SIMT (attention_blocks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionSplit.h"
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "Deplodock/Dialect/Common/Reductions.h"
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+/// The m16n8k16 shape of one mma.sync, and a warp.
+constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16, kWarpSize = 32;
+
+llvm::Error refuse(const Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+}
+
+/// What a dimension of a staged operand walks.
+enum class Role { Rows, Keys, Head, Fixed };
+
+/// One of q, k, v: its load, and per dimension what it walks (the others
+/// are fixed within a block: constants and the batch block axes).
+struct Operand {
+  dloop::LoadOp load;
+  SmallVector<Role> roles;
+  /// Whether the head dimension is the innermost one.
+  bool headInner = false;
+};
+
+/// An online-softmax kernel mma.sync can run.
+struct MmaAttention {
+  TileOp tile;
+  dloop::ForOp keys, scores, update, epilogue;
+  unsigned maxIndex = 0, sumIndex = 1;
+  Operand q, k, v;
+  /// The score the running maximum folds, and the ops (in the key loop's
+  /// body, in order) it is computed by from the q.k sum.
+  Value score;
+  SmallVector<Operation *> scoreOps;
+  memref::AllocaOp acc;
+  Type element;
+  int64_t queries = 0, keyCount = 0, head = 0;
+};
+
+/// `value` past an optional extf.
+Value skipExtend(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    return ext.getIn();
+  return value;
+}
+
+/// Reads the roles of `load`'s dimensions: `rows` (the query axis, or the
+/// key loop's variable) and `head` stand for whole extents, any other
+/// index must be fixed within a block.
+llvm::Expected<Operand> readOperand(dloop::LoadOp load, Value rows,
+                                    Role rowRole, Value head, TileOp tile,
+                                    StringRef name) {
+  Operand op;
+  op.load = load;
+  Block &body = tile.getBody().front();
+  unsigned queryAxis = tile.getBlockAxes().size() - 1;
+  for (AffineExpr expr : load.getMap().getResults()) {
+    std::optional<Role> role;
+    bool fixed = true;
+    for (auto [pos, index] : llvm::enumerate(load.getIndices())) {
+      if (!expr.isFunctionOfDim(pos))
+        continue;
+      if (index == rows || index == head) {
+        if (expr != getAffineDimExpr(pos, expr.getContext()))
+          return refuse(name + " is indexed by an expression of its rows or "
+                               "head dimension");
+        role = index == rows ? rowRole : Role::Head;
+        continue;
+      }
+      auto arg = dyn_cast<BlockArgument>(index);
+      APInt cst;
+      if (matchPattern(index, m_ConstantInt(&cst)))
+        continue;
+      fixed &= arg && arg.getOwner() == &body && arg.getArgNumber() < queryAxis;
+    }
+    if (!role && !fixed)
+      return refuse(name + " has an index that varies within a block");
+    op.roles.push_back(role.value_or(Role::Fixed));
+  }
+  size_t rank = op.roles.size();
+  if (rank < 2 || llvm::count(op.roles, Role::Head) != 1 ||
+      llvm::count(op.roles, rowRole) != 1)
+    return refuse(name + " is not indexed by its rows and the head dimension "
+                         "once each");
+  Role inner = op.roles[rank - 1], outer = op.roles[rank - 2];
+  if (!((inner == Role::Head && outer == rowRole) ||
+        (inner == rowRole && outer == Role::Head)))
+    return refuse(name + "'s rows and head dimension are not its two "
+                         "innermost dimensions");
+  op.headInner = inner == Role::Head;
+  return op;
+}
+
+/// The first op of the key loop's body that is the q.k^T sum over the head
+/// dimension, with q and k.
+llvm::Error matchScores(MmaAttention &at) {
+  for (auto loop : at.keys.getBody()->getOps<dloop::ForOp>()) {
+    if (!loop.isReduction() || loop.getInitArgs().size() != 1)
+      continue;
+    if (getAccumulatorKind(loop, 0) != ReduceKind::add ||
+        !isIdentity(loop.getInitArgs()[0], ReduceKind::add))
+      return refuse("the q.k sum does not add from zero");
+    Operation *add = loop.getYield().getValues()[0].getDefiningOp();
+    Value product = add->getOperand(0) == loop.getIterArgs()[0]
+                        ? add->getOperand(1)
+                        : add->getOperand(0);
+    auto mul = product.getDefiningOp<arith::MulFOp>();
+    if (!isa<arith::AddFOp>(add) || !mul)
+      return refuse("the q.k loop does not sum products");
+    auto x = skipExtend(mul.getLhs()).getDefiningOp<dloop::LoadOp>();
+    auto y = skipExtend(mul.getRhs()).getDefiningOp<dloop::LoadOp>();
+    size_t ops = 4 + (x != mul.getLhs().getDefiningOp()) +
+                 (y != mul.getRhs().getDefiningOp());
+    if (!x || !y || loop.getBody()->getOperations().size() != ops + 1)
+      return refuse("the q.k loop computes more than a product of two loads");
+    Value iv = at.keys.getInductionVar();
+    auto usesKeys = [&](dloop::LoadOp load) {
+      return llvm::is_contained(load.getIndices(), iv);
+    };
+    if (usesKeys(x) == usesKeys(y))
+      return refuse("the q.k loop does not read one operand by key");
+    at.scores = loop;
+    at.head = loop.getExtent();
+    Block &body = at.tile.getBody().front();
+    Value query = body.getArgument(body.getNumArguments() - 1);
+    auto q = readOperand(usesKeys(x) ? y : x, query, Role::Rows,
+                         loop.getInductionVar(), at.tile, "q");
+    if (!q)
+      return q.takeError();
+    auto k = readOperand(usesKeys(x) ? x : y, iv, Role::Keys,
+                         loop.getInductionVar(), at.tile, "k");
+    if (!k)
+      return k.takeError();
+    at.q = *q;
+    at.k = *k;
+    return llvm::Error::success();
+  }
+  return refuse("the key loop has no q.k sum");
+}
+
+/// The kernel's online softmax if mma.sync can run it, else why not.
+llvm::Expected<MmaAttention> matchMmaAttention(KernelOp kernel,
+                                               TargetAttr target) {
+  if (!target.has(GpuFeature::mma_sync))
+    return refuse("target " + target.getName() +
+                  " has no tensor cores (the 'mma_sync' feature)");
+  TileOp tile = kernel.getTile();
+  if (!tile || !tile.getThreadAxes().empty())
+    return refuse("the kernel is mapped to threads already");
+  MmaAttention at;
+  at.tile = tile;
+  at.keys = getOnlineSoftmaxLoop(tile);
+  std::optional<unsigned> maxIndex =
+      at.keys ? getRunningMaxIndex(at.keys, /*stepped=*/false) : std::nullopt;
+  if (!maxIndex)
+    return refuse("the kernel is not an online softmax");
+  at.maxIndex = *maxIndex;
+  at.sumIndex = 1 - *maxIndex;
+  at.keyCount = at.keys.getExtent();
+  at.queries = tile.getBlockExtents().back();
+  if (llvm::Error e = matchScores(at))
+    return std::move(e);
+  if (at.head % kTileK != 0)
+    return refuse("the head dimension (" + Twine(at.head) +
+                  ") is not a multiple of 16");
+
+  // The accumulators: one alloca of head-dimension f32s, zeroed before the
+  // key loop, updated by one loop in it and read by one loop after it.
+  Block &body = tile.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+      if (at.acc)
+        return refuse("the kernel has more than one private buffer");
+      at.acc = alloca;
+      continue;
+    }
+    auto loop = dyn_cast<dloop::ForOp>(op);
+    if (&op == at.keys.getOperation())
+      continue;
+    if (loop && op.isBeforeInBlock(at.keys)) {
+      // Zeroing the accumulators, which the output fragments start as.
+      auto stores = loop.getBody()->getOps<dloop::StoreOp>();
+      if (loop.isReduction() || loop.getBody()->getOperations().size() != 2 ||
+          stores.empty() ||
+          !matchPattern((*stores.begin()).getValue(), m_PosZeroFloat()))
+        return refuse("the accumulators do not start at zero");
+      continue;
+    }
+    if (loop && !loop.isReduction() && !at.epilogue) {
+      at.epilogue = loop;
+      continue;
+    }
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return refuse("the kernel does more than zero, update and store its "
+                    "accumulators");
+  }
+  auto accType = at.acc ? dyn_cast<MemRefType>(at.acc.getType()) : nullptr;
+  if (!accType || accType.getShape() != ArrayRef<int64_t>{at.head} ||
+      !accType.getElementType().isF32() || !at.epilogue ||
+      at.epilogue.getExtent() != at.head)
+    return refuse("the accumulators are not one f32 per head element, read "
+                  "by one loop after the keys");
+  // The epilogue reads the accumulator of its own element once.
+  int64_t reads = 0;
+  WalkResult walk = at.epilogue.walk([&](dloop::LoadOp load) {
+    if (load.getMemRef() != at.acc.getResult())
+      return WalkResult::advance();
+    ++reads;
+    if (load.getIndices().size() != 1 ||
+        load.getIndices()[0] != at.epilogue.getInductionVar() ||
+        load->getParentOp() != at.epilogue.getOperation())
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || reads != 1)
+    return refuse("the epilogue does not read each accumulator once");
+  at.epilogue.walk([&](dloop::StoreOp store) {
+    if (store.getMemRef() == at.acc.getResult())
+      reads = 0;
+  });
+  if (reads == 0)
+    return refuse("the epilogue writes the accumulators");
+
+  // The key loop: the q.k sum, the update loop, and ops without memory
+  // effects but the score's loads.
+  Value yielded = at.keys.getYield().getValues()[at.maxIndex];
+  Operation *fold = yielded.getDefiningOp();
+  Value running = at.keys.getIterArgs()[at.maxIndex];
+  at.score = fold->getOperand(fold->getOperand(0) == running ? 1 : 0);
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work = {at.score};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getParentOp() != at.keys.getOperation() ||
+        def == at.scores.getOperation() || !slice.insert(def))
+      continue;
+    llvm::append_range(work, def->getOperands());
+    def->walk([&](Operation *inner) {
+      llvm::append_range(work, inner->getOperands());
+    });
+  }
+  for (Operation &op : at.keys.getBody()->without_terminator()) {
+    if (slice.contains(&op)) {
+      at.scoreOps.push_back(&op);
+      continue;
+    }
+    if (&op == at.scores.getOperation())
+      continue;
+    auto loop = dyn_cast<dloop::ForOp>(op);
+    if (loop && !loop.isReduction() && !at.update) {
+      at.update = loop;
+      continue;
+    }
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return refuse("the key loop does more than score and update");
+  }
+  if (!at.update || at.update.getExtent() != at.head)
+    return refuse("the key loop has no accumulator update");
+  if (llvm::any_of(at.scoreOps, [&](Operation *op) {
+        return op->getNumRegions() != 0 || isa<dloop::StoreOp>(op);
+      }))
+    return refuse("the score is computed with loops or stores");
+
+  // v: the load in the update that is not the accumulator's; p must be
+  // rounded to its type (getRunningMaxIndex proved a' = a * c + p * v).
+  dloop::LoadOp v;
+  at.update.walk([&](dloop::LoadOp load) {
+    if (load.getMemRef() != at.acc.getResult())
+      v = load;
+  });
+  if (!v)
+    return refuse("the accumulator update reads no v");
+  at.element = at.q.load.getType();
+  if (!isa<Float16Type, BFloat16Type>(at.element) ||
+      at.k.load.getType() != at.element || v.getType() != at.element)
+    return refuse("q, k and v are not all f16 or all bf16");
+  // getRunningMaxIndex proved a' = a * c + p * v; p must reach it rounded
+  // to the operands' type, as the half P fragments hold it.
+  bool rounded = false;
+  at.update.walk([&](arith::MulFOp mul) {
+    for (Value operand : mul->getOperands())
+      if (auto ext = operand.getDefiningOp<arith::ExtFOp>())
+        if (auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>())
+          rounded |=
+              trunc.getType() == at.element && !at.update->isAncestor(trunc);
+  });
+  if (!rounded)
+    return refuse(Twine("the probabilities are not rounded to ") +
+                  (at.element.isF16() ? "f16" : "bf16") + " before p.v");
+  auto vOperand = readOperand(v, at.keys.getInductionVar(), Role::Keys,
+                              at.update.getInductionVar(), tile, "v");
+  if (!vOperand)
+    return vOperand.takeError();
+  at.v = *vOperand;
+  if (!at.q.headInner)
+    return refuse("q's head dimension is not innermost");
+  for (Operand *op : {&at.q, &at.k, &at.v})
+    if (!llvm::is_contained(kernel.getInputArgs(), op->load.getMemRef()))
+      return refuse("an operand is not a kernel input");
+  return at;
+}
+
+/// Builds the mma.sync form of one attention kernel.
+class AttentionBuilder {
+public:
+  AttentionBuilder(MmaAttention at, int64_t warps, int64_t bkv)
+      : at(std::move(at)), warps(warps), bkv(bkv), bq(warps * kTileM),
+        b(this->at.tile) {}
+
+  void build();
+
+private:
+  /// `expr` over (block coordinates..., warp, g, t, extra...).
+  Value apply(AffineExpr expr, ValueRange extra = {});
+  AffineExpr dim(unsigned pos) { return b.getAffineDimExpr(pos); }
+  AffineExpr warp() { return dim(numBlocks); }
+  AffineExpr lane() { return dim(numBlocks + 1) * 4 + dim(numBlocks + 2); }
+  /// The stage of one operand; `step` the key step's variable.
+  Value stage(Operand op, Value step);
+  /// One ldmatrix of `matrices` 8 x 8 matrices (row `row`, column `col` of
+  /// the slab's two innermost dimensions per lane).
+  SmallVector<Value> load(Value slab, AffineExpr row, AffineExpr col,
+                          unsigned matrices, bool trans);
+  /// The B fragments (one per 8 columns) of a 16-deep step at `k0` of an
+  /// operand whose rows are B's columns (`headInner`: held N x K) or its
+  /// K dimension.
+  SmallVector<Value> loadB(Value slab, bool kInner, AffineExpr n0,
+                           AffineExpr k0);
+  /// Maps `op`'s operands defined in the old tile outside the key loop
+  /// (lazily cloning what computes them) and clones `op`.
+  Operation *cloneWithDeps(Operation *op, IRMapping &mapping);
+  void mapOutside(Value value, IRMapping &mapping);
+  /// The score at (`row`, `key`) from the q.k sum `sum`.
+  Value score(Value sum, Value row, Value key);
+  Value constantF32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value negInf() {
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(b.getF32Type(),
+                       APFloat::getInf(APFloat::IEEEsingle(), true)));
+  }
+
+  MmaAttention at;
+  int64_t warps, bkv, bq;
+  OpBuilder b;
+  Location loc = at.tile.getLoc();
+  TileOp tile;
+  SmallVector<Value> coords;
+  unsigned numBlocks = 0;
+  IRMapping base;
+};
+
+Value AttentionBuilder::apply(AffineExpr expr, ValueRange extra) {
+  SmallVector<Value> operands(coords);
+  llvm::append_range(operands, extra);
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(operands.size(), 0, expr), operands);
+}
+
+void AttentionBuilder::mapOutside(Value value, IRMapping &mapping) {
+  if (mapping.contains(value))
+    return;
+  Operation *def = value.getDefiningOp();
+  // Values from outside the old tile stay; block arguments are mapped.
+  if (!def || !at.tile->isProperAncestor(def))
+    return;
+  cloneWithDeps(def, mapping);
+}
+
+Operation *AttentionBuilder::cloneWithDeps(Operation *op, IRMapping &mapping) {
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && !op->isAncestor(def))
+        mapOutside(operand, mapping);
+  });
+  return b.clone(*op, mapping);
+}
+
+Value AttentionBuilder::stage(Operand op, Value step) {
+  MLIRContext *ctx = b.getContext();
+  auto source = cast<MemRefType>(op.load.getMemRef().getType());
+  AffineMap map = op.load.getMap();
+  // Operands: the tile's coordinates, then the key step.
+  unsigned stepPos = coords.size();
+  SmallVector<AffineExpr> indexExprs;
+  for (Value index : op.load.getIndices()) {
+    APInt cst;
+    auto arg = dyn_cast<BlockArgument>(index);
+    if (matchPattern(index, m_ConstantInt(&cst)))
+      indexExprs.push_back(getAffineConstantExpr(cst.getSExtValue(), ctx));
+    else if (arg && arg.getOwner() == &at.tile.getBody().front())
+      indexExprs.push_back(getAffineDimExpr(arg.getArgNumber(), ctx));
+    else // The rows or the head; its own dimension is replaced below.
+      indexExprs.push_back(getAffineConstantExpr(0, ctx));
+  }
+  SmallVector<AffineExpr> origin;
+  SmallVector<int64_t> shape;
+  bool overhang = false;
+  for (auto [d, role] : llvm::enumerate(op.roles)) {
+    int64_t extent = source.getDimSize(d);
+    switch (role) {
+    case Role::Fixed:
+      origin.push_back(map.getResult(d).replaceDims(indexExprs));
+      shape.push_back(1);
+      break;
+    case Role::Head:
+      origin.push_back(getAffineConstantExpr(0, ctx));
+      shape.push_back(at.head);
+      break;
+    case Role::Rows:
+      origin.push_back(getAffineDimExpr(numBlocks - 1, ctx) * bq);
+      shape.push_back(bq);
+      overhang |= ceilDiv(at.queries, bq) * bq > extent;
+      break;
+    case Role::Keys:
+      origin.push_back(getAffineDimExpr(stepPos, ctx) * bkv);
+      shape.push_back(bkv);
+      overhang |= ceilDiv(at.keyCount, bkv) * bkv > extent;
+      break;
+    }
+  }
+  SmallVector<Value> operands(coords);
+  if (step)
+    operands.push_back(step);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto stage = StageOp::create(
+      b, loc, MemRefType::get(shape, at.element, AffineMap(), workgroup),
+      op.load.getMemRef(), operands, /*slot=*/Value(),
+      AffineMap::get(operands.size(), 0, origin, ctx),
+      b.getDenseI64ArrayAttr(shape), /*pad=*/DenseI64ArrayAttr(),
+      /*buffers=*/1, Transport::sync, /*swizzle=*/0);
+  if (overhang)
+    stage.setZeroFill(true);
+  return stage;
+}
+
+SmallVector<Value> AttentionBuilder::load(Value slab, AffineExpr row,
+                                          AffineExpr col, unsigned matrices,
+                                          bool trans) {
+  int64_t rank = cast<MemRefType>(slab.getType()).getRank();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> indices(rank - 2, zero);
+  indices.push_back(apply(row));
+  indices.push_back(apply(col));
+  auto op = dkernel::LdMatrixOp::create(
+      b, loc, SmallVector<Type>(2 * matrices, at.element), trans, slab,
+      indices);
+  return SmallVector<Value>(op.getResults());
+}
+
+SmallVector<Value> AttentionBuilder::loadB(Value slab, bool kInner,
+                                           AffineExpr n0, AffineExpr k0) {
+  // Two matrices, k 0-7 and 8-15 (lanes 16-31 repeat 0-15's rows).
+  AffineExpr l = lane();
+  if (kInner)
+    return load(slab, n0 + l % 8, (l.floorDiv(8) % 2) * 8 + k0, 2, false);
+  return load(slab, l % 16 + k0, n0, 2, true);
+}
+
+Value AttentionBuilder::score(Value sum, Value row, Value key) {
+  Block &old = at.tile.getBody().front();
+  IRMapping mapping = base;
+  mapping.map(old.getArgument(old.getNumArguments() - 1), row);
+  mapping.map(at.keys.getInductionVar(), key);
+  mapping.map(at.scores.getResult(0), sum);
+  for (Operation *op : at.scoreOps)
+    cloneWithDeps(op, mapping);
+  return mapping.lookup(at.score);
+}
+
+void AttentionBuilder::build() {
+  MLIRContext *ctx = b.getContext();
+  // The tile: the batch axes, the query blocks, then warp x g x t.
+  SmallVector<Axis> blockAxes = getBlockAxes(at.tile);
+  blockAxes.back() = {blockAxes.back().name + "_o", ceilDiv(at.queries, bq)};
+  numBlocks = blockAxes.size();
+  SmallVector<StringRef> names;
+  SmallVector<int64_t> extents;
+  for (const Axis &axis : blockAxes) {
+    names.push_back(axis.name);
+    extents.push_back(axis.extent);
+  }
+  tile =
+      TileOp::create(b, loc, names, extents, {"warp", "g", "t"}, {warps, 8, 4});
+  Block &body = tile.getBody().front();
+  b.setInsertionPoint(body.getTerminator());
+  coords = SmallVector<Value>(body.getArguments());
+  Block &old = at.tile.getBody().front();
+  for (unsigned i = 0; i + 1 < numBlocks; ++i)
+    base.map(old.getArgument(i), coords[i]);
+  Type f32 = b.getF32Type();
+  ArrayAttr overT = b.getStrArrayAttr({"t"});
+  int64_t keyTiles = bkv / kTileN, headTiles = at.head / kTileN;
+  int64_t steps = ceilDiv(at.keyCount, bkv);
+  bool rowsOverhang = at.queries % bq != 0;
+  bool keysOverhang = at.keyCount % bkv != 0;
+  bool scoreLoads = llvm::any_of(at.scoreOps, llvm::IsaPred<dloop::LoadOp>);
+
+  // q: staged once, its A fragments kept for the whole key loop.
+  Value qs = stage(at.q, Value());
+  AffineExpr rowBase = dim(numBlocks - 1) * bq + warp() * kTileM;
+  SmallVector<SmallVector<Value>> qFrags;
+  for (int64_t kd = 0; kd < at.head / kTileK; ++kd)
+    qFrags.push_back(load(qs, warp() * kTileM + lane() % 16,
+                          lane().floorDiv(16) * 8 + kd * kTileK, 4, false));
+  // Each lane holds rows g and g + 8 of its warp's 16.
+  Value rows[2];
+  for (int h = 0; h < 2; ++h)
+    rows[h] = apply(rowBase + dim(numBlocks + 1) + h * 8);
+
+  // Iter args: the running maximum of both rows, the lane's partial sums of
+  // both rows, the output fragments.
+  Value ninf = negInf(), zero = constantF32(0);
+  SmallVector<Value> inits = {ninf, ninf, zero, zero};
+  inits.append(headTiles * 4, zero);
+  auto loop = dloop::ForOp::create(
+      b, loc, steps, LoopKind::reduce, (at.keys.getAxis() + "_o").str(), inits,
+      [&](OpBuilder &nested, Location, Value kb, ValueRange iters) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value ks = stage(at.k, kb);
+        Value vs = stage(at.v, kb);
+        // S = q k^T: keyTiles C fragments.
+        SmallVector<Value> s(keyTiles * 4, constantF32(0));
+        for (int64_t kd = 0; kd < at.head / kTileK; ++kd)
+          for (int64_t j = 0; j < keyTiles; ++j) {
+            SmallVector<Value> frag = loadB(
+                ks, at.k.headInner, getAffineConstantExpr(j * kTileN, ctx),
+                getAffineConstantExpr(kd * kTileK, ctx));
+            auto mma = dkernel::MmaSyncOp::create(
+                b, loc, f32, f32, f32, f32, qFrags[kd], frag,
+                ValueRange(s).slice(j * 4, 4));
+            for (int e = 0; e < 4; ++e)
+              s[j * 4 + e] = mma->getResult(e);
+          }
+        // The kernel's score at each element: c[e] is row g + 8 (e / 2),
+        // key 2 t + e % 2 of its tile; -inf past the queries or keys.
+        SmallVector<Value> rowMax = {iters[0], iters[1]};
+        for (int64_t j = 0; j < keyTiles; ++j)
+          for (int e = 0; e < 4; ++e) {
+            Value row = rows[e / 2];
+            Value key = apply(getAffineDimExpr(numBlocks + 3, ctx) * bkv +
+                                  j * kTileN + dim(numBlocks + 2) * 2 + e % 2,
+                              kb);
+            Value valid;
+            if (rowsOverhang)
+              valid = buildInRange(b, loc, row, at.queries);
+            if (keysOverhang) {
+              Value in = buildInRange(b, loc, key, at.keyCount);
+              valid = valid ? arith::AndIOp::create(b, loc, valid, in) : in;
+            }
+            Value x;
+            if (valid && scoreLoads) {
+              auto guard = scf::IfOp::create(b, loc, TypeRange{f32}, valid,
+                                             /*withElse=*/true);
+              OpBuilder::InsertionGuard g(b);
+              b.setInsertionPointToStart(guard.thenBlock());
+              scf::YieldOp::create(b, loc, score(s[j * 4 + e], row, key));
+              b.setInsertionPointToStart(guard.elseBlock());
+              scf::YieldOp::create(b, loc, negInf());
+              x = guard.getResult(0);
+            } else {
+              x = score(s[j * 4 + e], row, key);
+              if (valid)
+                x = arith::SelectOp::create(b, loc, valid, x, ninf);
+            }
+            s[j * 4 + e] = x;
+            rowMax[e / 2] = arith::MaxNumFOp::create(b, loc, rowMax[e / 2], x);
+          }
+        // The new maxima (over the four lanes of a row), the rescale of the
+        // old sums and outputs, the probabilities.
+        SmallVector<Value> next(iters.size());
+        Value scale[2], safe[2];
+        for (int h = 0; h < 2; ++h) {
+          Value m =
+              CombineOp::create(b, loc, rowMax[h], ReduceKind::max, overT);
+          next[h] = m;
+          Value empty =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+          safe[h] = arith::SelectOp::create(b, loc, empty, zero, m);
+          scale[h] = math::ExpOp::create(
+              b, loc, arith::SubFOp::create(b, loc, iters[h], safe[h]));
+          next[2 + h] = arith::MulFOp::create(b, loc, iters[2 + h], scale[h]);
+        }
+        SmallVector<Value> p(keyTiles * 4);
+        for (int64_t j = 0; j < keyTiles; ++j)
+          for (int e = 0; e < 4; ++e) {
+            Value x = math::ExpOp::create(
+                b, loc,
+                arith::SubFOp::create(b, loc, s[j * 4 + e], safe[e / 2]));
+            next[2 + e / 2] = arith::AddFOp::create(b, loc, next[2 + e / 2], x);
+            p[j * 4 + e] = arith::TruncFOp::create(b, loc, at.element, x);
+          }
+        SmallVector<Value> o(iters.drop_front(4));
+        for (int64_t i = 0; i < headTiles; ++i)
+          for (int e = 0; e < 4; ++e)
+            o[i * 4 + e] =
+                arith::MulFOp::create(b, loc, o[i * 4 + e], scale[e / 2]);
+        // O += P v, 16 keys at a time: the C fragments of key tiles 2 kk
+        // and 2 kk + 1 are the A fragment of one step.
+        for (int64_t kk = 0; kk < bkv / kTileK; ++kk) {
+          SmallVector<Value> a(p.begin() + kk * 8, p.begin() + kk * 8 + 8);
+          for (int64_t i = 0; i < headTiles; ++i) {
+            SmallVector<Value> frag = loadB(
+                vs, !at.v.headInner, getAffineConstantExpr(i * kTileN, ctx),
+                getAffineConstantExpr(kk * kTileK, ctx));
+            auto mma =
+                dkernel::MmaSyncOp::create(b, loc, f32, f32, f32, f32, a, frag,
+                                           ValueRange(o).slice(i * 4, 4));
+            for (int e = 0; e < 4; ++e)
+              o[i * 4 + e] = mma->getResult(e);
+          }
+        }
+        llvm::copy(o, next.begin() + 4);
+        dloop::YieldOp::create(b, loc, next);
+      });
+
+  // The row sums over the four lanes; the kernel's epilogue per output.
+  Value sums[2];
+  for (int h = 0; h < 2; ++h)
+    sums[h] = CombineOp::create(b, loc, loop.getResult(2 + h), ReduceKind::add,
+                                overT);
+  Block *epilogue = at.epilogue.getBody();
+  for (int64_t i = 0; i < headTiles; ++i)
+    for (int e = 0; e < 4; ++e) {
+      OpBuilder::InsertionGuard guard(b);
+      Value row = rows[e / 2];
+      if (rowsOverhang) {
+        auto inside = scf::IfOp::create(
+            b, loc, buildInRange(b, loc, row, at.queries), /*withElse=*/false);
+        b.setInsertionPoint(inside.thenBlock()->getTerminator());
+      }
+      IRMapping mapping = base;
+      mapping.map(old.getArgument(old.getNumArguments() - 1), row);
+      mapping.map(at.epilogue.getInductionVar(),
+                  apply(getAffineConstantExpr(i * kTileN, ctx) +
+                        dim(numBlocks + 2) * 2 + e % 2));
+      mapping.map(at.keys.getResult(at.maxIndex), loop.getResult(e / 2));
+      mapping.map(at.keys.getResult(at.sumIndex), sums[e / 2]);
+      for (Operation &op : epilogue->without_terminator()) {
+        auto load = dyn_cast<dloop::LoadOp>(op);
+        if (load && load.getMemRef() == at.acc.getResult())
+          mapping.map(load.getResult(), loop.getResult(4 + i * 4 + e));
+        else
+          cloneWithDeps(&op, mapping);
+      }
+    }
+}
+
+class AttentionMma final : public TypedRule<AttentionMmaKnobs> {
+public:
+  /// attention_tensor_cores=true must be possible: say why not where it is
+  /// not.
+  LogicalResult checkRequest(KernelOp kernel, TargetAttr target,
+                             KnobsAttr requested) const override {
+    if (requested.getAttentionTensorCores() != std::optional<bool>(true) ||
+        !kernel.getTile() || hasDecided(*this, kernel) ||
+        classify(kernel) != KernelClass::OnlineSoftmax)
+      return success();
+    llvm::Expected<MmaAttention> at = matchMmaAttention(kernel, target);
+    if (at)
+      return success();
+    return kernel.emitOpError(
+               "knob attention_tensor_cores=true: attention_mma cannot take @")
+           << kernel.getSymName() << ": " << llvm::toString(at.takeError());
+  }
+
+protected:
+  /// 1, 2, 4 warps and 16, 32, 64 keys per step, dropping blocks more than
+  /// twice the rounded-up queries or keys and slabs that do not fit; then
+  /// SIMT.
+  SmallVector<AttentionMmaKnobs> listOptions(KernelOp kernel,
+                                             TargetAttr target) const override {
+    llvm::Expected<MmaAttention> at = matchMmaAttention(kernel, target);
+    if (!at) {
+      llvm::consumeError(at.takeError());
+      return {};
+    }
+    SmallVector<AttentionMmaKnobs> options;
+    int64_t bytes = at->element.getIntOrFloatBitWidth() / 8;
+    for (int64_t warps : {1, 2, 4})
+      for (int64_t bkv : {16, 32, 64}) {
+        if ((warps > 1 &&
+             warps * kTileM >= 2 * ceilDiv(at->queries, kTileM) * kTileM) ||
+            (bkv > kTileK && bkv >= 2 * ceilDiv(at->keyCount, kTileK) * kTileK))
+          continue;
+        if ((warps * kTileM + 2 * bkv) * at->head * bytes >
+                target.getSmemPerBlock() ||
+            warps * kWarpSize > target.getThreadsPerBlock())
+          continue;
+        options.push_back({true, warps, bkv});
+      }
+    options.push_back({false, {}, {}});
+    return options;
+  }
+
+  /// Tensor cores, the most warps, then the most keys per step.
+  size_t heuristic(KernelOp, ArrayRef<AttentionMmaKnobs> options,
+                   TargetAttr) const override {
+    size_t best = options.size() - 1;
+    for (auto [i, o] : llvm::enumerate(options))
+      if (o.attentionTensorCores &&
+          (best == options.size() - 1 ||
+           std::make_pair(*o.attentionWarps, *o.attentionBkv) >
+               std::make_pair(*options[best].attentionWarps,
+                              *options[best].attentionBkv)))
+        best = i;
+    return best;
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const AttentionMmaKnobs &option,
+                        TargetAttr target) const override {
+    if (!option.attentionTensorCores)
+      return success();
+    llvm::Expected<MmaAttention> at = matchMmaAttention(kernel, target);
+    if (!at)
+      return kernel.emitOpError() << llvm::toString(at.takeError());
+    TileOp old = at->tile;
+    AttentionBuilder(std::move(*at), *option.attentionWarps,
+                     *option.attentionBkv)
+        .build();
+    old.erase();
+    cleanupKernel(kernel);
+    return success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createAttentionMmaRule() {
+  return std::make_unique<AttentionMma>();
+}

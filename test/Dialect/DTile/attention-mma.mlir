@@ -1,0 +1,99 @@
+// attention_mma on the online-softmax kernel of sdpa in f16 (37 queries and
+// keys, 4 heads sharing 2 KV heads, head dimension 16), as lower-to-loop
+// leaves it.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37,D=16 --dtype f16 | deplodock-opt --lower-to-loop > %t.loop.mlir
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma=list-forks=true --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORKS
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" | FileCheck %s --check-prefix=TILE
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=false" | FileCheck %s --check-prefix=SIMT
+// RUN: deplodock-opt %t.loop.mlir --dtile-lower | FileCheck %s --check-prefix=DEFAULT
+// RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=48" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
+/// Where it does not fit: a head dimension of 8, f32 operands, a part
+/// without tensor cores.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37 --dtype f16 | deplodock-opt --lower-to-loop > %t.d8.mlir
+// RUN: not deplodock-opt %t.d8.mlir --dtile-lower="knobs=attention_tensor_cores=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=HEAD
+// RUN: deplodock-opt %t.d8.mlir --dtile-tileify --dtile-attention-mma=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOFORKS
+// RUN: %python %deplodock_src_root/examples/generate.py --small naive_attn --dims S=37,D=16 | deplodock-opt --lower-to-loop > %t.f32.mlir
+// RUN: not deplodock-opt %t.f32.mlir --dtile-lower="knobs=attention_tensor_cores=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=F32
+// RUN: sed 's/^module {/module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async]>} {/' %t.loop.mlir > %t.sm75.mlir
+// RUN: not deplodock-opt %t.sm75.mlir --dtile-lower="knobs=attention_tensor_cores=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTC
+// RUN: deplodock-opt %t.sm75.mlir --dtile-tileify --dtile-attention-mma=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOFORKS
+/// The Kernel IR and its CUDA, which nvcc compiles for sm_80 and sm_90.
+// RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_80 knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=32" --convert-dtile-to-dkernel > %t.kernel.mlir
+// RUN: FileCheck %s --check-prefix=KERNEL < %t.kernel.mlir
+// RUN: deplodock-translate --emit-cuda %t.kernel.mlir -o %t.cu
+// RUN: FileCheck %s --check-prefix=CUDA < %t.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_80 -cubin -o %t.sm80.cubin %t.cu %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_90 -cubin -o %t.sm90.cubin %t.cu %}
+
+/// 1, 2 or 4 warps of 16 rows (no more than twice the 37 rows rounded up
+/// to 48) and 16, 32 or 64 keys per step; SIMT last; the default the most
+/// warps and keys.
+// FORKS: remark: @sdpa_0_reduce: attention_mma: (attention_bkv, attention_tensor_cores, attention_warps) in {(64, true, 4)*, (16, true, 1), (32, true, 1), (64, true, 1), (16, true, 2), (32, true, 2), (64, true, 2), (16, true, 4), (32, true, 4), false}
+
+/// One warp of 16 query rows per block (3 blocks per head: 37 = 16 + 16 +
+/// 5), lanes as g x t. q is staged and loaded as A fragments once; each of
+/// the 3 steps of 16 keys stages k and v (zero-filled past key 37),
+/// computes S with two m16n8k16 mma.sync (8 keys each), runs the score
+/// code (scale, causal mask) on every accumulator with -inf past the rows
+/// and keys, folds both rows' maxima over the 4 lanes of a row, rescales
+/// the sums and the output fragments, and multiplies the probabilities,
+/// rounded to f16, by v loaded transposed.
+// TILE:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_tensor_cores = true, attention_warps = 1>
+// TILE:        dtile.tile blocks(%[[H:.*]] : 4 "d0", %[[QO:.*]] : 3 "d1_o") threads(%{{.*}} : 1 "warp", %[[G:.*]] : 8 "g", %[[T:.*]] : 4 "t") {
+// TILE:          %[[QS:.*]] = dtile.stage %in1[0, %[[H]], %[[QO]] * 16, 0] box [1, 1, 16, 16] zero_fill
+// TILE:          %[[Q:.*]]:8 = dkernel.ldmatrix %[[QS]]
+// TILE:          %[[LOOP:.*]]:12 = dloop.for %[[KB:.*]] = 0 to 3 reduce "r0_o" iter(
+// TILE-DAG:        %[[KS:.*]] = dtile.stage %in2[0, %[[H]] floordiv 2, %[[KB]] * 16, 0] box [1, 1, 16, 16] zero_fill
+// TILE-DAG:        %[[VS:.*]] = dtile.stage %in0[0, %[[H]] floordiv 2, %[[KB]] * 16, 0] box [1, 1, 16, 16] zero_fill
+// TILE:            %[[K0:.*]]:4 = dkernel.ldmatrix %[[KS]]
+// TILE:            %[[S0:.*]], %[[S1:.*]], %{{.*}}, %{{.*}} = dkernel.mma_sync [%[[Q]]#0, {{.*}}, %[[Q]]#7], [%[[K0]]#0, {{.*}}]
+// TILE:            dkernel.ldmatrix %[[KS]]
+// TILE:            dkernel.mma_sync [%[[Q]]#0
+// TILE:            arith.mulf %[[S0]], %{{.*}} : f32
+// TILE:            arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
+// TILE:            arith.maxnumf
+// TILE:            %[[M0:.*]] = dtile.combine max %{{.*}} over ["t"] : f32
+// TILE:            dtile.combine max %{{.*}} over ["t"] : f32
+// TILE:            math.exp
+// TILE:            %[[P0:.*]] = arith.truncf %{{.*}} : f32 to f16
+// TILE:            %[[V0:.*]]:4 = dkernel.ldmatrix trans %[[VS]]
+// TILE:            dkernel.mma_sync [%[[P0]], {{.*}}], [%[[V0]]#0, %[[V0]]#1, %[[V0]]#2, %[[V0]]#3]
+// TILE:            dkernel.ldmatrix trans %[[VS]]
+// TILE:            dloop.yield %[[M0]],
+// TILE:          %[[L0:.*]] = dtile.combine add %[[LOOP]]#2 over ["t"] : f32
+// TILE:          %[[L1:.*]] = dtile.combine add %[[LOOP]]#3 over ["t"] : f32
+// TILE:          scf.if
+// TILE:            arith.divf %[[LOOP]]#4, %[[L0]] : f32
+// TILE:            dloop.store %{{.*}}, %out0[0, %[[H]], %[[QO]] * 16 + %{{.*}} * 16 + %[[G]], %[[T]] * 2] : memref<1x4x37x16xf16>
+// TILE:          scf.if
+// TILE:            arith.divf %[[LOOP]]#7, %[[L1]] : f32
+// TILE:            dloop.store %{{.*}}, %out0[0, %[[H]], %[[QO]] * 16 + %{{.*}} * 16 + %[[G]] + 8, %[[T]] * 2 + 1]
+// TILE-NOT:      memref.alloca
+
+/// Without tensor cores the kernel is left to attention_blocks.
+// SIMT:      dtile.kernel @sdpa_0_reduce knobs<attention_tensor_cores = false>
+// SIMT:        dtile.tile blocks(%{{.*}} : 4 "d0", %{{.*}} : 37 "d1") {
+// SIMT-NOT:    dkernel.mma_sync
+
+/// The whole rule pipeline takes tensor cores by default.
+// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<{{.*}}attention_bkv = 64, attention_tensor_cores = true, attention_warps = 4
+// DEFAULT: dkernel.mma_sync
+
+// ILLEGAL: error: 'dtile.kernel' op knobs attention_bkv=48,attention_tensor_cores=true,attention_warps=1 are not a legal option of attention_mma
+
+// HEAD: error: 'dtile.kernel' op knob attention_tensor_cores=true: attention_mma cannot take @sdpa_0_reduce: the head dimension (8) is not a multiple of 16
+// F32: error: 'dtile.kernel' op knob attention_tensor_cores=true: attention_mma cannot take @naive_attn_0_reduce: q, k and v are not all f16 or all bf16
+// NOTC: error: 'dtile.kernel' op knob attention_tensor_cores=true: attention_mma cannot take @sdpa_0_reduce: target small has no tensor cores (the 'mma_sync' feature)
+// NOFORKS: remark: @sdpa_0_reduce: attention_mma: does not apply
+
+/// Kernel IR: 64 threads (2 warps), the row folds as 4-lane xor shuffles.
+// KERNEL: dkernel.func @sdpa_0_reduce({{.*}}) outputs [3] grid [{{.*}}] block [64, 1, 1]
+// KERNEL: dkernel.ldmatrix
+// KERNEL: dkernel.mma_sync
+// KERNEL: dkernel.warp_reduce max %{{.*}} width 4 : f32
+// KERNEL: dkernel.ldmatrix trans
+// KERNEL: dkernel.mma_sync
+// KERNEL: dkernel.warp_reduce add %{{.*}} width 4 : f32
+// CUDA: ldmatrix.sync.aligned
+// CUDA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CUDA: __shfl_xor_sync
