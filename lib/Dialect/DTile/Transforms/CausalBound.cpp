@@ -1,7 +1,7 @@
 //===- CausalBound.cpp - Stop an attention block's keys at its diagonal -===//
 //
 // causal_bound: in an online-softmax kernel whose key loop attention_blocks
-// stepped, a key step every key of which is masked to -inf for every query
+// or attention_mma stepped, a key step every key of which is masked to -inf for every query
 // row of the block contributes nothing (its probabilities are exp(-inf) = 0,
 // the running maximum and sum pass through), so it is never run. The mask
 // is read from the IR, not from names: the score the running maximum folds
@@ -12,7 +12,9 @@
 // needs are those before the first one masked for all of its rows: their
 // count depends on the block's coordinates only (the last query row, for
 // causal), and the step loop becomes an scf.for up to it. Steps a row needs
-// keep their per-key mask, so the result is unchanged.
+// keep their per-key mask, so the result is unchanged. attention_mma clones
+// the mask onto each fragment element (rows g and g + 8, keys 2t and 2t + 1
+// of each 8-key tile): each gives a bound, and the step count is the largest.
 //
 // No fork: skipping work whose result is known is never slower. It runs after
 // the stages are placed and before pipeline_k_outer, whose prefetch needs the
