@@ -41,11 +41,13 @@
 /// One warp of 16 query rows per block (3 blocks per head: 37 = 16 + 16 +
 /// 5), lanes as g x t. q is staged and loaded as A fragments once; each of
 /// the 3 steps of 16 keys stages k and v (zero-filled past key 37),
-/// computes S with two m16n8k16 mma.sync (8 keys each), runs the score
+/// computes S with two m16n8k16 mma.sync (8 keys each) whose B fragments
+/// come from one ldmatrix x4 of k, runs the score
 /// code (scale, causal mask) on every accumulator with -inf past the rows
 /// and keys, folds both rows' maxima over the 4 lanes of a row, rescales
 /// the sums and the output fragments, and multiplies the probabilities,
-/// rounded to f16, by v loaded transposed.
+/// rounded to f16, by v loaded transposed (one ldmatrix x4 for both
+/// 8-column halves of the head).
 // TILE:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_tensor_cores = true, attention_warps = 1>
 // TILE:        dtile.tile blocks(%[[H:.*]] : 4 "d0", %[[QO:.*]] : 3 "d1_o") threads(%{{.*}} : 1 "warp", %[[G:.*]] : 8 "g", %[[T:.*]] : 4 "t") {
 // TILE:          %[[QS:.*]] = dtile.stage %in1[0, %[[H]], %[[QO]] * 16, 0] box [1, 1, 16, 16] zero_fill
@@ -53,10 +55,10 @@
 // TILE:          %[[LOOP:.*]]:12 = dloop.for %[[KB:.*]] = 0 to 3 reduce "r0_o" iter(
 // TILE-DAG:        %[[KS:.*]] = dtile.stage %in2[0, %[[H]] floordiv 2, %[[KB]] * 16, 0] box [1, 1, 16, 16] zero_fill
 // TILE-DAG:        %[[VS:.*]] = dtile.stage %in0[0, %[[H]] floordiv 2, %[[KB]] * 16, 0] box [1, 1, 16, 16] zero_fill
-// TILE:            %[[K0:.*]]:4 = dkernel.ldmatrix %[[KS]]
-// TILE:            %[[S0:.*]], %[[S1:.*]], %{{.*}}, %{{.*}} = dkernel.mma_sync [%[[Q]]#0, {{.*}}, %[[Q]]#7], [%[[K0]]#0, {{.*}}]
-// TILE:            dkernel.ldmatrix %[[KS]]
-// TILE:            dkernel.mma_sync [%[[Q]]#0
+// TILE:            %[[K0:.*]]:8 = dkernel.ldmatrix %[[KS]]
+// TILE:            %[[S0:.*]], %[[S1:.*]], %{{.*}}, %{{.*}} = dkernel.mma_sync [%[[Q]]#0, {{.*}}, %[[Q]]#7], [%[[K0]]#0, %[[K0]]#1, %[[K0]]#2, %[[K0]]#3]
+// TILE-NOT:        dkernel.ldmatrix
+// TILE:            dkernel.mma_sync [%[[Q]]#0, {{.*}}, %[[Q]]#7], [%[[K0]]#4, %[[K0]]#5, %[[K0]]#6, %[[K0]]#7]
 // TILE:            arith.mulf %[[S0]], %{{.*}} : f32
 // TILE:            arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
 // TILE:            arith.maxnumf
@@ -64,9 +66,11 @@
 // TILE:            dtile.combine max %{{.*}} over ["t"] : f32
 // TILE:            math.exp
 // TILE:            %[[P0:.*]] = arith.truncf %{{.*}} : f32 to f16
-// TILE:            %[[V0:.*]]:4 = dkernel.ldmatrix trans %[[VS]]
+// TILE:            %[[V0:.*]]:8 = dkernel.ldmatrix trans %[[VS]]
 // TILE:            dkernel.mma_sync [%[[P0]], {{.*}}], [%[[V0]]#0, %[[V0]]#1, %[[V0]]#2, %[[V0]]#3]
-// TILE:            dkernel.ldmatrix trans %[[VS]]
+// TILE-NOT:        dkernel.ldmatrix
+// TILE:            dkernel.mma_sync [%[[P0]], {{.*}}], [%[[V0]]#4, %[[V0]]#5, %[[V0]]#6, %[[V0]]#7]
+// TILE-NOT:        dkernel.ldmatrix
 // TILE:            dloop.yield %[[M0]],
 // TILE:          %[[L0:.*]] = dtile.combine add %[[LOOP]]#2 over ["t"] : f32
 // TILE:          %[[L1:.*]] = dtile.combine add %[[LOOP]]#3 over ["t"] : f32
