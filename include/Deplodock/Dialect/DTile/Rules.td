@@ -259,7 +259,8 @@ def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
     `warp` x `g` 8 x `t` 4, lane = 4 g + t); q is staged once and kept in
     registers as mma.sync A fragments; each step stages `attention_bkv` keys
     of k and v (zero-filled past the end), computes S = q k^T with m16n8k16
-    mma.sync from ldmatrix'd fragments, applies the kernel's own score code
+    mma.sync from ldmatrix'd fragments (k's and v's two 8-column B
+    fragments at a time, by ldmatrix x4), applies the kernel's own score code
     (scale, causal and additive masks) to each accumulator at the query row
     and key the fragment layout gives it (-inf past the keys), folds the row
     maximum over the four lanes sharing a row (dtile.combine over `t`),
