@@ -19,6 +19,10 @@
 // RUN: deplodock-run --interp %t.sdpa100.mlir --pipeline=lower-to-tensor --compare=lower-to-kernel --rtol=2e-2 --atol=1e-2 --seed=1 --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-run --interp %t.sdpa37u.mlir --pipeline=lower-to-tensor --compare=lower-to-kernel --rtol=2e-2 --atol=1e-2 --seed=2 --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-run --interp %t.naive37.mlir --pipeline=lower-to-tensor --compare=lower-to-kernel --rtol=1e-2 --atol=1e-3 --seed=3 --print=none | FileCheck %s --check-prefix=NUM
+/// Causal key steps skipped (causal_bound) on tensor cores: 2 warps of 16
+/// rows and 16 keys per step, and 1 warp with 32 keys, odd lengths and GQA.
+// RUN: deplodock-run --interp %t.sdpa100.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16}" --rtol=2e-2 --atol=1e-2 --seed=7 --print=none | FileCheck %s --check-prefix=KNOBS
+// RUN: deplodock-run --interp %t.sdpa37.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=32}" --rtol=1e-2 --atol=1e-3 --seed=8 --print=none | FileCheck %s --check-prefix=KNOBS
 // RUN: deplodock-opt %t.naive100.mlir --lower-to-kernel | FileCheck %s --check-prefix=MMA
 
 /// Every fork, tensor cores and SIMT (a seeded sample, mostly tensor-core
@@ -33,6 +37,8 @@
 
 // NUM-NOT: FAIL
 // NUM: compare result #0 after 'lower-to-kernel': {{.*}}: PASS
+// KNOBS-NOT: FAIL
+// KNOBS: compare result #0 after 'lower-to-kernel{knobs={{.*}}}': {{.*}}: PASS
 // MMA: knobs = #dtile.knobs<{{.*}}attention_tensor_cores = true
 // MMA: dkernel.mma_sync
 // VARIANTS: variants of @{{.*}} checked, 0 failed

@@ -7,6 +7,14 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=false" | FileCheck %s --check-prefix=SIMT
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower | FileCheck %s --check-prefix=DEFAULT
 // RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=48" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
+/// causal_bound on the tensor-core kernel: key steps above every row's
+/// diagonal are not run.
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" --dtile-causal-bound | FileCheck %s --check-prefix=BOUND
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16" --dtile-causal-bound | FileCheck %s --check-prefix=BOUND2
+// RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_80 knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" | FileCheck %s --check-prefix=STAGED
+/// Nothing to skip: no mask, or one step of 64 keys holding all 37.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37,D=16,CAUSAL=0 --dtype f16 | deplodock-opt --lower-to-loop --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" --dtile-causal-bound=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=NOBOUND
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=64" --dtile-causal-bound=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=NOBOUND
 /// Where it does not fit: a head dimension of 8, f32 operands, a part
 /// without tensor cores.
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37 --dtype f16 | deplodock-opt --lower-to-loop > %t.d8.mlir
@@ -33,11 +41,13 @@
 /// One warp of 16 query rows per block (3 blocks per head: 37 = 16 + 16 +
 /// 5), lanes as g x t. q is staged and loaded as A fragments once; each of
 /// the 3 steps of 16 keys stages k and v (zero-filled past key 37),
-/// computes S with two m16n8k16 mma.sync (8 keys each), runs the score
+/// computes S with two m16n8k16 mma.sync (8 keys each) whose B fragments
+/// come from one ldmatrix x4 of k, runs the score
 /// code (scale, causal mask) on every accumulator with -inf past the rows
 /// and keys, folds both rows' maxima over the 4 lanes of a row, rescales
 /// the sums and the output fragments, and multiplies the probabilities,
-/// rounded to f16, by v loaded transposed.
+/// rounded to f16, by v loaded transposed (one ldmatrix x4 for both
+/// 8-column halves of the head).
 // TILE:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_tensor_cores = true, attention_warps = 1>
 // TILE:        dtile.tile blocks(%[[H:.*]] : 4 "d0", %[[QO:.*]] : 3 "d1_o") threads(%{{.*}} : 1 "warp", %[[G:.*]] : 8 "g", %[[T:.*]] : 4 "t") {
 // TILE:          %[[QS:.*]] = dtile.stage %in1[0, %[[H]], %[[QO]] * 16, 0] box [1, 1, 16, 16] zero_fill
@@ -45,10 +55,10 @@
 // TILE:          %[[LOOP:.*]]:12 = dloop.for %[[KB:.*]] = 0 to 3 reduce "r0_o" iter(
 // TILE-DAG:        %[[KS:.*]] = dtile.stage %in2[0, %[[H]] floordiv 2, %[[KB]] * 16, 0] box [1, 1, 16, 16] zero_fill
 // TILE-DAG:        %[[VS:.*]] = dtile.stage %in0[0, %[[H]] floordiv 2, %[[KB]] * 16, 0] box [1, 1, 16, 16] zero_fill
-// TILE:            %[[K0:.*]]:4 = dkernel.ldmatrix %[[KS]]
-// TILE:            %[[S0:.*]], %[[S1:.*]], %{{.*}}, %{{.*}} = dkernel.mma_sync [%[[Q]]#0, {{.*}}, %[[Q]]#7], [%[[K0]]#0, {{.*}}]
-// TILE:            dkernel.ldmatrix %[[KS]]
-// TILE:            dkernel.mma_sync [%[[Q]]#0
+// TILE:            %[[K0:.*]]:8 = dkernel.ldmatrix %[[KS]]
+// TILE:            %[[S0:.*]], %[[S1:.*]], %{{.*}}, %{{.*}} = dkernel.mma_sync [%[[Q]]#0, {{.*}}, %[[Q]]#7], [%[[K0]]#0, %[[K0]]#1, %[[K0]]#2, %[[K0]]#3]
+// TILE-NOT:        dkernel.ldmatrix
+// TILE:            dkernel.mma_sync [%[[Q]]#0, {{.*}}, %[[Q]]#7], [%[[K0]]#4, %[[K0]]#5, %[[K0]]#6, %[[K0]]#7]
 // TILE:            arith.mulf %[[S0]], %{{.*}} : f32
 // TILE:            arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
 // TILE:            arith.maxnumf
@@ -56,9 +66,11 @@
 // TILE:            dtile.combine max %{{.*}} over ["t"] : f32
 // TILE:            math.exp
 // TILE:            %[[P0:.*]] = arith.truncf %{{.*}} : f32 to f16
-// TILE:            %[[V0:.*]]:4 = dkernel.ldmatrix trans %[[VS]]
+// TILE:            %[[V0:.*]]:8 = dkernel.ldmatrix trans %[[VS]]
 // TILE:            dkernel.mma_sync [%[[P0]], {{.*}}], [%[[V0]]#0, %[[V0]]#1, %[[V0]]#2, %[[V0]]#3]
-// TILE:            dkernel.ldmatrix trans %[[VS]]
+// TILE-NOT:        dkernel.ldmatrix
+// TILE:            dkernel.mma_sync [%[[P0]], {{.*}}], [%[[V0]]#4, %[[V0]]#5, %[[V0]]#6, %[[V0]]#7]
+// TILE-NOT:        dkernel.ldmatrix
 // TILE:            dloop.yield %[[M0]],
 // TILE:          %[[L0:.*]] = dtile.combine add %[[LOOP]]#2 over ["t"] : f32
 // TILE:          %[[L1:.*]] = dtile.combine add %[[LOOP]]#3 over ["t"] : f32
@@ -69,6 +81,38 @@
 // TILE:            arith.divf %[[LOOP]]#7, %[[L1]] : f32
 // TILE:            dloop.store %{{.*}}, %out0[0, %[[H]], %[[QO]] * 16 + %{{.*}} * 16 + %[[G]] + 8, %[[T]] * 2 + 1]
 // TILE-NOT:      memref.alloca
+
+/// causal_bound: block (h, qo) holds query rows qo * 16 + [0, 16), whose
+/// last row sees keys up to qo * 16 + 15: it runs qo + 1 of the 3 steps of
+/// 16 keys (2 qo + 2 of them with 2 warps, 32 rows). Each element keeps its
+/// own mask (the causal select, -inf past the keys) for the last step.
+// BOUND:      #[[COUNT:.*]] = affine_map<(d0) -> (d0 + 1)>
+// BOUND:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_tensor_cores = true, attention_warps = 1, causal_bound = true>
+// BOUND:        dtile.tile blocks(%{{.*}} : 4 "d0", %[[QO:.*]] : 3 "d1_o") threads(
+// BOUND:          %[[NEED:.*]] = affine.apply #[[COUNT]](%[[QO]])
+// BOUND:          %[[N:.*]] = arith.minsi %[[NEED]], %c3 : index
+// BOUND:          scf.for %[[STEP:.*]] = %c0 to %[[N]] step %c1 iter_args(
+// BOUND-DAG:        dtile.stage %in2[0, %{{.*}} floordiv 2, %[[STEP]] * 16, 0]
+// BOUND-DAG:        dtile.stage %in0[0, %{{.*}} floordiv 2, %[[STEP]] * 16, 0]
+// BOUND:            dkernel.mma_sync
+// BOUND:            arith.cmpi sge
+// BOUND:            arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
+// BOUND:            arith.maxnumf
+// BOUND:            dtile.combine max
+// BOUND:            scf.yield
+// BOUND-NOT:      dloop.for {{.*}} "r0_o"
+// BOUND2:     #[[COUNT2:.*]] = affine_map<(d0) -> (d0 * 2 + 2)>
+// BOUND2:     dtile.tile blocks(%{{.*}} : 4 "d0", %[[QO2:.*]] : 2 "d1_o") threads(%{{.*}} : 2 "warp"
+// BOUND2:       %[[NEED2:.*]] = affine.apply #[[COUNT2]](%[[QO2]])
+// BOUND2:       arith.minsi %[[NEED2]], %c3 : index
+/// Through the whole pipeline the k and v slabs are staged (cp.async) in the
+/// bounded loop: a step never run is never loaded.
+// STAGED:     dtile.kernel @sdpa_0_reduce knobs<{{.*}}causal_bound = true
+// STAGED:       scf.for %[[S:.*]] = %c0 to %{{.*}} step %c1
+// STAGED-DAG:     dtile.stage %in2[0, %{{.*}} floordiv 2, %[[S]] * 16, 0] {{.*}} transport cp_async
+// STAGED-DAG:     dtile.stage %in0[0, %{{.*}} floordiv 2, %[[S]] * 16, 0] {{.*}} transport cp_async
+// STAGED:         dkernel.mma_sync
+// NOBOUND: remark: @sdpa_0_reduce: causal_bound: does not apply
 
 /// Without tensor cores the kernel is left to attention_blocks.
 // SIMT:      dtile.kernel @sdpa_0_reduce knobs<attention_tensor_cores = false>

@@ -259,7 +259,8 @@ def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
     `warp` x `g` 8 x `t` 4, lane = 4 g + t); q is staged once and kept in
     registers as mma.sync A fragments; each step stages `attention_bkv` keys
     of k and v (zero-filled past the end), computes S = q k^T with m16n8k16
-    mma.sync from ldmatrix'd fragments, applies the kernel's own score code
+    mma.sync from ldmatrix'd fragments (k's and v's two 8-column B
+    fragments at a time, by ldmatrix x4), applies the kernel's own score code
     (scale, causal and additive masks) to each accumulator at the query row
     and key the fragment layout gives it (-inf past the keys), folds the row
     maximum over the four lanes sharing a row (dtile.combine over `t`),
@@ -269,10 +270,9 @@ def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
     16-key step) by v read with ldmatrix.trans. After the loop the row sums
     are combined and the kernel's own epilogue (division by the sum,
     conversion, store) runs on each accumulator, guarded past the queries.
-    Causal steps are not skipped yet (causal_bound reads attention_blocks'
-    form only). Legal: 1, 2 or 4 warps and 16, 32 or
-    64 keys per step, dropping blocks more than twice the rounded-up
-    queries or keys; tensor_cores=false (left to attention_blocks) last.
+    causal_bound later ends the key steps at the block's diagonal.
+    Legal: 1, 2 or 4 warps and 16, 32 or 64 keys per step, dropping blocks
+    more than twice the rounded-up queries or keys; tensor_cores=false (left to attention_blocks) last.
     Heuristic: tensor cores, 4 warps (or the most below twice the queries),
     64 keys (or the most legal).
   }];
@@ -445,13 +445,15 @@ def DTileCausalBound : TileRule<"dtile-causal-bound", "causal_bound",
   Knob<"causal_bound", KnobBool,
        "key steps masked for every row of the block are not run">]> {
   let description = [{
-    Applies to an online-softmax kernel whose key loop attention_blocks
-    stepped, when the score its running maximum folds is -inf under an index
-    comparison affine in the key (`select(c, -inf, x)`, or a mask added to
-    it) that masks every key from some point on (a causal mask, shifted or
-    not). A step whose keys are masked for every query row of the block adds
-    nothing to the online softmax, so the step loop becomes an `scf.for`
-    whose bound depends on the block coordinates (for causal attention, the
+    Applies to an online-softmax kernel whose key loop attention_blocks or
+    attention_mma stepped, when every score its running maxima fold is -inf
+    under an index comparison affine in the key (`select(c, -inf, x)`, or a
+    mask added to it; attention_mma's -inf guard past the rows and keys
+    around it is looked through) that masks every key from some point on (a
+    causal mask, shifted or not). With several masked scores (attention_mma's
+    fragment elements) the bound is the largest they need. A step whose
+    keys are masked for every query row of the block adds nothing to the
+    online softmax, so the step loop becomes an `scf.for` whose bound depends on the block coordinates (for causal attention, the
     block's last query row). The last needed step keeps its per-key mask.
     Runs before pipeline_k_outer, which needs a static step count. No fork.
   }];

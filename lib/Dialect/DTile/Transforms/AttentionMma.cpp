@@ -356,11 +356,11 @@ private:
   /// the slab's two innermost dimensions per lane).
   SmallVector<Value> load(Value slab, AffineExpr row, AffineExpr col,
                           unsigned matrices, bool trans);
-  /// The B fragments (one per 8 columns) of a 16-deep step at `k0` of an
-  /// operand whose rows are B's columns (`headInner`: held N x K) or its
-  /// K dimension.
-  SmallVector<Value> loadB(Value slab, bool kInner, AffineExpr n0,
-                           AffineExpr k0);
+  /// The B fragments of columns `n0` to `n0` + 7 and `n0` + 8 to `n0` + 15
+  /// (4 values each) of a 16-deep step at `k0`, in one ldmatrix x4, of an
+  /// operand held N x K (`kInner`) or K x N.
+  SmallVector<Value> loadBPair(Value slab, bool kInner, AffineExpr n0,
+                               AffineExpr k0);
   /// Maps `op`'s operands defined in the old tile outside the key loop
   /// (lazily cloning what computes them) and clones `op`.
   Operation *cloneWithDeps(Operation *op, IRMapping &mapping);
@@ -486,13 +486,15 @@ SmallVector<Value> AttentionBuilder::load(Value slab, AffineExpr row,
   return SmallVector<Value>(op.getResults());
 }
 
-SmallVector<Value> AttentionBuilder::loadB(Value slab, bool kInner,
-                                           AffineExpr n0, AffineExpr k0) {
-  // Two matrices, k 0-7 and 8-15 (lanes 16-31 repeat 0-15's rows).
+SmallVector<Value> AttentionBuilder::loadBPair(Value slab, bool kInner,
+                                               AffineExpr n0, AffineExpr k0) {
+  // Lanes 8 m to 8 m + 7 name matrix m's rows: k 0-7 and 8-15 of the first
+  // 8 columns, then of the next 8.
   AffineExpr l = lane();
   if (kInner)
-    return load(slab, n0 + l % 8, (l.floorDiv(8) % 2) * 8 + k0, 2, false);
-  return load(slab, l % 16 + k0, n0, 2, true);
+    return load(slab, n0 + l.floorDiv(16) * 8 + l % 8,
+                (l.floorDiv(8) % 2) * 8 + k0, 4, false);
+  return load(slab, l % 16 + k0, n0 + l.floorDiv(16) * 8, 4, true);
 }
 
 Value AttentionBuilder::score(Value sum, Value row, Value key) {
@@ -561,16 +563,20 @@ void AttentionBuilder::build() {
         Value vs = stage(at.v, kb);
         // S = q k^T: keyTiles C fragments.
         SmallVector<Value> s(keyTiles * 4, constantF32(0));
+        // Key tiles in pairs: bkv is a multiple of 16.
         for (int64_t kd = 0; kd < at.head / kTileK; ++kd)
-          for (int64_t j = 0; j < keyTiles; ++j) {
-            SmallVector<Value> frag = loadB(
+          for (int64_t j = 0; j < keyTiles; j += 2) {
+            SmallVector<Value> frags = loadBPair(
                 ks, at.k.headInner, getAffineConstantExpr(j * kTileN, ctx),
                 getAffineConstantExpr(kd * kTileK, ctx));
-            auto mma = dkernel::MmaSyncOp::create(
-                b, loc, f32, f32, f32, f32, qFrags[kd], frag,
-                ValueRange(s).slice(j * 4, 4));
-            for (int e = 0; e < 4; ++e)
-              s[j * 4 + e] = mma->getResult(e);
+            for (int64_t half = 0; half < 2; ++half) {
+              auto mma = dkernel::MmaSyncOp::create(
+                  b, loc, f32, f32, f32, f32, qFrags[kd],
+                  ValueRange(frags).slice(half * 4, 4),
+                  ValueRange(s).slice((j + half) * 4, 4));
+              for (int e = 0; e < 4; ++e)
+                s[(j + half) * 4 + e] = mma->getResult(e);
+            }
           }
         // The kernel's score at each element: c[e] is row g + 8 (e / 2),
         // key 2 t + e % 2 of its tile; -inf past the queries or keys.
@@ -639,15 +645,19 @@ void AttentionBuilder::build() {
         // and 2 kk + 1 are the A fragment of one step.
         for (int64_t kk = 0; kk < bkv / kTileK; ++kk) {
           SmallVector<Value> a(p.begin() + kk * 8, p.begin() + kk * 8 + 8);
-          for (int64_t i = 0; i < headTiles; ++i) {
-            SmallVector<Value> frag = loadB(
+          // Head tiles in pairs: the head dimension is a multiple of 16.
+          for (int64_t i = 0; i < headTiles; i += 2) {
+            SmallVector<Value> frags = loadBPair(
                 vs, !at.v.headInner, getAffineConstantExpr(i * kTileN, ctx),
                 getAffineConstantExpr(kk * kTileK, ctx));
-            auto mma =
-                dkernel::MmaSyncOp::create(b, loc, f32, f32, f32, f32, a, frag,
-                                           ValueRange(o).slice(i * 4, 4));
-            for (int e = 0; e < 4; ++e)
-              o[i * 4 + e] = mma->getResult(e);
+            for (int64_t half = 0; half < 2; ++half) {
+              auto mma = dkernel::MmaSyncOp::create(
+                  b, loc, f32, f32, f32, f32, a,
+                  ValueRange(frags).slice(half * 4, 4),
+                  ValueRange(o).slice((i + half) * 4, 4));
+              for (int e = 0; e < 4; ++e)
+                o[(i + half) * 4 + e] = mma->getResult(e);
+            }
           }
         }
         llvm::copy(o, next.begin() + 4);

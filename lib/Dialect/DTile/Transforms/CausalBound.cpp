@@ -1,7 +1,7 @@
 //===- CausalBound.cpp - Stop an attention block's keys at its diagonal -===//
 //
 // causal_bound: in an online-softmax kernel whose key loop attention_blocks
-// stepped, a key step every key of which is masked to -inf for every query
+// or attention_mma stepped, a key step every key of which is masked to -inf for every query
 // row of the block contributes nothing (its probabilities are exp(-inf) = 0,
 // the running maximum and sum pass through), so it is never run. The mask
 // is read from the IR, not from names: the score the running maximum folds
@@ -12,7 +12,9 @@
 // needs are those before the first one masked for all of its rows: their
 // count depends on the block's coordinates only (the last query row, for
 // causal), and the step loop becomes an scf.for up to it. Steps a row needs
-// keep their per-key mask, so the result is unchanged.
+// keep their per-key mask, so the result is unchanged. attention_mma clones
+// the mask onto each fragment element (rows g and g + 8, keys 2t and 2t + 1
+// of each 8-key tile): each gives a bound, and the step count is the largest.
 //
 // No fork: skipping work whose result is known is never slower. It runs after
 // the stages are placed and before pipeline_k_outer, whose prefetch needs the
@@ -68,6 +70,9 @@ std::optional<bool> getMaskValue(Value value) {
 }
 
 /// The mask of `score`: `select(c, mask, x)` or `x + select(c, mask, y)`.
+/// A -inf select around a score masked with -inf itself (attention_mma's
+/// guard past the rows and keys) gives the inner mask: the outer one only
+/// masks more keys, so a step the inner one masks whole adds nothing either.
 std::optional<Mask> getMask(Value score) {
   auto select = score.getDefiningOp<arith::SelectOp>();
   if (auto add = score.getDefiningOp<arith::AddFOp>())
@@ -76,11 +81,44 @@ std::optional<Mask> getMask(Value score) {
         select = s;
   if (!select)
     return std::nullopt;
-  if (std::optional<bool> finite = getMaskValue(select.getTrueValue()))
-    return Mask{select.getCondition(), false, *finite};
-  if (std::optional<bool> finite = getMaskValue(select.getFalseValue()))
-    return Mask{select.getCondition(), true, *finite};
+  for (bool negate : {false, true}) {
+    Value maskValue = negate ? select.getFalseValue() : select.getTrueValue();
+    Value other = negate ? select.getTrueValue() : select.getFalseValue();
+    std::optional<bool> finite = getMaskValue(maskValue);
+    if (!finite)
+      continue;
+    if (!*finite && select.getResult() == score)
+      if (std::optional<Mask> inner = getMask(other); inner && !inner->finite)
+        return inner;
+    return Mask{select.getCondition(), negate, *finite};
+  }
   return std::nullopt;
+}
+
+/// Whether `value` is a running maximum: a loop's iter arg (`of` where
+/// given), or a max of one (attention_mma folds a row's scores one after
+/// another).
+bool isRunningMax(Value value, Value of = {}) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return of ? value == of
+              : isa<dloop::ForOp, StridedForOp>(arg.getOwner()->getParentOp());
+  Operation *def = value.getDefiningOp();
+  return isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(def) &&
+         llvm::any_of(def->getOperands(),
+                      [&](Value v) { return isRunningMax(v, of); });
+}
+
+/// attention_mma's key loop: a top-level reduction of `tile` that yields a
+/// running maximum of its own, folded over threads (dtile.combine max).
+dloop::ForOp getMmaSoftmaxLoop(TileOp tile) {
+  for (dloop::ForOp loop : getTopLevelReductions(tile))
+    for (auto [arg, value] :
+         llvm::zip(loop.getIterArgs(), loop.getYield().getValues()))
+      if (auto combine = value.getDefiningOp<CombineOp>();
+          combine && combine.getKind() == ReduceKind::max &&
+          isRunningMax(combine.getValue(), arg))
+        return loop;
+  return {};
 }
 
 /// Whether `score` feeds only the running maximum (a max with an iter arg)
@@ -90,10 +128,7 @@ bool feedsOnlySoftmax(Value score) {
   bool max = false;
   for (Operation *user : score.getUsers()) {
     if (isa<arith::MaxNumFOp, arith::MaximumFOp>(user)) {
-      Value other = user->getOperand(user->getOperand(0) == score ? 1 : 0);
-      auto arg = dyn_cast<BlockArgument>(other);
-      if (!arg ||
-          !isa<dloop::ForOp, StridedForOp>(arg.getOwner()->getParentOp()))
+      if (!isRunningMax(user->getOperand(user->getOperand(0) == score ? 1 : 0)))
         return false;
       max = true;
       continue;
@@ -213,32 +248,11 @@ struct Leaf {
   int64_t extent;
 };
 
-/// The bound of `kernel`'s key steps when its mask allows one.
-std::optional<StepBound> planBound(KernelOp kernel) {
-  TileOp tile = kernel.getTile();
-  if (!tile || tile.getThreadAxes().empty())
-    return std::nullopt;
-  dloop::ForOp steps = getOnlineSoftmaxLoop(tile);
-  if (!steps || steps.getExtent() < 2)
-    return std::nullopt;
-  std::optional<Mask> mask;
-  WalkResult walk = steps.walk([&](Operation *op) {
-    if (!isa<arith::MaxNumFOp, arith::MaximumFOp>(op))
-      return WalkResult::advance();
-    for (Value score : op->getOperands())
-      if (std::optional<Mask> m = getMask(score);
-          m && feedsOnlySoftmax(score)) {
-        if (mask)
-          return WalkResult::interrupt(); // Two masked scores.
-        mask = m;
-      }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted() || !mask)
-    return std::nullopt;
+/// The bound one masked score puts on the key steps of `tile`'s `steps`.
+std::optional<StepBound> boundOf(const Mask &mask, dloop::ForOp steps,
+                                 TileOp tile) {
   SmallVector<Value> leaves;
-  std::optional<AffineExpr> masked =
-      maskedExpr(mask->cond, mask->negate, leaves);
+  std::optional<AffineExpr> masked = maskedExpr(mask.cond, mask.negate, leaves);
   if (!masked || !masked->isPureAffine())
     return std::nullopt;
   Block &body = tile.getBody().front();
@@ -276,7 +290,7 @@ std::optional<StepBound> planBound(KernelOp kernel) {
   // A finite mask is exact only where every row has an unmasked key (else
   // the softmax averages the masked ones): key 0 is, for the largest value
   // the mask takes there, over every row of every block.
-  if (mask->finite) {
+  if (mask.finite) {
     if (!isLinearIn(*masked, everywhere))
       return std::nullopt;
     int64_t largest = base;
@@ -289,7 +303,7 @@ std::optional<StepBound> planBound(KernelOp kernel) {
     if (largest >= 0)
       return std::nullopt;
   }
-  MLIRContext *ctx = kernel.getContext();
+  MLIRContext *ctx = tile.getContext();
   StepBound bound{steps, {}, 0, {}};
   SmallVector<AffineExpr> replacements;
   for (auto [i, leaf, kind] : llvm::enumerate(leaves, kinds)) {
@@ -311,9 +325,66 @@ std::optional<StepBound> planBound(KernelOp kernel) {
     return std::nullopt;
   bound.expr = simplifyAffineExpr(-masked->replaceDims(replacements),
                                   bound.operands.size(), 0);
+  return bound;
+}
+
+/// The bound of `kernel`'s key steps when its masks allow one: the most
+/// steps any masked score of a step needs. Every score the running maxima
+/// fold must be masked, or no step is known to add nothing.
+std::optional<StepBound> planBound(KernelOp kernel) {
+  TileOp tile = kernel.getTile();
+  if (!tile || tile.getThreadAxes().empty())
+    return std::nullopt;
+  dloop::ForOp steps = getOnlineSoftmaxLoop(tile);
+  if (!steps)
+    steps = getMmaSoftmaxLoop(tile);
+  if (!steps || steps.getExtent() < 2)
+    return std::nullopt;
+  SmallVector<Mask> masks;
+  WalkResult walk = steps.walk([&](Operation *op) {
+    if (!isa<arith::MaxNumFOp, arith::MaximumFOp>(op))
+      return WalkResult::advance();
+    for (Value score : op->getOperands()) {
+      if (isRunningMax(score))
+        continue;
+      std::optional<Mask> m = getMask(score);
+      if (!m || !feedsOnlySoftmax(score))
+        return WalkResult::interrupt(); // A score no mask ends.
+      masks.push_back(*m);
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || masks.empty())
+    return std::nullopt;
+  std::optional<StepBound> bound;
+  for (const Mask &mask : masks) {
+    std::optional<StepBound> next = boundOf(mask, steps, tile);
+    if (!next || (bound && next->divisor != bound->divisor))
+      return std::nullopt;
+    if (!bound) {
+      bound = next;
+      continue;
+    }
+    // Both over one operand list; the larger where they differ by a constant.
+    SmallVector<AffineExpr> dims;
+    for (Value operand : next->operands) {
+      auto it = llvm::find(bound->operands, operand);
+      dims.push_back(
+          getAffineDimExpr(it - bound->operands.begin(), tile.getContext()));
+      if (it == bound->operands.end())
+        bound->operands.push_back(operand);
+    }
+    AffineExpr expr = next->expr.replaceDims(dims);
+    auto diff = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(expr - bound->expr, bound->operands.size(), 0));
+    if (!diff)
+      return std::nullopt;
+    if (diff.getValue() > 0)
+      bound->expr = expr;
+  }
   // Every block needing every step (decoding's few rows) skips nothing.
-  if (auto cst = dyn_cast<AffineConstantExpr>(bound.expr);
-      cst && ceilDiv(cst.getValue(), bound.divisor) >= steps.getExtent())
+  if (auto cst = dyn_cast<AffineConstantExpr>(bound->expr);
+      cst && ceilDiv(cst.getValue(), bound->divisor) >= steps.getExtent())
     return std::nullopt;
   return bound;
 }
