@@ -295,7 +295,16 @@ TEST_F(DTileRulesTest, Targets) {
   EXPECT_FALSE(Target::lookup(&context, "sm_70"));
   EXPECT_FALSE(Target::lookup(&context, ""));
   EXPECT_FALSE(Target::lookup(&context, "SM_90"));
-  EXPECT_EQ(listGpuTargets(), "sm_80 or sm_90");
+  EXPECT_EQ(listGpuTargets(), "sm_80, sm_90 or sm_90a");
+  // sm_90a is sm_90 with wgmma, compiled for by its own name.
+  Target sm90a = Target::lookup(&context, "sm_90a");
+  ASSERT_TRUE(sm90a);
+  EXPECT_EQ(sm90a.getCapability(), 90);
+  EXPECT_TRUE(sm90a.has(GpuFeature::wgmma));
+  EXPECT_FALSE(sm90.has(GpuFeature::wgmma));
+  EXPECT_EQ(getArchOption("sm_90a"), "--gpu-architecture=sm_90a");
+  EXPECT_EQ(getArchOption("sm_90"), std::nullopt);
+  EXPECT_EQ(getArchOption("sm_70"), std::nullopt);
   // The attribute is the table's entry, field by field.
   for (const GpuTargetSpec &spec : getGpuTargets()) {
     Target target = Target::lookup(&context, spec.name);

@@ -31,6 +31,9 @@ namespace deplodock::runtime {
 struct KernelProgram : LayerManifest {
   /// Every dkernel.func of the module, as CUDA.
   std::string source;
+  /// NVRTC options beyond the device's: the architecture of an
+  /// arch-specific target (`--gpu-architecture=sm_90a`).
+  std::vector<std::string> compileOptions;
 };
 
 /// The dtype of elements of `type` as the CUDA emitter prints them (index
@@ -57,6 +60,9 @@ buildKernelProgram(dkernel::FuncOp kernel,
 /// same inputs), verifying its results once the caller gives their expected
 /// contents or a reference program.
 BenchRequest makeBenchRequest(const KernelProgram &program, uint64_t seed);
+
+/// `program` as the reference of a request on the same buffers.
+ReferenceProgram makeReferenceProgram(const KernelProgram &program);
 
 /// The bytes of `buffer` as a device holds them as `dtype`.
 std::vector<uint8_t> toBytes(const interp::Buffer &buffer, DType dtype);
