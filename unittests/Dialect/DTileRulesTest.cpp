@@ -342,7 +342,7 @@ TEST_F(DTileRulesTest, ResolveTarget) {
             "target option 'sm_90' contradicts the module's target 'sm_80'");
   OwningOpRef<ModuleOp> other = ModuleOp::create(UnknownLoc::get(&context));
   EXPECT_TRUE(failed(dkernel::resolveTarget(*other, "sm_70")));
-  EXPECT_EQ(message, "unknown target 'sm_70'; expected sm_80 or sm_90");
+  EXPECT_EQ(message, "unknown target 'sm_70'; expected sm_80, sm_90 or sm_90a");
   EXPECT_FALSE(dkernel::getTarget(*other));
 }
 
@@ -711,7 +711,7 @@ TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
   EXPECT_FALSE(lower("sm_90", "matmul:BK=16", &error));
   EXPECT_EQ(error, "no kernel @matmul to take knobs BK=16");
   EXPECT_FALSE(lower("sm_75", "", &error));
-  EXPECT_EQ(error, "unknown target 'sm_75'; expected sm_80 or sm_90");
+  EXPECT_EQ(error, "unknown target 'sm_75'; expected sm_80, sm_90 or sm_90a");
   EXPECT_FALSE(lower("sm_90", "BK=", &error));
   EXPECT_EQ(error, "bad knobs option 'BK=': knob 'BK' expects an integer");
 }

@@ -31,9 +31,6 @@ namespace deplodock::runtime {
 struct KernelProgram : LayerManifest {
   /// Every dkernel.func of the module, as CUDA.
   std::string source;
-  /// NVRTC options beyond the device's: the architecture of an
-  /// arch-specific target (`--gpu-architecture=sm_90a`).
-  std::vector<std::string> compileOptions;
 };
 
 /// The dtype of elements of `type` as the CUDA emitter prints them (index

@@ -11,6 +11,14 @@
 // NVRTC: @f on Deplodock fake GPU (sm_90, 132 SMs, driver 0.0-fake, CUDA 13.0, NVRTC {{[0-9]+\.[0-9]+}})
 // NVRTC: reference: 1 output checked against the CPU interpreter
 
+/// The layer manifest carries the architecture too, for the runtime's C API.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: deplodock-translate --emit-cuda --cuda-manifest=%t/m.json --cuda-manifest-func=f %s -o %t/out.cu
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/m.json
+// MANIFEST: "compile_options": [
+// MANIFEST-NEXT: "--gpu-architecture=sm_90a"
+// MANIFEST-NEXT: ],
+
 module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
 
 dkernel.func @wgmma_bf16(%a: memref<64x16xbf16>, %b: memref<8x16xbf16>, %c: memref<64x8xf32>, %d: memref<64x8xf32>) outputs [3] grid [1, 1, 1] block [128, 1, 1] smem 2304 {
