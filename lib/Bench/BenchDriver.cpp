@@ -68,10 +68,7 @@ buildGpuReference(ModuleOp module, StringRef name, StringRef target,
   if (!same)
     return llvm::createStringError(
         "the simplest lowering allocates other buffers");
-  return ReferenceProgram{
-      reference->source,
-      {},
-      {reference->launches.begin(), reference->launches.end()}};
+  return makeReferenceProgram(*reference);
 }
 
 /// How many elements the reference interpreter materialises running `func`:

@@ -118,6 +118,12 @@ enum class Kind : uint8_t {
   AtomicStore,
   LdMatrix,
   Mma,
+  // Warpgroup MMA (SimtWgmmaOps.cpp).
+  WgmmaDesc,
+  WgmmaFence,
+  WgmmaCommit,
+  WgmmaWait,
+  WgmmaMma,
 };
 
 struct SBlock;

@@ -438,6 +438,39 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.element = mma.getElementType();
             return success();
           })
+          .Case([&](dkernel::WgmmaDescOp desc) {
+            instr.kind = Kind::WgmmaDesc;
+            instr.a = desc.getSwizzle();
+            instr.b = desc.getLbo();
+            instr.c = desc.getSbo();
+            instr.access = indexAccess(1, desc.getIndices().size());
+            return success();
+          })
+          .Case([&](dkernel::WgmmaFenceOp) {
+            instr.kind = Kind::WgmmaFence;
+            return success();
+          })
+          .Case([&](dkernel::FenceProxyAsyncOp) {
+            // The pool has one proxy: stores are visible to wgmma at once.
+            instr.kind = Kind::Nop;
+            return success();
+          })
+          .Case([&](dkernel::WgmmaCommitGroupOp) {
+            instr.kind = Kind::WgmmaCommit;
+            return success();
+          })
+          .Case([&](dkernel::WgmmaWaitGroupOp wait) {
+            instr.kind = Kind::WgmmaWait;
+            instr.a = wait.getPending();
+            return success();
+          })
+          .Case([&](dkernel::WgmmaMmaAsyncOp mma) {
+            instr.kind = Kind::WgmmaMma;
+            instr.a = mma.getN();
+            // The accumulators round to f32.
+            instr.element = Float32Type::get(mma.getContext());
+            return success();
+          })
           .Case([&](dkernel::TreeReduceOp reduce) {
             instr.kind = Kind::TreeReduce;
             instr.a = reduce.getLength();

@@ -133,6 +133,7 @@ void Machine::startBlock(ArrayRef<int64_t> coords) {
     copies.groups.clear();
   }
   mbarriers.clear();
+  wgmma.reset(numThreads);
   ++generation;
   barriers = 0;
   std::fill(warpSyncs.begin(), warpSyncs.end(), 0);

@@ -120,6 +120,12 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
     return execLdMatrix(instr, mask);
   case Kind::Mma:
     return execMma(instr, mask);
+  case Kind::WgmmaDesc:
+  case Kind::WgmmaFence:
+  case Kind::WgmmaCommit:
+  case Kind::WgmmaWait:
+  case Kind::WgmmaMma:
+    return execWgmma(instr, mask);
   default:
     return error(instr) << "cannot be interpreted in a kernel";
   }

@@ -64,6 +64,19 @@ struct PoolAccess {
   uint32_t readBarriers = 0, readWarpSyncs = 0;
 };
 
+/// The warpgroup MMA state of a block's threads (SimtWgmmaOps.cpp).
+struct WgmmaState {
+  /// Per thread: a wgmma_fence since its last wait; the groups committed
+  /// and those complete.
+  std::vector<uint8_t> fenced;
+  std::vector<int64_t> committed, completed;
+  /// The group (the commit count that closes it) of the op that last wrote
+  /// each accumulator slot.
+  llvm::DenseMap<unsigned, int64_t> groupOfSlot;
+
+  void reset(uint32_t numThreads);
+};
+
 class Machine {
 public:
   Machine(const Kernel &kernel,
@@ -170,6 +183,11 @@ public:
   mlir::LogicalResult execCpAsync(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execLdMatrix(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execMma(const SInstr &instr, const Mask &mask);
+  /// SimtWgmmaOps.cpp: descriptors, fences, commits, waits and the MMA.
+  mlir::LogicalResult execWgmma(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execWgmmaDesc(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execWgmmaWait(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execWgmmaMma(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execCpWait(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execMbarrier(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execTmaLoad(const SInstr &instr, const Mask &mask);
@@ -242,6 +260,7 @@ public:
   std::vector<ThreadCopies> threadCopies;
   /// mbarriers by pool byte.
   llvm::DenseMap<int64_t, MBarrier> mbarriers;
+  WgmmaState wgmma;
   /// Race tracking of the pool.
   std::vector<PoolAccess> poolAccess;
   uint32_t generation = 0, barriers = 0;

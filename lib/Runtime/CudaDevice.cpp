@@ -210,8 +210,7 @@ llvm::Error CudaDevice::init(int ordinal) {
 llvm::Expected<void *>
 CudaDevice::loadModule(llvm::StringRef source,
                        llvm::ArrayRef<std::string> options, bool &cached) {
-  std::vector<std::string> all = nvrtc.defaultOptions(info.arch());
-  all.insert(all.end(), options.begin(), options.end());
+  std::vector<std::string> all = nvrtc.options(info.arch(), options);
   std::string key = CompileCache::key(nvrtc.getVersion(), all, source);
   for (auto it = modules.begin(); it != modules.end(); ++it)
     if (it->first == key) {

@@ -213,8 +213,7 @@ FakeDevice::loadModule(llvm::StringRef source,
         "failure (fake device)");
   cached = false;
   if (nvrtc) {
-    std::vector<std::string> all = nvrtc->defaultOptions(info.arch());
-    all.insert(all.end(), options.begin(), options.end());
+    std::vector<std::string> all = nvrtc->options(info.arch(), options);
     std::string key = CompileCache::key(nvrtc->getVersion(), all, source);
     cached = cache.lookup(key).has_value();
     if (!cached) {

@@ -74,7 +74,7 @@ Value deplodock::runtime::encodeManifest(const LayerManifest &manifest) {
   Array results;
   for (unsigned result : manifest.results)
     results.push_back(result);
-  return Object{{"format", kFormat},
+  Object object{{"format", kFormat},
                 {"version", kManifestVersion},
                 {"function", manifest.function},
                 {"index_bitwidth", manifest.indexBitwidth},
@@ -82,6 +82,10 @@ Value deplodock::runtime::encodeManifest(const LayerManifest &manifest) {
                 {"results", std::move(results)},
                 {"buffers", std::move(buffers)},
                 {"launches", std::move(launches)}};
+  // Only an arch-specific target's layer has any.
+  if (!manifest.compileOptions.empty())
+    object["compile_options"] = Array(manifest.compileOptions);
+  return object;
 }
 
 llvm::Expected<LayerManifest>
@@ -126,6 +130,16 @@ deplodock::runtime::decodeManifest(llvm::StringRef text) {
   if (!decodeIndices(object->get("results"), manifest.results,
                      path.field("results")))
     return root.getError();
+  if (const Value *options = object->get("compile_options")) {
+    const Array *array = options->getAsArray();
+    for (size_t i = 0; array && i < array->size(); ++i)
+      if (std::optional<llvm::StringRef> option = (*array)[i].getAsString())
+        manifest.compileOptions.push_back(option->str());
+      else
+        array = nullptr;
+    if (!array)
+      return fail("compile_options", "expected an array of strings");
+  }
 
   // Roles and bindings are derived; a manifest whose stated ones disagree
   // was edited inconsistently.

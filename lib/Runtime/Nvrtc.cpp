@@ -141,6 +141,18 @@ std::vector<std::string> Nvrtc::defaultOptions(llvm::StringRef arch) const {
   return options;
 }
 
+std::vector<std::string>
+Nvrtc::options(llvm::StringRef arch, llvm::ArrayRef<std::string> extra) const {
+  constexpr llvm::StringLiteral kArch = "--gpu-architecture=";
+  std::vector<std::string> all = defaultOptions(arch);
+  if (llvm::any_of(extra,
+                   [&](llvm::StringRef o) { return o.starts_with(kArch); }))
+    llvm::erase_if(all,
+                   [&](llvm::StringRef o) { return o.starts_with(kArch); });
+  all.insert(all.end(), extra.begin(), extra.end());
+  return all;
+}
+
 llvm::Expected<std::string> Nvrtc::compile(llvm::StringRef source,
                                            llvm::ArrayRef<std::string> options,
                                            llvm::StringRef name) const {

@@ -3,6 +3,7 @@
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=target=sm_90 | FileCheck %s --check-prefix=SM90
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=target=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=target=sm_90a | FileCheck %s --check-prefix=SM90A
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=target=sm_80 | deplodock-opt --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNEL80
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=target=sm_80 | not deplodock-opt --convert-dtile-to-dkernel=target=sm_90 -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONTRADICTS
 // RUN: not deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile=target=sm_100 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
@@ -16,11 +17,12 @@
 // DEFAULT: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, split_k = 8, stage = [0, 1], unroll = 32>
 // SM90: module attributes {dkernel.target = #dkernel.target<"sm_90", {{.*}}features = [cp_async, mma_sync, tma]>}
 // SM90: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, split_k = 8, stage = [0, 1], unroll = 32>
+// SM90A: module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, {{.*}}features = [cp_async, mma_sync, tma, wgmma]>}
 // SM80: module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, {{.*}}features = [cp_async, mma_sync]>}
 // KERNEL80: dkernel.target = #dkernel.target<"sm_80"
 // KERNEL80: dkernel.func @matmul_0_reduce
 // CONTRADICTS: error: target option 'sm_90' contradicts the module's target 'sm_80'
-// UNKNOWN: error: unknown target 'sm_100'; expected sm_80 or sm_90
+// UNKNOWN: error: unknown target 'sm_100'; expected sm_80, sm_90 or sm_90a
 
 // SMALL: remark: @matmul_0_reduce: chunk_matmul_k: BK in {32*, 16, 64, 128}
 // SMALL: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}

@@ -81,7 +81,8 @@ bool deplodock::tblgen::emitGpuTargets(const RecordKeeper &records,
         PrintFatalError(target, Twine(field) + " must be positive");
       os << ", " << value;
     }
-    os << ", " << format_hex(mask, 10) << "u},\n";
+    os << ", " << (target->getValueAsBit("archSpecific") ? "true" : "false")
+       << ", " << format_hex(mask, 10) << "u},\n";
   }
   os << "};\n#endif // GET_GPU_TARGET_TABLE\n";
   return false;

@@ -153,7 +153,7 @@ static cl::opt<unsigned> beamWidth("beam-width",
                                    cl::desc("Nodes kept per depth by beam"),
                                    cl::init(4), cl::cat(tuneCategory));
 static cl::opt<std::string> targetName("target",
-                                       cl::desc("GPU: sm_80 or sm_90"),
+                                       cl::desc("GPU: sm_80, sm_90 or sm_90a"),
                                        cl::init("sm_90"),
                                        cl::cat(tuneCategory));
 static cl::opt<uint64_t> seed("seed",

@@ -306,7 +306,16 @@ TEST_F(DTileRulesTest, Targets) {
   EXPECT_FALSE(Target::lookup(&context, "sm_70"));
   EXPECT_FALSE(Target::lookup(&context, ""));
   EXPECT_FALSE(Target::lookup(&context, "SM_90"));
-  EXPECT_EQ(listGpuTargets(), "sm_80 or sm_90");
+  EXPECT_EQ(listGpuTargets(), "sm_80, sm_90 or sm_90a");
+  // sm_90a is sm_90 with wgmma, compiled for by its own name.
+  Target sm90a = Target::lookup(&context, "sm_90a");
+  ASSERT_TRUE(sm90a);
+  EXPECT_EQ(sm90a.getCapability(), 90);
+  EXPECT_TRUE(sm90a.has(GpuFeature::wgmma));
+  EXPECT_FALSE(sm90.has(GpuFeature::wgmma));
+  EXPECT_EQ(getArchOption("sm_90a"), "--gpu-architecture=sm_90a");
+  EXPECT_EQ(getArchOption("sm_90"), std::nullopt);
+  EXPECT_EQ(getArchOption("sm_70"), std::nullopt);
   // The attribute is the table's entry, field by field.
   for (const GpuTargetSpec &spec : getGpuTargets()) {
     Target target = Target::lookup(&context, spec.name);
@@ -344,7 +353,7 @@ TEST_F(DTileRulesTest, ResolveTarget) {
             "target option 'sm_90' contradicts the module's target 'sm_80'");
   OwningOpRef<ModuleOp> other = ModuleOp::create(UnknownLoc::get(&context));
   EXPECT_TRUE(failed(dkernel::resolveTarget(*other, "sm_70")));
-  EXPECT_EQ(message, "unknown target 'sm_70'; expected sm_80 or sm_90");
+  EXPECT_EQ(message, "unknown target 'sm_70'; expected sm_80, sm_90 or sm_90a");
   EXPECT_FALSE(dkernel::getTarget(*other));
 }
 
@@ -713,7 +722,7 @@ TEST_F(DTileRulesTest, LowerReportsKnobsNoRuleTakes) {
   EXPECT_FALSE(lower("sm_90", "matmul:BK=16", &error));
   EXPECT_EQ(error, "no kernel @matmul to take knobs BK=16");
   EXPECT_FALSE(lower("sm_75", "", &error));
-  EXPECT_EQ(error, "unknown target 'sm_75'; expected sm_80 or sm_90");
+  EXPECT_EQ(error, "unknown target 'sm_75'; expected sm_80, sm_90 or sm_90a");
   EXPECT_FALSE(lower("sm_90", "BK=", &error));
   EXPECT_EQ(error, "bad knobs option 'BK=': knob 'BK' expects an integer");
 }

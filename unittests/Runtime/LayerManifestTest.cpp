@@ -117,7 +117,16 @@ TEST(LayerManifest, RoundTrip) {
   EXPECT_EQ(tma.params[0].tma->swizzle, 64u);
   EXPECT_EQ(tma.params[2].buffer, 4u);
   EXPECT_EQ(decoded->launches[0].zero, (llvm::SmallVector<unsigned, 2>{2}));
+  EXPECT_TRUE(decoded->compileOptions.empty());
+  EXPECT_EQ(text(original).find("compile_options"), std::string::npos);
   // Encoding is deterministic: the same manifest, the same bytes.
+  EXPECT_EQ(text(*decoded), text(original));
+
+  // An arch-specific target's layer names its architecture.
+  original.compileOptions = {"--gpu-architecture=sm_90a"};
+  decoded = decodeManifest(text(original));
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
+  EXPECT_EQ(decoded->compileOptions, original.compileOptions);
   EXPECT_EQ(text(*decoded), text(original));
 }
 
@@ -206,6 +215,10 @@ TEST(LayerManifest, MalformedManifestsNameTheField) {
               (*o.getArray("results"))[0] = int64_t(1) << 32;
             })),
             "expected an integer from 0 to 4294967295 at manifest.results[0]");
+  EXPECT_EQ(decodeError(edited([](Object &o) {
+              o["compile_options"] = llvm::json::Array{"-lineinfo", 3};
+            })),
+            "expected an array of strings at manifest.compile_options");
   EXPECT_EQ(decodeError(edited([](Object &o) { o.erase("buffers"); })),
             "expected an array at manifest.buffers");
   EXPECT_EQ(decodeError(edited([](Object &o) {

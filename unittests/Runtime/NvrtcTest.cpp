@@ -42,6 +42,30 @@ TEST(Nvrtc, CompilesToACubin) {
                                                    "ELF");
 }
 
+TEST(Nvrtc, ARequestsArchitectureReplacesTheDevices) {
+  const Nvrtc *nvrtc = nvrtcOrSkip();
+  if (!nvrtc)
+    GTEST_SKIP() << "no NVRTC on this machine";
+  std::vector<std::string> plain = nvrtc->options("sm_90", {"-lineinfo"});
+  EXPECT_EQ(plain.front(), "--gpu-architecture=sm_90");
+  EXPECT_EQ(plain.back(), "-lineinfo");
+  std::vector<std::string> specific =
+      nvrtc->options("sm_90", {"--gpu-architecture=sm_90a"});
+  EXPECT_EQ(llvm::count_if(specific,
+                           [](llvm::StringRef o) {
+                             return o.starts_with("--gpu-architecture=");
+                           }),
+            1);
+  EXPECT_EQ(specific.back(), "--gpu-architecture=sm_90a");
+  // Arch-specific PTX (a warpgroup fence) compiles only for sm_90a.
+  const char *source = "extern \"C\" __global__ void k() { asm volatile("
+                       "\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\"); }\n";
+  EXPECT_TRUE(bool(llvm::expectedToOptional(nvrtc->compile(source, specific))));
+  llvm::Expected<std::string> refused = nvrtc->compile(source, plain);
+  EXPECT_FALSE(bool(refused));
+  llvm::consumeError(refused.takeError());
+}
+
 TEST(Nvrtc, ErrorsCarryTheLog) {
   const Nvrtc *nvrtc = nvrtcOrSkip();
   if (!nvrtc)

@@ -127,7 +127,7 @@ def ConvertDTileToDKernel
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "The GPU (GpuTargets.td: sm_80, sm_90) when the module names none "
+           "The GPU (GpuTargets.td: sm_80, sm_90, sm_90a) when the module names none "
            "in dkernel.target, else sm_90: gates cp.async and TMA by its "
            "features and sets the shared-memory limit per block">
   ];

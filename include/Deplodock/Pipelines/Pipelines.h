@@ -25,7 +25,7 @@ struct TilePipelineOptions
     : public mlir::PassPipelineOptions<TilePipelineOptions> {
   Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("GPU: sm_80 or sm_90 (default: the module's "
+      llvm::cl::desc("GPU: sm_80, sm_90 or sm_90a (default: the module's "
                      "dkernel.target, else sm_90)")};
   Option<std::string> knobs{
       *this, "knobs",

@@ -58,6 +58,9 @@ buildKernelProgram(dkernel::FuncOp kernel,
 /// contents or a reference program.
 BenchRequest makeBenchRequest(const KernelProgram &program, uint64_t seed);
 
+/// `program` as the reference of a request on the same buffers.
+ReferenceProgram makeReferenceProgram(const KernelProgram &program);
+
 /// The bytes of `buffer` as a device holds them as `dtype`.
 std::vector<uint8_t> toBytes(const interp::Buffer &buffer, DType dtype);
 

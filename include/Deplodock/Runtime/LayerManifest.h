@@ -53,6 +53,9 @@ struct LayerManifest {
   std::vector<LaunchSpec> launches;
   /// The buffer each result of the function is.
   std::vector<unsigned> results;
+  /// NVRTC options beyond the device's: the architecture of an
+  /// arch-specific target (`--gpu-architecture=sm_90a`).
+  std::vector<std::string> compileOptions;
 
   BufferRole getRole(unsigned buffer) const;
   /// The buffers a caller passes to a launch, in order: the arguments, then

@@ -42,6 +42,13 @@ public:
   /// (a cubin for exactly that GPU), C++17 and the include directory.
   std::vector<std::string> defaultOptions(llvm::StringRef arch) const;
 
+  /// The complete list for a request's `extra` options on a device of
+  /// `arch`: defaultOptions, then `extra`. An architecture `extra` names
+  /// (`--gpu-architecture=sm_90a`, for arch-specific code the device
+  /// runs) replaces the device's.
+  std::vector<std::string> options(llvm::StringRef arch,
+                                   llvm::ArrayRef<std::string> extra) const;
+
   /// Compiles `source` with `options` (the complete list) to a cubin. A
   /// source that does not compile fails with a CompileError holding the log.
   llvm::Expected<std::string>

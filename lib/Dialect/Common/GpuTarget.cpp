@@ -3,6 +3,7 @@
 #include "Deplodock/Dialect/Common/GpuTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
 
 using namespace deplodock;
 
@@ -20,6 +21,13 @@ const GpuTargetSpec *deplodock::lookupGpuTarget(llvm::StringRef name) {
   const GpuTargetSpec *it = llvm::find_if(
       kGpuTargetTable, [&](const GpuTargetSpec &t) { return t.name == name; });
   return it == std::end(kGpuTargetTable) ? nullptr : it;
+}
+
+std::optional<std::string> deplodock::getArchOption(llvm::StringRef target) {
+  const GpuTargetSpec *spec = lookupGpuTarget(target);
+  if (!spec || !spec->archSpecific)
+    return std::nullopt;
+  return ("--gpu-architecture=" + llvm::Twine(target)).str();
 }
 
 std::string deplodock::listGpuTargets() {

@@ -154,7 +154,8 @@ DeplodockStatus deplodockLayerLoad(DeplodockDevice *device,
                   "code is empty");
     bool cached = false;
     llvm::Expected<void *> module =
-        isImage(text) ? gpu.loadImage(text) : gpu.loadModule(text, {}, cached);
+        isImage(text) ? gpu.loadImage(text)
+                      : gpu.loadModule(text, m.compileOptions, cached);
     if (!module)
       return fail(module.takeError(), DEPLODOCK_ERROR_COMPILE);
     if (llvm::Error error =

@@ -2,6 +2,7 @@
 
 #include "Deplodock/Runtime/KernelProgram.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -137,15 +138,19 @@ static LaunchSpec makeLaunch(dkernel::FuncOp kernel,
   return launch;
 }
 
-/// Prints every dkernel.func of the module around `op` as CUDA.
-static FailureOr<std::string> emitSource(Operation *op,
-                                         const CudaEmitterOptions &options) {
+/// Prints every dkernel.func of the module around `op` as CUDA into
+/// `program`, with the architecture option its target needs.
+static LogicalResult emitSource(Operation *op,
+                                const CudaEmitterOptions &options,
+                                KernelProgram &program) {
   auto module = op->getParentOfType<ModuleOp>();
-  std::string source;
-  llvm::raw_string_ostream os(source);
+  llvm::raw_string_ostream os(program.source);
   if (failed(translateToCuda(module ? module.getOperation() : op, os, options)))
     return failure();
-  return source;
+  if (dkernel::TargetAttr target = dkernel::getTarget(op))
+    if (std::optional<std::string> arch = getArchOption(target.getName()))
+      program.compileOptions.push_back(std::move(*arch));
+  return success();
 }
 
 FailureOr<KernelProgram>
@@ -257,10 +262,8 @@ deplodock::runtime::buildKernelProgram(func::FuncOp host,
   // program without source or launches.
   if (program.launches.empty())
     return program;
-  FailureOr<std::string> source = emitSource(host, options);
-  if (failed(source))
+  if (failed(emitSource(host, options, program)))
     return failure();
-  program.source = std::move(*source);
   return program;
 }
 
@@ -286,10 +289,8 @@ deplodock::runtime::buildKernelProgram(dkernel::FuncOp kernel,
   }
   program.numArguments = program.buffers.size();
   program.launches.push_back(makeLaunch(kernel, buffers));
-  FailureOr<std::string> source = emitSource(kernel, options);
-  if (failed(source))
+  if (failed(emitSource(kernel, options, program)))
     return failure();
-  program.source = std::move(*source);
   return program;
 }
 
@@ -297,6 +298,8 @@ BenchRequest deplodock::runtime::makeBenchRequest(const KernelProgram &program,
                                                   uint64_t seed) {
   BenchRequest request;
   request.source = program.source;
+  request.compileOptions.assign(program.compileOptions.begin(),
+                                program.compileOptions.end());
   request.buffers = program.buffers;
   for (auto [i, buffer] : llvm::enumerate(request.buffers)) {
     if (i >= program.numArguments)
@@ -312,6 +315,14 @@ BenchRequest deplodock::runtime::makeBenchRequest(const KernelProgram &program,
         }))
       request.outputs.push_back({result, std::nullopt, std::nullopt});
   return request;
+}
+
+ReferenceProgram
+deplodock::runtime::makeReferenceProgram(const KernelProgram &program) {
+  return ReferenceProgram{
+      program.source,
+      {program.compileOptions.begin(), program.compileOptions.end()},
+      {program.launches.begin(), program.launches.end()}};
 }
 
 std::vector<uint8_t> deplodock::runtime::toBytes(const interp::Buffer &buffer,

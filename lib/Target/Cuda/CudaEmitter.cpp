@@ -100,6 +100,13 @@ private:
   LogicalResult printOperation(dkernel::AtomicStoreOp op);
   LogicalResult printOperation(dkernel::LdMatrixOp op);
   LogicalResult printOperation(dkernel::MmaSyncOp op);
+  // Warpgroup matrix ops (WgmmaOps.td).
+  LogicalResult printOperation(dkernel::WgmmaDescOp op);
+  LogicalResult printOperation(dkernel::WgmmaFenceOp op);
+  LogicalResult printOperation(dkernel::FenceProxyAsyncOp op);
+  LogicalResult printOperation(dkernel::WgmmaCommitGroupOp op);
+  LogicalResult printOperation(dkernel::WgmmaWaitGroupOp op);
+  LogicalResult printOperation(dkernel::WgmmaMmaAsyncOp op);
   /// A fresh name for a local the emitter introduces itself.
   std::string fresh(StringRef prefix) {
     return (prefix + Twine(counters[prefix]++)).str();
@@ -480,7 +487,10 @@ LogicalResult CudaEmitter::emitOperation(Operation *op) {
             dkernel::MbarrierInitOp, dkernel::MbarrierArriveExpectTxOp,
             dkernel::MbarrierWaitOp, dkernel::TmaLoadOp, dkernel::WarpReduceOp,
             dkernel::TreeReduceOp, dkernel::AtomicStoreOp, dkernel::LdMatrixOp,
-            dkernel::MmaSyncOp>([&](auto op) { return printOperation(op); })
+            dkernel::MmaSyncOp, dkernel::WgmmaDescOp, dkernel::WgmmaFenceOp,
+            dkernel::FenceProxyAsyncOp, dkernel::WgmmaCommitGroupOp,
+            dkernel::WgmmaWaitGroupOp, dkernel::WgmmaMmaAsyncOp>(
+          [&](auto op) { return printOperation(op); })
       .Case<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
             arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp, arith::SubIOp,
@@ -1408,5 +1418,76 @@ LogicalResult CudaEmitter::printOperation(dkernel::MmaSyncOp op) {
   for (Value c : op.getC())
     os << ", \"f\"(" << expr(c) << ")";
   os << ");\n";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup matrix ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult CudaEmitter::printOperation(dkernel::WgmmaDescOp op) {
+  // The start address's bits 4-17 in bits 0-13; the rest is constant.
+  if (failed(declare(op.getResult(), "wd")))
+    return failure();
+  os << "(long long)((((unsigned long long)"
+     << sharedAddress(op.getSrc(), op.getIndices()) << " & 0x3ffffull) >> 4) | "
+     << hex(op.getConstantBits(), 16) << "ull);\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::WgmmaFenceOp op) {
+  os << "asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::FenceProxyAsyncOp op) {
+  os << "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: "
+        "\"memory\");\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::WgmmaCommitGroupOp op) {
+  os << "asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: "
+        "\"memory\");\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::WgmmaWaitGroupOp op) {
+  os << "asm volatile(\"wgmma.wait_group.sync.aligned " << op.getPending()
+     << ";\\n\" ::: \"memory\");\n";
+  // The accumulators pass through in their registers; an empty asm that
+  // "changes" each keeps their reads after the wait.
+  for (auto [acc, result] : llvm::zip(op.getAccumulators(), op.getResults())) {
+    std::string name = expr(acc);
+    os << "asm volatile(\"\" : \"+f\"(" << name << ") :: \"memory\");\n";
+    names[result] = name;
+  }
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::WgmmaMmaAsyncOp op) {
+  Type type = op.getElementType();
+  StringRef name = type.isF16() ? "f16" : "bf16";
+  size_t count = op.getResults().size();
+  // The accumulators are updated in place: each result is a fresh local
+  // holding C (or zero with scale-d 0).
+  SmallVector<std::string> d;
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    d.push_back(bind(result, "acc"));
+    os << "float " << d.back() << " = "
+       << (op.getC().empty() ? std::string("0.0f") : expr(op.getC()[i]))
+       << ";\n";
+  }
+  os << "asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << count + 2
+     << ", 0;\\nwgmma.mma_async.sync.aligned.m64n" << op.getN() << "k16.f32."
+     << name << "." << name << " {";
+  for (size_t i = 0; i < count; ++i)
+    os << (i ? ", " : "") << "%" << i;
+  // scale-d from a register; scale-a and scale-b 1; both operands K-major.
+  os << "}, %" << count << ", %" << count + 1 << ", p, 1, 1, 0, 0;\\n}\\n\" : ";
+  for (auto [i, v] : llvm::enumerate(d))
+    os << (i ? ", " : "") << "\"+f\"(" << v << ")";
+  os << " : \"l\"(" << expr(op.getA()) << "), \"l\"(" << expr(op.getB())
+     << "), \"r\"(" << (op.getC().empty() ? 0 : 1) << ") : \"memory\");\n";
   return success();
 }

@@ -98,9 +98,7 @@ static FailureOr<ReferenceProgram> lowerSimplest(dloop::KernelOp kernel,
   FailureOr<KernelProgram> program = buildKernelProgram(*funcs.begin());
   if (failed(program))
     return failure();
-  return ReferenceProgram{program->source,
-                          {},
-                          {program->launches.begin(), program->launches.end()}};
+  return makeReferenceProgram(*program);
 }
 
 namespace {

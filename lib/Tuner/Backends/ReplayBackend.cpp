@@ -1,5 +1,6 @@
 //===- ReplayBackend.cpp - Latencies from a recorded table ----------------===//
 
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Tuner/Backend.h"
 #include "Deplodock/Tuner/LatencyTable.h"
 #include "Deplodock/Tuner/StructuralKey.h"
@@ -81,10 +82,10 @@ deplodock::tuner::createReplayBackend(StringRef path, StringRef target) {
   if (table->target != target)
     return fail("latency table '" + path + "' was recorded for " +
                 table->target + ", not " + target);
-  int capability = 0;
-  StringRef digits = target;
-  if (!digits.consume_front("sm_") || digits.getAsInteger(10, capability))
-    return fail("unknown target '" + target + "'");
+  const GpuTargetSpec *spec = lookupGpuTarget(target);
+  if (!spec)
+    return fail("unknown target '" + target + "' (known: " + listGpuTargets() +
+                ")");
   return std::unique_ptr<Backend>(
-      new ReplayBackend(std::move(*table), path.str(), capability));
+      new ReplayBackend(std::move(*table), path.str(), spec->capability));
 }

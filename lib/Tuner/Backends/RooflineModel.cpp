@@ -68,7 +68,9 @@ FailureOr<DeviceModel> tuner::getDeviceModel(StringRef target) {
   d.sharedLatencyClocks = 30;
   d.launchUs = 2.0;
   d.l2BytesPerSMPerClock = 64;
-  if (target == "sm_80") {
+  // The speeds are the reference part's: sm_90a is the H100 of sm_90.
+  StringRef part = spec->referenceGpu;
+  if (part == "NVIDIA A100-SXM4-80GB") {
     // NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020) and the A100
     // datasheet, SXM4 80 GB: 1410 MHz boost, 64 FP32 lanes per SM (19.5
     // TFLOPS over 108 SMs), 2039 GB/s HBM2e, 40 MB L2. L2 bandwidth: the
@@ -81,7 +83,7 @@ FailureOr<DeviceModel> tuner::getDeviceModel(StringRef target) {
     d.l2Bytes = 40 << 20;
     return d;
   }
-  if (target == "sm_90") {
+  if (part == "NVIDIA H100-SXM5-80GB") {
     // NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022) and the H100
     // datasheet, SXM5 80 GB: 1980 MHz boost, 128 FP32 lanes per SM (67
     // TFLOPS over 132 SMs), 3.35 TB/s HBM3, 50 MB L2. L2 bandwidth is not

@@ -43,13 +43,12 @@ std::string KernelReplayReport::describe() const {
 
 llvm::Expected<TuneDbReplay>
 TuneDbReplay::open(StringRef path, StringRef context, StringRef target) {
-  // `sm_90` is compute capability 9.0.
-  int capability = 0;
-  StringRef digits = target;
-  if (const GpuTargetSpec *spec = lookupGpuTarget(target))
-    capability = spec->capability;
-  else if (!digits.consume_front("sm_") || digits.getAsInteger(10, capability))
-    return llvm::createStringError("unknown target '" + target + "'");
+  // The target's capability (sm_90 and sm_90a are both 9.0).
+  const GpuTargetSpec *spec = lookupGpuTarget(target);
+  if (!spec)
+    return llvm::createStringError("unknown target '" + target +
+                                   "' (known: " + listGpuTargets() + ")");
+  int64_t capability = spec->capability;
   TuneDbOptions options;
   options.readOnly = true;
   options.mustExist = true;

@@ -3,7 +3,7 @@
 // RUN: not deplodock-opt %S/matmul-cp-async.mlir -convert-dtile-to-dkernel=target=gfx90a 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not deplodock-opt %s -convert-dtile-to-dkernel=target=sm_90 -split-input-file 2>&1 | FileCheck %s --check-prefix=CONTRADICTS
 
-// TARGET: error: unknown target 'gfx90a'; expected sm_80 or sm_90
+// TARGET: error: unknown target 'gfx90a'; expected sm_80, sm_90 or sm_90a
 // CONTRADICTS: error: target option 'sm_90' contradicts the module's target 'sm_75'
 
 /// The module names its GPU: a Turing part the table does not know, with

@@ -243,8 +243,8 @@ module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm
 
 // -----
 
-// expected-error @+1 {{unknown GPU feature 'wgmma'}}
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, tma, wgmma]>} {
+// expected-error @+1 {{unknown GPU feature 'tcgen05'}}
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, tma, tcgen05]>} {
 }
 
 // -----

@@ -115,5 +115,5 @@
 // SDPA-FORKS: sdpa.mlir:41:11: remark: @sdpa_0_reduce: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
 
 // ILLEGAL: matmul.mlir:10:11: error: 'dtile.kernel' op knobs BK=48 are not a legal option of chunk_matmul_k: BK in {32*, 16, 64, 128}
-// TARGET: error: unknown target 'sm_100'; expected sm_80 or sm_90
+// TARGET: error: unknown target 'sm_100'; expected sm_80, sm_90 or sm_90a
 // UNTAKEN: error: no rule took knob "BK" for any kernel

@@ -106,7 +106,7 @@
 // NO-STAGE: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, split_k = 2, stage = [], unroll = 32>
 //  NO-STAGE-NOT: dtile.stage
 
-// TARGET: kernels.mlir:3:1: error: unknown target 'sm_70'; expected sm_80 or sm_90
+// TARGET: kernels.mlir:3:1: error: unknown target 'sm_70'; expected sm_80, sm_90 or sm_90a
 // SYNTAX: error: bad knobs option 'BK': expected '='
 // UNKNOWN: error: bad knobs option 'BM=4,list-forks=true': unknown knob 'list'
 // KIND: error: bad knobs option 'BK=thirty': knob 'BK' expects an integer

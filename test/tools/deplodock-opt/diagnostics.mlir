@@ -3,7 +3,7 @@
 // line), and no error dumps the operation in generic form unless asked.
 // RUN: not deplodock-opt %s --lower-to-tile="target=sm_70" 2>&1 | FileCheck %s --check-prefix=MODULE
 // RUN: not deplodock-run --interp %s --pipeline="lower-to-tile{target=sm_70}" 2>&1 | FileCheck %s --check-prefix=MODULE
-// MODULE: diagnostics.mlir:[[# @LINE + 9]]:1: error: unknown target 'sm_70'; expected sm_80 or sm_90
+// MODULE: diagnostics.mlir:[[# @LINE + 9]]:1: error: unknown target 'sm_70'; expected sm_80, sm_90 or sm_90a
 // MODULE-NEXT: func.func @add(
 // MODULE-NOT: see current operation
 

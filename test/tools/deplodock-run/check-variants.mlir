@@ -19,7 +19,7 @@
 // EXACT: @rowsum_0_reduce knobs rowsum_0_reduce:threads={{[0-9]+}}: result #0 differs
 // EXACT: variants of @rowsum_0_reduce: 10 (all) checked, {{[1-9][0-9]*}} failed
 
-// TARGET: error: unknown target 'sm_70' (expected sm_80 or sm_90)
+// TARGET: error: unknown target 'sm_70' (expected sm_80, sm_90 or sm_90a)
 
 // PIPELINE: error
 // PIPELINE: @rowsum_0_reduce knobs {{.*}}: failed to lower

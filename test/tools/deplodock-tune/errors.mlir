@@ -88,7 +88,7 @@ func.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
 // TIMING: error: --time-lowering must be at most 100000, got 100001
 // PRIOR: error: --prior: unknown prior 'oracle' (expected model or none)
 // PRIOR-NOISE: error: --prior-noise must be a number in [0, 10]
-// TARGET: error: --target: unknown target 'sm_70' (expected sm_80 or sm_90)
+// TARGET: error: --target: unknown target 'sm_70' (expected sm_80, sm_90 or sm_90a)
 // BACKEND: error: --backend: unknown backend 'tpu' (expected one of: model, replay, cuda)
 // NO-TABLE: error: --backend=replay needs --replay-table
 // TABLE-UNUSED: error: --replay-table is only read by --backend=replay

@@ -172,6 +172,27 @@ TEST(LatencyTable, RefusesMalformedTables) {
   }
 }
 
+TEST(ReplayBackend, Sm90aIsCapabilityNine) {
+  // The capability comes from the target table, not from the name's digits.
+  LatencyTable table = sampleTable();
+  table.target = "sm_90a";
+  TableFile file(table.print());
+  std::string error;
+  FailureOr<std::unique_ptr<Backend>> backend =
+      check(createReplayBackend(file.path, "sm_90a"), error);
+  ASSERT_TRUE(succeeded(backend)) << error;
+  EXPECT_EQ((*backend)->getContext().ccMajor, 9);
+  EXPECT_EQ((*backend)->getContext().ccMinor, 0);
+
+  table.target = "sm_75";
+  TableFile unknown(table.print());
+  EXPECT_TRUE(failed(check(createReplayBackend(unknown.path, "sm_75"), error)));
+  EXPECT_NE(error.find("unknown target 'sm_75' (known: sm_80, sm_90 or "
+                       "sm_90a)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(ReplayBackend, AnswersWhatWasRecorded) {
   TableFile file(sampleTable().print());
   std::string error;

@@ -200,6 +200,20 @@ TEST_F(RooflineModelTest, DevicesAreTheTargetsReferenceParts) {
   EXPECT_TRUE(failed(getDeviceModel("sm_70")));
 }
 
+TEST_F(RooflineModelTest, Sm90aIsTheH100OfSm90) {
+  // An arch-specific target is modelled as its reference part, not refused
+  // for a name the model does not spell out.
+  FailureOr<DeviceModel> sm90a = getDeviceModel("sm_90a");
+  ASSERT_TRUE(succeeded(sm90a));
+  EXPECT_EQ(sm90a->target, "sm_90a");
+  EXPECT_EQ(sm90a->capability, 90);
+  EXPECT_EQ(sm90a->gpuName, h100.gpuName);
+  EXPECT_EQ(sm90a->clockGHz, h100.clockGHz);
+  EXPECT_EQ(sm90a->dramGBs, h100.dramGBs);
+  for (StringRef name : {"wide", "rows", "loop"})
+    EXPECT_EQ(estimate(name, *sm90a).us, estimate(name, h100).us) << name.str();
+}
+
 TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   std::string error;
   FailureOr<std::unique_ptr<Backend>> backend =

@@ -129,7 +129,8 @@ TEST_F(RecordsTest, ReplayNeedsASoundDatabase) {
   std::string message = pick("");
   EXPECT_NE(message.find("not an SQLite database"), std::string::npos)
       << message;
-  EXPECT_EQ(pick("", "sm_75x"), "error: unknown target 'sm_75x'");
+  EXPECT_EQ(pick("", "sm_75x"),
+            "error: unknown target 'sm_75x' (known: sm_80, sm_90 or sm_90a)");
 }
 
 TEST_F(RecordsTest, ReplayResolvesItsContext) {
@@ -141,6 +142,8 @@ TEST_F(RecordsTest, ReplayResolvesItsContext) {
   EXPECT_EQ(pick(""), "gpu-a");
   EXPECT_EQ(pick("auto"), "gpu-a");
   EXPECT_EQ(pick("auto", "sm_80"), "model-sm_80-v1"); // Two sm_80 GPUs.
+  // sm_90a runs on the capability-9.0 GPU measured for sm_90.
+  EXPECT_EQ(pick("auto", "sm_90a"), "gpu-a");
   EXPECT_EQ(pick("model"), "model-sm_90-v1");
   EXPECT_EQ(pick("gpu-b"), "gpu-b");
   EXPECT_EQ(pick("gpu-z"),

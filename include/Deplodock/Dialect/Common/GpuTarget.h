@@ -43,6 +43,9 @@ struct GpuTargetSpec {
   int64_t registersPerSM;
   int64_t registersPerThread;
   int64_t warpSize;
+  /// Code for it runs only on this capability: compilers are given the
+  /// target's name (sm_90a), not the device's sm_NN.
+  bool archSpecific;
   /// The GpuFeature bits of the target.
   uint32_t features;
 
@@ -58,7 +61,11 @@ inline constexpr llvm::StringLiteral kDefaultGpuTarget = "sm_90";
 llvm::ArrayRef<GpuTargetSpec> getGpuTargets();
 /// The target called `name` (`sm_90`), or null.
 const GpuTargetSpec *lookupGpuTarget(llvm::StringRef name);
-/// "sm_80 or sm_90": the names, for diagnostics.
+/// The `--gpu-architecture=` NVRTC compiles `target` with when it differs
+/// from the device's plain one (an arch-specific target: sm_90a), else
+/// nothing.
+std::optional<std::string> getArchOption(llvm::StringRef target);
+/// "sm_80, sm_90 or sm_90a": the names, for diagnostics.
 std::string listGpuTargets();
 
 /// Every feature, in bit order.

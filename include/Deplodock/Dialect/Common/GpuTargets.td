@@ -30,6 +30,10 @@ def GpuFeature_MmaSync : GpuFeature<"mma_sync",
 def GpuFeature_Tma : GpuFeature<"tma",
     "the Tensor Memory Accelerator: one thread copies a whole box with "
     "cp.async.bulk.tensor, completing on an mbarrier (sm_90 and newer)">;
+def GpuFeature_Wgmma : GpuFeature<"wgmma",
+    "tensor cores through warpgroup-level wgmma.mma_async m64nNk16 reading "
+    "its multiplicands from shared memory by matrix descriptors (sm_90a "
+    "only: the arch-specific features of capability 9.0)">;
 
 /// A GPU target: a compute capability and the limits of its reference part.
 /// Legality reads the limits (per-block ones are the same on every part of
@@ -53,6 +57,10 @@ class GpuTarget<string targetName, int cc> {
   int registersPerSM = 65536;
   int registersPerThread = 255;
   int warpSize = 32;
+  /// Code for the target uses arch-specific features (the `a` of sm_90a):
+  /// it runs only on exactly this capability, and nvcc and NVRTC must be
+  /// given the target's name instead of the device's plain `sm_NN`.
+  bit archSpecific = 0;
   list<GpuFeature> features = [];
 }
 
@@ -76,6 +84,18 @@ def GpuTarget_SM90 : GpuTarget<"sm_90", 90> {
   let smemPerBlock = 232448;
   let smemPerSM = 233472;
   let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma];
+}
+
+def GpuTarget_SM90a : GpuTarget<"sm_90a", 90> {
+  // The H100 of sm_90 with its arch-specific instructions (wgmma): a device
+  // of compute capability 9.0 runs it.
+  let referenceGpu = "NVIDIA H100-SXM5-80GB";
+  let smCount = 132;
+  let smemPerBlock = 232448;
+  let smemPerSM = 233472;
+  let archSpecific = 1;
+  let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma,
+                  GpuFeature_Wgmma];
 }
 
 #endif // DEPLODOCK_DIALECT_COMMON_GPUTARGETS

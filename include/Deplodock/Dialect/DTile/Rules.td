@@ -75,8 +75,8 @@ class OptionalKnob<string knobName, KnobKind knobKind, string knobSummary,
 /// Options every Tile-rule pass takes.
 defvar TileRuleOptionList = [
   Option<"target", "target", "std::string", "\"\"",
-         "GPU to lower for: a GpuTargets.td name (sm_80, sm_90); default: "
-         "the module's dkernel.target, else sm_90">,
+         "GPU to lower for: a GpuTargets.td name (sm_80, sm_90, sm_90a); "
+         "default: the module's dkernel.target, else sm_90">,
   Option<"knobs", "knobs", "std::string", "\"\"",
          "Choose options by knob value, in #dtile.knobs syntax "
          "(BK=32,stage=[0,1],...; `kernel:BK=32;other:...` per kernel); "

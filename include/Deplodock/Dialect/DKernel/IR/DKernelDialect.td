@@ -21,7 +21,8 @@ def DKernel_Dialect : Dialect {
     global buffers (memrefs without memory space) and shared buffers (memrefs
     in `#gpu.address_space<workgroup>`). This dialect adds what upstream lacks:
     slices of the shared-memory pool, cp.async, mbarriers, TMA, warp and block
-    reductions and global atomics.
+    reductions, global atomics, and tensor-core matrix ops: warp-level
+    ldmatrix and mma.sync, and Hopper's warpgroup wgmma (sm_90a).
 
     `scf.for` loops may carry an unroll hint, `dkernel.unroll = N : i64`,
     which the dialect verifies. A module may carry the GPU it targets,

@@ -605,4 +605,6 @@ def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
   let hasVerifier = 1;
 }
 
+include "Deplodock/Dialect/DKernel/IR/WgmmaOps.td"
+
 #endif // DEPLODOCK_DIALECT_DKERNEL_OPS

@@ -1,0 +1,145 @@
+//===- WgmmaOps.td - Warpgroup matrix ops (sm_90a) ---------*- tablegen -*-===//
+//
+// Hopper's warpgroup-level tensor-core MMA: wgmma.mma_async reads both
+// multiplicands from shared memory through 64-bit matrix descriptors and
+// accumulates in registers spread over the 128 threads of a warpgroup,
+// asynchronously: fences, commit groups and waits order it. Included by
+// DKernelOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_DIALECT_DKERNEL_WGMMAOPS
+#define DEPLODOCK_DIALECT_DKERNEL_WGMMAOPS
+
+def DKernel_WgmmaDescOp : DKernel_Op<"wgmma_desc", [
+    DKernel_InKernelOrTile, NoMemoryEffect]> {
+  let summary = "a shared-memory matrix descriptor for wgmma";
+  let description = [{
+    The 64-bit matrix descriptor of the PTX ISA naming a K-major operand of
+    `dkernel.wgmma_mma_async` in shared memory: bits 0-13 the start address
+    (the shared address of `src[indices]`, 16-byte aligned) divided by 16,
+    bits 16-29 the leading byte offset `lbo`, bits 32-45 the stride byte
+    offset `sbo` (both divided by 16), bits 62-63 the swizzle mode (0 none,
+    1 128-byte, 2 64-byte, 3 32-byte).
+
+    Row `r` (of M for A, of N for B) and column `k` (0 to 15) of the operand
+    sit at byte, from the start address:
+
+    * without swizzle (8 x 16-byte core matrices, each dense):
+      `(r / 8) * sbo + (k / 8) * lbo + (r % 8) * 16 + 2 * (k % 8)`;
+    * with an S-byte swizzle (rows of S bytes, as a TMA box with that
+      swizzle writes them): `(r / 8) * sbo + (r % 8) * S + 2 * k`, the
+      address then swizzled like the TMA's (16-byte chunk bits 4-6 XOR bits
+      7-9, masked to S / 16 chunks); `lbo` is unused.
+
+    The result is only an operand of `dkernel.wgmma_mma_async`.
+
+    ```mlir
+    %da = dkernel.wgmma_desc %sa[%c0, %k] swizzle 128 lbo 16 sbo 1024 : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Arg<DKernel_Buffer, "shared operand">:$src,
+                       Variadic<Index>:$indices,
+                       I64Prop:$swizzle, I64Prop:$lbo, I64Prop:$sbo);
+  let results = (outs I64:$result);
+  let assemblyFormat = [{
+    $src `[` $indices `]` `swizzle` $swizzle `lbo` $lbo `sbo` $sbo attr-dict
+    `:` type($src)
+  }];
+  let extraClassDeclaration = [{
+    /// The descriptor bits that do not depend on the address: LBO, SBO
+    /// and the swizzle mode.
+    uint64_t getConstantBits();
+  }];
+  let hasVerifier = 1;
+}
+
+def DKernel_WgmmaFenceOp : DKernel_Op<"wgmma_fence", [
+    DKernel_InKernelOrTile, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "orders register and shared accesses before wgmma";
+  let description = [{
+    `wgmma.fence.sync.aligned`: every thread of the warpgroup executes it
+    before its first `dkernel.wgmma_mma_async` after a
+    `dkernel.wgmma_wait_group` (or the kernel's start), so that the
+    accumulators and shared operands written before are what the wgmma reads.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def DKernel_FenceProxyAsyncOp : DKernel_Op<"fence_proxy_async", [
+    DKernel_InKernelOrTile, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "makes generic shared stores visible to the async proxy";
+  let description = [{
+    `fence.proxy.async.shared::cta`: shared memory the threads wrote with
+    ordinary stores becomes visible to asynchronous-proxy readers
+    (`dkernel.wgmma_mma_async`). Data a TMA copy wrote needs no fence.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def DKernel_WgmmaCommitGroupOp : DKernel_Op<"wgmma_commit_group", [
+    DKernel_InKernelOrTile, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "closes the group of wgmma ops issued since the last commit";
+  let description = [{
+    `wgmma.commit_group.sync.aligned`: the `dkernel.wgmma_mma_async` ops the
+    warpgroup issued since its last commit form one group, which a
+    `dkernel.wgmma_wait_group` waits for.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def DKernel_WgmmaWaitGroupOp : DKernel_Op<"wgmma_wait_group", [
+    DKernel_InKernelOrTile, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits for wgmma groups and makes their accumulators visible";
+  let description = [{
+    `wgmma.wait_group.sync.aligned pending`: waits until at most `pending`
+    committed groups are still in flight. The accumulators of the completed
+    groups pass through: the results are the operands, readable from here
+    on; reading an accumulator whose group is still in flight (or not yet
+    committed) is an error the SIMT interpreter reports.
+
+    ```mlir
+    %r:4 = dkernel.wgmma_wait_group 0 [%d#0, %d#1, %d#2, %d#3]
+    ```
+  }];
+  let arguments = (ins I64Prop:$pending, Variadic<F32>:$accumulators);
+  let results = (outs Variadic<F32>:$results);
+  // One f32 result per accumulator.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
+    DKernel_InKernelOrTile, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a warpgroup's asynchronous 64xNx16 MMA from shared memory";
+  let description = [{
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`:
+    D = A B + C (or D = A B without `c`, scale-d 0), A 64 x 16 and B 16 x N
+    of f16 or bf16 in shared memory, both K-major, named by the descriptors
+    `a` and `b` (`dkernel.wgmma_desc`; B's rows are its N columns), C and D
+    64 x N of f32 in registers. N is a multiple of 8 from 8 to 256.
+
+    The 128 threads of a warpgroup hold N / 2 accumulators each, as the PTX
+    ISA lays them out: with w = (thread % 128) / 32 the warp, g = lane / 4
+    and t = lane % 4, accumulator `4 j + i` is
+    D[16 w + g + 8 (i / 2)][8 j + 2 t + i % 2].
+
+    The op is asynchronous: a `dkernel.wgmma_fence` precedes it, a
+    `dkernel.wgmma_commit_group` closes its group and its results are only
+    read by later wgmma_mma_async ops of the same chain (as `c`) or by the
+    `dkernel.wgmma_wait_group` that makes them visible. It needs a target
+    with the `wgmma` feature (sm_90a) and blocks of whole warpgroups.
+
+    ```mlir
+    %d:4 = dkernel.wgmma_mma_async %da, %db, [%c0, %c1, %c2, %c3] n 8 : bf16
+    ```
+  }];
+  let arguments = (ins I64:$a, I64:$b, Variadic<F32>:$c, I64Prop:$n,
+                       TypeAttrOf<DKernel_MmaElement>:$elementType);
+  let results = (outs Variadic<F32>:$results);
+  // The results, N / 2 of them, are implied by `n`.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+#endif // DEPLODOCK_DIALECT_DKERNEL_WGMMAOPS

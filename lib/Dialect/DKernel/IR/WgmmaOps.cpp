@@ -1,0 +1,197 @@
+//===- WgmmaOps.cpp - Warpgroup matrix ops (sm_90a) -------------*- C++ -*-===//
+//
+// wgmma.mma_async and what orders it: matrix descriptors, fences, commit
+// groups and waits. The accumulators are plain f32 SSA values, N / 2 per
+// thread of a 128-thread warpgroup, in the PTX ISA's layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Deplodock/Dialect/Common/Swizzle.h"
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
+
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dkernel;
+
+/// The threads of a warpgroup.
+static constexpr int64_t kWarpgroupThreads = 128;
+/// LBO and SBO are 14-bit fields in units of 16 bytes.
+static constexpr int64_t kDescOffsetLimit = int64_t(1) << 18;
+
+//===----------------------------------------------------------------------===//
+// WgmmaDescOp
+//===----------------------------------------------------------------------===//
+
+/// The descriptor's 2-bit swizzle mode for a swizzle of `bytes`.
+static uint64_t swizzleMode(int64_t bytes) {
+  switch (bytes) {
+  case 128:
+    return 1;
+  case 64:
+    return 2;
+  case 32:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+uint64_t WgmmaDescOp::getConstantBits() {
+  return (static_cast<uint64_t>(getLbo() >> 4) << 16) |
+         (static_cast<uint64_t>(getSbo() >> 4) << 32) |
+         (swizzleMode(getSwizzle()) << 62);
+}
+
+LogicalResult WgmmaDescOp::verify() {
+  auto type = cast<MemRefType>(getSrc().getType());
+  if (!isSharedMemory(type))
+    return emitOpError("source must be in workgroup memory, got ") << type;
+  if (!isa<Float16Type, BFloat16Type>(type.getElementType()))
+    return emitOpError("source elements must be f16 or bf16, got ")
+           << type.getElementType();
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError("expects ") << type.getRank() << " indices for " << type
+                                   << ", got " << getIndices().size();
+  if (!isSwizzleWidth(getSwizzle()))
+    return emitOpError("swizzle must be 0, 32, 64 or 128 bytes, got ")
+           << getSwizzle();
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"lbo", getLbo()}, {"sbo", getSbo()}})
+    if (value < 0 || value >= kDescOffsetLimit || value % 16 != 0)
+      return emitOpError() << name << " must be a multiple of 16 in [0, "
+                           << kDescOffsetLimit << "), got " << value;
+  // Each operand row is 16 elements of K in one row of the buffer (or, with
+  // a swizzle, one S-byte row of the TMA box).
+  if (type.getRank() == 0 || type.getShape().back() < 8)
+    return emitOpError("source rows must hold at least 8 elements, got ")
+           << type;
+  for (Operation *user : getResult().getUsers())
+    if (!isa<WgmmaMmaAsyncOp>(user))
+      return emitOpError("result may only be an operand of "
+                         "dkernel.wgmma_mma_async, not of ")
+             << user->getName();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WgmmaWaitGroupOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WgmmaWaitGroupOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError("pending group count must be in [0, 7], got ")
+           << getPending();
+  for (Value acc : getAccumulators())
+    if (!acc.getDefiningOp<WgmmaMmaAsyncOp>())
+      return emitOpError("passes through only wgmma_mma_async results");
+  return success();
+}
+
+// 0 [%d#0, %d#1]
+void WgmmaWaitGroupOp::print(OpAsmPrinter &p) {
+  p << " " << getPending();
+  if (!getAccumulators().empty())
+    p << " [" << getAccumulators() << "]";
+  p.printOptionalAttrDict((*this)->getAttrs(), {"pending"});
+}
+
+ParseResult WgmmaWaitGroupOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  int64_t pending = 0;
+  SmallVector<OpAsmParser::UnresolvedOperand> accumulators;
+  Type f32 = parser.getBuilder().getF32Type();
+  if (parser.parseInteger(pending) ||
+      parser.parseOperandList(accumulators,
+                              OpAsmParser::Delimiter::OptionalSquare) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.resolveOperands(accumulators, f32, result.operands))
+    return failure();
+  result.getOrAddProperties<Properties>().pending = pending;
+  result.addTypes(SmallVector<Type>(accumulators.size(), f32));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WgmmaMmaAsyncOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WgmmaMmaAsyncOp::verify() {
+  int64_t n = getN();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitOpError("n must be a multiple of 8 from 8 to 256, got ") << n;
+  int64_t count = n / 2;
+  if (static_cast<int64_t>(getResults().size()) != count)
+    return emitOpError("m64n")
+           << n << "k16 has " << count << " accumulators a thread, got "
+           << getResults().size() << " results";
+  if (!getC().empty() && static_cast<int64_t>(getC().size()) != count)
+    return emitOpError("takes none or ")
+           << count << " accumulators of C, got " << getC().size();
+  Type element = getElementType();
+  for (auto [name, desc] :
+       {std::pair<StringRef, Value>{"a", getA()}, {"b", getB()}}) {
+    auto def = desc.getDefiningOp<WgmmaDescOp>();
+    if (!def)
+      return emitOpError("operand ")
+             << name << " must be a dkernel.wgmma_desc result";
+    Type got = cast<MemRefType>(def.getSrc().getType()).getElementType();
+    if (got != element)
+      return emitOpError("operand ")
+             << name << " holds " << got << " elements, not " << element;
+  }
+  // The accumulators stay in flight until their wait: only the next op of
+  // the chain or the wait reads them.
+  for (Value result : getResults())
+    for (Operation *user : result.getUsers())
+      if (!isa<WgmmaMmaAsyncOp, WgmmaWaitGroupOp>(user))
+        return emitOpError("accumulators may only be read by "
+                           "dkernel.wgmma_mma_async or "
+                           "dkernel.wgmma_wait_group, not by ")
+               << user->getName();
+  TargetAttr target = getTargetOrDefault(*this);
+  if (!target.has(GpuFeature::wgmma))
+    return emitOpError("needs a target with wgmma (sm_90a), not ")
+           << target.getName();
+  if (auto func = (*this)->getParentOfType<FuncOp>();
+      func && func.getNumThreads() % kWarpgroupThreads != 0)
+    return emitOpError("runs in blocks of whole 128-thread warpgroups; the "
+                       "kernel's block has ")
+           << func.getNumThreads() << " threads";
+  return success();
+}
+
+// %a, %b, [%c0, ...] n 8 : bf16
+void WgmmaMmaAsyncOp::print(OpAsmPrinter &p) {
+  p << " " << getA() << ", " << getB() << ", [" << getC() << "] n " << getN();
+  p.printOptionalAttrDict((*this)->getAttrs(), {"n", "elementType"});
+  p << " : " << getElementType();
+}
+
+ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
+                                   OperationState &result) {
+  OpAsmParser::UnresolvedOperand a, b;
+  SmallVector<OpAsmParser::UnresolvedOperand> c;
+  int64_t n = 0;
+  Type element;
+  if (parser.parseOperand(a) || parser.parseComma() || parser.parseOperand(b) ||
+      parser.parseComma() ||
+      parser.parseOperandList(c, OpAsmParser::Delimiter::Square) ||
+      parser.parseKeyword("n") || parser.parseInteger(n) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(element))
+    return failure();
+  Builder &b64 = parser.getBuilder();
+  if (parser.resolveOperand(a, b64.getI64Type(), result.operands) ||
+      parser.resolveOperand(b, b64.getI64Type(), result.operands) ||
+      parser.resolveOperands(c, b64.getF32Type(), result.operands))
+    return failure();
+  result.getOrAddProperties<Properties>().n = n;
+  result.getOrAddProperties<Properties>().elementType = TypeAttr::get(element);
+  // The verifier checks n; a nonsensical one gets no results here.
+  int64_t count = n >= 8 && n <= 256 && n % 8 == 0 ? n / 2 : 0;
+  result.addTypes(SmallVector<Type>(count, b64.getF32Type()));
+  return success();
+}

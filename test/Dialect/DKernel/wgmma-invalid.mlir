@@ -1,0 +1,187 @@
+// RUN: deplodock-opt %s -split-input-file -verify-diagnostics
+
+// Each verifier of the warpgroup matrix ops (WgmmaOps.td), with its located
+// error.
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @desc_global(%a: memref<64x16xbf16>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dkernel.wgmma_desc' op source must be in workgroup memory, got 'memref<64x16xbf16>'}}
+  %d = dkernel.wgmma_desc %a[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16>
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @desc_f32(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xf32, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dkernel.wgmma_desc' op source elements must be f16 or bf16, got 'f32'}}
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xf32, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @desc_swizzle(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dkernel.wgmma_desc' op swizzle must be 0, 32, 64 or 128 bytes, got 16}}
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 16 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @desc_sbo(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dkernel.wgmma_desc' op sbo must be a multiple of 16 in [0, 262144), got 100}}
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 100 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @desc_use(%a: memref<4xi64>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dkernel.wgmma_desc' op result may only be an operand of dkernel.wgmma_mma_async, not of memref.store}}
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  memref.store %d, %a[%c0] : memref<4xi64>
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_n(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op n must be a multiple of 8 from 8 to 256, got 12}}
+  dkernel.wgmma_mma_async %d, %d, [] n 12 : bf16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_c(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %x = arith.constant 0.0 : f32
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op takes none or 4 accumulators of C, got 2}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [%x, %x] n 8 : bf16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_dtype(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op operand a holds 'bf16' elements, not 'f16'}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : f16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_elem(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op attribute 'elementType' failed to satisfy constraint}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : f32
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_read_early(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op accumulators may only be read by dkernel.wgmma_mma_async or dkernel.wgmma_wait_group, not by memref.store}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16
+  memref.store %r#0, %a[%c0] : memref<4xf32>
+  dkernel.return
+}
+}
+
+// -----
+
+// The default target (sm_90) has no wgmma.
+dkernel.func @mma_target(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op needs a target with wgmma (sm_90a), not sm_90}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16
+  dkernel.return
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_warps(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [96, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op runs in blocks of whole 128-thread warpgroups; the kernel's block has 96 threads}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_desc_operand(%a: memref<4xf32>, %i: memref<4xi64>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %c0 = arith.constant 0 : index
+  %d = memref.load %i[%c0] : memref<4xi64>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op operand a must be a dkernel.wgmma_desc result}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @wait_pending(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.wgmma_wait_group' op pending group count must be in [0, 7], got 8}}
+  dkernel.wgmma_wait_group 8
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @wait_values(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %x = arith.constant 0.0 : f32
+  // expected-error @+1 {{'dkernel.wgmma_wait_group' op passes through only wgmma_mma_async results}}
+  %r = dkernel.wgmma_wait_group 0 [%x]
+  dkernel.return
+}
+}
