@@ -120,7 +120,11 @@ def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
                16, 64>,
   OptionalKnob<"mma_pad", KnobBool,
                "pad an mma.sync matmul's slab rows by 16 bytes, so that the "
-               "eight rows of an ldmatrix fall in distinct banks">]> {
+               "eight rows of an ldmatrix fall in distinct banks">,
+  OptionalKnob<"mma_swizzle", KnobBool,
+               "XOR-swizzle the 16-byte chunks of an mma.sync matmul's slab "
+               "rows by row, so that the eight rows of an ldmatrix fall in "
+               "distinct banks without padding">]> {
   let description = [{
     Applies, on a target with the `mma_sync` feature, to a matmul kernel
     without threads whose one reduce loop sums products of an f16 or bf16
@@ -134,18 +138,23 @@ def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
     them with ldmatrix (transposed where the matrix lies the other way).
     Products sum in f32 whatever the IR's accumulator type; the epilogue
     (conversion, residual, scale, SiLU...) runs on each accumulator, its
-    stores guarded where the block tile overhangs. With mma_pad the slab rows
-    are 16 bytes longer: rows a multiple of 128 bytes apart would put the
-    eight rows of one ldmatrix in the same banks (pad_smem sees only scalar
-    slab reads). Legal: warp tiles 16x8, 32x16, 32x32, 64x32, 1, 2, 4 or 8
-    warps, mma_k 16, 32, 64, dropping tiles more than twice the rounded-up
-    extents, each padded or not; tensor_cores=false last. Heuristic: tensor
-    cores, mma_k 32 (or the largest legal), the largest block tile that still
-    fills half the SMs, then 4 warps, padded.
+    stores guarded where the block tile overhangs. Rows a multiple of 128
+    bytes apart would put the eight rows of one ldmatrix in the same banks
+    (pad_smem sees only scalar slab reads), so the slabs take one of three
+    layouts: with mma_swizzle each slab whose rows allow it is held in the
+    segments of the widest stage swizzle (32, 64 or 128 bytes, see
+    dtile.stage), its 16-byte chunks XORed with the row, which costs no
+    shared memory; with mma_pad the slab rows are 16 bytes longer; with
+    neither they are plain. Legal: warp tiles 16x8, 32x16, 32x32, 64x32, 1,
+    2, 4 or 8 warps, mma_k 16, 32, 64, dropping tiles more than twice the
+    rounded-up extents, each swizzled (where some slab can be), padded or
+    plain; tensor_cores=false last. Heuristic: tensor cores, mma_k 32 (or
+    the largest legal), the largest block tile that still fills half the
+    SMs, then 4 warps, swizzled, else padded.
   }];
-  let forks = "mma_sync: (WM, WN, mma_k, mma_pad, tensor_cores, warps) in "
-              "{(32, 32, 32, true, true, 4)*, (16, 8, 16, false, true, 1), "
-              "..., (false)}";
+  let forks = "mma_sync: (WM, WN, mma_k, mma_pad, mma_swizzle, tensor_cores, "
+              "warps) in {(32, 32, 32, false, true, true, 4)*, "
+              "(16, 8, 16, false, true, true, 1), ..., (false)}";
 }
 
 def DTileChunkMatmulK : TileRule<"dtile-chunk-matmul-k", "chunk_matmul_k",

@@ -17,6 +17,7 @@
 #include "TileUtils.h"
 
 #include "Deplodock/Dialect/Common/Reductions.h"
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -214,6 +215,23 @@ int64_t warpsAlongM(int64_t warps) {
 
 int64_t roundUp(int64_t v, int64_t to) { return ceilDiv(v, to) * to; }
 
+/// The box of `op`'s slab: `box` along its M or N (`other`), `step` along K,
+/// one along the rest.
+SmallVector<int64_t> slabBox(const Operand &op, Role other, int64_t box,
+                             int64_t step) {
+  SmallVector<int64_t> shape;
+  for (Role role : op.roles)
+    shape.push_back(role == Role::K ? step : role == other ? box : 1);
+  return shape;
+}
+
+/// The widest swizzle `op`'s slab of `shape` can be held in; 0 if none.
+int64_t slabSwizzle(ArrayRef<int64_t> shape, Type element) {
+  int64_t rows = product(shape.drop_back());
+  return getWidestSwizzle(shape.back() * element.getIntOrFloatBitWidth() / 8,
+                          rows);
+}
+
 class MmaSync final : public TypedRule<MmaSyncKnobs> {
 public:
   /// tensor_cores=true must be possible: say why not where it is not.
@@ -256,8 +274,13 @@ protected:
                   target.getSmemPerBlock() ||
               warps * kWarpSize > target.getThreadsPerBlock())
             continue;
-          for (bool pad : {false, true})
-            options.push_back({true, wm, wn, warps, step, pad});
+          // Swizzled first (conflict-free at no cost in shared memory) where
+          // a slab can be; then padded, then plain.
+          if (slabSwizzle(slabBox(mm->a, Role::M, bm, step), mm->element) ||
+              slabSwizzle(slabBox(mm->b, Role::N, bn, step), mm->element))
+            options.push_back({true, wm, wn, warps, step, false, true});
+          options.push_back({true, wm, wn, warps, step, true, false});
+          options.push_back({true, wm, wn, warps, step, false, false});
         }
     options.push_back({false, {}, {}, {}, {}, {}});
     return options;
@@ -277,7 +300,7 @@ protected:
       if (o.tensorCores && *o.mmaK <= 32)
         step = std::max(step, *o.mmaK);
     size_t best = options.size() - 1;
-    std::tuple<bool, int64_t, bool, int64_t, bool> bestKey{};
+    std::tuple<bool, int64_t, bool, int64_t, bool, bool> bestKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
       if (!o.tensorCores || *o.mmaK != step)
         continue;
@@ -285,9 +308,9 @@ protected:
       int64_t bn = *o.WN * (*o.warps / warpsAlongM(*o.warps));
       int64_t blocks = batch * ceilDiv(m, bm) * ceilDiv(n, bn);
       bool fills = 2 * blocks >= target.getSmCount();
-      std::tuple<bool, int64_t, bool, int64_t, bool> key{
-          fills, fills ? bm * bn : blocks, *o.warps == 4, *o.WM * *o.WN,
-          *o.mmaPad};
+      std::tuple<bool, int64_t, bool, int64_t, bool, bool> key{
+          fills,         fills ? bm * bn : blocks,     *o.warps == 4,
+          *o.WM * *o.WN, o.mmaSwizzle.value_or(false), *o.mmaPad};
       if (best == options.size() - 1 || key > bestKey) {
         best = i;
         bestKey = key;
@@ -305,9 +328,9 @@ class MmaBuilder {
 public:
   MmaBuilder(MmaMatmul mm, const MmaSyncKnobs &o)
       : mm(mm), wm(*o.WM), wn(*o.WN), warps(*o.warps), step(*o.mmaK),
-        pad(*o.mmaPad), warpsM(warpsAlongM(warps)), warpsN(warps / warpsM),
-        bm(wm * warpsM), bn(wn * warpsN), tilesM(wm / kTileM),
-        tilesN(wn / kTileN), b(mm.tile) {}
+        pad(*o.mmaPad), swizzle(o.mmaSwizzle.value_or(false)),
+        warpsM(warpsAlongM(warps)), warpsN(warps / warpsM), bm(wm * warpsM),
+        bn(wn * warpsN), tilesM(wm / kTileM), tilesN(wn / kTileN), b(mm.tile) {}
 
   void build();
 
@@ -329,7 +352,7 @@ private:
 
   MmaMatmul mm;
   int64_t wm, wn, warps, step;
-  bool pad;
+  bool pad, swizzle;
   int64_t warpsM, warpsN, bm, bn, tilesM, tilesN;
   OpBuilder b;
   Location loc = mm.tile.getLoc();
@@ -351,30 +374,26 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
   auto source = cast<MemRefType>(op.load.getMemRef().getType());
   // Operands: the tile's coordinates, then ko.
   unsigned koPos = coords.size();
+  SmallVector<int64_t> shape = slabBox(op, other, box, step);
   SmallVector<AffineExpr> origin;
-  SmallVector<int64_t> shape;
   bool overhang = false;
   for (auto [d, role] : llvm::enumerate(op.roles)) {
     int64_t extent = source.getDimSize(d);
     switch (role) {
     case Role::Constant:
       origin.push_back(getAffineConstantExpr(op.values[d], ctx));
-      shape.push_back(1);
       break;
     case Role::Batch:
       // Batch axes keep their place among the block axes.
       origin.push_back(getAffineDimExpr(op.values[d], ctx));
-      shape.push_back(1);
       break;
     case Role::K:
       origin.push_back(getAffineDimExpr(koPos, ctx) * step);
-      shape.push_back(step);
       overhang |= mm.k % step != 0;
       break;
     default: {
       unsigned axis = other == Role::M ? numBlocks - 2 : numBlocks - 1;
       origin.push_back(getAffineDimExpr(axis, ctx) * box);
-      shape.push_back(box);
       overhang |= ceilDiv(other == Role::M ? mm.m : mm.n, box) * box > extent;
       break;
     }
@@ -396,7 +415,8 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
       op.load.getMemRef(), operands, /*slot=*/Value(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(shape), padding,
-      /*buffers=*/1, Transport::sync, /*swizzle=*/0);
+      /*buffers=*/1, Transport::sync,
+      swizzle ? slabSwizzle(shape, mm.element) : 0);
   if (overhang)
     stage.setZeroFill(true);
   return stage;
