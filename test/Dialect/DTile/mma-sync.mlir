@@ -98,7 +98,7 @@
 // LOWER-LABEL: func.func @single
 //       LOWER:   knobs<BK = 16, {{.*}}>
 
-// NOTHALF: half-matmuls.mlir:94:5: error: 'dtile.kernel' op knob tensor_cores=true: mma_sync cannot take @single_0_reduce: the operands are not both f16 or both bf16
+// NOTHALF: half-matmuls.mlir:94:5: error: 'dtile.kernel' op knob tensor_cores=true: mma_sync cannot take @single_0_reduce: the operands are f32, and the module does not allow tf32 (precision=tf32)
 
 /// A part without tensor cores refuses the request, and the rule does not
 /// apply there.

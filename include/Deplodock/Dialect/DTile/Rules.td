@@ -108,8 +108,9 @@ class TileRule<string passArg, string rule, string what,
 }
 
 def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
-    "map a half-precision matmul onto warp-level mma.sync (fork: tensor "
-    "cores or SIMT, warp tile, warps, K step)", [
+    "map a half-precision (or, with precision=tf32, f32) matmul onto "
+    "warp-level mma.sync (fork: tensor cores or SIMT, warp tile, warps, K "
+    "step, slab layout)", [
   Knob<"tensor_cores", KnobBool,
        "the matmul runs on tensor cores (mma.sync) rather than SIMT">,
   OptionalKnob<"WM", KnobInt, "rows of a warp's mma.sync tile", 16, 64>,
@@ -128,14 +129,18 @@ def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
   let description = [{
     Applies, on a target with the `mma_sync` feature, to a matmul kernel
     without threads whose one reduce loop sums products of an f16 or bf16
-    element of two inputs (extended to f32 or not), starting at zero, with
+    element of two inputs (extended to f32 or not), or of an f32 element
+    where the module allows tf32 (`dtile.tf32`, set by precision=tf32),
+    starting at zero, with
     the two innermost output axes as M and N and each operand's matrix
     dimensions innermost. Option `tensor_cores=false` leaves the kernel to
     the SIMT rules; the others give each block warps x 32 threads, each warp
     a WM x WN tile of m16n8k16 mma.sync tiles (the warps in a grid of two
     rows for 2 and 4 warps, four for 8), stage mma_k-deep slabs of both
     operands per step of the K loop (zero-filled past M, N and K) and read
-    them with ldmatrix (transposed where the matrix lies the other way).
+    them with ldmatrix (transposed where the matrix lies the other way);
+    f32 operands run as tf32 m16n8k8 tiles instead, each fragment element
+    read with a scalar slab load (ldmatrix moves 16-bit elements only).
     Products sum in f32 whatever the IR's accumulator type; the epilogue
     (conversion, residual, scale, SiLU...) runs on each accumulator, its
     stores guarded where the block tile overhangs. Rows a multiple of 128

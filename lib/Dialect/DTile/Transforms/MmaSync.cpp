@@ -1,14 +1,16 @@
 //===- MmaSync.cpp - Half-precision matmuls on tensor cores -----*- C++ -*-===//
 //
 // mma_sync: a matmul whose operands are f16 or bf16 becomes warps of
-// m16n8k16 mma.sync tiles. Each block holds `warps` warps (lanes are 32
-// consecutive threads: thread axes "warp" x "lane"), each warp a WM x WN
-// tile of accumulators, four f32 per 16 x 8 tile and lane. A loop over K in
-// steps of mma_k stages both operands' slabs in shared memory (zero-filled
-// past the edges, so ragged M, N and K need no guard in the loop) and
-// reads them with ldmatrix; the epilogue of the Loop kernel runs once per
-// accumulator at the row and column the PTX fragment layout gives it.
-// The rule forks between tensor cores and SIMT (the other matmul rules), so
+// m16n8k16 mma.sync tiles; one of f32 operands, where the module allows
+// tf32 (precision=tf32), warps of tf32 m16n8k8 tiles, whose fragments are
+// read with scalar slab loads (ldmatrix moves 16-bit elements only). Each block
+// holds `warps` warps (lanes are 32 consecutive threads: thread axes "warp" x
+// "lane"), each warp a WM x WN tile of accumulators, four f32 per 16 x 8 tile
+// and lane. A loop over K in steps of mma_k stages both operands' slabs in
+// shared memory (zero-filled past the edges, so ragged M, N and K need no guard
+// in the loop) and reads them with ldmatrix; the epilogue of the Loop kernel
+// runs once per accumulator at the row and column the PTX fragment layout gives
+// it. The rule forks between tensor cores and SIMT (the other matmul rules), so
 // the tuner measures both.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +21,7 @@
 #include "Deplodock/Dialect/Common/Reductions.h"
 #include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,8 +36,9 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The m16n8k16 shape of one mma.sync.
-constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16;
+/// The m16n8k16 shape of one mma.sync (K 8 for tf32).
+constexpr int64_t kTileM = 16, kTileN = 8;
+int64_t tileK(Type element) { return element.isF32() ? 8 : 16; }
 constexpr int64_t kWarpSize = 32;
 
 /// What an index of an operand load walks.
@@ -170,8 +174,12 @@ llvm::Expected<MmaMatmul> matchMmaMatmul(KernelOp kernel, TargetAttr target) {
   if (!x || !y || loop.getBody()->getOperations().size() != ops + 1)
     return refuse("the matmul loop computes more than a product of two loads");
   mm.element = x.getType();
-  if (!isa<Float16Type, BFloat16Type>(mm.element) || y.getType() != mm.element)
-    return refuse("the operands are not both f16 or both bf16");
+  if (y.getType() == mm.element && mm.element.isF32() && !allowsTf32(kernel))
+    return refuse("the operands are f32, and the module does not allow tf32 "
+                  "(precision=tf32)");
+  if (!isa<Float16Type, BFloat16Type, Float32Type>(mm.element) ||
+      y.getType() != mm.element)
+    return refuse("the operands are not both f16, both bf16 or both f32");
   Type acc = loop.getResult(0).getType();
   if (!acc.isF32() && acc != mm.element)
     return refuse("the accumulator is neither f32 nor the operands' type");
@@ -259,13 +267,14 @@ protected:
     }
     SmallVector<MmaSyncKnobs> options;
     int64_t bytes = mm->element.getIntOrFloatBitWidth() / 8;
+    int64_t kTileK = tileK(mm->element);
     for (auto [wm, wn] :
          {std::pair<int64_t, int64_t>{16, 8}, {32, 16}, {32, 32}, {64, 32}})
       for (int64_t warps : {1, 2, 4, 8})
         for (int64_t step : {16, 32, 64}) {
           int64_t bm = wm * warpsAlongM(warps);
           int64_t bn = wn * (warps / warpsAlongM(warps));
-          bool small = bm == kTileM && bn == kTileN && step == kTileK;
+          bool small = bm == kTileM && bn == kTileN && step == 16;
           if (!small && (bm >= 2 * roundUp(mm->m, kTileM) ||
                          bn >= 2 * roundUp(mm->n, kTileN) ||
                          step >= 2 * roundUp(mm->k, kTileK)))
@@ -330,7 +339,8 @@ public:
       : mm(mm), wm(*o.WM), wn(*o.WN), warps(*o.warps), step(*o.mmaK),
         pad(*o.mmaPad), swizzle(o.mmaSwizzle.value_or(false)),
         warpsM(warpsAlongM(warps)), warpsN(warps / warpsM), bm(wm * warpsM),
-        bn(wn * warpsN), tilesM(wm / kTileM), tilesN(wn / kTileN), b(mm.tile) {}
+        bn(wn * warpsN), tilesM(wm / kTileM), tilesN(wn / kTileN),
+        kTileK(tileK(mm.element)), b(mm.tile) {}
 
   void build();
 
@@ -348,12 +358,15 @@ private:
   /// are appended to `frags`.
   void load(Value slab, AffineExpr row, AffineExpr col, unsigned matrices,
             bool trans, SmallVectorImpl<SmallVector<Value>> &frags);
+  /// The tf32 fragments of K step `ks`, one slab load per element.
+  SmallVector<SmallVector<Value>> loadTf32Fragments(Value slab, int64_t ks,
+                                                    bool isA);
   void epilogue(ValueRange accs);
 
   MmaMatmul mm;
   int64_t wm, wn, warps, step;
   bool pad, swizzle;
-  int64_t warpsM, warpsN, bm, bn, tilesM, tilesN;
+  int64_t warpsM, warpsN, bm, bn, tilesM, tilesN, kTileK;
   OpBuilder b;
   Location loc = mm.tile.getLoc();
   TileOp tile;
@@ -438,7 +451,45 @@ void MmaBuilder::load(Value slab, AffineExpr row, AffineExpr col,
 }
 
 SmallVector<SmallVector<Value>>
+MmaBuilder::loadTf32Fragments(Value slab, int64_t ks, bool isA) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr warp = getAffineDimExpr(numBlocks, ctx);
+  AffineExpr lane = getAffineDimExpr(numBlocks + 1, ctx);
+  AffineExpr g = lane.floorDiv(4), t = lane % 4;
+  int64_t k0 = ks * kTileK;
+  int64_t rank = cast<MemRefType>(slab.getType()).getRank();
+  // (M or N, K) of one element as the slab's two innermost indices.
+  auto read = [&](AffineExpr outer, AffineExpr k, bool kInner) {
+    SmallVector<AffineExpr> results(rank - 2, getAffineConstantExpr(0, ctx));
+    results.push_back(kInner ? outer : k);
+    results.push_back(kInner ? k : outer);
+    auto map = AffineMap::get(coords.size(), 0, results, ctx);
+    return dloop::LoadOp::create(b, loc, slab, map, coords).getResult();
+  };
+  SmallVector<SmallVector<Value>> frags;
+  for (int64_t t0 = 0; t0 < (isA ? tilesM : tilesN); ++t0) {
+    SmallVector<Value> frag;
+    if (isA) {
+      // a[i] is A[g + 8 (i % 2)][t + 4 (i / 2)].
+      AffineExpr m0 = warp.floorDiv(warpsN) * wm + t0 * kTileM;
+      for (int64_t i = 0; i < 4; ++i)
+        frag.push_back(
+            read(m0 + g + 8 * (i % 2), t + 4 * (i / 2) + k0, mm.a.kInner));
+    } else {
+      // b[i] is B[t + 4 i][g].
+      AffineExpr n0 = (warp % warpsN) * wn + t0 * kTileN;
+      for (int64_t i = 0; i < 2; ++i)
+        frag.push_back(read(n0 + g, t + 4 * i + k0, mm.b.kInner));
+    }
+    frags.push_back(std::move(frag));
+  }
+  return frags;
+}
+
+SmallVector<SmallVector<Value>>
 MmaBuilder::loadFragments(Value slab, int64_t ks, bool isA) {
+  if (mm.element.isF32())
+    return loadTf32Fragments(slab, ks, isA);
   MLIRContext *ctx = b.getContext();
   AffineExpr warp = getAffineDimExpr(numBlocks, ctx);
   AffineExpr lane = getAffineDimExpr(numBlocks + 1, ctx);
