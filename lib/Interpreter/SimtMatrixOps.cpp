@@ -89,6 +89,27 @@ static double roundToTf32(double v) {
   return llvm::bit_cast<float>(bits);
 }
 
+/// D = A B + C for every active lane, summed exactly: `a` and `b` give an
+/// element of A and B (the warp's first lane, row, column), C is operands
+/// [c, c + 4) and K is `depth`.
+template <typename ReadA, typename ReadB>
+static void accumulate(const SInstr &instr, llvm::ArrayRef<LaneValue> frame,
+                       const Mask &mask, uint32_t c, uint32_t depth, ReadA a,
+                       ReadB b, std::vector<double> &d) {
+  for (uint32_t i = 0; i < mask.count; ++i) {
+    uint32_t l = mask.lanes[i], base = l - l % 32, lane = l % 32;
+    uint32_t g = lane / 4, t = lane % 4;
+    for (uint32_t k = 0; k < 4; ++k) {
+      // c[k] and d[k] are C[g + 8 (k / 2)][2 t + k % 2].
+      uint32_t row = g + 8 * (k / 2), col = 2 * t + k % 2;
+      double sum = frame[instr.in[c + k]].at(l);
+      for (uint32_t x = 0; x < depth; ++x)
+        sum += a(base, row, x) * b(base, x, col);
+      d[4 * l + k] = sum;
+    }
+  }
+}
+
 /// m16n8k8 with f32 multiplicands taken as tf32: a[0..4), b[4..6), c[6..10).
 static void mmaTf32(const SInstr &instr, llvm::ArrayRef<LaneValue> frame,
                     const Mask &mask, std::vector<double> &d) {
@@ -103,17 +124,7 @@ static void mmaTf32(const SInstr &instr, llvm::ArrayRef<LaneValue> frame,
     uint32_t lane = col * 4 + row % 4;
     return roundToTf32(frame[instr.in[4 + row / 4]].at(base + lane));
   };
-  for (uint32_t i = 0; i < mask.count; ++i) {
-    uint32_t l = mask.lanes[i], base = l - l % 32, lane = l % 32;
-    uint32_t g = lane / 4, t = lane % 4;
-    for (uint32_t k = 0; k < 4; ++k) {
-      uint32_t row = g + 8 * (k / 2), col = 2 * t + k % 2;
-      double sum = frame[instr.in[6 + k]].at(l);
-      for (uint32_t x = 0; x < 8; ++x)
-        sum += a(base, row, x) * b(base, x, col);
-      d[4 * l + k] = sum;
-    }
-  }
+  accumulate(instr, frame, mask, 6, 8, a, b, d);
 }
 
 /// m16n8k16 with f16 or bf16 multiplicands: a[0..8), b[8..12), c[12..16).
@@ -131,18 +142,7 @@ static void mma16(const SInstr &instr, llvm::ArrayRef<LaneValue> frame,
     uint32_t lane = col * 4 + (row % 8) / 2;
     return frame[instr.in[8 + i]].at(base + lane);
   };
-  for (uint32_t i = 0; i < mask.count; ++i) {
-    uint32_t l = mask.lanes[i], base = l - l % 32, lane = l % 32;
-    uint32_t g = lane / 4, t = lane % 4;
-    for (uint32_t k = 0; k < 4; ++k) {
-      // c[k] and d[k] are C[g + 8 (k / 2)][2 t + k % 2].
-      uint32_t row = g + 8 * (k / 2), col = 2 * t + k % 2;
-      double sum = frame[instr.in[12 + k]].at(l);
-      for (uint32_t x = 0; x < 16; ++x)
-        sum += a(base, row, x) * b(base, x, col);
-      d[4 * l + k] = sum;
-    }
-  }
+  accumulate(instr, frame, mask, 12, 16, a, b, d);
 }
 
 LogicalResult Machine::execMma(const SInstr &instr, const Mask &mask) {

@@ -60,24 +60,60 @@ dtile::linearizeAffineExpr(AffineExpr expr, unsigned numDims,
   return coeffs;
 }
 
+namespace {
+
+/// Where the elements of a slab lie: row-major with padding, or (unpadded)
+/// in the segments of a swizzle.
+struct SlabLayout {
+  ArrayRef<int64_t> box;
+  SmallVector<int64_t> strides;
+  int64_t rows = 0, elementBytes = 0, swizzle = 0;
+
+  /// The layout of `stage`'s slab with `pad` or `swizzle`; nullopt for both
+  /// at once.
+  static std::optional<SlabLayout> get(StageOp stage, ArrayRef<int64_t> pad,
+                                       int64_t swizzle) {
+    if (swizzle != 0 && llvm::any_of(pad, [](int64_t p) { return p != 0; }))
+      return std::nullopt;
+    auto type = cast<MemRefType>(stage.getResult().getType());
+    SlabLayout layout;
+    layout.box = stage.getBox();
+    layout.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+    layout.rows =
+        type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
+    layout.swizzle = swizzle;
+    layout.strides.assign(layout.box.size(), 1);
+    for (int64_t d = static_cast<int64_t>(layout.box.size()) - 2; d >= 0; --d)
+      layout.strides[d] =
+          layout.strides[d + 1] * (layout.box[d + 1] + pad[d + 1]);
+    return layout;
+  }
+
+  /// The byte offset of the element at `indices`.
+  int64_t byteOffset(ArrayRef<int64_t> indices) const {
+    int64_t element = 0, row = 0;
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      element += index * strides[d];
+      if (d + 1 < box.size())
+        row = row * box[d] + index;
+    }
+    if (swizzle != 0)
+      element = getSwizzledSlabOffset(row, indices.back(), rows, swizzle,
+                                      elementBytes);
+    return element * elementBytes;
+  }
+};
+
+} // namespace
+
 std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
                                                 dloop::LoadOp read,
                                                 ArrayRef<int64_t> pad,
                                                 int64_t swizzle) {
   auto tile = read->getParentOfType<TileOp>();
-  auto type = cast<MemRefType>(stage.getResult().getType());
-  int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
-  if (!tile || elementBytes > kBankBytes)
+  std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
+  if (!tile || !layout || layout->elementBytes > kBankBytes)
     return std::nullopt;
-  if (swizzle != 0 && llvm::any_of(pad, [](int64_t p) { return p != 0; }))
-    return std::nullopt;
-  int64_t rows =
-      type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
-  // Row-major strides of the padded slab.
-  ArrayRef<int64_t> box = stage.getBox();
-  SmallVector<int64_t> strides(box.size(), 1);
-  for (int64_t d = static_cast<int64_t>(box.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * (box[d + 1] + pad[d + 1]);
   // Which thread axis each index operand is, if any.
   Block &body = tile.getBody().front();
   unsigned numBlockAxes = tile.getBlockAxes().size();
@@ -111,22 +147,15 @@ std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
         coords[a] = rest % extents[a];
         rest /= extents[a];
       }
-      int64_t element = 0, inner = 0;
-      for (auto [d, coeffs] : llvm::enumerate(linear)) {
+      SmallVector<int64_t> indices;
+      for (const SmallVector<int64_t> &coeffs : linear) {
         int64_t index = coeffs.back();
         for (auto [i, axis] : llvm::enumerate(threadAxisOf))
           if (axis >= 0)
             index += coeffs[i] * coords[axis];
-        element += index * strides[d];
-        inner = index;
+        indices.push_back(index);
       }
-      if (swizzle != 0) {
-        // Row-major over the outer dimensions, then the segmented layout.
-        int64_t row = (element - inner) / box.back();
-        element =
-            getSwizzledSlabOffset(row, inner, rows, swizzle, elementBytes);
-      }
-      addresses.push_back(element * elementBytes);
+      addresses.push_back(layout->byteOffset(indices));
     }
     worst = std::max(worst, bankConflictDegree(addresses));
   }
@@ -183,17 +212,9 @@ std::optional<int64_t> dtile::ldmatrixConflicts(StageOp stage,
                                                 ArrayRef<int64_t> pad,
                                                 int64_t swizzle) {
   auto tile = read->getParentOfType<TileOp>();
-  auto type = cast<MemRefType>(stage.getResult().getType());
-  int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
-  if (!tile ||
-      (swizzle != 0 && llvm::any_of(pad, [](int64_t p) { return p != 0; })))
+  std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
+  if (!tile || !layout)
     return std::nullopt;
-  ArrayRef<int64_t> box = stage.getBox();
-  int64_t rows =
-      type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
-  SmallVector<int64_t> strides(box.size(), 1);
-  for (int64_t d = static_cast<int64_t>(box.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * (box[d + 1] + pad[d + 1]);
   Block &body = tile.getBody().front();
   size_t numBlockAxes = tile.getBlockAxes().size();
   ArrayRef<int64_t> extents = tile.getThreadExtents();
@@ -206,19 +227,14 @@ std::optional<int64_t> dtile::ldmatrixConflicts(StageOp stage,
       coords[numBlockAxes + a] = rest % extents[a];
       rest /= extents[a];
     }
-    int64_t element = 0, row = 0, inner = 0;
-    for (auto [d, index] : llvm::enumerate(read.getIndices())) {
+    SmallVector<int64_t> indices;
+    for (Value index : read.getIndices()) {
       std::optional<int64_t> v = evaluateIndex(index, body, coords);
       if (!v)
         return std::nullopt;
-      element += *v * strides[d];
-      if (d + 1 < box.size())
-        row = row * box[d] + *v;
-      inner = *v;
+      indices.push_back(*v);
     }
-    if (swizzle != 0)
-      element = getSwizzledSlabOffset(row, inner, rows, swizzle, elementBytes);
-    rowAddresses.push_back(element * elementBytes);
+    rowAddresses.push_back(layout->byteOffset(indices));
   }
   // One access per matrix of each warp: its eight rows' 16 bytes each.
   int64_t worst = 1;
