@@ -15,6 +15,7 @@ void deplodock::buildLowerToTilePipeline(OpPassManager &pm,
   lower.knobs = options.knobs;
   lower.listForks = options.listForks;
   lower.simplest = options.simplest;
+  lower.precision = options.precision;
   std::shared_ptr<dtile::OptionChooser> chooser;
   if (!options.tuneDb.empty())
     chooser = tuner::createReplayChooser(options.tuneDb, options.tuneContext,

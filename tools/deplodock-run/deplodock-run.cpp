@@ -26,6 +26,7 @@
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
 #include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/InitAllPasses.h"
 #include "Deplodock/Interpreter/BufferIO.h"
@@ -126,6 +127,11 @@ static cl::opt<unsigned> checkVariants(
 static cl::opt<std::string>
     variantTarget("target", cl::desc("GPU of --check-variants and --bench"),
                   cl::init("sm_90"), cl::cat(runCategory));
+static cl::opt<std::string> variantPrecision(
+    "precision",
+    cl::desc("Precision of FP32 contractions in --check-variants: ieee, or "
+             "tf32 to allow TF32 tensor cores (default: the module's)"),
+    cl::cat(runCategory));
 static cl::opt<std::string> variantPipeline(
     "variant-pipeline",
     cl::desc("Pass pipeline run on each variant after its Tile rules (e.g. "
@@ -348,7 +354,8 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
                              ArrayRef<interp::Buffer> expected) {
   MLIRContext *context = module.getContext();
   OwningOpRef<ModuleOp> loops = module.clone();
-  if (failed(applyPipeline(*loops, "lower-to-loop")))
+  if (failed(applyPipeline(*loops, "lower-to-loop")) ||
+      failed(dtile::applyPrecisionOption(*loops, variantPrecision)))
     return false;
   dtile::Target target = dtile::Target::lookup(context, variantTarget);
   if (!target) {
@@ -406,6 +413,7 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
       PassManager pm(context);
       dtile::DTileLowerOptions options;
       options.target = variantTarget;
+      options.precision = variantPrecision;
       options.knobs = dtile::formatKnobsOption(name, knobs);
       pm.addPass(dtile::createDTileLower(options));
       std::string what = "@" + name.str() + " knobs " + options.knobs;

@@ -2,15 +2,18 @@
 //
 // The conflict degree of a warp's shared-memory access: broadcasts, strides,
 // sub-word elements; and the degree of the reads of a parsed slab, with and
-// without padding, as pad_smem and permute_register_tile see them.
+// without padding, as pad_smem and permute_register_tile see them; and the
+// ldmatrix reads of the mma_sync rule's slabs in each of their layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
+#include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/InitAllDialects.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "gtest/gtest.h"
 
@@ -163,6 +166,92 @@ TEST(SlabReadConflicts, SwizzleSpreadsColumns) {
   EXPECT_EQ(slabReadConflicts(stage, read, {0, 0}, 32), 4);
   // A padded layout is not a swizzled one.
   EXPECT_EQ(slabReadConflicts(stage, read, {0, 1}, 128), std::nullopt);
+}
+
+/// A 64 x 128 x 64 f16 matmul, A stored M x K and B K x N, on sm_80.
+constexpr llvm::StringLiteral kHalfMatmul = R"mlir(
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+  func.func @mm(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>) -> memref<64x64xf32> {
+    %alloc = memref.alloc() : memref<64x64xf32>
+    dloop.kernel @mm ins(%in0 = %arg0 : memref<64x128xf16>, %in1 = %arg1 : memref<128x64xf16>) outs(%out0 = %alloc : memref<64x64xf32>) {
+      %cst = arith.constant 0.000000e+00 : f32
+      dloop.for %d0 = 0 to 64 free "d0" {
+        dloop.for %d1 = 0 to 64 free "d1" {
+          %0 = dloop.for %r0 = 0 to 128 reduce "r0" iter(%acc = %cst : f32) {
+            %1 = dloop.load %in0[%d0, %r0] : memref<64x128xf16>
+            %2 = dloop.load %in1[%r0, %d1] : memref<128x64xf16>
+            %3 = arith.extf %1 : f16 to f32
+            %4 = arith.extf %2 : f16 to f32
+            %5 = arith.mulf %3, %4 : f32
+            %6 = arith.addf %acc, %5 : f32
+            dloop.yield %6 : f32
+          }
+          dloop.store %0, %out0[%d0, %d1] : memref<64x64xf32>
+        }
+      }
+    }
+    return %alloc : memref<64x64xf32>
+  }
+}
+)mlir";
+
+/// The worst ldmatrix conflict degree over the mma_sync rule's slabs with
+/// `knobs` (each slab in the layout the rule gave it).
+std::optional<int64_t> mmaLdmatrixDegree(StringRef knobs) {
+  MLIRContext context;
+  loadDeplodockDialects(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kHalfMatmul, &context);
+  if (!module)
+    return std::nullopt;
+  PassManager pm(&context);
+  pm.addPass(createDTileTileify());
+  DTileMmaSyncOptions options;
+  options.knobs = knobs.str();
+  pm.addPass(createDTileMmaSync(options));
+  if (failed(pm.run(*module)))
+    return std::nullopt;
+  int64_t worst = 0;
+  bool analysed = true;
+  module->walk([&](dkernel::LdMatrixOp read) {
+    auto stage = read.getSrc().getDefiningOp<StageOp>();
+    std::optional<int64_t> degree =
+        stage ? ldmatrixConflicts(stage, read, stage.getPadding(),
+                                  stage.getSwizzle())
+              : std::nullopt;
+    analysed &= degree.has_value();
+    worst = std::max(worst, degree.value_or(0));
+  });
+  if (!analysed || worst == 0)
+    return std::nullopt;
+  return worst;
+}
+
+/// 64-deep chunks make both slabs' rows 128 bytes: plain, the eight rows
+/// of every 8 x 8 matrix share their banks; swizzled (128-byte segments,
+/// chunk XOR row) or padded by 16 bytes, no matrix has a conflict.
+TEST(LdmatrixConflicts, MmaSlabLayouts) {
+  StringRef tile = "tensor_cores=true,WM=32,WN=32,warps=4,mma_k=64,";
+  EXPECT_EQ(mmaLdmatrixDegree((tile + "mma_pad=false,mma_swizzle=false").str()),
+            8);
+  EXPECT_EQ(mmaLdmatrixDegree((tile + "mma_pad=false,mma_swizzle=true").str()),
+            1);
+  EXPECT_EQ(mmaLdmatrixDegree((tile + "mma_pad=true,mma_swizzle=false").str()),
+            1);
+}
+
+/// Every swizzle width the rule picks is conflict-free: 32-deep chunks
+/// (64-byte rows, 64-byte segments) and 16-deep ones (32-byte rows).
+TEST(LdmatrixConflicts, NarrowSwizzles) {
+  for (StringRef step : {"mma_k=32,", "mma_k=16,"}) {
+    std::string knobs = ("tensor_cores=true,WM=32,WN=32,warps=4," + step).str();
+    EXPECT_GT(mmaLdmatrixDegree(knobs + "mma_pad=false,mma_swizzle=false")
+                  .value_or(0),
+              1)
+        << step.str();
+    EXPECT_EQ(mmaLdmatrixDegree(knobs + "mma_pad=false,mma_swizzle=true"), 1)
+        << step.str();
+  }
 }
 
 } // namespace

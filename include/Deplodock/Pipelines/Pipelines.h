@@ -49,6 +49,11 @@ struct TilePipelineOptions
       llvm::cl::desc("Remark whether each kernel was tuned, partly tuned or "
                      "not tuned"),
       llvm::cl::init(false)};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision of FP32 contractions: ieee, or tf32 to "
+                     "allow TF32 tensor cores (default: the module's "
+                     "dtile.tf32, else ieee)")};
   Option<bool> simplest{
       *this, "simplest",
       llvm::cl::desc("The reference lowering: the simplest option at every "

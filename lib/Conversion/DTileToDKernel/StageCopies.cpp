@@ -76,7 +76,7 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
     if (rank)
       coords.back() = mul(loc, coords.back(), chunk);
     SmallVector<Value> src, dst;
-    if (slot)
+    if (slot && alloc->swizzle == 0)
       dst.push_back(slot);
     Value valid;
     for (auto [d, o, c] : llvm::enumerate(origin, coords)) {
@@ -89,6 +89,9 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
       Value inside = cmpLt(loc, src.back(), sourceType.getDimSize(d));
       valid = valid ? arith::AndIOp::create(b, loc, valid, inside) : inside;
     }
+    // A run stays inside one 16-byte chunk, which the swizzle moves whole.
+    if (alloc->swizzle != 0)
+      dst = {swizzledSlabIndex(loc, *alloc, slot, coords)};
     if (transport == dtile::Transport::cp_async) {
       if (valid) {
         // The address is formed even when nothing is read: keep it inside.

@@ -1395,7 +1395,39 @@ LogicalResult CudaEmitter::printOperation(dkernel::LdMatrixOp op) {
   return success();
 }
 
+/// The tf32 m16n8k8 form: each f32 operand rounded by cvt.rna into a
+/// register of its own.
+static void printTf32Mma(raw_ostream &os, dkernel::MmaSyncOp op,
+                         ArrayRef<std::string> d, StringRef regs,
+                         function_ref<std::string(Value)> expr) {
+  SmallVector<Value> operands(op.getA());
+  llvm::append_range(operands, op.getB());
+  os << "unsigned " << regs << "[" << operands.size() << "];\n";
+  for (auto [i, v] : llvm::enumerate(operands))
+    os << "asm(\"cvt.rna.tf32.f32 %0, %1;\\n\" : \"=r\"(" << regs << "[" << i
+       << "]) : \"f\"(" << expr(v) << "));\n";
+  os << "asm(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};\\n\" : ";
+  for (auto [i, v] : llvm::enumerate(d))
+    os << (i ? ", " : "") << "\"=f\"(" << v << ")";
+  os << " : ";
+  for (size_t i = 0; i < operands.size(); ++i)
+    os << (i ? ", " : "") << "\"r\"(" << regs << "[" << i << "])";
+  for (Value c : op.getC())
+    os << ", \"f\"(" << expr(c) << ")";
+  os << ");\n";
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::MmaSyncOp op) {
+  if (op.isTf32()) {
+    SmallVector<std::string, 4> d;
+    for (Value result : op.getResults())
+      d.push_back(bind(result, "acc"));
+    os << "float " << llvm::join(d, ", ") << ";\n";
+    printTf32Mma(os, op, d, fresh("tf"), [&](Value v) { return expr(v); });
+    return success();
+  }
   Type type = op.getElementType();
   StringRef name = type.isF16() ? "f16" : "bf16";
   SmallVector<std::string, 4> d;

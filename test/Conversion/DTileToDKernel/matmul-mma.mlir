@@ -1,4 +1,4 @@
-// RUN: deplodock-opt %S/../../Dialect/DTile/Inputs/half-matmuls.mlir --dtile-lower="knobs=mm_0_reduce:WM=32,WN=16,warps=2,mma_k=32,mma_pad=false" --convert-dtile-to-dkernel > %t.mlir
+// RUN: deplodock-opt %S/../../Dialect/DTile/Inputs/half-matmuls.mlir --dtile-lower="knobs=mm_0_reduce:WM=32,WN=16,warps=2,mma_k=32,mma_pad=false,mma_swizzle=false" --convert-dtile-to-dkernel > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: deplodock-translate --emit-cuda %t.mlir | FileCheck %s --check-prefix=CUDA
 // RUN: deplodock-translate --emit-cuda %t.mlir -o %t.cu
@@ -21,14 +21,20 @@
 //       CHECK:   arith.truncf {{.*}} : f32 to f16
 //       CHECK:   memref.store {{.*}} : memref<64x64xf16>
 
-/// @ragged: padded bf16 slabs (rows of 24 and 40 elements, 16 bytes more
-/// than the box), A read transposed, B not; zero-filled copies and guarded
-/// epilogues.
+/// @ragged: swizzled bf16 slabs, held flat, two slots of 32 x 16 (32-byte
+/// segments) and 8 x 32 (64-byte ones): the element copies of A, the
+/// zero-filling cp.async of B and both ldmatrix reads address them through
+/// the same XOR of the 16-byte chunk with the row; A read transposed, B
+/// not; guarded epilogues.
 // CHECK-LABEL: dkernel.func @ragged_0_reduce
-//       CHECK:   %[[RA:.*]] = dkernel.alloc_shared offset 0 : memref<2x32x24xbf16, #gpu.address_space<workgroup>>
-//       CHECK:   %[[RB:.*]] = dkernel.alloc_shared offset 3072 : memref<2x8x40xbf16, #gpu.address_space<workgroup>>
-//       CHECK:   dkernel.ldmatrix trans %[[RA]]{{.*}} -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
-//       CHECK:   dkernel.ldmatrix %[[RB]]{{.*}} -> bf16, bf16, bf16, bf16
+//       CHECK:   %[[RA:.*]] = dkernel.alloc_shared offset 0 : memref<1024xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   %[[RB:.*]] = dkernel.alloc_shared offset 2048 : memref<512xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   %[[XA:.*]] = arith.xori
+//       CHECK:   memref.store %{{.*}}, %[[RA]][%[[XA]]] : memref<1024xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   %[[XB:.*]] = arith.xori
+//       CHECK:   dkernel.cp_async %{{.*}}, %[[RB]][%[[XB]]], 16 if %{{.*}} else zeros
+//       CHECK:   dkernel.ldmatrix trans %[[RA]][%{{[0-9]+}}] : memref<1024xbf16, {{.*}}> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+//       CHECK:   dkernel.ldmatrix %[[RB]][%{{[0-9]+}}] : memref<512xbf16, {{.*}}> -> bf16, bf16, bf16, bf16
 //       CHECK:   dkernel.mma_sync {{.*}} : bf16
 //       CHECK:   scf.if
 //       CHECK:     memref.load {{.*}} : memref<37x20xf32>

@@ -993,9 +993,20 @@ dkernel.func @mma_short(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32,
 
 // -----
 
+/// f32 multiplicands are the tf32 m16n8k8 form, one element per register.
 dkernel.func @mma_f32(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 0 {
   %f = arith.constant 0.0 : f32
-  // expected-error @+1 {{operand #0 must be variadic of 16-bit float or bfloat16 type, but got 'f32'}}
+  // expected-error @+1 {{m16n8k8 (tf32) takes 4 values of A, 2 of B and 4 of C, got 8, 4 and 4}}
   %d:4 = dkernel.mma_sync [%f, %f, %f, %f, %f, %f, %f, %f], [%f, %f, %f, %f], [%f, %f, %f, %f] : f32
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @mma_f64(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 0 {
+  %f = arith.constant 0.0 : f64
+  %c = arith.constant 0.0 : f32
+  // expected-error @+1 {{operand #0 must be variadic of 16-bit float or bfloat16 type or 32-bit float, but got 'f64'}}
+  %d:4 = dkernel.mma_sync [%f, %f, %f, %f], [%f, %f], [%c, %c, %c, %c] : f64
   dkernel.return
 }

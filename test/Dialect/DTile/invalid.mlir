@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @knob_unknown(%arg0: memref<4xf32>) {
-  // expected-error @+1 {{unknown knob 'BZ' (knobs: tensor_cores, WM, WN, warps, mma_k, mma_pad, BK, }}
+  // expected-error @+1 {{unknown knob 'BZ' (knobs: tensor_cores, WM, WN, warps, mma_k, mma_pad, mma_swizzle, BK, }}
   dtile.kernel @k knobs<BZ = 32> outs(%y = %arg0 : memref<4xf32>) {
   }
   return
@@ -701,11 +701,11 @@ func.func @stage_swizzle_width(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
 
 // -----
 
-func.func @stage_swizzle_not_tma(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+func.func @stage_swizzle_padded(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
-      // expected-error @+1 {{only a tma stage can be swizzled}}
-      %s = dtile.stage %x[%b * 16, 0] box [16, 32] transport cp_async swizzle 128 : memref<64x64xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{a swizzled stage cannot be padded: the swizzle already spreads its rows over the banks}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] pad [0, 4] transport cp_async swizzle 128 : memref<64x64xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>>
     }
   }
   return

@@ -26,6 +26,21 @@ constexpr bool isSwizzleWidth(int64_t swizzle) {
   return swizzle == 0 || swizzle == 32 || swizzle == 64 || swizzle == 128;
 }
 
+/// The widest swizzle (32, 64 or 128 bytes, at most `limit`) a slab of
+/// `rows` rows of `innerBytes` bytes can be held in: its rows split into
+/// whole segments and the pattern repeats over whole groups of 8 rows. 0 if
+/// none.
+constexpr int64_t getWidestSwizzle(int64_t innerBytes, int64_t rows,
+                                   int64_t limit = 128) {
+  if (rows % 8 != 0)
+    return 0;
+  int64_t best = 0;
+  for (int64_t width = 32; width <= 128 && width <= limit; width *= 2)
+    if (innerBytes % width == 0)
+      best = width;
+  return best;
+}
+
 /// The bytes after which the pattern of an S-byte swizzle repeats: what a
 /// swizzled box's shared address must be a multiple of.
 constexpr int64_t getSwizzleRepeatBytes(int64_t swizzle) {

@@ -108,8 +108,9 @@ class TileRule<string passArg, string rule, string what,
 }
 
 def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
-    "map a half-precision matmul onto warp-level mma.sync (fork: tensor "
-    "cores or SIMT, warp tile, warps, K step)", [
+    "map a half-precision (or, with precision=tf32, f32) matmul onto "
+    "warp-level mma.sync (fork: tensor cores or SIMT, warp tile, warps, K "
+    "step, slab layout)", [
   Knob<"tensor_cores", KnobBool,
        "the matmul runs on tensor cores (mma.sync) rather than SIMT">,
   OptionalKnob<"WM", KnobInt, "rows of a warp's mma.sync tile", 16, 64>,
@@ -120,32 +121,45 @@ def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
                16, 64>,
   OptionalKnob<"mma_pad", KnobBool,
                "pad an mma.sync matmul's slab rows by 16 bytes, so that the "
-               "eight rows of an ldmatrix fall in distinct banks">]> {
+               "eight rows of an ldmatrix fall in distinct banks">,
+  OptionalKnob<"mma_swizzle", KnobBool,
+               "XOR-swizzle the 16-byte chunks of an mma.sync matmul's slab "
+               "rows by row, so that the eight rows of an ldmatrix fall in "
+               "distinct banks without padding">]> {
   let description = [{
     Applies, on a target with the `mma_sync` feature, to a matmul kernel
     without threads whose one reduce loop sums products of an f16 or bf16
-    element of two inputs (extended to f32 or not), starting at zero, with
+    element of two inputs (extended to f32 or not), or of an f32 element
+    where the module allows tf32 (`dtile.tf32`, set by precision=tf32),
+    starting at zero, with
     the two innermost output axes as M and N and each operand's matrix
     dimensions innermost. Option `tensor_cores=false` leaves the kernel to
     the SIMT rules; the others give each block warps x 32 threads, each warp
     a WM x WN tile of m16n8k16 mma.sync tiles (the warps in a grid of two
     rows for 2 and 4 warps, four for 8), stage mma_k-deep slabs of both
     operands per step of the K loop (zero-filled past M, N and K) and read
-    them with ldmatrix (transposed where the matrix lies the other way).
+    them with ldmatrix (transposed where the matrix lies the other way);
+    f32 operands run as tf32 m16n8k8 tiles instead, each fragment element
+    read with a scalar slab load (ldmatrix moves 16-bit elements only).
     Products sum in f32 whatever the IR's accumulator type; the epilogue
     (conversion, residual, scale, SiLU...) runs on each accumulator, its
-    stores guarded where the block tile overhangs. With mma_pad the slab rows
-    are 16 bytes longer: rows a multiple of 128 bytes apart would put the
-    eight rows of one ldmatrix in the same banks (pad_smem sees only scalar
-    slab reads). Legal: warp tiles 16x8, 32x16, 32x32, 64x32, 1, 2, 4 or 8
-    warps, mma_k 16, 32, 64, dropping tiles more than twice the rounded-up
-    extents, each padded or not; tensor_cores=false last. Heuristic: tensor
-    cores, mma_k 32 (or the largest legal), the largest block tile that still
-    fills half the SMs, then 4 warps, padded.
+    stores guarded where the block tile overhangs. Rows a multiple of 128
+    bytes apart would put the eight rows of one ldmatrix in the same banks
+    (pad_smem sees only scalar slab reads), so the slabs take one of three
+    layouts: with mma_swizzle each slab whose rows allow it is held in the
+    segments of the widest stage swizzle (32, 64 or 128 bytes, see
+    dtile.stage), its 16-byte chunks XORed with the row, which costs no
+    shared memory; with mma_pad the slab rows are 16 bytes longer; with
+    neither they are plain. Legal: warp tiles 16x8, 32x16, 32x32, 64x32, 1,
+    2, 4 or 8 warps, mma_k 16, 32, 64, dropping tiles more than twice the
+    rounded-up extents, each swizzled (where some slab can be), padded or
+    plain; tensor_cores=false last. Heuristic: tensor cores, mma_k 32 (or
+    the largest legal), the largest block tile that still fills half the
+    SMs, then 4 warps, swizzled, else padded.
   }];
-  let forks = "mma_sync: (WM, WN, mma_k, mma_pad, tensor_cores, warps) in "
-              "{(32, 32, 32, true, true, 4)*, (16, 8, 16, false, true, 1), "
-              "..., (false)}";
+  let forks = "mma_sync: (WM, WN, mma_k, mma_pad, mma_swizzle, tensor_cores, "
+              "warps) in {(32, 32, 32, false, true, true, 4)*, "
+              "(16, 8, 16, false, true, true, 1), ..., (false)}";
 }
 
 def DTileChunkMatmulK : TileRule<"dtile-chunk-matmul-k", "chunk_matmul_k",

@@ -1,7 +1,8 @@
 //===- MatrixOps.cpp - Warp-level matrix ops (tensor cores) -----*- C++ -*-===//
 //
-// ldmatrix and mma.sync m16n8k16: fragments are plain registers, one SSA
-// scalar per element, laid out across the warp as the PTX ISA specifies.
+// ldmatrix, mma.sync m16n8k16 and its tf32 m16n8k8: fragments are plain
+// registers, one SSA scalar per element, laid out across the warp as the PTX
+// ISA specifies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +50,14 @@ LogicalResult LdMatrixOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MmaSyncOp::verify() {
-  if (getA().size() != 8 || getB().size() != 4 || getC().size() != 4)
-    return emitOpError("m16n8k16 takes 8 values of A, 4 of B and 4 of C, got ")
+  if (getA().empty())
+    return emitOpError("takes values of A");
+  // tf32 m16n8k8 holds one element per register, m16n8k16 two.
+  bool tf32 = isTf32();
+  size_t a = tf32 ? 4 : 8, b = tf32 ? 2 : 4;
+  if (getA().size() != a || getB().size() != b || getC().size() != 4)
+    return emitOpError(tf32 ? "m16n8k8 (tf32) takes " : "m16n8k16 takes ")
+           << a << " values of A, " << b << " of B and 4 of C, got "
            << getA().size() << ", " << getB().size() << " and "
            << getC().size();
   Type element = getElementType();

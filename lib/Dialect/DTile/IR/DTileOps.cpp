@@ -754,8 +754,10 @@ LogicalResult StageOp::verify() {
   if (!isSwizzleWidth(swizzle))
     return emitOpError("swizzle must be 0, 32, 64 or 128 bytes, got ")
            << swizzle;
-  if (swizzle != 0 && getTransport() != Transport::tma)
-    return emitOpError("only a tma stage can be swizzled");
+  if (swizzle != 0 &&
+      llvm::any_of(getPadding(), [](int64_t v) { return v != 0; }))
+    return emitOpError("a swizzled stage cannot be padded: the swizzle "
+                       "already spreads its rows over the banks");
   if (getTransport() == Transport::vector) {
     // Every run must be whole and aligned, and read inside the source.
     std::optional<int64_t> run = getCpAsyncRunBytes();

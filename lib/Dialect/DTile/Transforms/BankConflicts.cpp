@@ -3,6 +3,8 @@
 #include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
 #include "Deplodock/Dialect/Common/Swizzle.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -58,24 +60,60 @@ dtile::linearizeAffineExpr(AffineExpr expr, unsigned numDims,
   return coeffs;
 }
 
+namespace {
+
+/// Where the elements of a slab lie: row-major with padding, or (unpadded)
+/// in the segments of a swizzle.
+struct SlabLayout {
+  ArrayRef<int64_t> box;
+  SmallVector<int64_t> strides;
+  int64_t rows = 0, elementBytes = 0, swizzle = 0;
+
+  /// The layout of `stage`'s slab with `pad` or `swizzle`; nullopt for both
+  /// at once.
+  static std::optional<SlabLayout> get(StageOp stage, ArrayRef<int64_t> pad,
+                                       int64_t swizzle) {
+    if (swizzle != 0 && llvm::any_of(pad, [](int64_t p) { return p != 0; }))
+      return std::nullopt;
+    auto type = cast<MemRefType>(stage.getResult().getType());
+    SlabLayout layout;
+    layout.box = stage.getBox();
+    layout.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+    layout.rows =
+        type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
+    layout.swizzle = swizzle;
+    layout.strides.assign(layout.box.size(), 1);
+    for (int64_t d = static_cast<int64_t>(layout.box.size()) - 2; d >= 0; --d)
+      layout.strides[d] =
+          layout.strides[d + 1] * (layout.box[d + 1] + pad[d + 1]);
+    return layout;
+  }
+
+  /// The byte offset of the element at `indices`.
+  int64_t byteOffset(ArrayRef<int64_t> indices) const {
+    int64_t element = 0, row = 0;
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      element += index * strides[d];
+      if (d + 1 < box.size())
+        row = row * box[d] + index;
+    }
+    if (swizzle != 0)
+      element = getSwizzledSlabOffset(row, indices.back(), rows, swizzle,
+                                      elementBytes);
+    return element * elementBytes;
+  }
+};
+
+} // namespace
+
 std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
                                                 dloop::LoadOp read,
                                                 ArrayRef<int64_t> pad,
                                                 int64_t swizzle) {
   auto tile = read->getParentOfType<TileOp>();
-  auto type = cast<MemRefType>(stage.getResult().getType());
-  int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
-  if (!tile || elementBytes > kBankBytes)
+  std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
+  if (!tile || !layout || layout->elementBytes > kBankBytes)
     return std::nullopt;
-  if (swizzle != 0 && llvm::any_of(pad, [](int64_t p) { return p != 0; }))
-    return std::nullopt;
-  int64_t rows =
-      type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
-  // Row-major strides of the padded slab.
-  ArrayRef<int64_t> box = stage.getBox();
-  SmallVector<int64_t> strides(box.size(), 1);
-  for (int64_t d = static_cast<int64_t>(box.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * (box[d + 1] + pad[d + 1]);
   // Which thread axis each index operand is, if any.
   Block &body = tile.getBody().front();
   unsigned numBlockAxes = tile.getBlockAxes().size();
@@ -109,22 +147,15 @@ std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
         coords[a] = rest % extents[a];
         rest /= extents[a];
       }
-      int64_t element = 0, inner = 0;
-      for (auto [d, coeffs] : llvm::enumerate(linear)) {
+      SmallVector<int64_t> indices;
+      for (const SmallVector<int64_t> &coeffs : linear) {
         int64_t index = coeffs.back();
         for (auto [i, axis] : llvm::enumerate(threadAxisOf))
           if (axis >= 0)
             index += coeffs[i] * coords[axis];
-        element += index * strides[d];
-        inner = index;
+        indices.push_back(index);
       }
-      if (swizzle != 0) {
-        // Row-major over the outer dimensions, then the segmented layout.
-        int64_t row = (element - inner) / box.back();
-        element =
-            getSwizzledSlabOffset(row, inner, rows, swizzle, elementBytes);
-      }
-      addresses.push_back(element * elementBytes);
+      addresses.push_back(layout->byteOffset(indices));
     }
     worst = std::max(worst, bankConflictDegree(addresses));
   }
@@ -145,4 +176,76 @@ std::optional<int64_t> dtile::slabReadCost(StageOp stage, ArrayRef<int64_t> pad,
     cost += *degree;
   }
   return cost;
+}
+
+/// The value of `index` at tile coordinates `coords` (one per tile block
+/// argument); nullopt unless it is a constant, a coordinate or an affine.apply
+/// of those.
+static std::optional<int64_t> evaluateIndex(Value index, Block &body,
+                                            ArrayRef<int64_t> coords) {
+  APInt constant;
+  if (matchPattern(index, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  if (auto arg = dyn_cast<BlockArgument>(index))
+    return arg.getOwner() == &body
+               ? std::optional<int64_t>(coords[arg.getArgNumber()])
+               : std::nullopt;
+  auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return std::nullopt;
+  Builder b(index.getContext());
+  SmallVector<Attribute> operands;
+  for (Value operand : apply.getMapOperands()) {
+    std::optional<int64_t> v = evaluateIndex(operand, body, coords);
+    if (!v)
+      return std::nullopt;
+    operands.push_back(b.getIndexAttr(*v));
+  }
+  SmallVector<Attribute> results;
+  if (failed(apply.getAffineMap().constantFold(operands, results)))
+    return std::nullopt;
+  return cast<IntegerAttr>(results.front()).getInt();
+}
+
+std::optional<int64_t> dtile::ldmatrixConflicts(StageOp stage,
+                                                dkernel::LdMatrixOp read,
+                                                ArrayRef<int64_t> pad,
+                                                int64_t swizzle) {
+  auto tile = read->getParentOfType<TileOp>();
+  std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
+  if (!tile || !layout)
+    return std::nullopt;
+  Block &body = tile.getBody().front();
+  size_t numBlockAxes = tile.getBlockAxes().size();
+  ArrayRef<int64_t> extents = tile.getThreadExtents();
+  SmallVector<int64_t> coords(body.getNumArguments(), 0);
+  // Each lane's row: its byte address in the slab.
+  SmallVector<int64_t> rowAddresses;
+  for (int64_t id = 0; id < tile.getNumThreads(); ++id) {
+    int64_t rest = id;
+    for (int64_t a = static_cast<int64_t>(extents.size()) - 1; a >= 0; --a) {
+      coords[numBlockAxes + a] = rest % extents[a];
+      rest /= extents[a];
+    }
+    SmallVector<int64_t> indices;
+    for (Value index : read.getIndices()) {
+      std::optional<int64_t> v = evaluateIndex(index, body, coords);
+      if (!v)
+        return std::nullopt;
+      indices.push_back(*v);
+    }
+    rowAddresses.push_back(layout->byteOffset(indices));
+  }
+  // One access per matrix of each warp: its eight rows' 16 bytes each.
+  int64_t worst = 1;
+  for (size_t warp = 0; warp + kNumBanks <= rowAddresses.size();
+       warp += kNumBanks)
+    for (unsigned m = 0; m < read.getNumMatrices(); ++m) {
+      SmallVector<int64_t> words;
+      for (unsigned r = 0; r < 8; ++r)
+        for (int64_t w = 0; w < 16; w += kBankBytes)
+          words.push_back(rowAddresses[warp + 8 * m + r] + w);
+      worst = std::max(worst, bankConflictDegree(words));
+    }
+  return worst;
 }

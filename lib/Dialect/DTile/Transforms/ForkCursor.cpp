@@ -1,6 +1,7 @@
 //===- ForkCursor.cpp - Walking the fork tree of one kernel -----*- C++ -*-===//
 
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -18,6 +19,9 @@ FailureOr<ForkCursor> ForkCursor::start(dloop::KernelOp kernel,
   OpBuilder b(context);
   Location loc = kernel.getLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(b, loc);
+  // The precision the kernel's module allows travels with the copy.
+  if (allowsTf32(kernel))
+    (*module)->setAttr(kTf32AttrName, b.getUnitAttr());
   // The copy lives in a function whose arguments stand for the kernel's
   // buffers: it uses no value of the input IR, so the input's use lists stay
   // as they were, the copy verifies on its own, and it may outlive the input.

@@ -1,14 +1,16 @@
 //===- MmaSync.cpp - Half-precision matmuls on tensor cores -----*- C++ -*-===//
 //
 // mma_sync: a matmul whose operands are f16 or bf16 becomes warps of
-// m16n8k16 mma.sync tiles. Each block holds `warps` warps (lanes are 32
-// consecutive threads: thread axes "warp" x "lane"), each warp a WM x WN
-// tile of accumulators, four f32 per 16 x 8 tile and lane. A loop over K in
-// steps of mma_k stages both operands' slabs in shared memory (zero-filled
-// past the edges, so ragged M, N and K need no guard in the loop) and
-// reads them with ldmatrix; the epilogue of the Loop kernel runs once per
-// accumulator at the row and column the PTX fragment layout gives it.
-// The rule forks between tensor cores and SIMT (the other matmul rules), so
+// m16n8k16 mma.sync tiles; one of f32 operands, where the module allows
+// tf32 (precision=tf32), warps of tf32 m16n8k8 tiles, whose fragments are
+// read with scalar slab loads (ldmatrix moves 16-bit elements only). Each block
+// holds `warps` warps (lanes are 32 consecutive threads: thread axes "warp" x
+// "lane"), each warp a WM x WN tile of accumulators, four f32 per 16 x 8 tile
+// and lane. A loop over K in steps of mma_k stages both operands' slabs in
+// shared memory (zero-filled past the edges, so ragged M, N and K need no guard
+// in the loop) and reads them with ldmatrix; the epilogue of the Loop kernel
+// runs once per accumulator at the row and column the PTX fragment layout gives
+// it. The rule forks between tensor cores and SIMT (the other matmul rules), so
 // the tuner measures both.
 //
 //===----------------------------------------------------------------------===//
@@ -17,7 +19,9 @@
 #include "TileUtils.h"
 
 #include "Deplodock/Dialect/Common/Reductions.h"
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,8 +36,9 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The m16n8k16 shape of one mma.sync.
-constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16;
+/// The m16n8k16 shape of one mma.sync (K 8 for tf32).
+constexpr int64_t kTileM = 16, kTileN = 8;
+int64_t tileK(Type element) { return element.isF32() ? 8 : 16; }
 constexpr int64_t kWarpSize = 32;
 
 /// What an index of an operand load walks.
@@ -169,8 +174,12 @@ llvm::Expected<MmaMatmul> matchMmaMatmul(KernelOp kernel, TargetAttr target) {
   if (!x || !y || loop.getBody()->getOperations().size() != ops + 1)
     return refuse("the matmul loop computes more than a product of two loads");
   mm.element = x.getType();
-  if (!isa<Float16Type, BFloat16Type>(mm.element) || y.getType() != mm.element)
-    return refuse("the operands are not both f16 or both bf16");
+  if (y.getType() == mm.element && mm.element.isF32() && !allowsTf32(kernel))
+    return refuse("the operands are f32, and the module does not allow tf32 "
+                  "(precision=tf32)");
+  if (!isa<Float16Type, BFloat16Type, Float32Type>(mm.element) ||
+      y.getType() != mm.element)
+    return refuse("the operands are not both f16, both bf16 or both f32");
   Type acc = loop.getResult(0).getType();
   if (!acc.isF32() && acc != mm.element)
     return refuse("the accumulator is neither f32 nor the operands' type");
@@ -214,6 +223,23 @@ int64_t warpsAlongM(int64_t warps) {
 
 int64_t roundUp(int64_t v, int64_t to) { return ceilDiv(v, to) * to; }
 
+/// The box of `op`'s slab: `box` along its M or N (`other`), `step` along K,
+/// one along the rest.
+SmallVector<int64_t> slabBox(const Operand &op, Role other, int64_t box,
+                             int64_t step) {
+  SmallVector<int64_t> shape;
+  for (Role role : op.roles)
+    shape.push_back(role == Role::K ? step : role == other ? box : 1);
+  return shape;
+}
+
+/// The widest swizzle `op`'s slab of `shape` can be held in; 0 if none.
+int64_t slabSwizzle(ArrayRef<int64_t> shape, Type element) {
+  int64_t rows = product(shape.drop_back());
+  return getWidestSwizzle(shape.back() * element.getIntOrFloatBitWidth() / 8,
+                          rows);
+}
+
 class MmaSync final : public TypedRule<MmaSyncKnobs> {
 public:
   /// tensor_cores=true must be possible: say why not where it is not.
@@ -241,13 +267,14 @@ protected:
     }
     SmallVector<MmaSyncKnobs> options;
     int64_t bytes = mm->element.getIntOrFloatBitWidth() / 8;
+    int64_t kTileK = tileK(mm->element);
     for (auto [wm, wn] :
          {std::pair<int64_t, int64_t>{16, 8}, {32, 16}, {32, 32}, {64, 32}})
       for (int64_t warps : {1, 2, 4, 8})
         for (int64_t step : {16, 32, 64}) {
           int64_t bm = wm * warpsAlongM(warps);
           int64_t bn = wn * (warps / warpsAlongM(warps));
-          bool small = bm == kTileM && bn == kTileN && step == kTileK;
+          bool small = bm == kTileM && bn == kTileN && step == 16;
           if (!small && (bm >= 2 * roundUp(mm->m, kTileM) ||
                          bn >= 2 * roundUp(mm->n, kTileN) ||
                          step >= 2 * roundUp(mm->k, kTileK)))
@@ -256,8 +283,13 @@ protected:
                   target.getSmemPerBlock() ||
               warps * kWarpSize > target.getThreadsPerBlock())
             continue;
-          for (bool pad : {false, true})
-            options.push_back({true, wm, wn, warps, step, pad});
+          // Swizzled first (conflict-free at no cost in shared memory) where
+          // a slab can be; then padded, then plain.
+          if (slabSwizzle(slabBox(mm->a, Role::M, bm, step), mm->element) ||
+              slabSwizzle(slabBox(mm->b, Role::N, bn, step), mm->element))
+            options.push_back({true, wm, wn, warps, step, false, true});
+          options.push_back({true, wm, wn, warps, step, true, false});
+          options.push_back({true, wm, wn, warps, step, false, false});
         }
     options.push_back({false, {}, {}, {}, {}, {}});
     return options;
@@ -277,7 +309,7 @@ protected:
       if (o.tensorCores && *o.mmaK <= 32)
         step = std::max(step, *o.mmaK);
     size_t best = options.size() - 1;
-    std::tuple<bool, int64_t, bool, int64_t, bool> bestKey{};
+    std::tuple<bool, int64_t, bool, int64_t, bool, bool> bestKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
       if (!o.tensorCores || *o.mmaK != step)
         continue;
@@ -285,9 +317,9 @@ protected:
       int64_t bn = *o.WN * (*o.warps / warpsAlongM(*o.warps));
       int64_t blocks = batch * ceilDiv(m, bm) * ceilDiv(n, bn);
       bool fills = 2 * blocks >= target.getSmCount();
-      std::tuple<bool, int64_t, bool, int64_t, bool> key{
-          fills, fills ? bm * bn : blocks, *o.warps == 4, *o.WM * *o.WN,
-          *o.mmaPad};
+      std::tuple<bool, int64_t, bool, int64_t, bool, bool> key{
+          fills,         fills ? bm * bn : blocks,     *o.warps == 4,
+          *o.WM * *o.WN, o.mmaSwizzle.value_or(false), *o.mmaPad};
       if (best == options.size() - 1 || key > bestKey) {
         best = i;
         bestKey = key;
@@ -305,9 +337,10 @@ class MmaBuilder {
 public:
   MmaBuilder(MmaMatmul mm, const MmaSyncKnobs &o)
       : mm(mm), wm(*o.WM), wn(*o.WN), warps(*o.warps), step(*o.mmaK),
-        pad(*o.mmaPad), warpsM(warpsAlongM(warps)), warpsN(warps / warpsM),
-        bm(wm * warpsM), bn(wn * warpsN), tilesM(wm / kTileM),
-        tilesN(wn / kTileN), b(mm.tile) {}
+        pad(*o.mmaPad), swizzle(o.mmaSwizzle.value_or(false)),
+        warpsM(warpsAlongM(warps)), warpsN(warps / warpsM), bm(wm * warpsM),
+        bn(wn * warpsN), tilesM(wm / kTileM), tilesN(wn / kTileN),
+        kTileK(tileK(mm.element)), b(mm.tile) {}
 
   void build();
 
@@ -325,12 +358,15 @@ private:
   /// are appended to `frags`.
   void load(Value slab, AffineExpr row, AffineExpr col, unsigned matrices,
             bool trans, SmallVectorImpl<SmallVector<Value>> &frags);
+  /// The tf32 fragments of K step `ks`, one slab load per element.
+  SmallVector<SmallVector<Value>> loadTf32Fragments(Value slab, int64_t ks,
+                                                    bool isA);
   void epilogue(ValueRange accs);
 
   MmaMatmul mm;
   int64_t wm, wn, warps, step;
-  bool pad;
-  int64_t warpsM, warpsN, bm, bn, tilesM, tilesN;
+  bool pad, swizzle;
+  int64_t warpsM, warpsN, bm, bn, tilesM, tilesN, kTileK;
   OpBuilder b;
   Location loc = mm.tile.getLoc();
   TileOp tile;
@@ -351,30 +387,26 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
   auto source = cast<MemRefType>(op.load.getMemRef().getType());
   // Operands: the tile's coordinates, then ko.
   unsigned koPos = coords.size();
+  SmallVector<int64_t> shape = slabBox(op, other, box, step);
   SmallVector<AffineExpr> origin;
-  SmallVector<int64_t> shape;
   bool overhang = false;
   for (auto [d, role] : llvm::enumerate(op.roles)) {
     int64_t extent = source.getDimSize(d);
     switch (role) {
     case Role::Constant:
       origin.push_back(getAffineConstantExpr(op.values[d], ctx));
-      shape.push_back(1);
       break;
     case Role::Batch:
       // Batch axes keep their place among the block axes.
       origin.push_back(getAffineDimExpr(op.values[d], ctx));
-      shape.push_back(1);
       break;
     case Role::K:
       origin.push_back(getAffineDimExpr(koPos, ctx) * step);
-      shape.push_back(step);
       overhang |= mm.k % step != 0;
       break;
     default: {
       unsigned axis = other == Role::M ? numBlocks - 2 : numBlocks - 1;
       origin.push_back(getAffineDimExpr(axis, ctx) * box);
-      shape.push_back(box);
       overhang |= ceilDiv(other == Role::M ? mm.m : mm.n, box) * box > extent;
       break;
     }
@@ -396,7 +428,8 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
       op.load.getMemRef(), operands, /*slot=*/Value(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(shape), padding,
-      /*buffers=*/1, Transport::sync, /*swizzle=*/0);
+      /*buffers=*/1, Transport::sync,
+      swizzle ? slabSwizzle(shape, mm.element) : 0);
   if (overhang)
     stage.setZeroFill(true);
   return stage;
@@ -418,7 +451,45 @@ void MmaBuilder::load(Value slab, AffineExpr row, AffineExpr col,
 }
 
 SmallVector<SmallVector<Value>>
+MmaBuilder::loadTf32Fragments(Value slab, int64_t ks, bool isA) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr warp = getAffineDimExpr(numBlocks, ctx);
+  AffineExpr lane = getAffineDimExpr(numBlocks + 1, ctx);
+  AffineExpr g = lane.floorDiv(4), t = lane % 4;
+  int64_t k0 = ks * kTileK;
+  int64_t rank = cast<MemRefType>(slab.getType()).getRank();
+  // (M or N, K) of one element as the slab's two innermost indices.
+  auto read = [&](AffineExpr outer, AffineExpr k, bool kInner) {
+    SmallVector<AffineExpr> results(rank - 2, getAffineConstantExpr(0, ctx));
+    results.push_back(kInner ? outer : k);
+    results.push_back(kInner ? k : outer);
+    auto map = AffineMap::get(coords.size(), 0, results, ctx);
+    return dloop::LoadOp::create(b, loc, slab, map, coords).getResult();
+  };
+  SmallVector<SmallVector<Value>> frags;
+  for (int64_t t0 = 0; t0 < (isA ? tilesM : tilesN); ++t0) {
+    SmallVector<Value> frag;
+    if (isA) {
+      // a[i] is A[g + 8 (i % 2)][t + 4 (i / 2)].
+      AffineExpr m0 = warp.floorDiv(warpsN) * wm + t0 * kTileM;
+      for (int64_t i = 0; i < 4; ++i)
+        frag.push_back(
+            read(m0 + g + 8 * (i % 2), t + 4 * (i / 2) + k0, mm.a.kInner));
+    } else {
+      // b[i] is B[t + 4 i][g].
+      AffineExpr n0 = (warp % warpsN) * wn + t0 * kTileN;
+      for (int64_t i = 0; i < 2; ++i)
+        frag.push_back(read(n0 + g, t + 4 * i + k0, mm.b.kInner));
+    }
+    frags.push_back(std::move(frag));
+  }
+  return frags;
+}
+
+SmallVector<SmallVector<Value>>
 MmaBuilder::loadFragments(Value slab, int64_t ks, bool isA) {
+  if (mm.element.isF32())
+    return loadTf32Fragments(slab, ks, isA);
   MLIRContext *ctx = b.getContext();
   AffineExpr warp = getAffineDimExpr(numBlocks, ctx);
   AffineExpr lane = getAffineDimExpr(numBlocks + 1, ctx);

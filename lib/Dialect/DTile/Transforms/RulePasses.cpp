@@ -2,6 +2,7 @@
 
 #include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 #include "Deplodock/Dialect/DTile/Transforms/Rules.h"
 
 namespace deplodock::dtile {
@@ -80,7 +81,7 @@ struct LowerPass final : deplodock::dtile::impl::DTileLowerBase<LowerPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<TargetAttr> target = dkernel::resolveTarget(module, this->target);
-    if (failed(target))
+    if (failed(target) || failed(applyPrecisionOption(module, precision)))
       return signalPassFailure();
     FailureOr<llvm::StringMap<KnobsAttr>> requested = parseKnobs(module, knobs);
     if (failed(requested))

@@ -20,6 +20,7 @@
 
 #include "Rules.h"
 
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
 
 using namespace mlir;
@@ -35,21 +36,18 @@ int64_t widestSwizzle(StageOp stage, int64_t limit) {
   auto type = cast<MemRefType>(stage.getResult().getType());
   ArrayRef<int64_t> box = stage.getBox();
   int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
-  int64_t rows = type.getNumElements() / box.back();
-  if (box.size() < 2 || rows % 8 != 0 ||
+  if (box.size() < 2 ||
       llvm::any_of(stage.getPadding(), [](int64_t p) { return p != 0; }))
     return 0;
-  int64_t best = 0;
-  for (int64_t width : kWidths)
-    if (width <= limit && box.back() * elementBytes % width == 0)
-      best = width;
-  return best;
+  return getWidestSwizzle(box.back() * elementBytes,
+                          type.getNumElements() / box.back(), limit);
 }
 
 SmallVector<StageOp> tmaStages(KernelOp kernel) {
   SmallVector<StageOp> stages;
   kernel.walk([&](StageOp stage) {
-    if (stage.getTransport() == Transport::tma)
+    // A stage its rule swizzled already (mma_sync) keeps its layout.
+    if (stage.getTransport() == Transport::tma && stage.getSwizzle() == 0)
       stages.push_back(stage);
   });
   return stages;

@@ -531,8 +531,11 @@ def DKernel_AtomicStoreOp : DKernel_Op<"atomic_store", [
 // Warp-level matrix ops (tensor cores, sm_80+)
 //===----------------------------------------------------------------------===//
 
-/// The element types of mma.sync m16n8k16 multiplicands.
+/// The element types of ldmatrix (16-bit elements only).
 def DKernel_MmaElement : AnyTypeOf<[F16, BF16]>;
+/// The element types of mma.sync multiplicands: f16 and bf16 (m16n8k16),
+/// f32 taken as tf32 (m16n8k8).
+def DKernel_MmaOperand : AnyTypeOf<[F16, BF16, F32]>;
 
 def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernelOrTile]> {
   let summary = "loads 8x8 matrices of 16-bit elements from shared memory "
@@ -572,7 +575,8 @@ def DKernel_LdMatrixOp : DKernel_Op<"ldmatrix", [DKernel_InKernelOrTile]> {
 
 def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
     DKernel_InKernelOrTile, NoMemoryEffect, AttrSizedOperandSegments]> {
-  let summary = "a warp's 16x8x16 matrix multiply-accumulate on tensor cores";
+  let summary = "a warp's 16x8x16 (16x8x8 for tf32) matrix multiply-accumulate "
+                "on tensor cores";
   let description = [{
     `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32`:
     D = A B + C with A 16 x 16 and B 16 x 8 of f16 or bf16 (both the same)
@@ -589,18 +593,30 @@ def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
     Like `dkernel.ldmatrix` it may also sit in a `dtile.tile`, where the
     mma_sync Tile rule puts it.
 
+    With f32 multiplicands it is
+    `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`: A 16 x 8 and B
+    8 x 8, each operand first rounded to tf32 (10 mantissa bits, to nearest
+    with ties away from zero, as `cvt.rna.tf32.f32`), the products exact and
+    summed in f32; C and D as above. With g and t as above:
+
+    * `a` (4 values): a[i] is A[g + 8 * (i % 2)][t + 4 * (i / 2)];
+    * `b` (2 values): b[i] is B[t + 4 * i][g].
+
     ```mlir
     %d:4 = dkernel.mma_sync [%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7], [%b0, %b1, %b2, %b3], [%c0, %c1, %c2, %c3] : f16
+    %e:4 = dkernel.mma_sync [%x0, %x1, %x2, %x3], [%y0, %y1], [%c0, %c1, %c2, %c3] : f32
     ```
   }];
-  let arguments = (ins Variadic<DKernel_MmaElement>:$a,
-                       Variadic<DKernel_MmaElement>:$b,
+  let arguments = (ins Variadic<DKernel_MmaOperand>:$a,
+                       Variadic<DKernel_MmaOperand>:$b,
                        Variadic<F32>:$c);
   let results = (outs F32:$d0, F32:$d1, F32:$d2, F32:$d3);
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
-    /// The multiplicands' element type, f16 or bf16.
+    /// The multiplicands' element type, f16, bf16 or f32 (tf32).
     ::mlir::Type getElementType() { return getA().front().getType(); }
+    /// Whether this is the tf32 m16n8k8 form (f32 multiplicands).
+    bool isTf32() { return getElementType().isF32(); }
   }];
   let hasVerifier = 1;
 }

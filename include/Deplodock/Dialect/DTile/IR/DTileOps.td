@@ -203,12 +203,15 @@ def DTile_StageOp : DTile_Op<"stage", [
     N copies and `slot` picks the one to fill, so the next slab can arrive
     while the current one is read. `transport` says how the slab travels; with
     `cp_async` or `tma` it is visible after the `dtile.async_wait` that covers
-    it, with `sync` at once. `swizzle` is the TMA swizzle width in bytes; a
-    TMA copy writes the box densely, so a `tma` stage takes a swizzle rather
-    than padding: the slab is then held as segments of the inner dimension
-    `swizzle` bytes wide (one TMA box each), their 16-byte chunks permuted
-    as the hardware's pattern says, so the box's rows must be a multiple of
-    `swizzle` bytes and its outer extents a multiple of 8 rows. Where the values of the origin and slot indices are known
+    it, with `sync` at once. `swizzle` is a swizzle width in bytes, an
+    alternative to padding (a stage takes one or the other; a TMA copy
+    writes the box densely, so a `tma` stage only the swizzle): the slab is
+    then held as segments of the inner dimension `swizzle` bytes wide (one
+    TMA box each), their 16-byte chunks permuted as the TMA hardware's
+    pattern says, so the box's rows must be a multiple of `swizzle` bytes
+    and its outer extents a multiple of 8 rows. Copies of other transports
+    write through the same permutation (mma_sync swizzles the slabs its
+    ldmatrix reads this way). Where the values of the origin and slot indices are known
     exactly (constants and axis coordinates, combined linearly), the verifier
     checks that the box lies inside the source and the slot inside
     `[0, buffers - 1]`. With `zero_fill` the box may reach past the end of

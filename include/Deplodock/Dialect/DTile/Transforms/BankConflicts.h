@@ -12,6 +12,7 @@
 #ifndef DEPLODOCK_DIALECT_DTILE_TRANSFORMS_BANKCONFLICTS_H
 #define DEPLODOCK_DIALECT_DTILE_TRANSFORMS_BANKCONFLICTS_H
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 
@@ -53,6 +54,17 @@ std::optional<int64_t> slabReadConflicts(StageOp stage, dloop::LoadOp read,
 /// is not an analysable dloop.load.
 std::optional<int64_t> slabReadCost(StageOp stage, llvm::ArrayRef<int64_t> pad,
                                     int64_t swizzle = 0);
+
+/// The worst conflict degree of the ldmatrix `read` of the slab `stage`
+/// makes, were the slab laid out with `pad` or `swizzle` (as
+/// slabReadConflicts): each of its 8 x 8 matrices is one access of the
+/// eight 16-byte rows lanes 8j..8j+7 name. Its indices must be constants
+/// or affine.apply of the tile's coordinates (block coordinates taken as
+/// 0); nullopt otherwise.
+std::optional<int64_t> ldmatrixConflicts(StageOp stage,
+                                         dkernel::LdMatrixOp read,
+                                         llvm::ArrayRef<int64_t> pad,
+                                         int64_t swizzle = 0);
 
 } // namespace deplodock::dtile
 

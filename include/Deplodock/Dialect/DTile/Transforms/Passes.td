@@ -33,12 +33,19 @@ def DTileLower : Pass<"dtile-lower", "::mlir::ModuleOp"> {
     the lower-to-tile pipeline.
 
     The module's `dkernel.target` names the GPU; `target` sets it when the
-    module has none.
+    module has none. FP32 contractions stay f32 unless the module has the
+    unit attribute `dtile.tf32`, which `precision=tf32` sets (and
+    `precision=ieee` clears): mma_sync may then run them on tf32 tensor
+    cores.
   }];
   let options = !listconcat(TileRuleOptionList, [
     Option<"simplest", "simplest", "bool", "false",
            "Take the simplest option at every fork knobs does not decide "
-           "(the reference lowering)">
+           "(the reference lowering)">,
+    Option<"precision", "precision", "std::string", "\"\"",
+           "Precision of FP32 contractions: ieee, or tf32 to allow TF32 "
+           "tensor cores (sets the module's dtile.tf32); default: the "
+           "module's">
   ]);
   let dependentDialects = ["::deplodock::dtile::DTileDialect",
                            "::deplodock::dkernel::DKernelDialect",
