@@ -42,6 +42,20 @@ bool dkernel::isSharedMemory(MemRefType type) {
 
 bool dkernel::isGlobalMemory(MemRefType type) { return !type.getMemorySpace(); }
 
+LogicalResult dkernel::verifyHalfSharedSource(Operation *op, Value src,
+                                              ValueRange indices) {
+  auto type = cast<MemRefType>(src.getType());
+  if (!isSharedMemory(type))
+    return op->emitOpError("source must be in workgroup memory, got ") << type;
+  if (!isa<Float16Type, BFloat16Type>(type.getElementType()))
+    return op->emitOpError("source elements must be f16 or bf16, got ")
+           << type.getElementType();
+  if (static_cast<int64_t>(indices.size()) != type.getRank())
+    return op->emitOpError("expects ") << type.getRank() << " indices for "
+                                       << type << ", got " << indices.size();
+  return success();
+}
+
 LogicalResult dkernel::verifyInKernel(Operation *op) {
   if (!op->getParentOfType<FuncOp>())
     return op->emitOpError("must be nested in a dkernel.func");

@@ -19,15 +19,9 @@ using namespace deplodock::dkernel;
 //===----------------------------------------------------------------------===//
 
 LogicalResult LdMatrixOp::verify() {
+  if (failed(verifyHalfSharedSource(*this, getSrc(), getIndices())))
+    return failure();
   auto type = cast<MemRefType>(getSrc().getType());
-  if (!isSharedMemory(type))
-    return emitOpError("source must be in workgroup memory, got ") << type;
-  if (!isa<Float16Type, BFloat16Type>(type.getElementType()))
-    return emitOpError("source elements must be f16 or bf16, got ")
-           << type.getElementType();
-  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
-    return emitOpError("expects ") << type.getRank() << " indices for " << type
-                                   << ", got " << getIndices().size();
   // Each lane's row is 8 contiguous elements of the innermost dimension.
   if (type.getRank() == 0 || type.getShape().back() < 8)
     return emitOpError("source rows must hold at least 8 elements, got ")

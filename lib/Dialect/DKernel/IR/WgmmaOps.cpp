@@ -46,15 +46,9 @@ uint64_t WgmmaDescOp::getConstantBits() {
 }
 
 LogicalResult WgmmaDescOp::verify() {
+  if (failed(verifyHalfSharedSource(*this, getSrc(), getIndices())))
+    return failure();
   auto type = cast<MemRefType>(getSrc().getType());
-  if (!isSharedMemory(type))
-    return emitOpError("source must be in workgroup memory, got ") << type;
-  if (!isa<Float16Type, BFloat16Type>(type.getElementType()))
-    return emitOpError("source elements must be f16 or bf16, got ")
-           << type.getElementType();
-  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
-    return emitOpError("expects ") << type.getRank() << " indices for " << type
-                                   << ", got " << getIndices().size();
   if (!isSwizzleWidth(getSwizzle()))
     return emitOpError("swizzle must be 0, 32, 64 or 128 bytes, got ")
            << getSwizzle();

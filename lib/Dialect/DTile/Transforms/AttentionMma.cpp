@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionSplit.h"
+#include "MmaFragments.h"
 #include "Rules.h"
 #include "TileUtils.h"
 
@@ -37,12 +38,10 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The m16n8k16 shape of one mma.sync, and a warp.
-constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16, kWarpSize = 32;
+/// The m16n8k16 shape of one mma.sync.
+constexpr int64_t kTileM = kMmaTileM, kTileN = kMmaTileN, kTileK = 16;
 
-llvm::Error refuse(const Twine &why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
-}
+llvm::Error refuse(const Twine &why) { return refuseMma(why); }
 
 /// What a dimension of a staged operand walks.
 enum class Role { Rows, Keys, Head, Fixed };
@@ -70,13 +69,6 @@ struct MmaAttention {
   Type element;
   int64_t queries = 0, keyCount = 0, head = 0;
 };
-
-/// `value` past an optional extf.
-Value skipExtend(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    return ext.getIn();
-  return value;
-}
 
 /// Reads the roles of `load`'s dimensions: `rows` (the query axis, or the
 /// key loop's variable) and `head` stand for whole extents, any other
@@ -388,10 +380,7 @@ private:
 };
 
 Value AttentionBuilder::apply(AffineExpr expr, ValueRange extra) {
-  SmallVector<Value> operands(coords);
-  llvm::append_range(operands, extra);
-  return affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(operands.size(), 0, expr), operands);
+  return applyOver(b, loc, expr, coords, extra);
 }
 
 void AttentionBuilder::mapOutside(Value value, IRMapping &mapping) {
@@ -475,15 +464,8 @@ Value AttentionBuilder::stage(Operand op, Value step) {
 SmallVector<Value> AttentionBuilder::load(Value slab, AffineExpr row,
                                           AffineExpr col, unsigned matrices,
                                           bool trans) {
-  int64_t rank = cast<MemRefType>(slab.getType()).getRank();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  SmallVector<Value> indices(rank - 2, zero);
-  indices.push_back(apply(row));
-  indices.push_back(apply(col));
-  auto op = dkernel::LdMatrixOp::create(
-      b, loc, SmallVector<Type>(2 * matrices, at.element), trans, slab,
-      indices);
-  return SmallVector<Value>(op.getResults());
+  return loadMatrices(b, loc, slab, apply(row), apply(col), at.element,
+                      matrices, trans);
 }
 
 SmallVector<Value> AttentionBuilder::loadBPair(Value slab, bool kInner,

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaFragments.h"
 #include "Rules.h"
 #include "TileUtils.h"
 
@@ -37,9 +38,8 @@ using namespace deplodock::dtile;
 namespace {
 
 /// The m16n8k16 shape of one mma.sync (K 8 for tf32).
-constexpr int64_t kTileM = 16, kTileN = 8;
+constexpr int64_t kTileM = kMmaTileM, kTileN = kMmaTileN;
 int64_t tileK(Type element) { return element.isF32() ? 8 : 16; }
-constexpr int64_t kWarpSize = 32;
 
 /// What an index of an operand load walks.
 enum class Role { Constant, M, N, K, Batch };
@@ -63,16 +63,7 @@ struct MmaMatmul {
   int64_t m = 0, n = 0, k = 0;
 };
 
-llvm::Error refuse(const Twine &why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
-}
-
-/// `value` past an optional extf.
-Value skipExtend(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    return ext.getIn();
-  return value;
-}
+llvm::Error refuse(const Twine &why) { return refuseMma(why); }
 
 /// Reads the roles of `load`'s indices; `m` and `n` are the block axes of M
 /// and N, `iv` the K loop's variable.
@@ -376,10 +367,7 @@ private:
 };
 
 Value MmaBuilder::apply(AffineExpr expr, ValueRange extra) {
-  SmallVector<Value> operands(coords);
-  llvm::append_range(operands, extra);
-  return affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(operands.size(), 0, expr), operands);
+  return applyOver(b, loc, expr, coords, extra);
 }
 
 Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
@@ -438,16 +426,8 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
 void MmaBuilder::load(Value slab, AffineExpr row, AffineExpr col,
                       unsigned matrices, bool trans,
                       SmallVectorImpl<SmallVector<Value>> &frags) {
-  // The two innermost slab dimensions; those before them are unit.
-  int64_t rank = cast<MemRefType>(slab.getType()).getRank();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  SmallVector<Value> indices(rank - 2, zero);
-  indices.push_back(apply(row));
-  indices.push_back(apply(col));
-  auto op = dkernel::LdMatrixOp::create(
-      b, loc, SmallVector<Type>(2 * matrices, mm.element), trans, slab,
-      indices);
-  frags.push_back(SmallVector<Value>(op.getResults()));
+  frags.push_back(loadMatrices(b, loc, slab, apply(row), apply(col), mm.element,
+                               matrices, trans));
 }
 
 SmallVector<SmallVector<Value>>

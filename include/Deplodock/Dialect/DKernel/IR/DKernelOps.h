@@ -30,6 +30,11 @@ bool isSharedMemory(mlir::MemRefType type);
 /// Whether `type` lives in global memory: it has no memory space.
 bool isGlobalMemory(mlir::MemRefType type);
 
+/// Verifies the source of a tensor-core operand read (ldmatrix, a wgmma
+/// descriptor): f16 or bf16 in shared memory, one index per dimension.
+mlir::LogicalResult verifyHalfSharedSource(mlir::Operation *op, mlir::Value src,
+                                           mlir::ValueRange indices);
+
 /// Verifies that `op` is nested, at any depth, in a dkernel.func.
 mlir::LogicalResult verifyInKernel(mlir::Operation *op);
 
