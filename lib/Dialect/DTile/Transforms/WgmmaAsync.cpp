@@ -185,8 +185,7 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
                   "[..., N, K] for B): wgmma reads K-major operands only");
   // TMA zero-fills past K only where K ends the source.
   for (Operand *op : {&mm.a, &mm.b})
-    if (cast<MemRefType>(op->source.getType()).getShape().back() !=
-        mm.k)
+    if (cast<MemRefType>(op->source.getType()).getShape().back() != mm.k)
       return refuse("an operand's K dimension is longer than the loop");
   return mm;
 }
@@ -395,24 +394,31 @@ public:
       return kernel.emitOpError("knob wgmma=true: wgmma_async cannot take @")
              << kernel.getSymName() << ": " << llvm::toString(mm.takeError());
     if (listOptions(kernel, target).size() < 2)
-      return kernel.emitOpError("knob wgmma=true: no block tile of @")
-             << kernel.getSymName() << " can be copied by TMA";
+      return kernel.emitOpError("knob wgmma=true: wgmma_async cannot take @")
+             << kernel.getSymName() << ": " << getRefusal(kernel, target);
     return success();
+  }
+
+  /// Why the matmul cannot run on wgmma (list-forks says it).
+  std::string getRefusal(KernelOp kernel, TargetAttr target) const override {
+    llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
+    if (!mm)
+      return llvm::toString(mm.takeError());
+    return (Twine("TMA cannot copy the slabs of any block tile (M ") +
+            Twine(mm->m) + ", N " + Twine(mm->n) + ", K " + Twine(mm->k) +
+            "): the boxes must lie inside the operands, whose rows must span "
+            "multiples of 16 bytes")
+        .str();
   }
 
 protected:
   /// Every warpgroup count and N whose slabs TMA can copy and shared memory
-  /// holds; then not wgmma. On a wgmma target, a half matmul the rule
-  /// cannot take gets a remark saying why.
+  /// holds; then not wgmma.
   SmallVector<WgmmaAsyncKnobs> listOptions(KernelOp kernel,
                                            TargetAttr target) const override {
     llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
     if (!mm) {
-      std::string why = llvm::toString(mm.takeError());
-      if (target.has(GpuFeature::wgmma) && kernel.getTile() &&
-          kernel.getTile().getThreadAxes().empty() &&
-          classify(kernel) == KernelClass::Matmul)
-        kernel.emitRemark("wgmma_async: not on warpgroup MMA: ") << why;
+      llvm::consumeError(mm.takeError());
       return {};
     }
     SmallVector<WgmmaAsyncKnobs> options;
@@ -425,14 +431,8 @@ protected:
           continue;
         options.push_back({true, warpgroups, n});
       }
-    if (options.empty()) {
-      kernel.emitRemark("wgmma_async: not on warpgroup MMA: TMA cannot copy "
-                        "the slabs of any block tile (M ")
-          << mm->m << ", N " << mm->n << ", K " << mm->k
-          << "; boxes must lie inside the operands, rows a multiple of 16 "
-             "bytes)";
+    if (options.empty())
       return {};
-    }
     options.push_back({false, {}, {}});
     return options;
   }
@@ -471,8 +471,7 @@ private:
   /// inside the operands and their rows span multiples of 16 bytes.
   static bool tmaFits(const WgmmaMatmul &mm, int64_t bm, int64_t n) {
     auto rowBytes = [&](const Operand &op) {
-      return cast<MemRefType>(op.source.getType()).getShape().back() *
-             2;
+      return cast<MemRefType>(op.source.getType()).getShape().back() * 2;
     };
     return bm <= mm.m && n <= mm.n && kChunk <= mm.k &&
            rowBytes(mm.a) % 16 == 0 && rowBytes(mm.b) % 16 == 0;
