@@ -3,6 +3,7 @@
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async="knobs=linear_0_reduce:wgmma=true,warpgroups=2,wgmma_n=128;ragged_0_reduce:wgmma=false" | FileCheck %s --check-prefix=WIDE
 // RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTKMAJOR
 // RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=short_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTMA
+// RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=linear_0_reduce:wgmma=true,swizzle=64" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SWIZZLE
 // RUN: not deplodock-opt %S/Inputs/half-matmuls.mlir --dtile-lower="knobs=mm_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOWGMMA
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=linear_0_reduce:wgmma=true,warpgroups=2,wgmma_n=64,double_buffer=false" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNEL
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.cu
@@ -103,6 +104,8 @@
 // NOTKMAJOR: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @kn_0_reduce: an operand is not K-major
 // NOTMA: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @short_0_reduce: TMA cannot copy the slabs of any block tile (M 64, N 64, K 32)
 // NOWGMMA: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @mm_0_reduce: target sm_80 has no warpgroup MMA (the 'wgmma' feature)
+
+// SWIZZLE: error: 'dtile.kernel' op knob wgmma=true: its descriptors read slabs in the 128-byte swizzle, but swizzle=64 is asked for
 
 /// In Kernel IR a descriptor addresses the slab's flat swizzled slice
 /// (1024-byte aligned for the TMA's pattern) at the slab read's index; two

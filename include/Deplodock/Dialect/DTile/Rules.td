@@ -123,17 +123,20 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     products of an f16 or bf16 element of two inputs (extended or not), with
     the two innermost output axes as M and N and both operands K-major: A
     indexed [..., M, K] and B [..., N, K] (a linear layer's weight held N x
-    K), other dimensions constants or batch axes. Kernels it cannot take get
-    a remark saying why on such targets. Option `wgmma=false` leaves the
-    kernel to mma_sync and the SIMT rules; the others give each block
+    K), other dimensions constants or batch axes. Where it does not apply,
+    list-forks says why, and knob wgmma=true is an error saying why. Option
+    `wgmma=false` leaves the kernel to mma_sync and the SIMT rules; the
+    others give each block
     `warpgroups` x 128 threads, each warpgroup 64 rows and `wgmma_n`
     columns of f32 accumulators, and per 64-deep K chunk stage both
     operands' slabs by TMA with the 128-byte swizzle (zero-filled past M, N
     and K), wait on their mbarriers, and issue four m64nNk16
     wgmma.mma_async per warpgroup through matrix descriptors of those slabs,
-    then commit and wait. The slabs' swizzle is part of the layout the
+    then commit and wait (double_buffer and pipeline_k_outer may rotate
+    the slabs, prefetching the next chunk's). The slabs' swizzle is part of the layout the
     descriptors describe, so the rule also decides split_inner_for_swizzle
-    (swizzle = 128). The epilogue (conversion to the output type, residual,
+    (swizzle = 128; asking for another swizzle with wgmma=true is an
+    error). The epilogue (conversion to the output type, residual,
     activation...) runs on each accumulator at the row and column of the
     warpgroup layout, its stores guarded where the block overhangs M or N.
     Legal where TMA can copy both slabs (boxes inside the sources: M at

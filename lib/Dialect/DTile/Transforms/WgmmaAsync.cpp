@@ -121,27 +121,16 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
   if (!target.has(GpuFeature::wgmma))
     return refuse("target " + target.getName() +
                   " has no warpgroup MMA (the 'wgmma' feature)");
-  TileOp tile = kernel.getTile();
-  if (!tile || !tile.getThreadAxes().empty())
-    return refuse("the kernel is mapped to threads already");
-  if (classify(kernel) != KernelClass::Matmul)
-    return refuse("the kernel is not a matmul");
-  SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
-  Block &body = tile.getBody().front();
-  if (reductions.size() != 1 ||
-      llvm::any_of(body.without_terminator(), [&](Operation &op) {
-        return op.getNumRegions() != 0 && &op != reductions.front();
-      }))
-    return refuse("the kernel has more loops than one matmul loop");
+  llvm::Expected<dloop::ForOp> sum = getSoleSumLoop(kernel);
+  if (!sum)
+    return sum.takeError();
   WgmmaMatmul mm;
-  mm.tile = tile;
-  mm.loop = reductions.front();
+  mm.tile = kernel.getTile();
+  mm.loop = *sum;
   dloop::ForOp loop = mm.loop;
-  if (loop.getInitArgs().size() != 1 ||
-      getAccumulatorKind(loop, 0) != ReduceKind::add ||
-      !isIdentity(loop.getInitArgs()[0], ReduceKind::add) ||
-      !loop.getResult(0).getType().isF32())
-    return refuse("the matmul loop does not sum one f32 value from zero");
+  TileOp tile = mm.tile;
+  if (!loop.getResult(0).getType().isF32())
+    return refuse("the matmul loop does not sum in f32, as wgmma does");
   // The body: acc + x * y of two loads (extended or not), nothing else.
   auto add = loop.getYield().getValues()[0].getDefiningOp<arith::AddFOp>();
   Value product = add && add.getLhs() == loop.getIterArgs()[0] ? add.getRhs()
@@ -302,14 +291,16 @@ SmallVector<Value> WgmmaBuilder::multiply(ValueRange accs) {
 
 void WgmmaBuilder::epilogue(ValueRange accs) {
   MLIRContext *ctx = b.getContext();
-  Block &old = mm.tile.getBody().front();
-  size_t axes = old.getNumArguments();
   AffineExpr mo = getAffineDimExpr(numBlocks - 2, ctx);
   AffineExpr no = getAffineDimExpr(numBlocks - 1, ctx);
   AffineExpr wg = getAffineDimExpr(numBlocks, ctx);
   AffineExpr thread = getAffineDimExpr(numBlocks + 1, ctx);
   AffineExpr warp = thread.floorDiv(32), lane = thread % 32;
-  bool guardM = mm.m % bm != 0, guardN = mm.n % instrN != 0;
+  std::optional<int64_t> rowLimit, colLimit;
+  if (mm.m % bm != 0)
+    rowLimit = mm.m;
+  if (mm.n % instrN != 0)
+    colLimit = mm.n;
   for (auto [index, acc] : llvm::enumerate(accs)) {
     // Accumulator 4 j + i: row 16 w + g + 8 (i / 2), column 8 j + 2 t +
     // i % 2, with w the warp, g = lane / 4 and t = lane % 4.
@@ -317,28 +308,9 @@ void WgmmaBuilder::epilogue(ValueRange accs) {
     Value r = apply(mo * bm + wg * kWarpgroupRows + warp * 16 +
                     lane.floorDiv(4) + (i / 2) * 8);
     Value c = apply(no * instrN + j * 8 + (lane % 4) * 2 + i % 2);
-    OpBuilder::InsertionGuard guard(b);
-    Value inside;
-    if (guardM)
-      inside = buildInRange(b, loc, r, mm.m);
-    if (guardN) {
-      Value inN = buildInRange(b, loc, c, mm.n);
-      inside =
-          inside ? arith::AndIOp::create(b, loc, inside, inN).getResult() : inN;
-    }
-    if (inside) {
-      auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    }
-    IRMapping mapping;
-    for (size_t axis = 0; axis + 2 < axes; ++axis)
-      mapping.map(old.getArgument(axis), coords[axis]);
-    mapping.map(old.getArgument(axes - 2), r);
-    mapping.map(old.getArgument(axes - 1), c);
-    mapping.map(mm.loop.getResult(0), acc);
-    for (Operation &op : old.without_terminator())
-      if (&op != mm.loop.getOperation())
-        b.clone(op, mapping);
+    cloneAccumulatorEpilogue(b, mm.tile, mm.loop,
+                             ValueRange(coords).take_front(numBlocks - 2), r, c,
+                             acc, rowLimit, colLimit);
   }
 }
 
@@ -396,6 +368,11 @@ public:
     if (listOptions(kernel, target).size() < 2)
       return kernel.emitOpError("knob wgmma=true: wgmma_async cannot take @")
              << kernel.getSymName() << ": " << getRefusal(kernel, target);
+    if (std::optional<int64_t> swizzle = requested.getSwizzle();
+        swizzle && *swizzle != kSwizzle)
+      return kernel.emitOpError("knob wgmma=true: its descriptors read slabs "
+                                "in the 128-byte swizzle, but swizzle=")
+             << *swizzle << " is asked for";
     return success();
   }
 
