@@ -257,8 +257,10 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
   SmallVector<StringRef> names;
   for (const std::unique_ptr<Rule> &rule : getRules())
     names.push_back(rule->getName());
-  // mma_sync first, register_tile before stage_inputs: see Rules.td.
-  EXPECT_EQ(names, (SmallVector<StringRef>{"mma_sync",
+  // wgmma_async and mma_sync first, register_tile before stage_inputs: see
+  // Rules.td.
+  EXPECT_EQ(names, (SmallVector<StringRef>{"wgmma_async",
+                                           "mma_sync",
                                            "chunk_matmul_k",
                                            "split_matmul_k",
                                            "cooperative_reduce",

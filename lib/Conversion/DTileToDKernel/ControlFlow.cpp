@@ -185,6 +185,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](dtile::AsyncWaitOp wait) { return lowerAsyncWait(wait); })
       .Case([&](dkernel::LdMatrixOp load) { return lowerLdMatrix(load); })
       .Case([&](dkernel::MmaSyncOp mma) { return cloneScalarOp(mma); })
+      .Case([&](dkernel::WgmmaDescOp desc) { return lowerWgmmaDesc(desc); })
+      .Case<dkernel::WgmmaFenceOp, dkernel::WgmmaMmaAsyncOp,
+            dkernel::WgmmaCommitGroupOp, dkernel::WgmmaWaitGroupOp>(
+          [&](Operation *op) { return cloneScalarOp(op); })
       .Default([&](Operation *op) -> LogicalResult {
         if (op->getNumRegions() == 0 &&
             isa_and_nonnull<arith::ArithDialect, math::MathDialect>(

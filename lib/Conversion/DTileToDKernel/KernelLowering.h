@@ -10,6 +10,7 @@
 //   Combines.cpp        dtile.combine: warp shuffles, trees, sequential folds
 //   MemoryAccesses.cpp  loads, stores and slab reads (swizzled or not)
 //   ControlFlow.cpp     loops, branches and the values they carry
+//   WgmmaOps.cpp        wgmma descriptors of slabs
 //   ConvertDTileToDKernel.cpp  the driver: geometry, kernels, the pass
 //
 //===----------------------------------------------------------------------===//
@@ -99,6 +100,9 @@ private:
   /// A warp's ldmatrix from a slab (the mma_sync rule's), through its slot
   /// and swizzle like a slab read.
   LogicalResult lowerLdMatrix(dkernel::LdMatrixOp op);
+  /// A wgmma descriptor of a slab (the wgmma_async rule's), addressing the
+  /// slab's slice through its slot and swizzle.
+  LogicalResult lowerWgmmaDesc(dkernel::WgmmaDescOp op);
   /// The Kernel IR view of slab `slab` and `indices` rewritten for it.
   Value slabAccess(Location loc, const Slab &slab,
                    SmallVectorImpl<Value> &indices);

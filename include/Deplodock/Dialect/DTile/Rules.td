@@ -107,6 +107,49 @@ class TileRule<string passArg, string rule, string what,
                            "::mlir::scf::SCFDialect"];
 }
 
+def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
+    "map a half-precision matmul with K-major operands onto warpgroup "
+    "wgmma.mma_async fed by TMA (fork: wgmma or not, warpgroups, N)", [
+  Knob<"wgmma", KnobBool,
+       "the matmul runs on warpgroup tensor cores (wgmma.mma_async)">,
+  OptionalKnob<"warpgroups", KnobInt,
+               "warpgroups per block of a wgmma matmul, 64 rows each", 1, 4>,
+  OptionalKnob<"wgmma_n", KnobInt,
+               "N of a wgmma matmul's m64nNk16 instruction: the block's "
+               "columns", 8, 256>]> {
+  let description = [{
+    Applies, on a target with the `wgmma` feature (sm_90a), to a matmul
+    kernel without threads whose one reduce loop sums, in f32 from zero,
+    products of an f16 or bf16 element of two inputs (extended or not), with
+    the two innermost output axes as M and N and both operands K-major: A
+    indexed [..., M, K] and B [..., N, K] (a linear layer's weight held N x
+    K), other dimensions constants or batch axes. Where it does not apply,
+    list-forks says why, and knob wgmma=true is an error saying why. Option
+    `wgmma=false` leaves the kernel to mma_sync and the SIMT rules; the
+    others give each block
+    `warpgroups` x 128 threads, each warpgroup 64 rows and `wgmma_n`
+    columns of f32 accumulators, and per 64-deep K chunk stage both
+    operands' slabs by TMA with the 128-byte swizzle (zero-filled past M, N
+    and K), wait on their mbarriers, and issue four m64nNk16
+    wgmma.mma_async per warpgroup through matrix descriptors of those slabs,
+    then commit and wait (double_buffer and pipeline_k_outer may rotate
+    the slabs, prefetching the next chunk's). The slabs' swizzle is part of the layout the
+    descriptors describe, so the rule also decides split_inner_for_swizzle
+    (swizzle = 128; asking for another swizzle with wgmma=true is an
+    error). The epilogue (conversion to the output type, residual,
+    activation...) runs on each accumulator at the row and column of the
+    warpgroup layout, its stores guarded where the block overhangs M or N.
+    Legal where TMA can copy both slabs (boxes inside the sources: M at
+    least 64 x warpgroups, N at least wgmma_n, K at least 64, rows a
+    multiple of 16 bytes) and they fit in shared memory: warpgroups 1, 2, 4
+    and wgmma_n 32, 64, 128, 256; wgmma=false last. Heuristic: wgmma, the
+    largest block tile that still fills half the SMs (else the one with most
+    blocks), then 2 warpgroups.
+  }];
+  let forks = "wgmma_async: (warpgroups, wgmma, wgmma_n) in "
+              "{(2, true, 128)*, (1, true, 32), ..., (false)}";
+}
+
 def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
     "map a half-precision (or, with precision=tf32, f32) matmul onto "
     "warp-level mma.sync (fork: tensor cores or SIMT, warp tile, warps, K "
@@ -511,11 +554,14 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// causal_bound ends them at the diagonal once every stage is placed.
 /// attention_mma runs before attention_blocks: it maps a half online
 /// softmax whole onto mma.sync or leaves it to attention_blocks.
+/// wgmma_async runs first: it maps a half matmul with K-major operands
+/// whole onto warpgroup MMA or leaves it to mma_sync.
 /// mma_sync runs before all of them: it maps a half matmul whole (tiles,
 /// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and
 /// pipeline_k_outer to rework its stages, or leaves it to the SIMT rules.
 def TileRulePipeline {
   list<TileRule> rules = [
+    DTileWgmmaAsync,
     DTileMmaSync,
     DTileChunkMatmulK,
     DTileSplitMatmulK,

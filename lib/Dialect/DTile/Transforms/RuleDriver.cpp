@@ -81,9 +81,14 @@ LogicalResult dtile::runRule(const Rule &rule, KernelOp kernel,
   if (failed(chooser.beforeRule(rule, kernel, target)))
     return failure();
   SmallVector<KnobsAttr> options = getForkOptions(rule, kernel, target);
-  if (listForks)
-    kernel.emitRemark() << "@" << kernel.getSymName() << ": "
-                        << describeOptions(rule, options);
+  if (listForks) {
+    InFlightDiagnostic remark = kernel.emitRemark()
+                                << "@" << kernel.getSymName() << ": "
+                                << describeOptions(rule, options);
+    if (options.empty() && kernel.getTile() && !hasDecided(rule, kernel))
+      if (std::string why = rule.getRefusal(kernel, target); !why.empty())
+        remark << ": " << why;
+  }
   if (options.empty())
     return success();
   FailureOr<size_t> pick = chooser.choose(rule, kernel, options);

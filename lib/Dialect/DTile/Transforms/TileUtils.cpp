@@ -40,6 +40,62 @@ SmallVector<dloop::ForOp> dtile::getTopLevelReductions(TileOp tile) {
   return loops;
 }
 
+llvm::Expected<dloop::ForOp> dtile::getSoleSumLoop(KernelOp kernel) {
+  auto refuse = [](const char *why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+  };
+  TileOp tile = kernel.getTile();
+  if (!tile || !tile.getThreadAxes().empty())
+    return refuse("the kernel is mapped to threads already");
+  if (classify(kernel) != KernelClass::Matmul)
+    return refuse("the kernel is not a matmul");
+  SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
+  if (reductions.size() != 1 ||
+      llvm::any_of(
+          tile.getBody().front().without_terminator(), [&](Operation &op) {
+            return op.getNumRegions() != 0 && &op != reductions.front();
+          }))
+    return refuse("the kernel has more loops than one matmul loop");
+  dloop::ForOp loop = reductions.front();
+  if (loop.getInitArgs().size() != 1 ||
+      getAccumulatorKind(loop, 0) != ReduceKind::add ||
+      !isIdentity(loop.getInitArgs()[0], ReduceKind::add))
+    return refuse("the matmul loop does not sum one value from zero");
+  return loop;
+}
+
+void dtile::cloneAccumulatorEpilogue(OpBuilder &b, TileOp old,
+                                     dloop::ForOp loop, ValueRange batch,
+                                     Value row, Value col, Value acc,
+                                     std::optional<int64_t> rowLimit,
+                                     std::optional<int64_t> colLimit) {
+  Location loc = old.getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  Value inside;
+  if (rowLimit)
+    inside = buildInRange(b, loc, row, *rowLimit);
+  if (colLimit) {
+    Value inCol = buildInRange(b, loc, col, *colLimit);
+    inside = inside ? arith::AndIOp::create(b, loc, inside, inCol).getResult()
+                    : inCol;
+  }
+  if (inside) {
+    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  Block &body = old.getBody().front();
+  size_t axes = body.getNumArguments();
+  IRMapping mapping;
+  for (size_t axis = 0; axis + 2 < axes; ++axis)
+    mapping.map(body.getArgument(axis), batch[axis]);
+  mapping.map(body.getArgument(axes - 2), row);
+  mapping.map(body.getArgument(axes - 1), col);
+  mapping.map(loop.getResult(0), acc);
+  for (Operation &op : body.without_terminator())
+    if (&op != loop.getOperation())
+      b.clone(op, mapping);
+}
+
 bool dtile::isMatmulLoop(dloop::ForOp loop) {
   if (!loop.isReduction() || loop.getInitArgs().empty())
     return false;

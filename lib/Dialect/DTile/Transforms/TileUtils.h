@@ -6,6 +6,7 @@
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/Error.h"
 
 #include <optional>
 
@@ -40,6 +41,22 @@ mlir::LogicalResult dealRowsToThreads(KernelOp kernel, int64_t threads);
 
 /// The reduce loops at the top level of the tile body (outside other loops).
 llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);
+
+/// The reduce loop of a matmul kernel not mapped to threads yet when it is
+/// the tile body's only loop and sums one value from zero (what the
+/// tensor-core rules start from); else why not.
+llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
+
+/// Clones, at `b`, the body of matmul tile `old` but its loop `loop` (the
+/// epilogue) for one accumulator `acc` of the loop's result at output row
+/// `row` and column `col`, the batch axes at `batch`; inside an `scf.if`
+/// where the row may reach `rowLimit` or the column `colLimit` (none: the
+/// block tile divides the extent).
+void cloneAccumulatorEpilogue(mlir::OpBuilder &b, TileOp old, dloop::ForOp loop,
+                              mlir::ValueRange batch, mlir::Value row,
+                              mlir::Value col, mlir::Value acc,
+                              std::optional<int64_t> rowLimit,
+                              std::optional<int64_t> colLimit);
 
 /// Whether `loop` is a matmul loop: a reduce loop carrying values whose body
 /// loads at least two distinct buffers at indices using its variable.

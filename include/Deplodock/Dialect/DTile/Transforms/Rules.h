@@ -65,6 +65,12 @@ public:
                                            KnobsAttr requested) const {
     return mlir::success();
   }
+
+  /// Why the rule does not apply to `kernel` on `target`, for rules that
+  /// can say (list-forks prints it with "does not apply"); empty otherwise.
+  virtual std::string getRefusal(KernelOp kernel, TargetAttr target) const {
+    return {};
+  }
 };
 
 /// A rule written against its generated knob struct (`ChunkMatmulKKnobs`),

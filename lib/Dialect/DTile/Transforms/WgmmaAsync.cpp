@@ -1,0 +1,485 @@
+//===- WgmmaAsync.cpp - Half matmuls on warpgroup MMA (sm_90a) --*- C++ -*-===//
+//
+// wgmma_async: a matmul of f16 or bf16 operands, both K-major, summing in
+// f32 becomes warpgroups of m64nNk16 wgmma.mma_async. Each block holds
+// `warpgroups` x 128 threads (thread axes "warpgroup" x "thread"), each
+// warpgroup 64 rows and N columns of accumulators. Per 64-deep K chunk a
+// TMA copies both operands' slabs with the 128-byte swizzle (a slab row is
+// one 128-byte line: 64 halves of K), zero-filling past the edges; the
+// descriptors name those slabs in the same swizzle, so the tensor cores read
+// what the TMA wrote without a proxy fence. The epilogue of the Loop kernel
+// runs once per accumulator, at the row and column the warpgroup layout
+// gives it. The rule forks between wgmma and the rules after it (mma_sync,
+// SIMT), so the tuner measures all.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChunkStages.h"
+#include "Rules.h"
+#include "TileUtils.h"
+
+#include "Deplodock/Dialect/Common/Reductions.h"
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+namespace {
+
+constexpr int64_t kWarpgroupRows = 64, kInstrK = 16, kWarpgroup = 128;
+/// The swizzle of the slabs and the K chunk: one 128-byte line of halves.
+constexpr int64_t kSwizzle = 128, kChunk = 64;
+
+/// What one index of an operand walks: a constant, a block axis (batch, M
+/// or N) or the K loop.
+struct Index {
+  enum Kind { Constant, Axis, K } kind;
+  int64_t value = 0;
+};
+
+/// A K-major multiplicand: the input it reads and what each index walks;
+/// the last two are its row axis (M or N) and K.
+struct Operand {
+  Value source;
+  SmallVector<Index> indices;
+};
+
+/// A matmul wgmma can take.
+struct WgmmaMatmul {
+  TileOp tile;
+  dloop::ForOp loop;
+  Operand a, b;
+  Type element;
+  int64_t m = 0, n = 0, k = 0;
+};
+
+llvm::Error refuse(const Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+}
+
+/// The load `value` reads, past an optional extf.
+dloop::LoadOp loadOf(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    value = ext.getIn();
+  return value.getDefiningOp<dloop::LoadOp>();
+}
+
+/// The indices of `load`, if each is a constant, a coordinate of `tile` or
+/// `iv`.
+std::optional<SmallVector<Index>> readIndices(dloop::LoadOp load, TileOp tile,
+                                              Value iv) {
+  SmallVector<Index> indices;
+  Block *body = &tile.getBody().front();
+  for (AffineExpr expr : load.getMap().getResults()) {
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      indices.push_back({Index::Constant, cst.getValue()});
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    Value index = load.getIndices()[dim.getPosition()];
+    APInt constant;
+    auto arg = dyn_cast<BlockArgument>(index);
+    if (index == iv)
+      indices.push_back({Index::K, 0});
+    else if (matchPattern(index, m_ConstantInt(&constant)))
+      indices.push_back({Index::Constant, constant.getSExtValue()});
+    else if (arg && arg.getOwner() == body)
+      indices.push_back({Index::Axis, arg.getArgNumber()});
+    else
+      return std::nullopt;
+  }
+  return indices;
+}
+
+/// Whether `indices` walk axis `row` then K innermost, and otherwise only
+/// constants and axes other than M and N.
+bool isKMajor(ArrayRef<Index> indices, unsigned row, unsigned mAxis,
+              unsigned nAxis) {
+  if (indices.size() < 2 || indices.back().kind != Index::K ||
+      indices[indices.size() - 2].kind != Index::Axis ||
+      indices[indices.size() - 2].value != row)
+    return false;
+  return llvm::all_of(indices.drop_back(2), [&](const Index &i) {
+    return i.kind == Index::Constant ||
+           (i.kind == Index::Axis && i.value != mAxis && i.value != nAxis);
+  });
+}
+
+/// The matmul of `kernel` if wgmma can run it, else why not.
+llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
+                                             TargetAttr target) {
+  if (!target.has(GpuFeature::wgmma))
+    return refuse("target " + target.getName() +
+                  " has no warpgroup MMA (the 'wgmma' feature)");
+  llvm::Expected<dloop::ForOp> sum = getSoleSumLoop(kernel);
+  if (!sum)
+    return sum.takeError();
+  WgmmaMatmul mm;
+  mm.tile = kernel.getTile();
+  mm.loop = *sum;
+  dloop::ForOp loop = mm.loop;
+  TileOp tile = mm.tile;
+  if (!loop.getResult(0).getType().isF32())
+    return refuse("the matmul loop does not sum in f32, as wgmma does");
+  // The body: acc + x * y of two loads (extended or not), nothing else.
+  auto add = loop.getYield().getValues()[0].getDefiningOp<arith::AddFOp>();
+  Value product = add && add.getLhs() == loop.getIterArgs()[0] ? add.getRhs()
+                  : add                                        ? add.getLhs()
+                                                               : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  dloop::LoadOp x = mul ? loadOf(mul.getLhs()) : nullptr;
+  dloop::LoadOp y = mul ? loadOf(mul.getRhs()) : nullptr;
+  if (!x || !y ||
+      !llvm::all_of(loop.getBody()->without_terminator(), [&](Operation &op) {
+        return &op == add || &op == mul || op.getResult(0) == mul.getLhs() ||
+               op.getResult(0) == mul.getRhs() || &op == x || &op == y;
+      }))
+    return refuse("the matmul loop computes more than a sum of products of "
+                  "two loads");
+  mm.element = x.getType();
+  if (!isa<Float16Type, BFloat16Type>(mm.element) || y.getType() != mm.element)
+    return refuse("the operands are not both f16 or both bf16");
+  for (dloop::LoadOp load : {x, y})
+    if (!llvm::is_contained(kernel.getInputArgs(), load.getMemRef()))
+      return refuse("an operand is not a kernel input");
+  size_t axes = tile.getBlockAxes().size();
+  if (axes < 2)
+    return refuse("the kernel has no M and N axes");
+  unsigned mAxis = axes - 2, nAxis = axes - 1;
+  mm.m = tile.getBlockExtents()[mAxis];
+  mm.n = tile.getBlockExtents()[nAxis];
+  mm.k = loop.getExtent();
+  Value iv = loop.getInductionVar();
+  std::optional<SmallVector<Index>> xi = readIndices(x, tile, iv);
+  std::optional<SmallVector<Index>> yi = readIndices(y, tile, iv);
+  if (!xi || !yi)
+    return refuse("an operand index is not a loop variable or a constant");
+  bool xIsA = isKMajor(*xi, mAxis, mAxis, nAxis);
+  Operand first{x.getMemRef(), *xi}, second{y.getMemRef(), *yi};
+  mm.a = xIsA ? first : second;
+  mm.b = xIsA ? second : first;
+  if (!isKMajor(mm.a.indices, mAxis, mAxis, nAxis) ||
+      !isKMajor(mm.b.indices, nAxis, mAxis, nAxis))
+    return refuse("an operand is not K-major (indexed [..., M, K] for A and "
+                  "[..., N, K] for B): wgmma reads K-major operands only");
+  // TMA zero-fills past K only where K ends the source.
+  for (Operand *op : {&mm.a, &mm.b})
+    if (cast<MemRefType>(op->source.getType()).getShape().back() != mm.k)
+      return refuse("an operand's K dimension is longer than the loop");
+  return mm;
+}
+
+/// Builds the wgmma form of one matmul.
+class WgmmaBuilder {
+public:
+  WgmmaBuilder(WgmmaMatmul mm, int64_t warpgroups, int64_t n)
+      : mm(mm), warpgroups(warpgroups), instrN(n),
+        bm(kWarpgroupRows * warpgroups), b(mm.tile) {}
+
+  /// The tile, before the old one is erased.
+  TileOp build();
+  /// Whether TMA can copy both slabs of the built tile.
+  bool slabsCopyByTma() const { return canCopyTma(slabA) && canCopyTma(slabB); }
+
+private:
+  Value apply(AffineExpr expr);
+  /// The TMA stage of one operand's slab for chunk `ko`: `rows` rows of
+  /// the block's axis `axis` by the chunk.
+  StageOp stage(const Operand &op, unsigned axis, int64_t rows, Value ko);
+  /// The accumulators after the four m64nNk16 of one chunk.
+  SmallVector<Value> multiply(ValueRange accs);
+  void epilogue(ValueRange accs);
+
+  WgmmaMatmul mm;
+  int64_t warpgroups, instrN, bm;
+  OpBuilder b;
+  Location loc = mm.tile.getLoc();
+  /// The new tile's coordinates: block axes, then warpgroup and thread.
+  SmallVector<Value> coords;
+  unsigned numBlocks = 0;
+  StageOp slabA, slabB;
+};
+
+Value WgmmaBuilder::apply(AffineExpr expr) {
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(coords.size(), 0, expr), coords);
+}
+
+StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
+                            Value ko) {
+  MLIRContext *ctx = b.getContext();
+  unsigned koPos = coords.size();
+  SmallVector<AffineExpr> origin;
+  SmallVector<int64_t> box;
+  for (const Index &index : op.indices) {
+    if (index.kind == Index::Constant) {
+      origin.push_back(getAffineConstantExpr(index.value, ctx));
+      box.push_back(1);
+    } else if (index.kind == Index::K) {
+      origin.push_back(getAffineDimExpr(koPos, ctx) * kChunk);
+      box.push_back(kChunk);
+    } else if (index.value == axis) {
+      origin.push_back(getAffineDimExpr(axis, ctx) * rows);
+      box.push_back(rows);
+    } else {
+      // Batch axes keep their place among the block axes.
+      origin.push_back(getAffineDimExpr(index.value, ctx));
+      box.push_back(1);
+    }
+  }
+  int64_t extent = axis == numBlocks - 2 ? mm.m : mm.n;
+  bool overhang = mm.k % kChunk != 0 || extent % rows != 0;
+  SmallVector<Value> operands(coords);
+  operands.push_back(ko);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto slab = StageOp::create(
+      b, loc, MemRefType::get(box, mm.element, AffineMap(), workgroup),
+      op.source, operands, /*slot=*/Value(),
+      AffineMap::get(operands.size(), 0, origin, ctx),
+      b.getDenseI64ArrayAttr(box), /*pad=*/DenseI64ArrayAttr(),
+      /*buffers=*/1, Transport::tma, kSwizzle);
+  if (overhang)
+    slab.setZeroFill(true);
+  return slab;
+}
+
+SmallVector<Value> WgmmaBuilder::multiply(ValueRange accs) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr wg = getAffineDimExpr(numBlocks, ctx);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  // A descriptor names 16 columns of K from `row` on; the leading unit
+  // dimensions of a slab are indexed at zero.
+  auto descriptor = [&](StageOp slab, Value row, int64_t k) {
+    int64_t rank = slab.getBox().size();
+    SmallVector<Value> indices(rank - 2, zero);
+    indices.push_back(row);
+    indices.push_back(arith::ConstantIndexOp::create(b, loc, k));
+    // Rows are 128-byte lines; core matrices of 8 rows are 1024 bytes
+    // apart (LBO is unused with a swizzle).
+    return dkernel::WgmmaDescOp::create(b, loc, b.getI64Type(), slab, indices,
+                                        kSwizzle, /*lbo=*/16,
+                                        /*sbo=*/8 * kSwizzle)
+        .getResult();
+  };
+  Value rowA = apply(wg * kWarpgroupRows);
+  dkernel::WgmmaFenceOp::create(b, loc);
+  SmallVector<Value> results(accs);
+  SmallVector<Type> types(results.size(), b.getF32Type());
+  for (int64_t k = 0; k < kChunk; k += kInstrK) {
+    Value da = descriptor(slabA, rowA, k);
+    Value db = descriptor(slabB, zero, k);
+    auto mma = dkernel::WgmmaMmaAsyncOp::create(b, loc, types, da, db, results,
+                                                instrN, mm.element);
+    results.assign(mma.getResults().begin(), mma.getResults().end());
+  }
+  dkernel::WgmmaCommitGroupOp::create(b, loc);
+  auto wait =
+      dkernel::WgmmaWaitGroupOp::create(b, loc, types, /*pending=*/0, results);
+  return SmallVector<Value>(wait.getResults());
+}
+
+void WgmmaBuilder::epilogue(ValueRange accs) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr mo = getAffineDimExpr(numBlocks - 2, ctx);
+  AffineExpr no = getAffineDimExpr(numBlocks - 1, ctx);
+  AffineExpr wg = getAffineDimExpr(numBlocks, ctx);
+  AffineExpr thread = getAffineDimExpr(numBlocks + 1, ctx);
+  AffineExpr warp = thread.floorDiv(32), lane = thread % 32;
+  std::optional<int64_t> rowLimit, colLimit;
+  if (mm.m % bm != 0)
+    rowLimit = mm.m;
+  if (mm.n % instrN != 0)
+    colLimit = mm.n;
+  for (auto [index, acc] : llvm::enumerate(accs)) {
+    // Accumulator 4 j + i: row 16 w + g + 8 (i / 2), column 8 j + 2 t +
+    // i % 2, with w the warp, g = lane / 4 and t = lane % 4.
+    int64_t j = index / 4, i = index % 4;
+    Value r = apply(mo * bm + wg * kWarpgroupRows + warp * 16 +
+                    lane.floorDiv(4) + (i / 2) * 8);
+    Value c = apply(no * instrN + j * 8 + (lane % 4) * 2 + i % 2);
+    cloneAccumulatorEpilogue(b, mm.tile, mm.loop,
+                             ValueRange(coords).take_front(numBlocks - 2), r, c,
+                             acc, rowLimit, colLimit);
+  }
+}
+
+TileOp WgmmaBuilder::build() {
+  // The tile: batch axes, the M and N blocks, then warpgroups and threads.
+  SmallVector<Axis> blockAxes = getBlockAxes(mm.tile);
+  Axis &mBlock = blockAxes[blockAxes.size() - 2];
+  mBlock = {mBlock.name + "_o", ceilDiv(mm.m, bm)};
+  blockAxes.back() = {blockAxes.back().name + "_o", ceilDiv(mm.n, instrN)};
+  numBlocks = blockAxes.size();
+  SmallVector<StringRef> names;
+  SmallVector<int64_t> extents;
+  for (const Axis &axis : blockAxes) {
+    names.push_back(axis.name);
+    extents.push_back(axis.extent);
+  }
+  TileOp tile = TileOp::create(b, loc, names, extents, {"warpgroup", "thread"},
+                               {warpgroups, kWarpgroup});
+  Block &body = tile.getBody().front();
+  b.setInsertionPoint(body.getTerminator());
+  coords = SmallVector<Value>(body.getArguments());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  SmallVector<Value> inits(instrN / 2, zero);
+  auto chunks = dloop::ForOp::create(
+      b, loc, ceilDiv(mm.k, kChunk), LoopKind::reduce,
+      (mm.loop.getAxis() + "_o").str(), inits,
+      [&](OpBuilder &nested, Location, Value ko, ValueRange iters) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        slabA = stage(mm.a, numBlocks - 2, bm, ko);
+        slabB = stage(mm.b, numBlocks - 1, instrN, ko);
+        AsyncWaitOp::create(b, loc, /*keep=*/0);
+        dloop::YieldOp::create(b, loc, multiply(iters));
+      });
+  epilogue(chunks.getResults());
+  return tile;
+}
+
+/// Bytes of one slab row: a K chunk of halves.
+constexpr int64_t kRowBytes = kChunk * 2;
+
+class WgmmaAsync final : public TypedRule<WgmmaAsyncKnobs> {
+public:
+  /// wgmma=true must be possible: say why not where it is not.
+  LogicalResult checkRequest(KernelOp kernel, TargetAttr target,
+                             KnobsAttr requested) const override {
+    if (requested.getWgmma() != std::optional<bool>(true) ||
+        !kernel.getTile() || hasDecided(*this, kernel))
+      return success();
+    llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
+    if (!mm)
+      return kernel.emitOpError("knob wgmma=true: wgmma_async cannot take @")
+             << kernel.getSymName() << ": " << llvm::toString(mm.takeError());
+    if (listOptions(kernel, target).size() < 2)
+      return kernel.emitOpError("knob wgmma=true: wgmma_async cannot take @")
+             << kernel.getSymName() << ": " << getRefusal(kernel, target);
+    if (std::optional<int64_t> swizzle = requested.getSwizzle();
+        swizzle && *swizzle != kSwizzle)
+      return kernel.emitOpError("knob wgmma=true: its descriptors read slabs "
+                                "in the 128-byte swizzle, but swizzle=")
+             << *swizzle << " is asked for";
+    return success();
+  }
+
+  /// Why the matmul cannot run on wgmma (list-forks says it).
+  std::string getRefusal(KernelOp kernel, TargetAttr target) const override {
+    llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
+    if (!mm)
+      return llvm::toString(mm.takeError());
+    return (Twine("TMA cannot copy the slabs of any block tile (M ") +
+            Twine(mm->m) + ", N " + Twine(mm->n) + ", K " + Twine(mm->k) +
+            "): the boxes must lie inside the operands, whose rows must span "
+            "multiples of 16 bytes")
+        .str();
+  }
+
+protected:
+  /// Every warpgroup count and N whose slabs TMA can copy and shared memory
+  /// holds; then not wgmma.
+  SmallVector<WgmmaAsyncKnobs> listOptions(KernelOp kernel,
+                                           TargetAttr target) const override {
+    llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
+    if (!mm) {
+      llvm::consumeError(mm.takeError());
+      return {};
+    }
+    SmallVector<WgmmaAsyncKnobs> options;
+    for (int64_t warpgroups : {1, 2, 4})
+      for (int64_t n : {32, 64, 128, 256}) {
+        int64_t bm = kWarpgroupRows * warpgroups;
+        if ((bm + n) * kRowBytes > target.getSmemPerBlock() ||
+            warpgroups * kWarpgroup > target.getThreadsPerBlock() ||
+            !tmaFits(*mm, bm, n))
+          continue;
+        options.push_back({true, warpgroups, n});
+      }
+    if (options.empty())
+      return {};
+    options.push_back({false, {}, {}});
+    return options;
+  }
+
+  /// wgmma; the largest block tile that fills half the SMs (else the one
+  /// with most blocks), then 2 warpgroups.
+  size_t heuristic(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
+                   TargetAttr target) const override {
+    TileOp tile = kernel.getTile();
+    int64_t batch = product(tile.getBlockExtents().drop_back(2));
+    int64_t m = tile.getBlockExtents().drop_back().back();
+    int64_t n = tile.getBlockExtents().back();
+    size_t best = options.size() - 1;
+    std::tuple<bool, int64_t, bool> bestKey{};
+    for (auto [i, o] : llvm::enumerate(options)) {
+      if (!o.wgmma)
+        continue;
+      int64_t bm = kWarpgroupRows * *o.warpgroups, bn = *o.wgmmaN;
+      int64_t blocks = batch * ceilDiv(m, bm) * ceilDiv(n, bn);
+      bool fills = 2 * blocks >= target.getSmCount();
+      std::tuple<bool, int64_t, bool> key{fills, fills ? bm * bn : blocks,
+                                          *o.warpgroups == 2};
+      if (best == options.size() - 1 || key > bestKey) {
+        best = i;
+        bestKey = key;
+      }
+    }
+    return best;
+  }
+
+  LogicalResult rewrite(KernelOp kernel, const WgmmaAsyncKnobs &option,
+                        TargetAttr target) const override;
+
+private:
+  /// Whether TMA can copy the slabs of a bm x n block tile: the boxes lie
+  /// inside the operands and their rows span multiples of 16 bytes.
+  static bool tmaFits(const WgmmaMatmul &mm, int64_t bm, int64_t n) {
+    auto rowBytes = [&](const Operand &op) {
+      return cast<MemRefType>(op.source.getType()).getShape().back() * 2;
+    };
+    return bm <= mm.m && n <= mm.n && kChunk <= mm.k &&
+           rowBytes(mm.a) % 16 == 0 && rowBytes(mm.b) % 16 == 0;
+  }
+};
+
+LogicalResult WgmmaAsync::rewrite(KernelOp kernel,
+                                  const WgmmaAsyncKnobs &option,
+                                  TargetAttr target) const {
+  if (!option.wgmma)
+    return success();
+  llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
+  if (!mm)
+    return kernel.emitOpError() << llvm::toString(mm.takeError());
+  WgmmaBuilder builder(*mm, *option.warpgroups, *option.wgmmaN);
+  TileOp tile = builder.build();
+  if (!builder.slabsCopyByTma()) {
+    tile.erase();
+    return kernel.emitOpError("wgmma_async: TMA cannot copy the slabs");
+  }
+  mm->tile.erase();
+  // The descriptors describe the slabs in the 128-byte swizzle: that
+  // decides split_inner_for_swizzle.
+  kernel.setKnobsAttr(kernel.getKnobs().merge(
+      SplitInnerForSwizzleKnobs{kSwizzle}.toAttr(kernel.getContext())));
+  cleanupKernel(kernel);
+  return success();
+}
+
+} // namespace
+
+std::unique_ptr<Rule> dtile::createWgmmaAsyncRule() {
+  return std::make_unique<WgmmaAsync>();
+}
