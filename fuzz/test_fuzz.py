@@ -72,6 +72,21 @@ class Files(unittest.TestCase):
                 f.write(npy.header("<f4", (2, 3)))  # no data: wrapped count
             self.assertEqual(check(outcome(), d)[0], "wrong")
 
+    def test_cuda_kernels_counts_funcs_without_a_space(self):
+        # `dkernel.func@k` parses like `dkernel.func @k` (fuzz seed 24, ir
+        # #1632): one kernel each, not a finding.
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "k.mlir"), "w") as f:
+                f.write("module {\n  dkernel.func@a() {\n  }\n"
+                        "  dkernel.func @b() {\n  }\n}\n")
+            check = oracles.cuda_kernels("k.mlir", "k.cu")
+            with open(os.path.join(d, "k.cu"), "w") as f:
+                f.write("__global__ void a() {}\n__global__ void b() {}\n")
+            self.assertIsNone(check(outcome(), d))
+            with open(os.path.join(d, "k.cu"), "w") as f:
+                f.write("__global__ void a() {}\n")
+            self.assertEqual(check(outcome(), d)[0], "wrong")
+
     def test_result_shapes(self):
         text = ("func.func @f(%a: tensor<2xf32>) -> (tensor<1x8xf32>, f32) {\n"
                 "}\n")

@@ -183,7 +183,9 @@ def cuda_kernels(kernel_ir: str, cuda: str):
             return None
         try:
             with open(os.path.join(directory, kernel_ir)) as f:
-                funcs = len(re.findall(r"^\s*dkernel\.func @", f.read(), re.M))
+                # The printer writes `dkernel.func @k`; input may omit the space.
+                funcs = len(re.findall(r"^\s*dkernel\.func\s*@", f.read(),
+                                       re.M))
             with open(os.path.join(directory, cuda)) as f:
                 kernels = len(re.findall(r"__global__", f.read()))
         except OSError as e:

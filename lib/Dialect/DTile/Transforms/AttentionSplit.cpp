@@ -40,6 +40,23 @@ static dloop::ForOp getKeyLoop(dloop::ForOp keys, bool stepped) {
   return inner.empty() ? dloop::ForOp() : *inner.begin();
 }
 
+/// Whether `cmp` asks whether `m` is -inf.
+static bool isNegInfTest(arith::CmpFOp cmp, Value m) {
+  if (cmp.getPredicate() != arith::CmpFPredicate::OEQ)
+    return false;
+  Value other = cmp.getLhs() == m   ? cmp.getRhs()
+                : cmp.getRhs() == m ? cmp.getLhs()
+                                    : Value();
+  return other && matchPattern(other, m_NegInfFloat());
+}
+
+/// Whether `select` is the guard of an all -inf row: m == -inf ? 0 : m.
+static bool isNegInfGuard(arith::SelectOp select, Value m) {
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+  return cmp && isNegInfTest(cmp, m) && select.getFalseValue() == m &&
+         matchPattern(select.getTrueValue(), m_PosZeroFloat());
+}
+
 /// Whether the new maximum `max` only rescales: its uses (through the
 /// select that guards an all -inf row) are the yield, that guard, and the
 /// subtrahend of differences taken only by math.exp, the exp(x - m) terms
@@ -50,9 +67,19 @@ static bool onlyRescales(Value max) {
     Value v = values.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (isa<dloop::YieldOp, scf::YieldOp, arith::CmpFOp>(user))
+      if (isa<dloop::YieldOp, scf::YieldOp>(user))
         continue;
+      // Only the guard's test and the guard itself: another select (a
+      // guard that drops the maximum where the row has one) changes what
+      // is subtracted (fuzz seed 24, ir #2262).
+      if (auto cmp = dyn_cast<arith::CmpFOp>(user)) {
+        if (!isNegInfTest(cmp, v))
+          return false;
+        continue;
+      }
       if (auto select = dyn_cast<arith::SelectOp>(user)) {
+        if (!isNegInfGuard(select, v))
+          return false;
         values.push_back(select.getResult());
         continue;
       }
