@@ -71,7 +71,13 @@ ctest_status=0
 fuzz_status=0
 echo "== lit (sanitized)"
 start=$SECONDS
-/usr/lib/llvm-22/bin/lit -sv "$build_dir/test" || lit_status=$?
+# Left out: the tests that load the instrumented libraries into programs
+# built without the sanitizers (Python through ctypes: the package, pip,
+# the tutorial; the installed-package consumer build), which cannot supply
+# the sanitizers' runtime the libraries call.
+/usr/lib/llvm-22/bin/lit -sv \
+  --filter-out='Python/|Install/install\.test|Docs/tutorial\.test' \
+  "$build_dir/test" || lit_status=$?
 lit_s=$((SECONDS - start))
 echo "== ctest (sanitized)"
 start=$SECONDS
