@@ -130,26 +130,14 @@ llvm::Expected<MmaMatmul> matchMmaMatmul(KernelOp kernel, TargetAttr target) {
   if (!target.has(GpuFeature::mma_sync))
     return refuse("target " + target.getName() +
                   " has no tensor cores (the 'mma_sync' feature)");
+  llvm::Expected<dloop::ForOp> sum = getSoleSumLoop(kernel);
+  if (!sum)
+    return sum.takeError();
   TileOp tile = kernel.getTile();
-  if (!tile || !tile.getThreadAxes().empty())
-    return refuse("the kernel is mapped to threads already");
-  if (classify(kernel) != KernelClass::Matmul)
-    return refuse("the kernel is not a matmul");
-  SmallVector<dloop::ForOp> reductions = getTopLevelReductions(tile);
-  Block &body = tile.getBody().front();
-  if (reductions.size() != 1 ||
-      llvm::any_of(body.without_terminator(), [&](Operation &op) {
-        return op.getNumRegions() != 0 && &op != reductions.front();
-      }))
-    return refuse("the kernel has more loops than one matmul loop");
   MmaMatmul mm;
   mm.tile = tile;
-  mm.loop = reductions.front();
+  mm.loop = *sum;
   dloop::ForOp loop = mm.loop;
-  if (loop.getInitArgs().size() != 1 ||
-      getAccumulatorKind(loop, 0) != ReduceKind::add ||
-      !isIdentity(loop.getInitArgs()[0], ReduceKind::add))
-    return refuse("the matmul loop does not sum one value from zero");
   // The body: acc + x * y, x and y loads (extended or not), nothing else.
   Operation *add = loop.getYield().getValues()[0].getDefiningOp();
   Value product = add->getOperand(0) == loop.getIterArgs()[0]
