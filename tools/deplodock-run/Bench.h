@@ -27,7 +27,7 @@ struct BenchConfig {
   /// A pass pipeline applied to the input first.
   std::string pipeline;
   std::string outputDir;
-  /// The GPU the Tile rules target (sm_80, sm_90).
+  /// The GPU the Tile rules target (sm_80, sm_90, sm_90a).
   std::string target;
   /// A tune database whose recorded choices the lowering replays.
   std::string tuneDb;

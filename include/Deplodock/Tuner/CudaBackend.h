@@ -36,7 +36,8 @@ struct CudaBackendOptions {
 };
 
 /// Starts a worker per device; fails when there is no GPU (the message says
-/// why), the GPU is not `target` (sm_80, sm_90), or the GPUs differ.
+/// why), the GPU cannot run `target` (sm_80, sm_90, sm_90a), or the GPUs
+/// differ.
 llvm::Expected<std::unique_ptr<Backend>>
 createCudaBackend(const CudaBackendOptions &options, llvm::StringRef target);
 

@@ -279,10 +279,6 @@ protected:
   /// warps.
   size_t heuristic(KernelOp kernel, ArrayRef<MmaSyncKnobs> options,
                    TargetAttr target) const override {
-    TileOp tile = kernel.getTile();
-    int64_t batch = product(tile.getBlockExtents().drop_back(2));
-    int64_t m = tile.getBlockExtents().drop_back().back();
-    int64_t n = tile.getBlockExtents().back();
     int64_t step = 0;
     for (const MmaSyncKnobs &o : options)
       if (o.tensorCores && *o.mmaK <= 32)
@@ -294,11 +290,15 @@ protected:
         continue;
       int64_t bm = *o.WM * warpsAlongM(*o.warps);
       int64_t bn = *o.WN * (*o.warps / warpsAlongM(*o.warps));
-      int64_t blocks = batch * ceilDiv(m, bm) * ceilDiv(n, bn);
-      bool fills = 2 * blocks >= target.getSmCount();
+      auto [fills, size] =
+          rankBlockTile(kernel.getTile(), bm, bn, target.getSmCount());
       std::tuple<bool, int64_t, bool, int64_t, bool, bool> key{
-          fills,         fills ? bm * bn : blocks,     *o.warps == 4,
-          *o.WM * *o.WN, o.mmaSwizzle.value_or(false), *o.mmaPad};
+          fills,
+          size,
+          *o.warps == 4,
+          *o.WM * *o.WN,
+          o.mmaSwizzle.value_or(false),
+          *o.mmaPad};
       if (best == options.size() - 1 || key > bestKey) {
         best = i;
         bestKey = key;

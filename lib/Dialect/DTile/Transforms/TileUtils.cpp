@@ -64,6 +64,16 @@ llvm::Expected<dloop::ForOp> dtile::getSoleSumLoop(KernelOp kernel) {
   return loop;
 }
 
+std::pair<bool, int64_t> dtile::rankBlockTile(TileOp tile, int64_t bm,
+                                              int64_t bn, int64_t smCount) {
+  ArrayRef<int64_t> extents = tile.getBlockExtents();
+  int64_t blocks = product(extents.drop_back(2)) *
+                   ceilDiv(extents.drop_back().back(), bm) *
+                   ceilDiv(extents.back(), bn);
+  bool fills = 2 * blocks >= smCount;
+  return {fills, fills ? bm * bn : blocks};
+}
+
 void dtile::cloneAccumulatorEpilogue(OpBuilder &b, TileOp old,
                                      dloop::ForOp loop, ValueRange batch,
                                      Value row, Value col, Value acc,

@@ -47,6 +47,12 @@ llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);
 /// tensor-core rules start from); else why not.
 llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
 
+/// Ranks a bm x bn block tile of a matmul tile (block axes batch..., M, N)
+/// for the tensor-core heuristics: tiles whose blocks fill at least half of
+/// `smCount` SMs first, the larger first; then the others, more blocks first.
+std::pair<bool, int64_t> rankBlockTile(TileOp tile, int64_t bm, int64_t bn,
+                                       int64_t smCount);
+
 /// Clones, at `b`, the body of matmul tile `old` but its loop `loop` (the
 /// epilogue) for one accumulator `acc` of the loop's result at output row
 /// `row` and column `col`, the batch axes at `batch`; inside an `scf.if`

@@ -418,20 +418,15 @@ protected:
   /// with most blocks), then 2 warpgroups.
   size_t heuristic(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
                    TargetAttr target) const override {
-    TileOp tile = kernel.getTile();
-    int64_t batch = product(tile.getBlockExtents().drop_back(2));
-    int64_t m = tile.getBlockExtents().drop_back().back();
-    int64_t n = tile.getBlockExtents().back();
     size_t best = options.size() - 1;
     std::tuple<bool, int64_t, bool> bestKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
       if (!o.wgmma)
         continue;
       int64_t bm = kWarpgroupRows * *o.warpgroups, bn = *o.wgmmaN;
-      int64_t blocks = batch * ceilDiv(m, bm) * ceilDiv(n, bn);
-      bool fills = 2 * blocks >= target.getSmCount();
-      std::tuple<bool, int64_t, bool> key{fills, fills ? bm * bn : blocks,
-                                          *o.warpgroups == 2};
+      auto [fills, size] =
+          rankBlockTile(kernel.getTile(), bm, bn, target.getSmCount());
+      std::tuple<bool, int64_t, bool> key{fills, size, *o.warpgroups == 2};
       if (best == options.size() - 1 || key > bestKey) {
         best = i;
         bestKey = key;
