@@ -404,6 +404,29 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
   return success();
 }
 
+/// See Block::minWork. Saturates.
+static uint64_t computeMinWork(const interp::Block &block) {
+  uint64_t work = 0;
+  for (const Instr &instr : block.instrs) {
+    uint64_t own = 1, trips = 0;
+    if (instr.code == Opcode::LoopFor)
+      trips = static_cast<uint64_t>(std::max<int64_t>(instr.extent, 0));
+    else if (auto loop = dyn_cast<scf::ForOp>(instr.op))
+      if (std::optional<APInt> count = loop.getStaticTripCount();
+          count && count->getActiveBits() <= 64)
+        trips = count->getZExtValue();
+    if (instr.code == Opcode::LoopFor || instr.code == Opcode::ScfFor)
+      own = llvm::SaturatingMultiplyAdd(trips, instr.regions[0]->minWork, own);
+    else if (instr.code == Opcode::ScfIf)
+      own = llvm::SaturatingAdd(
+          own, std::min(instr.regions[0]->minWork, instr.regions[1]->minWork));
+    else if (instr.code == Opcode::LoopKernel && !instr.regions.empty())
+      own = llvm::SaturatingAdd(own, instr.regions[0]->minWork);
+    work = llvm::SaturatingAdd(work, own);
+  }
+  return work;
+}
+
 LogicalResult Compiler::compileBlock(mlir::Block &block, interp::Block &out) {
   for (BlockArgument arg : block.getArguments()) {
     if (std::optional<std::string> why = uninterpretable(arg.getType()))
@@ -422,6 +445,7 @@ LogicalResult Compiler::compileBlock(mlir::Block &block, interp::Block &out) {
       return failure();
     out.instrs.push_back(std::move(instr));
   }
+  out.minWork = computeMinWork(out);
   return success();
 }
 

@@ -6,8 +6,10 @@
 
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTensor/IR/DTensorOps.h"
+#include "Deplodock/Interpreter/Memory.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -57,6 +59,8 @@ private:
 
   std::vector<Slot> frame;
   SmallVectorImpl<Buffer> *results = nullptr;
+  /// Loop-body operations executed so far, against the work limit.
+  uint64_t workSpent = 0;
 };
 
 } // namespace
@@ -368,7 +372,18 @@ LogicalResult Machine::runLoop(const Instr &instr, int64_t lb, int64_t ub,
                         static_cast<uint64_t>(step) +
                     1
               : 0;
+  if (llvm::Error tooMuch =
+          checkWork(workSpent, llvm::SaturatingMultiply(trips, body.minWork),
+                    /*estimate=*/true))
+    return instr.op->emitOpError("cannot be interpreted: ")
+           << llvm::toString(std::move(tooMuch));
+  uint64_t limit = getWorkLimit();
   for (uint64_t k = 0; k < trips; ++k) {
+    workSpent = llvm::SaturatingAdd(workSpent,
+                                    static_cast<uint64_t>(body.instrs.size()));
+    if (workSpent > limit)
+      return instr.op->emitOpError("stopped: the run ")
+             << llvm::toString(checkWork(workSpent, 0, /*estimate=*/false));
     scalar(body.args[0]) = static_cast<double>(
         static_cast<int64_t>(static_cast<uint64_t>(lb) + k * step));
     for (unsigned i = 0; i < numIters; ++i)

@@ -85,6 +85,29 @@ void deplodock::interp::setThreadLimit(uint64_t threads) {
   threadLimit.store(std::max<uint64_t>(threads, 1));
 }
 
+static std::atomic<uint64_t> workLimit{kDefaultWorkLimit};
+
+uint64_t deplodock::interp::getWorkLimit() { return workLimit.load(); }
+
+void deplodock::interp::setWorkLimit(uint64_t operations) {
+  workLimit.store(std::max<uint64_t>(operations, 1));
+}
+
+llvm::Error deplodock::interp::checkWork(uint64_t spent, uint64_t more,
+                                         bool estimate) {
+  uint64_t limit = getWorkLimit();
+  bool overflow = false;
+  uint64_t total = llvm::SaturatingAdd(spent, more, &overflow);
+  if (!overflow && total <= limit)
+    return llvm::Error::success();
+  std::string count = overflow ? "more than 2^64" : std::to_string(total);
+  return llvm::createStringError(
+      (estimate ? "would execute at least " : "has executed ") + count +
+      " operations (counted per thread), more than the interpreter's work "
+      "limit of " +
+      std::to_string(limit) + " (deplodock-run --work-limit)");
+}
+
 static std::atomic<unsigned> cpuThreads{0};
 
 unsigned deplodock::interp::getCpuThreads() { return cpuThreads.load(); }

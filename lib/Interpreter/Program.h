@@ -98,6 +98,10 @@ struct Block {
   llvm::SmallVector<unsigned, 4> args;
   llvm::SmallVector<Instr, 0> instrs;
   llvm::SmallVector<unsigned, 2> yields;
+  /// At least this many operations run each time the block runs: nested
+  /// loops with the trip counts the IR fixes, a branch with its cheaper side
+  /// (to refuse a loop nest the CPU would take hours over).
+  uint64_t minWork = 0;
 };
 
 /// A compiled function.

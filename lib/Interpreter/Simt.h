@@ -166,7 +166,16 @@ struct SBlock {
   /// Whether a yield slot is also one of `args` (carried values then need
   /// staging).
   bool yieldsAliasArgs = false;
+  /// At least this many operations run per thread each time the block runs
+  /// (SimtWork.cpp), to refuse a launch before it spends hours.
+  uint64_t minWork = 0;
 };
+
+/// A lower bound of the operations one thread executes running `block` once,
+/// from its nested blocks' minWork: loops count with the trip counts the IR
+/// fixes (none where it does not), a branch with its cheaper side.
+/// Saturates.
+uint64_t computeMinWork(const SBlock &block);
 
 /// A compiled kernel: the body of a dtile.kernel (whose dtile.tile op loops
 /// over blocks), of a dkernel.func (run once per block), or of a dloop.kernel

@@ -526,6 +526,7 @@ LogicalResult Compiler::compileBlock(mlir::Block &block, SBlock &out) {
   }
   for (unsigned y : out.yields)
     out.yieldsAliasArgs |= llvm::is_contained(out.args, y);
+  out.minWork = computeMinWork(out);
   return success();
 }
 

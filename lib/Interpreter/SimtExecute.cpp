@@ -155,7 +155,7 @@ std::string Machine::where(uint32_t lane) const {
 }
 
 LogicalResult Machine::launch() {
-  if (failed(setUp()))
+  if (failed(checkLaunchWork()) || failed(setUp()))
     return failure();
   for (unsigned index : kernel.zeroInit)
     buffers[index]->data.fill(0.0);
@@ -341,11 +341,13 @@ LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
                           static_cast<uint64_t>(st) +
                       1
                 : 0;
+    if (failed(checkLoopWork(instr, trips, mask.count)))
+      return failure();
     for (uint64_t k = 0; k < trips; ++k) {
       iv.uniform = true;
       iv.u = static_cast<double>(
           static_cast<int64_t>(static_cast<uint64_t>(lb) + k * st));
-      if (failed(runBlock(body, mask)))
+      if (failed(chargeWork(instr, mask.count)) || failed(runBlock(body, mask)))
         return failure();
       carry(mask, true);
     }
@@ -371,7 +373,7 @@ LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
         break;
       Mask sub{active.data(), static_cast<uint32_t>(active.size()),
                active.size() == numThreads};
-      if (failed(runBlock(body, sub)))
+      if (failed(chargeWork(instr, sub.count)) || failed(runBlock(body, sub)))
         return failure();
       carry(sub, active.size() == mask.count);
       for (uint32_t l : active)

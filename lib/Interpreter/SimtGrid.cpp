@@ -71,6 +71,7 @@ LogicalResult Machine::runGrid() {
   quietWorker = true;
   for (unsigned w = 1; w < workers; ++w) {
     auto machine = std::make_unique<Machine>(kernel, buffers);
+    shareWork(*machine);
     if (failed(machine->setUp()))
       break;
     others.push_back(std::move(machine));

@@ -13,6 +13,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <string>
@@ -105,6 +106,23 @@ public:
   /// Resets the per-block state (shared memory, copies in flight) and sets
   /// the block coordinates.
   void startBlock(llvm::ArrayRef<int64_t> coords);
+
+  //===--- SimtWork.cpp: the work limit -----------------------------------===//
+
+  /// Fails, located at the kernel, when the launch would certainly execute
+  /// more than the work limit.
+  mlir::LogicalResult checkLaunchWork();
+  /// Fails, located at `loop`, when `trips` iterations of it on `lanes`
+  /// threads would pass the work limit.
+  mlir::LogicalResult checkLoopWork(const SInstr &loop, uint64_t trips,
+                                    uint32_t lanes);
+  /// Counts one iteration of `loop` on `lanes` threads; fails, located at
+  /// `loop`, once the launch has passed the work limit.
+  mlir::LogicalResult chargeWork(const SInstr &loop, uint32_t lanes);
+  /// The operations the launch has executed so far (as far as counted).
+  uint64_t workSpent() const;
+  /// Shares the launch's work count with `other` (a worker of runGrid).
+  void shareWork(Machine &other) const { other.launchWork = launchWork; }
 
   //===--- SimtMemory.cpp: views and accesses
   //------------------------------===//
@@ -237,6 +255,11 @@ public:
 
   const Kernel &kernel;
   uint32_t numThreads;
+  /// Loop-body operations executed in the launch: those counted here, and
+  /// the launch's total (shared by the machines of a spread grid).
+  uint64_t pendingWork = 0;
+  std::atomic<uint64_t> ownWork{0};
+  std::atomic<uint64_t> *launchWork = &ownWork;
   std::vector<double> laneStore;
   std::vector<LaneValue> frame;
   std::vector<std::shared_ptr<Buffer>> buffers;

@@ -161,6 +161,12 @@ static cl::opt<uint64_t> threadLimit(
     cl::desc("Most threads (blocks x threads per block) the interpreter "
              "simulates in one kernel launch; a bigger launch is refused"),
     cl::init(interp::kDefaultThreadLimit), cl::cat(runCategory));
+static cl::opt<uint64_t> workLimit(
+    "work-limit",
+    cl::desc("Most operations (counted once per thread) the interpreter "
+             "executes in one kernel launch or sequential run; a kernel "
+             "whose loops would pass it is refused"),
+    cl::init(interp::kDefaultWorkLimit), cl::cat(runCategory));
 static cl::opt<unsigned> interpThreads(
     "interp-threads",
     cl::desc("CPU threads the interpreter runs the blocks of a kernel launch "
@@ -706,6 +712,7 @@ int main(int argc, char **argv) {
     interp::setMemoryLimit(*limit);
   }
   interp::setThreadLimit(threadLimit);
+  interp::setWorkLimit(workLimit);
   interp::setCpuThreads(interpThreads);
   MLIRContext context;
   loadDeplodockDialects(context);

@@ -45,6 +45,20 @@ uint64_t getThreadLimit();
 void setThreadLimit(uint64_t threads);
 constexpr uint64_t kDefaultThreadLimit = uint64_t(1) << 28;
 
+/// The most operations, counted once per thread that executes them, one
+/// kernel launch (or one sequential run of a function) may execute: a legal
+/// loop of 2^16 steps in every thread of a grid takes the CPU hours where the
+/// GPU takes a millisecond, and is refused instead.
+uint64_t getWorkLimit();
+void setWorkLimit(uint64_t operations);
+constexpr uint64_t kDefaultWorkLimit = uint64_t(1) << 35;
+
+/// Succeeds when `spent` operations already executed plus `more` to come
+/// stay within the work limit; else says how many and what the limit is.
+/// `estimate`: `more` is counted before they run (a lower bound from the
+/// trip counts), not after.
+llvm::Error checkWork(uint64_t spent, uint64_t more, bool estimate);
+
 /// How many CPU threads run the blocks of one kernel launch at once (0:
 /// every hardware thread). Only launches whose blocks cannot see each other
 /// (no atomics, no reducing stores) are spread; results do not depend on it.
