@@ -4,7 +4,8 @@
 // values of its type (the 16-bit float conversions against APFloat, for
 // every half and bfloat16 and for doubles between them), integers wrap as
 // roundTo does, and buffers account for their bytes against the memory
-// limit, which refuses what would pass it. Sizes never overflow silently.
+// limit, which refuses what would pass it. Sizes never overflow silently,
+// nor do the counts of the work limit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -355,6 +356,40 @@ TEST_F(BufferTest, ReservationsMoveAndRelease) {
     EXPECT_EQ(getHeldBytes(), before + 1000);
   }
   EXPECT_EQ(getHeldBytes(), before);
+}
+
+} // namespace
+
+namespace {
+
+/// Sets the work limit for one test and puts the default back.
+struct WorkLimitGuard {
+  explicit WorkLimitGuard(uint64_t limit) { setWorkLimit(limit); }
+  ~WorkLimitGuard() { setWorkLimit(kDefaultWorkLimit); }
+};
+
+TEST(WorkLimit, RefusesPastTheLimitOnly) {
+  WorkLimitGuard guard(1000);
+  EXPECT_FALSE(errorToBool(checkWork(400, 600, /*estimate=*/true)));
+  llvm::Error over = checkWork(400, 601, /*estimate=*/true);
+  ASSERT_TRUE(static_cast<bool>(over));
+  EXPECT_EQ(llvm::toString(std::move(over)),
+            "would execute at least 1001 operations (counted per thread), "
+            "more than the interpreter's work limit of 1000 "
+            "(deplodock-run --work-limit)");
+  llvm::Error ran = checkWork(1001, 0, /*estimate=*/false);
+  ASSERT_TRUE(static_cast<bool>(ran));
+  EXPECT_EQ(llvm::toString(std::move(ran)).rfind("has executed 1001 ", 0), 0u);
+}
+
+TEST(WorkLimit, CountsThatOverflowAreRefused) {
+  WorkLimitGuard guard(std::numeric_limits<uint64_t>::max());
+  uint64_t big = std::numeric_limits<uint64_t>::max() - 1;
+  EXPECT_FALSE(errorToBool(checkWork(big, 1, /*estimate=*/true)));
+  llvm::Error wrapped = checkWork(big, 2, /*estimate=*/true);
+  ASSERT_TRUE(static_cast<bool>(wrapped));
+  EXPECT_NE(llvm::toString(std::move(wrapped)).find("more than 2^64"),
+            std::string::npos);
 }
 
 } // namespace
