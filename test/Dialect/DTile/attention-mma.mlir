@@ -6,6 +6,10 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" | FileCheck %s --check-prefix=TILE
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=false" | FileCheck %s --check-prefix=SIMT
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower | FileCheck %s --check-prefix=DEFAULT
+/// attention_swizzle: the k and v slabs (32-byte rows) in 32-byte swizzle
+/// segments; q, read once, as it is.
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16,attention_swizzle=true" | FileCheck %s --check-prefix=SWIZZLE
+// RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16,attention_swizzle=false" | FileCheck %s --check-prefix=PLAIN
 // RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=48" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 /// causal_bound on the tensor-core kernel: key steps above every row's
 /// diagonal are not run.
@@ -34,9 +38,16 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -cubin -o %t.sm90.cubin %t.cu %}
 
 /// 1, 2 or 4 warps of 16 rows (no more than twice the 37 rows rounded up
-/// to 48) and 16, 32 or 64 keys per step; SIMT last; the default the most
-/// warps and keys.
-// FORKS: remark: @sdpa_0_reduce: attention_mma: (attention_bkv, attention_tensor_cores, attention_warps) in {(64, true, 4)*, (16, true, 1), (32, true, 1), (64, true, 1), (16, true, 2), (32, true, 2), (64, true, 2), (16, true, 4), (32, true, 4), false}
+/// to 48) and 16, 32 or 64 keys per step, each swizzled then plain; SIMT
+/// last; the default the most warps and keys, swizzled.
+// FORKS: remark: @sdpa_0_reduce: attention_mma: (attention_bkv, attention_swizzle, attention_tensor_cores, attention_warps) in {(64, true, true, 4)*, (16, true, true, 1), (16, false, true, 1), (32, true, true, 1), (32, false, true, 1), (64, true, true, 1), (64, false, true, 1), (16, true, true, 2), (16, false, true, 2), (32, true, true, 2), (32, false, true, 2), (64, true, true, 2), (64, false, true, 2), (16, true, true, 4), (16, false, true, 4), (32, true, true, 4), (32, false, true, 4), (64, false, true, 4), false}
+
+// SWIZZLE:     knobs<attention_bkv = 16, attention_swizzle = true,
+// SWIZZLE:     dtile.stage %in1[{{.*}}] box [1, 1, 16, 16] zero_fill :
+// SWIZZLE:     dtile.stage %in2[{{.*}}] box [1, 1, 16, 16] zero_fill swizzle 32 :
+// SWIZZLE:     dtile.stage %in0[{{.*}}] box [1, 1, 16, 16] zero_fill swizzle 32 :
+// PLAIN:       knobs<attention_bkv = 16, attention_swizzle = false,
+// PLAIN-NOT:   swizzle 32
 
 /// One warp of 16 query rows per block (3 blocks per head: 37 = 16 + 16 +
 /// 5), lanes as g x t. q is staged and loaded as A fragments once; each of
@@ -48,7 +59,7 @@
 /// the sums and the output fragments, and multiplies the probabilities,
 /// rounded to f16, by v loaded transposed (one ldmatrix x4 for both
 /// 8-column halves of the head).
-// TILE:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_tensor_cores = true, attention_warps = 1>
+// TILE:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_swizzle = true, attention_tensor_cores = true, attention_warps = 1>
 // TILE:        dtile.tile blocks(%[[H:.*]] : 4 "d0", %[[QO:.*]] : 3 "d1_o") threads(%{{.*}} : 1 "warp", %[[G:.*]] : 8 "g", %[[T:.*]] : 4 "t") {
 // TILE:          %[[QS:.*]] = dtile.stage %in1[0, %[[H]], %[[QO]] * 16, 0] box [1, 1, 16, 16] zero_fill
 // TILE:          %[[Q:.*]]:8 = dkernel.ldmatrix %[[QS]]
@@ -87,7 +98,7 @@
 /// 16 keys (2 qo + 2 of them with 2 warps, 32 rows). Each element keeps its
 /// own mask (the causal select, -inf past the keys) for the last step.
 // BOUND:      #[[COUNT:.*]] = affine_map<(d0) -> (d0 + 1)>
-// BOUND:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_tensor_cores = true, attention_warps = 1, causal_bound = true>
+// BOUND:      dtile.kernel @sdpa_0_reduce knobs<attention_bkv = 16, attention_swizzle = true, attention_tensor_cores = true, attention_warps = 1, causal_bound = true>
 // BOUND:        dtile.tile blocks(%{{.*}} : 4 "d0", %[[QO:.*]] : 3 "d1_o") threads(
 // BOUND:          %[[NEED:.*]] = affine.apply #[[COUNT]](%[[QO]])
 // BOUND:          %[[N:.*]] = arith.minsi %[[NEED]], %c3 : index
@@ -120,7 +131,7 @@
 // SIMT-NOT:    dkernel.mma_sync
 
 /// The whole rule pipeline takes tensor cores by default.
-// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<{{.*}}attention_bkv = 64, attention_tensor_cores = true, attention_warps = 4
+// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<{{.*}}attention_bkv = 64, attention_swizzle = true, attention_tensor_cores = true, attention_warps = 4
 // DEFAULT: dkernel.mma_sync
 
 // ILLEGAL: error: 'dtile.kernel' op knobs attention_bkv=48,attention_tensor_cores=true,attention_warps=1 are not a legal option of attention_mma

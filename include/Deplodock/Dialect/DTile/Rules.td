@@ -304,7 +304,11 @@ def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
                "warps per block of an mma.sync attention kernel, 16 query "
                "rows each", 1, 4>,
   OptionalKnob<"attention_bkv", KnobInt,
-               "keys per step of an mma.sync attention kernel", 16, 64>]> {
+               "keys per step of an mma.sync attention kernel", 16, 64>,
+  OptionalKnob<"attention_swizzle", KnobBool,
+               "XOR-swizzle the 16-byte chunks of an mma.sync attention "
+               "kernel's k and v slab rows by row, so that the eight rows of "
+               "an ldmatrix fall in distinct banks without padding">]> {
   let description = [{
     Applies, on a target with the `mma_sync` feature, to an online-softmax
     kernel (dloop-fuse-attention's) without threads whose q, k and v are all
@@ -327,15 +331,22 @@ def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
     16-key step) by v read with ldmatrix.trans. After the loop the row sums
     are combined and the kernel's own epilogue (division by the sum,
     conversion, store) runs on each accumulator, guarded past the queries.
-    causal_bound later ends the key steps at the block's diagonal.
+    causal_bound later ends the key steps at the block's diagonal. With
+    attention_swizzle the k and v slabs are held in the segments of the
+    widest stage swizzle their rows allow (32, 64 or 128 bytes, see
+    dtile.stage), their 16-byte chunks XORed with the row: rows of 64 or
+    more bytes (a head of 32 or more half values) would otherwise put the
+    eight rows of an ldmatrix in the same banks. It costs no shared memory.
     Legal: 1, 2 or 4 warps and 16, 32 or 64 keys per step, dropping blocks
-    more than twice the rounded-up queries or keys; tensor_cores=false (left to attention_blocks) last.
+    more than twice the rounded-up queries or keys, each swizzled (where a
+    slab can be) and plain; tensor_cores=false (left to attention_blocks)
+    last.
     Heuristic: tensor cores, 4 warps (or the most below twice the queries),
-    64 keys (or the most legal).
+    64 keys (or the most legal), swizzled where a slab can be.
   }];
-  let forks = "attention_mma: (attention_bkv, attention_tensor_cores, "
-              "attention_warps) in {(64, true, 4)*, (16, true, 1), ..., "
-              "(false)}";
+  let forks = "attention_mma: (attention_bkv, attention_swizzle, "
+              "attention_tensor_cores, attention_warps) in {(64, true, true, "
+              "4)*, (16, true, true, 1), (16, false, true, 1), ..., (false)}";
 }
 
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
