@@ -16,6 +16,20 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" --dtile-causal-bound | FileCheck %s --check-prefix=BOUND
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16" --dtile-causal-bound | FileCheck %s --check-prefix=BOUND2
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_80 knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" | FileCheck %s --check-prefix=STAGED
+/// naive_attn's finite mask (an added select(j > i, -1e9, 0)) on tensor
+/// cores: key 0 stays unmasked for every row (the lanes t, over which a row's
+/// maximum is combined, hold its keys), so the steps above the diagonal are
+/// skipped as for sdpa's -inf; its results stay the reference's. Shifted to
+/// mask from key i - 4 on, rows 0-4 keep no key: nothing is skipped; shifted
+/// to keep keys up to i + 4, the bound moves with it.
+// RUN: %python %deplodock_src_root/examples/generate.py --small naive_attn --dims S=100,D=16 --dtype f16 | deplodock-opt --lower-to-loop > %t.naive.mlir
+// RUN: deplodock-opt %t.naive.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16" --dtile-causal-bound | FileCheck %s --check-prefix=NAIVE
+// RUN: deplodock-run --interp %t.naive.mlir --compare="dtile-lower{knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16},convert-dtile-to-dkernel" --rtol=1e-2 --atol=1e-3 --seed=4 --print=none | FileCheck %s --check-prefix=NAIVE-NUM
+// RUN: sed 's/(-d0 + d1 - 1)/(-d0 + d1 + 4)/' %t.naive.mlir | deplodock-opt --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16" --dtile-causal-bound=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=NAIVE-NONE
+// RUN: sed 's/(-d0 + d1 - 1)/(-d0 + d1 + 4)/' %t.naive.mlir | deplodock-opt --dtile-tileify --dtile-attention-blocks=knobs=BQ=32,BKV=16 --dtile-causal-bound=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=NAIVE-NONE
+// RUN: sed 's/(-d0 + d1 - 1)/(-d0 + d1 - 5)/' %t.naive.mlir > %t.naive5.mlir
+// RUN: deplodock-opt %t.naive5.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16" --dtile-causal-bound | FileCheck %s --check-prefix=NAIVE5
+// RUN: deplodock-run --interp %t.naive5.mlir --compare="dtile-lower{knobs=attention_tensor_cores=true,attention_warps=2,attention_bkv=16},convert-dtile-to-dkernel" --rtol=1e-2 --atol=1e-3 --seed=4 --print=none | FileCheck %s --check-prefix=NAIVE-NUM
 /// Nothing to skip: no mask, or one step of 64 keys holding all 37.
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37,D=16,CAUSAL=0 --dtype f16 | deplodock-opt --lower-to-loop --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=16" --dtile-causal-bound=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=NOBOUND
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-mma="knobs=attention_tensor_cores=true,attention_warps=1,attention_bkv=64" --dtile-causal-bound=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=NOBOUND
@@ -152,3 +166,27 @@
 // CUDA: ldmatrix.sync.aligned
 // CUDA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CUDA: __shfl_xor_sync
+
+/// Block (h, qo) holds rows qo * 32 + [0, 32): 2 qo + 2 of the 7 steps of
+/// 16 keys; the last one run keeps its per-key mask (-1e9 added where the key
+/// is past the row) and the -inf guard past the 100 keys.
+// NAIVE:      #[[COUNT:.*]] = affine_map<(d0) -> (d0 * 2 + 2)>
+// NAIVE:      dtile.kernel @naive_attn_0_reduce knobs<{{.*}}causal_bound = true
+// NAIVE:        dtile.tile blocks(%{{.*}} : 4 "d0", %[[QO:.*]] : 4 "d1_o") threads(%{{.*}} : 2 "warp", %{{.*}} : 8 "g", %{{.*}} : 4 "t") {
+// NAIVE:          %[[NEED:.*]] = affine.apply #[[COUNT]](%[[QO]])
+// NAIVE:          %[[N:.*]] = arith.minsi %[[NEED]], %c7 : index
+// NAIVE:          scf.for %{{.*}} = %c0 to %[[N]] step %c1 iter_args(
+// NAIVE:            dkernel.mma_sync
+// NAIVE:            arith.select %{{.*}}, %cst{{.*}}, %cst{{.*}} : f32
+// NAIVE:            arith.addf
+// NAIVE-NOT:      dloop.for {{.*}} "r0_o"
+
+// NAIVE-NUM: compare result #0 after {{.*}}: PASS
+
+// NAIVE-NONE: remark: @naive_attn_0_reduce: causal_bound: does not apply
+
+/// Keys up to row + 4: the last row of block qo, qo * 32 + 31, needs
+/// (qo * 32 + 36) / 16 steps rounded up, 2 qo + 3.
+// NAIVE5:      #[[COUNT:.*]] = affine_map<(d0) -> ((d0 * 8 + 9) ceildiv 4)>
+// NAIVE5:      affine.apply #[[COUNT]](
+// NAIVE5:      arith.minsi %{{.*}}, %c7 : index

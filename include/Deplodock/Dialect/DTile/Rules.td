@@ -523,6 +523,11 @@ def DTileCausalBound : TileRule<"dtile-causal-bound", "causal_bound",
     keys are masked for every query row of the block adds nothing to the
     online softmax, so the step loop becomes an `scf.for` whose bound depends on the block coordinates (for causal attention, the
     block's last query row). The last needed step keeps its per-key mask.
+    A finite mask (at most -1e9, as naive_attn's) instead of -inf is taken
+    where each row provably keeps key 0 unmasked, on the SIMT and the
+    tensor-core kernel alike: the scores folded into one running maximum are
+    one row's, and the thread axes that maximum is combined over
+    (attention_mma's key lanes `t`) count as key coordinates.
     Runs before pipeline_k_outer, which needs a static step count. No fork.
   }];
   let forks = "causal_bound: causal_bound in {true*}";
