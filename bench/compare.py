@@ -12,6 +12,8 @@ kernels round the result (and matmul operands) to 8 or 11 significant
 bits, about 4e-3 or 5e-4 per rounding, hence their wider bounds. A single
 wrong row of a 512-row output already moves rel_l2 by about 4%, beyond
 every bound. NaN or infinity where the reference is finite never passes.
+'tf32' is for FP32 cases run with TF32 contractions (the opt-in TF32
+section): TF32 keeps FP16's 11 significant bits, hence FP16's bounds.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ TOLERANCES: dict[str, Tolerance] = {
     "fp16": Tolerance(rel_l2=5e-3, max_err=5e-2),
     "bf16": Tolerance(rel_l2=2e-2, max_err=1.5e-1),
 }
+TOLERANCES["tf32"] = TOLERANCES["fp16"]
 
 
 def compare(out: np.ndarray, ref: np.ndarray, dtype: str) -> dict:

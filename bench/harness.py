@@ -14,6 +14,12 @@ For every selected case (bench/cases.py):
 5. tuned: `deplodock-tune CASE.mlir --backend=cuda --db=DB ... --json`,
    then `deplodock-run --bench --tune-db=DB`, checked the same way.
 
+PyTorch runs with TF32 off, ours in IEEE f32: the suite is true FP32. With
+--tf32 (opt-in) each FP32 case also runs the same backends with TF32
+contractions (eager_tf32, compile_tf32: allow_tf32 on; ours_tf32,
+tuned_tf32: --precision=tf32), checked with TF32's tolerance and reported
+in a section of their own, never in the FP32 ratios.
+
 A result that does not match the reference is 'wrong' and never counted
 as a time. Results are saved after every case to OUT/bench.json (all raw
 numbers), and rendered as OUT/bench.md and OUT/bench.png (bench/report.py).
@@ -81,6 +87,7 @@ class Settings:
     tune_variants: int = 64
     compile_mode: str = "default"
     bf16_npy: str = "bits"
+    tf32: bool = False
     device_profile: str | None = None
     keep_arrays: bool = False
     interp_max_flops: float = 2e6
@@ -94,6 +101,7 @@ class Settings:
                 "tune_seconds": self.tune_seconds,
                 "tune_variants": self.tune_variants,
                 "compile_mode": self.compile_mode, "tf32": False,
+                "tf32_section": self.tf32,
                 "bf16_npy": self.bf16_npy, "timing": self.timing,
                 "tolerances": {d: vars(t) for d, t in compare.TOLERANCES.items()},
                 "dry_run": self.dry_run}
@@ -125,6 +133,11 @@ def default_work_dir() -> pathlib.Path:
     return pathlib.Path(tempfile.gettempdir()) / "deplodock-bench"
 
 
+def precision_of(backend: str) -> str | None:
+    """'tf32' for the TF32 section's backends, else None (IEEE f32)."""
+    return "tf32" if backend in report.TF32_BACKENDS else None
+
+
 def remove_arrays(case_dir: pathlib.Path) -> None:
     """Drops a case's .npy files (inputs and results); they can be large."""
     for path in case_dir.rglob("*.npy"):
@@ -135,10 +148,13 @@ def remove_arrays(case_dir: pathlib.Path) -> None:
 
 def bench_command(settings: Settings, mlir: pathlib.Path,
                   input_paths: Sequence[pathlib.Path], out_dir: pathlib.Path,
-                  tune_db: pathlib.Path | None = None) -> list[str]:
+                  tune_db: pathlib.Path | None = None,
+                  precision: str | None = None) -> list[str]:
     """The deplodock-run --bench command of a case."""
     cmd = [str(settings.tools.path("deplodock-run")), str(mlir), "--bench",
            f"--target={settings.target}"]
+    if precision:
+        cmd.append(f"--precision={precision}")
     if tune_db:
         cmd.append(f"--tune-db={tune_db}")
     cmd += [f"--input={p}" for p in input_paths]
@@ -150,8 +166,10 @@ def bench_command(settings: Settings, mlir: pathlib.Path,
 def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
              input_paths: list[pathlib.Path], ref, out_dir: pathlib.Path,
              tune_db: pathlib.Path | None = None,
-             extra_args: Sequence[str] = ()) -> dict:
-    """deplodock-run --bench on the case; checked against `ref`.
+             extra_args: Sequence[str] = (),
+             precision: str | None = None) -> dict:
+    """deplodock-run --bench on the case; checked against `ref` (with
+    TF32's tolerance when `precision` is tf32).
 
     `extra_args` go after the command (the dry run adds --fake-device: the
     same inputs, loading and outputs as on a GPU, without one)."""
@@ -159,7 +177,8 @@ def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
     bench_json = out_dir / "bench.json"
     for stale in [bench_json, *out_dir.glob("result*.npy")]:
         stale.unlink(missing_ok=True)
-    cmd = bench_command(settings, mlir, input_paths, out_dir, tune_db)
+    cmd = bench_command(settings, mlir, input_paths, out_dir, tune_db,
+                        precision)
     cmd += list(extra_args)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -182,20 +201,31 @@ def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
     except (OSError, ValueError) as e:
         return entry("run_fail", command=cmd, bench=bench,
                      error=f"no usable result0.npy: {e}")
-    check = compare.compare(out, ref, case.dtype)
+    check = compare.compare(out, ref, precision or case.dtype)
+    if bench.get("precision", "ieee") != (precision or "ieee"):
+        return entry("run_fail", command=cmd, bench=bench, check=check,
+                     error=f"deplodock-run ran in {bench.get('precision')}, "
+                     f"not {precision or 'ieee'}")
     status = "ok" if check["ok"] else "wrong"
     return dict(status=status, median_us=median if check["ok"] else None,
                 measured_us=median, command=cmd, bench=bench, check=check,
                 error="" if check["ok"] else check["reason"])
 
 
-def run_tune(settings: Settings, mlir: pathlib.Path,
-             db: pathlib.Path) -> tuple[dict | None, dict]:
+def tune_command(settings: Settings, mlir: pathlib.Path, db: pathlib.Path,
+                 precision: str | None = None) -> list[str]:
+    """The deplodock-tune command of a case (TF32 tunes in its own context)."""
+    return [str(settings.tools.path("deplodock-tune")), str(mlir),
+            "--backend=cuda", f"--db={db}",
+            f"--max-variants={settings.tune_variants}",
+            f"--max-seconds={settings.tune_seconds:g}", "--json",
+            *([f"--precision={precision}"] if precision else [])]
+
+
+def run_tune(settings: Settings, mlir: pathlib.Path, db: pathlib.Path,
+             precision: str | None = None) -> tuple[dict | None, dict]:
     """deplodock-tune on the case; (failure entry or None, raw record)."""
-    cmd = [str(settings.tools.path("deplodock-tune")), str(mlir),
-           "--backend=cuda", f"--db={db}",
-           f"--max-variants={settings.tune_variants}",
-           f"--max-seconds={settings.tune_seconds:g}", "--json"]
+    cmd = tune_command(settings, mlir, db, precision)
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -232,14 +262,20 @@ class GpuRunner:
             cli.fail("PyTorch sees no CUDA GPU (use --dry-run to test the "
                      "harness without one)")
         self.torch, self.torch_ref, self.settings = torch, torch_ref, settings
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
-        torch.set_float32_matmul_precision("highest")
+        self.set_tf32(False)
         props = torch.cuda.get_device_properties(0)
         self.l2_bytes = int(getattr(props, "L2_cache_size", 0))
         self.timer = timing.Timer(timing.TimingSettings(**settings.timing),
                                   self.l2_bytes)
         self.props = props
+
+    def set_tf32(self, on: bool) -> None:
+        """PyTorch's TF32 switches: off for the suite, on for its TF32
+        section only."""
+        torch = self.torch
+        torch.backends.cuda.matmul.allow_tf32 = on
+        torch.backends.cudnn.allow_tf32 = on
+        torch.set_float32_matmul_precision("high" if on else "highest")
 
     def environment(self) -> dict:
         torch, props = self.torch, self.props
@@ -305,39 +341,62 @@ class GpuRunner:
                 record[b] = entry("error", error=f"reference failed: {e}")
             return record
 
-        def check(out) -> dict:
-            return compare.compare(out.double().cpu().numpy(), ref, case.dtype)
+        for eager, comp in [("eager", "compile"),
+                            (report.TF32["eager"], report.TF32["compile"])]:
+            precision = precision_of(eager)
+            self.set_tf32(precision == "tf32")
+            try:
+                record.update(self._torch_backends(
+                    fn, xs, ref, precision or case.dtype, backends, eager,
+                    comp))
+            finally:
+                self.set_tf32(False)
+        xs.clear()  # free the GPU memory before our tools run
+        fn = compiled = None  # a layer's module holds its weights
+        torch._dynamo.reset()
+        torch.cuda.empty_cache()
+        for ours, tuned in [("ours", "tuned"),
+                            (report.TF32["ours"], report.TF32["tuned"])]:
+            precision = precision_of(ours)
+            if ours in backends:
+                record[ours] = run_ours(s, case, mlir, input_paths, ref,
+                                        case_dir / ours, precision=precision)
+            if tuned in backends:
+                failure, raw = run_tune(s, mlir, tune_db, precision)
+                if failure:
+                    record[tuned] = dict(failure, tune=raw)
+                else:
+                    record[tuned] = dict(
+                        run_ours(s, case, mlir, input_paths, ref,
+                                 case_dir / tuned, tune_db,
+                                 precision=precision), tune=raw)
+        return record
 
-        if "eager" in backends:
-            record["eager"] = self._torch_backend(lambda: fn(*xs), check)
-        if "compile" in backends:
-            torch._dynamo.reset()
+    def _torch_backends(self, fn, xs, ref, tolerance: str,
+                        backends: list[str], eager: str, comp: str) -> dict:
+        """Eager and torch.compile (named `eager`, `comp` in the record) under
+        the TF32 switches as they are set now."""
+        torch, s = self.torch, self.settings
+        record: dict = {}
+
+        def check(out) -> dict:
+            return compare.compare(out.double().cpu().numpy(), ref, tolerance)
+
+        if eager in backends:
+            record[eager] = self._torch_backend(lambda: fn(*xs), check)
+        if comp in backends:
+            torch._dynamo.reset()  # inductor reads the TF32 switches now
             start = time.monotonic()
             try:
                 compiled = torch.compile(fn, mode=s.compile_mode, dynamic=False)
                 compiled(*xs)
                 torch.cuda.synchronize()
             except Exception as e:  # noqa: BLE001
-                record["compile"] = entry("error", error=f"torch.compile: {e}")
+                record[comp] = entry("error", error=f"torch.compile: {e}")
             else:
-                record["compile"] = self._torch_backend(lambda: compiled(*xs),
-                                                        check)
-                record["compile"]["compile_s"] = round(time.monotonic() - start, 3)
-        xs.clear()  # free the GPU memory before our tools run
-        fn = compiled = None  # a layer's module holds its weights
-        torch._dynamo.reset()
-        torch.cuda.empty_cache()
-        if "ours" in backends:
-            record["ours"] = run_ours(s, case, mlir, input_paths, ref,
-                                      case_dir / "ours")
-        if "tuned" in backends:
-            failure, raw = run_tune(s, mlir, tune_db)
-            if failure:
-                record["tuned"] = dict(failure, tune=raw)
-            else:
-                record["tuned"] = dict(run_ours(s, case, mlir, input_paths, ref,
-                                                case_dir / "tuned", tune_db),
-                                       tune=raw)
+                record[comp] = self._torch_backend(lambda: compiled(*xs), check)
+                record[comp]["compile_s"] = round(time.monotonic() - start, 3)
+            compiled = None
         return record
 
     def _torch_backend(self, call, check) -> dict:
@@ -375,10 +434,11 @@ class DryRunner:
     def fake_us(self, case: suite.Case, backend: str, floor_us: float) -> float:
         """A deterministic invented time: a launch cost plus 1.1-5x the floor."""
         u = zlib.crc32(f"{case.name}/{backend}".encode()) / 2**32
+        base = backend.removesuffix("_tf32")
         launch, factor = {"eager": (6.0, 1.5 + 2.5 * u),
                           "compile": (5.0, 1.3 + 2.0 * u),
                           "ours": (3.0, 1.2 + 3.8 * u),
-                          "tuned": (2.5, 1.1 + 2.0 * u)}[backend]
+                          "tuned": (2.5, 1.1 + 2.0 * u)}[base]
         return round(launch * (0.5 + u) + floor_us * factor, 3)
 
     def run_case(self, case: suite.Case, case_dir: pathlib.Path,
@@ -386,14 +446,19 @@ class DryRunner:
         s = self.settings
         floor_us = roofline.floor(case.mma_flops, case.other_flops,
                                   case.min_bytes, case.dtype, self.spec).us
-        check = device = None
-        if case.flops <= s.interp_max_flops and ("ours" in backends or
-                                                 "tuned" in backends):
-            check, device = self.small_case_checks(case, case_dir)
+        # The interpreter's and the fake device's checks, once per precision.
+        checks: dict = {}
         record: dict = {}
         for b in backends:
             t = self.fake_us(case, b, floor_us)
-            if b in report.OURS:
+            check = device = None
+            if b in report.ALL_OURS and case.flops <= s.interp_max_flops:
+                precision = precision_of(b)
+                if precision not in checks:
+                    checks[precision] = self.small_case_checks(
+                        case, case_dir, precision)
+                check, device = checks[precision]
+            if b in report.ALL_OURS:
                 cmd = self.planned_commands(case, case_dir, b, tune_db)
                 if check is None:
                     record[b] = dict(status="ok", median_us=t, fake=True,
@@ -428,19 +493,19 @@ class DryRunner:
         """The commands a real run would run for `backend` (not run here)."""
         s = self.settings
         mlir = case_dir / f"{case.name}.mlir"
+        tuned = backend in ("tuned", report.TF32["tuned"])
+        precision = precision_of(backend)
         run = bench_command(s, mlir, [case_dir / "inputs" / f"input{i}.npy"
                                       for i in range(len(case.args))],
-                            case_dir / backend,
-                            tune_db if backend == "tuned" else None)
-        if backend == "ours":
+                            case_dir / backend, tune_db if tuned else None,
+                            precision)
+        if not tuned:
             return [run]
-        tune = [str(s.tools.path("deplodock-tune")), str(mlir), "--backend=cuda",
-                f"--db={tune_db}", f"--max-variants={s.tune_variants}",
-                f"--max-seconds={s.tune_seconds:g}", "--json"]
-        return [tune, run]
+        return [tune_command(s, mlir, tune_db, precision), run]
 
-    def small_case_checks(self, case: suite.Case,
-                          case_dir: pathlib.Path) -> tuple[dict, dict | None]:
+    def small_case_checks(self, case: suite.Case, case_dir: pathlib.Path,
+                          precision: str | None = None
+                          ) -> tuple[dict, dict | None]:
         """Two checks against NumPy float64 on the same .npy inputs: our
         compiled kernels on the CPU interpreter, and the GPU path
         (deplodock-run --bench, as a real run calls it) on the fake device,
@@ -453,27 +518,32 @@ class DryRunner:
         paths = case_inputs.save_inputs(arrays, case_dir / "inputs")
         ref = numpy_ref.REFERENCES[case.family](
             *[case_inputs.as_float32(a).astype("float64") for a in arrays])
-        check = self.interp_check(case, case_dir, paths, ref)
+        check = self.interp_check(case, case_dir, paths, ref, precision)
         if check.get("status") == "run_fail":
             return check, None
         mlir = case_dir / f"{case.name}.mlir"
-        device = run_ours(s, case, mlir, paths, ref, case_dir / "fake-device",
-                          extra_args=["--fake-device"])
+        device = run_ours(s, case, mlir, paths, ref,
+                          case_dir / f"fake-device{'-' + precision if precision else ''}",
+                          extra_args=["--fake-device"], precision=precision)
         device.pop("median_us", None)
         device.pop("measured_us", None)  # FAKE: the fake device's clock
         device.pop("bench", None)
         return check, device
 
     def interp_check(self, case: suite.Case, case_dir: pathlib.Path,
-                     paths: list[pathlib.Path], ref) -> dict:
-        """Our compiled kernels on the CPU interpreter vs NumPy float64."""
+                     paths: list[pathlib.Path], ref,
+                     precision: str | None = None) -> dict:
+        """Our compiled kernels on the CPU interpreter vs NumPy float64 (the
+        SIMT interpreter rounds TF32 operands as the tensor cores do)."""
         s = self.settings
-        out_dir = case_dir / "interp"
+        out_dir = case_dir / ("interp" + (f"-{precision}" if precision else ""))
+        pipeline = "deplodock-pipeline" + (
+            f"{{precision={precision}}}" if precision else "")
         for stale in out_dir.glob("result*.npy"):
             stale.unlink()
         cmd = [str(s.tools.path("deplodock-run")), "--interp",
                str(case_dir / f"{case.name}.mlir"),
-               "--pipeline=deplodock-pipeline", "--print=none",
+               f"--pipeline={pipeline}", "--print=none",
                *[f"--input={p}" for p in paths], f"--output-dir={out_dir}"]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -489,7 +559,7 @@ class DryRunner:
         except (OSError, ValueError) as e:
             return entry("run_fail", error=f"no usable result0.npy: {e}",
                          command=cmd)
-        result = compare.compare(out, ref, case.dtype)
+        result = compare.compare(out, ref, precision or case.dtype)
         result["how"] = "deplodock-run --interp (SIMT) vs NumPy float64"
         return result
 
@@ -507,6 +577,13 @@ def to_run(record: dict | None, backends: tuple[str, ...],
         if status in (None, "not_run") or (retry_failed and status != "ok"):
             out.append(b)
     return out
+
+
+def case_backends(settings: Settings, case: suite.Case) -> tuple[str, ...]:
+    """The backends a case runs: the TF32 section's on FP32 cases only."""
+    if case.dtype == "fp32":
+        return settings.backends
+    return tuple(b for b in settings.backends if b not in report.TF32_BACKENDS)
 
 
 def run(settings: Settings, chosen: list[suite.Case],
@@ -538,7 +615,7 @@ def run(settings: Settings, chosen: list[suite.Case],
     start = time.monotonic()
     deadline = start + settings.max_minutes * 60
     durations: list[float] = []
-    todo = [(c, to_run(results["cases"].get(c.name), settings.backends,
+    todo = [(c, to_run(results["cases"].get(c.name), case_backends(settings, c),
                        settings.retry_failed)) for c in chosen]
     todo = [(c, b) for c, b in todo if b]
     skipped_done = len(chosen) - len(todo)
@@ -568,8 +645,8 @@ def run(settings: Settings, chosen: list[suite.Case],
         low = lowering.lower_case(settings.tools, mlir, case_dir,
                                   settings.target, None, settings.case_timeout)
         record["lowering"] = low.to_json()
-        ours_backends = [b for b in backends if b in report.OURS]
-        measured = [b for b in backends if b not in report.OURS]
+        ours_backends = [b for b in backends if b in report.ALL_OURS]
+        measured = [b for b in backends if b not in report.ALL_OURS]
         if low.status != "ok":
             for b in ours_backends:
                 record[b] = entry("lower_fail", error=low.error)
@@ -595,7 +672,7 @@ def run(settings: Settings, chosen: list[suite.Case],
 
 def progress_line(i: int, n: int, name: str, record: dict, fake: bool) -> str:
     parts = []
-    for b in report.BACKENDS:
+    for b in report.ALL_BACKENDS:
         e = record.get(b)
         if not e:
             continue
@@ -622,7 +699,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "$DEPLODOCK_BIN, else build/bin)")
     parser.add_argument("--backends", default="eager,compile,ours,tuned",
                         help="comma-separated subset of eager, compile, ours, "
-                        "tuned (default: all)")
+                        "tuned (default: all; with --tf32 also their _tf32 "
+                        "twins)")
     parser.add_argument("--dry-run", action="store_true",
                         help="no GPU or PyTorch: FAKE timings, real lowering")
     parser.add_argument("--resume", type=pathlib.Path, metavar="JSON",
@@ -652,6 +730,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--bf16-npy", choices=case_inputs.BF16_ENCODINGS,
                         default="bits", help="how bf16 inputs are stored in "
                         ".npy: raw bits as uint16 (default) or float32")
+    parser.add_argument("--tf32", action="store_true",
+                        help="also run the FP32 cases with TF32 contractions "
+                        "(PyTorch with allow_tf32, ours with --precision=tf32) "
+                        "as backends NAME_tf32, reported in a TF32 section of "
+                        "their own (default: true FP32 only)")
     parser.add_argument("--keep-arrays", action="store_true",
                         help="keep the input and output .npy files of every "
                         "case in the work folder (large)")
@@ -666,14 +749,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     chosen = cli.selected_cases(args)
     backends = tuple(b.strip() for b in args.backends.split(",") if b.strip())
-    unknown = [b for b in backends if b not in report.BACKENDS]
+    unknown = [b for b in backends if b not in report.ALL_BACKENDS]
     if unknown or not backends:
         cli.fail(f"unknown backend '{','.join(unknown)}' (known: "
-                 f"{', '.join(report.BACKENDS)})")
+                 f"{', '.join(report.ALL_BACKENDS)})")
+    if args.tf32:
+        backends += tuple(report.TF32[b] for b in backends
+                          if b in report.TF32 and report.TF32[b] not in backends)
+    elif any(b in report.TF32_BACKENDS for b in backends):
+        cli.fail("the TF32 backends are opt-in: pass --tf32 with them")
     tools = lowering.Tools(lowering.resolve_bin_dir(args.bin_dir,
                                                     cli.default_bin_dir()))
     needed = ["deplodock-opt", "deplodock-translate", "deplodock-run"]
-    if "tuned" in backends and not args.dry_run:
+    if any(b in backends for b in ("tuned", report.TF32["tuned"])) \
+            and not args.dry_run:
         needed.append("deplodock-tune")
     try:
         tools.require(needed)
@@ -694,7 +783,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed, max_minutes=args.max_minutes,
         case_timeout=args.case_timeout, tune_seconds=args.tune_seconds,
         tune_variants=args.tune_variants, compile_mode=args.compile_mode,
-        bf16_npy=args.bf16_npy, device_profile=args.device_profile,
+        bf16_npy=args.bf16_npy, tf32=args.tf32, device_profile=args.device_profile,
         keep_arrays=args.keep_arrays, interp_max_flops=args.interp_max_flops,
         retry_failed=args.retry_failed,
         timing={"warmup_ms": args.warmup_ms, "rep_ms": args.rep_ms,

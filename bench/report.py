@@ -33,6 +33,13 @@ import cases as suite
 
 BACKENDS = ("eager", "compile", "ours", "tuned")
 OURS = ("ours", "tuned")
+# The opt-in TF32 section (harness --tf32): the same four on FP32 cases with
+# TF32 contractions. Never part of the FP32 ratios above.
+TF32 = {b: f"{b}_tf32" for b in BACKENDS}
+TF32_BACKENDS = tuple(TF32.values())
+OURS_TF32 = tuple(TF32[b] for b in OURS)
+ALL_BACKENDS = BACKENDS + TF32_BACKENDS
+ALL_OURS = OURS + OURS_TF32
 SCHEMA = 1
 FAKE_BANNER = ("FAKE TIMINGS: dry run without a GPU. Every time below is "
                "invented (deterministically, from the roofline floor); "
@@ -90,7 +97,7 @@ def merge(parts: list[dict], allow_mixed_devices: bool = False) -> dict:
         for name, record in part["cases"].items():
             mine = merged["cases"].setdefault(name, {})
             for key, value in record.items():
-                if key in BACKENDS and isinstance(value, dict) and \
+                if key in ALL_BACKENDS and isinstance(value, dict) and \
                         value.get("status") == "not_run" and key in mine:
                     continue
                 mine[key] = value
@@ -130,8 +137,9 @@ def time_of(record: dict, backend: str) -> float | None:
     return float(t) if isinstance(t, (int, float)) and t > 0 else None
 
 
-def best_ours(record: dict) -> tuple[str, float] | None:
-    times = [(b, time_of(record, b)) for b in OURS]
+def best_ours(record: dict, ours: Sequence[str] = OURS
+              ) -> tuple[str, float] | None:
+    times = [(b, time_of(record, b)) for b in ours]
     times = [(b, t) for b, t in times if t is not None]
     return min(times, key=lambda bt: bt[1]) if times else None
 
@@ -151,6 +159,15 @@ def ratios(record: dict) -> dict:
     floor = (record.get("floor") or {}).get("us")
     best = best_ours(record)
     out["floor/best"] = floor / best[1] if floor and best else None
+    # TF32 against TF32 only, under keys of their own.
+    if any(b in record for b in TF32_BACKENDS):
+        best = best_ours(record, OURS_TF32)
+        for base in ("eager", "compile"):
+            tb = time_of(record, TF32[base])
+            for ours in OURS:
+                to = time_of(record, TF32[ours])
+                out[f"{TF32[base]}/{TF32[ours]}"] = tb / to if tb and to else None
+            out[f"{TF32[base]}/best_tf32"] = tb / best[1] if tb and best else None
     return out
 
 
@@ -169,7 +186,7 @@ def summarize(records: list[dict], key: str, ours: str | None) -> dict:
            "geomean": geomean(measured),
            "wins": sum(v >= 1.0 for v in measured)}
     if ours:
-        backends = OURS if ours == "best" else (ours,)
+        backends = {"best": OURS, "best_tf32": OURS_TF32}.get(ours, (ours,))
         statuses = [[(r.get(b) or {}).get("status") for b in backends]
                     for r in records]
         out["wrong"] = sum("wrong" in s and "ok" not in s for s in statuses)
@@ -188,7 +205,7 @@ def _fmt_us(record: dict, backend: str) -> str:
         return "—"
     t = entry.get("median_us")
     if status == "ok" and t:
-        mark = " †" if backend in ("eager", "compile") and \
+        mark = " †" if backend not in ALL_OURS and \
             (entry.get("check") or {}).get("ok") is False else ""
         return f"{t:,.1f}{mark}"
     return status
@@ -247,6 +264,10 @@ def environment_lines(results: dict) -> list[str]:
             f"{t.get('max_reps')} calls fitting in {t.get('rep_ms')} ms; "
             f"TF32 {'on' if s.get('tf32') else 'off'}; torch.compile mode "
             f"'{s.get('compile_mode')}'")
+    if s.get("tf32_section"):
+        lines.append("* TF32 section (opt-in, FP32 cases only): PyTorch with "
+                     "TF32 allowed, ours with `--precision=tf32`; kept apart "
+                     "from every FP32 ratio")
     if s.get("target"):
         lines.append(f"* Ours: `deplodock-run --bench --target={s['target']}` "
                      f"(its own timing, total of the function's kernels); tuned: "
@@ -329,13 +350,14 @@ def render_markdown(results: dict) -> str:
             f"{_fmt_ratio(rt.get('compile/tuned'))} | "
             f"{f'{floor:,.2f}' if floor else '—'} | "
             f"{_fmt_pct(pct)} |")
+    out += tf32_markdown(records)
     problems = [r for r in records
                 if any((r.get(b) or {}).get("status") not in
-                       (None, "ok", "not_run", "skipped") for b in BACKENDS)]
+                       (None, "ok", "not_run", "skipped") for b in ALL_BACKENDS)]
     if problems:
         out += ["", "## Problems", ""]
         for r in problems:
-            for b in BACKENDS:
+            for b in ALL_BACKENDS:
                 entry = r.get(b) or {}
                 if entry.get("status") not in (None, "ok", "not_run", "skipped"):
                     why = entry.get("error") or (entry.get("check") or {}).get(
@@ -345,6 +367,49 @@ def render_markdown(results: dict) -> str:
     if fake:
         out += ["", f"> **{FAKE_BANNER}**"]
     return "\n".join(out) + "\n"
+
+
+def tf32_markdown(records: list[dict]) -> list[str]:
+    """The opt-in TF32 section: FP32 cases with TF32 contractions, ours
+    against PyTorch with TF32 allowed; nothing when no case ran it."""
+    rs = [r for r in records
+          if any((r.get(b) or {}).get("status") not in (None, "skipped")
+                 for b in TF32_BACKENDS)]
+    if not rs:
+        return []
+    out = ["", "## TF32 (opt-in)", "",
+           "FP32 cases with TF32 contractions: eager and torch.compile with "
+           "`torch.backends.cuda.matmul.allow_tf32` and "
+           "`torch.backends.cudnn.allow_tf32` on, ours with "
+           "`--precision=tf32` (tuned: `deplodock-tune --precision=tf32`). "
+           "Checked with TF32's tolerance (FP16's). These times are in no "
+           "ratio above, and the ratios above in none here.", "",
+           "| comparison | cases | measured | geomean | ≥ 1.0× | wrong | failed |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for label, key, ours in [
+            ("ours TF32 (heuristic) vs eager TF32", "eager_tf32/ours_tf32",
+             "ours_tf32"),
+            ("ours TF32 (tuned) vs eager TF32", "eager_tf32/tuned_tf32",
+             "tuned_tf32"),
+            ("best of ours TF32 vs eager TF32", "eager_tf32/best_tf32",
+             "best_tf32"),
+            ("best of ours TF32 vs torch.compile TF32",
+             "compile_tf32/best_tf32", "best_tf32")]:
+        s = summarize(rs, key, ours)
+        out.append(f"| {label} | {s['cases']} | {s['measured']} | "
+                   f"{_fmt_geo(s)} | {s['wins']} | {s['wrong']} | "
+                   f"{s['failed']} |")
+    out += ["", "| case | eager TF32 µs | compile TF32 µs | ours TF32 µs | "
+            "tuned TF32 µs | eager/best | compile/best |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rs:
+        rt = r["ratios"]
+        out.append(
+            f"| {r['name']} | "
+            + " | ".join(_fmt_us(r, b) for b in TF32_BACKENDS)
+            + f" | {_fmt_ratio(rt.get('eager_tf32/best_tf32'))} | "
+            f"{_fmt_ratio(rt.get('compile_tf32/best_tf32'))} |")
+    return out
 
 
 # --- Chart -------------------------------------------------------------------
@@ -423,8 +488,12 @@ def short_table(results: dict, limit: int = 40) -> str:
             f"{_fmt_ratio(rt.get('compile/best')):>7}")
     if len(records) > limit:
         lines.append(f"... {len(records) - limit} more cases in the Markdown")
-    for label, key, ours in [("best of ours vs eager", "eager/best", "best"),
-                             ("best of ours vs compile", "compile/best", "best")]:
+    summaries = [("best of ours vs eager", "eager/best", "best"),
+                 ("best of ours vs compile", "compile/best", "best")]
+    if any(b in r for r in records for b in TF32_BACKENDS):
+        summaries.append(("TF32: best of ours vs eager TF32",
+                          "eager_tf32/best_tf32", "best_tf32"))
+    for label, key, ours in summaries:
         s = summarize(records, key, ours)
         lines.append(f"{label}: geomean {_fmt_geo(s)} over {s['measured']} "
                      f"cases, {s['wins']} ≥ 1.0×, {s['wrong']} wrong, "

@@ -19,6 +19,7 @@
 # Every other argument goes to bench/harness.py, for example
 #   bench/gpu/run.sh --families rmsnorm,softmax --backends eager,compile,ours
 #   bench/gpu/run.sh --dtypes fp32 --max-minutes 8 --resume prev/bench.json
+#   bench/gpu/run.sh --dtypes fp32 --tf32   # also the opt-in TF32 section
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
     --work) [ $# -ge 2 ] || die "--work needs a folder"; work=$2; shift 2 ;;
     --work=*) work=${1#--work=}; shift ;;
     --env-only) env_only=1; shift ;;
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) harness_args+=("$1"); shift ;;
   esac
 done

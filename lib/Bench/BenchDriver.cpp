@@ -5,6 +5,7 @@
 #include "BenchReport.h"
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 #include "Deplodock/Interpreter/Interpreter.h"
 #include "Deplodock/Pipelines/Pipelines.h"
 #include "Deplodock/Runtime/ArgumentFiles.h"
@@ -33,6 +34,7 @@ static func::FuncOp findFunction(ModuleOp module, StringRef name) {
 /// recorded in `tuneDb`, or in its simplest lowering.
 static LogicalResult lowerToKernel(ModuleOp module, StringRef target,
                                    StringRef tuneDb, StringRef knobs,
+                                   StringRef precision = "",
                                    bool simplest = false) {
   TilePipelineOptions options;
   // A missing or unreadable database is the pipeline's located error.
@@ -40,6 +42,7 @@ static LogicalResult lowerToKernel(ModuleOp module, StringRef target,
   options.tuneReport = !tuneDb.empty();
   options.target = target.str();
   options.knobs = knobs.str();
+  options.precision = precision.str();
   options.simplest = simplest;
   PassManager pm(module.getContext());
   buildLowerToKernelPipeline(pm, options);
@@ -56,7 +59,9 @@ buildGpuReference(ModuleOp module, StringRef name, StringRef target,
   OwningOpRef<ModuleOp> simplest = module.clone();
   func::FuncOp host;
   FailureOr<KernelProgram> reference = failure();
-  if (succeeded(lowerToKernel(*simplest, target, "", "", /*simplest=*/true)) &&
+  // The reference stays IEEE f32 whatever the module asks for.
+  if (succeeded(lowerToKernel(*simplest, target, "", "", "ieee",
+                              /*simplest=*/true)) &&
       (host = findFunction(*simplest, name)))
     reference = buildKernelProgram(host);
   if (failed(reference))
@@ -138,8 +143,12 @@ LogicalResult Driver::buildRequest() {
   // The kernels: the input itself when it is Kernel IR already.
   kernelIR = !module.getOps<dkernel::FuncOp>().empty();
   lowered = module.clone();
-  if (!kernelIR && failed(lowerToKernel(*lowered, options.target,
-                                        options.tuneDb, options.knobs)))
+  if (kernelIR && !options.precision.empty())
+    return error() << "--precision sets how the layer is lowered, but it is "
+                      "Kernel IR already";
+  if (!kernelIR &&
+      failed(lowerToKernel(*lowered, options.target, options.tuneDb,
+                           options.knobs, options.precision)))
     return failure();
   host = findFunction(*lowered, result.function);
   if (!host)
@@ -154,6 +163,12 @@ LogicalResult Driver::buildRequest() {
   request.timeoutS = options.benchTimeoutS;
   request.returnOutputs = !options.outputDir.empty();
   request.fake = options.fake;
+  // TF32 results are checked against the IEEE reference: TF32's tolerance.
+  result.tf32 = dtile::allowsTf32(*lowered);
+  if (result.tf32)
+    for (OutputSpec &output : request.outputs)
+      if (request.buffers[output.buffer].dtype == DType::F32)
+        output.tolerance = tf32Tolerance();
   return success();
 }
 

@@ -157,10 +157,13 @@ LogicalResult bench::writeJson(StringRef path, const BenchRun &run,
     }
     kernels.push_back(std::move(entry));
   }
-  llvm::json::Object root{
-      {"function", run.function},   {"status", benchStatusName(result.status)},
-      {"detail", result.detail},    {"verified", result.verified},
-      {"reference", run.reference}, {"kernels", std::move(kernels)}};
+  llvm::json::Object root{{"function", run.function},
+                          {"status", benchStatusName(result.status)},
+                          {"detail", result.detail},
+                          {"verified", result.verified},
+                          {"reference", run.reference},
+                          {"kernels", std::move(kernels)},
+                          {"precision", run.tf32 ? "tf32" : "ieee"}};
   if (run.device)
     root["device"] = toJSON(*run.device);
   if (const UnitTiming *total = result.timing(-1))

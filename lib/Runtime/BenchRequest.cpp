@@ -48,6 +48,10 @@ Tolerance deplodock::runtime::defaultTolerance(DType dtype) {
   }
 }
 
+Tolerance deplodock::runtime::tf32Tolerance() {
+  return defaultTolerance(DType::F16);
+}
+
 template <typename... Ts>
 static llvm::Error invalid(const char *format, Ts &&...values) {
   return llvm::createStringError(

@@ -34,7 +34,7 @@
 /// A real run needs the tuner for the 'tuned' backend, and a GPU.
 // TUNE: error: missing tools in {{.*}}: deplodock-tune (
 // NOGPU: error: {{PyTorch is not installed: measure on a GPU machine with PyTorch, or use --dry-run|PyTorch sees no CUDA GPU}}
-// BACKEND: error: unknown backend 'cublas' (known: eager, compile, ours, tuned)
+// BACKEND: error: unknown backend 'cublas' (known: eager, compile, ours, tuned, eager_tf32, compile_tf32, ours_tf32, tuned_tf32)
 // NOTJSON: error: --resume: {{.*}}errors.mlir: not JSON
 // MIX: error: --resume: cannot mix a dry run (FAKE timings) with a real run
 // MERGE: error: cannot merge a dry run (FAKE timings) with a real run

@@ -144,6 +144,7 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   options.target = config.target;
   options.knobs = knobs;
   options.tuneDb = config.tuneDb;
+  options.precision = config.precision;
   options.cpuReferenceLimit = cpuReferenceLimit;
   options.timing.warmupMs = warmupMs;
   options.timing.maxTimeMs = maxTimeMs;

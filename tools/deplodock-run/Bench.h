@@ -31,6 +31,8 @@ struct BenchConfig {
   std::string target;
   /// A tune database whose recorded choices the lowering replays.
   std::string tuneDb;
+  /// Precision of FP32 contractions (ieee, tf32; "": the module's).
+  std::string precision;
   /// How the tool was called, to find the worker beside it.
   const char *argv0 = nullptr;
 };

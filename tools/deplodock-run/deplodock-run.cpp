@@ -129,8 +129,9 @@ static cl::opt<std::string>
                   cl::init("sm_90"), cl::cat(runCategory));
 static cl::opt<std::string> variantPrecision(
     "precision",
-    cl::desc("Precision of FP32 contractions in --check-variants: ieee, or "
-             "tf32 to allow TF32 tensor cores (default: the module's)"),
+    cl::desc("Precision of FP32 contractions in --check-variants and "
+             "--bench: ieee, or tf32 to allow TF32 tensor cores (default: the "
+             "module's)"),
     cl::cat(runCategory));
 static cl::opt<std::string> variantPipeline(
     "variant-pipeline",
@@ -719,7 +720,8 @@ int main(int argc, char **argv) {
   // The location says where; the op's generic form would bury it.
   context.printOpOnDiagnostic(false);
   if (benchMode)
-    return runBenchMode(context, {inputFile, funcName, seed, inputs, pipeline,
-                                  outputDir, variantTarget, tuneDb, argv[0]});
+    return runBenchMode(context,
+                        {inputFile, funcName, seed, inputs, pipeline, outputDir,
+                         variantTarget, tuneDb, variantPrecision, argv[0]});
   return run(context);
 }

@@ -156,6 +156,12 @@ static cl::opt<std::string> targetName("target",
                                        cl::desc("GPU: sm_80, sm_90 or sm_90a"),
                                        cl::init("sm_90"),
                                        cl::cat(tuneCategory));
+static cl::opt<std::string> precision(
+    "precision",
+    cl::desc("Precision of FP32 contractions: ieee, or tf32 to allow TF32 "
+             "tensor cores (default: the module's); each is recorded in a "
+             "context of its own"),
+    cl::cat(tuneCategory));
 static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed of the search (mcts, random)"),
                               cl::init(0), cl::cat(tuneCategory));
@@ -252,6 +258,7 @@ static llvm::Expected<TuneDriverOptions> readFlags(const char *argv0) {
   o.subject = o.mode == TuneMode::PruneContext ? pruneContext : showKernel;
   o.inputFile = inputFile;
   o.target = targetName;
+  o.precision = precision;
   o.kernel = kernelFilter;
   if (dbPath.getNumOccurrences())
     o.dbPath = dbPath.getValue();

@@ -195,26 +195,28 @@ module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm
 }
 )mlir";
 
-/// The worst ldmatrix conflict degree over the mma_sync rule's slabs with
-/// `knobs` (each slab in the layout the rule gave it).
-std::optional<int64_t> mmaLdmatrixDegree(StringRef knobs) {
+/// The worst ldmatrix conflict degree over the slabs `rule` gives the Loop
+/// IR `source` (each slab in the layout the rule gave it), of those
+/// `counted` (all by default).
+std::optional<int64_t> ldmatrixDegree(
+    StringRef source, llvm::function_ref<std::unique_ptr<Pass>()> rule,
+    llvm::function_ref<bool(StageOp)> counted = [](StageOp) { return true; }) {
   MLIRContext context;
   loadDeplodockDialects(context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(kHalfMatmul, &context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   if (!module)
     return std::nullopt;
   PassManager pm(&context);
   pm.addPass(createDTileTileify());
-  DTileMmaSyncOptions options;
-  options.knobs = knobs.str();
-  pm.addPass(createDTileMmaSync(options));
+  pm.addPass(rule());
   if (failed(pm.run(*module)))
     return std::nullopt;
   int64_t worst = 0;
   bool analysed = true;
   module->walk([&](dkernel::LdMatrixOp read) {
     auto stage = read.getSrc().getDefiningOp<StageOp>();
+    if (stage && !counted(stage))
+      return;
     std::optional<int64_t> degree =
         stage ? ldmatrixConflicts(stage, read, stage.getPadding(),
                                   stage.getSwizzle())
@@ -225,6 +227,15 @@ std::optional<int64_t> mmaLdmatrixDegree(StringRef knobs) {
   if (!analysed || worst == 0)
     return std::nullopt;
   return worst;
+}
+
+/// The same over the mma_sync rule's slabs with `knobs`.
+std::optional<int64_t> mmaLdmatrixDegree(StringRef knobs) {
+  return ldmatrixDegree(kHalfMatmul, [&] {
+    DTileMmaSyncOptions options;
+    options.knobs = knobs.str();
+    return createDTileMmaSync(options);
+  });
 }
 
 /// 64-deep chunks make both slabs' rows 128 bytes: plain, the eight rows
@@ -251,6 +262,100 @@ TEST(LdmatrixConflicts, NarrowSwizzles) {
         << step.str();
     EXPECT_EQ(mmaLdmatrixDegree(knobs + "mma_pad=false,mma_swizzle=true"), 1)
         << step.str();
+  }
+}
+
+/// Causal f16 attention over 64 keys with a head of 64 (128-byte rows), on
+/// sm_80: dloop-fuse-attention's online-softmax kernel.
+constexpr llvm::StringLiteral kHalfAttention = R"mlir(
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+  func.func @sdpa(%arg0: memref<1x1x64x64xf16>, %arg1: memref<1x1x64x64xf16>, %arg2: memref<1x1x64x64xf16>) -> memref<1x1x64x64xf16> {
+    %alloc = memref.alloc() : memref<1x1x64x64xf16>
+    dloop.kernel @sdpa ins(%in0 = %arg2 : memref<1x1x64x64xf16>, %in1 = %arg0 : memref<1x1x64x64xf16>, %in2 = %arg1 : memref<1x1x64x64xf16>) outs(%out0 = %alloc : memref<1x1x64x64xf16>) {
+      %cst = arith.constant 1.250000e-01 : f32
+      %c0 = arith.constant 0 : index
+      %cst_0 = arith.constant 0xFF800000 : f32
+      %cst_1 = arith.constant 0.000000e+00 : f32
+      dloop.for %d0 = 0 to 64 free "d0" {
+        %alloca = memref.alloca() : memref<64xf32>
+        dloop.for %d1 = 0 to 64 free "d1" {
+          dloop.store %cst_1, %alloca[%d1] : memref<64xf32>
+        }
+        %0:2 = dloop.for %r0 = 0 to 64 reduce "r0" iter(%acc = %cst_0 : f32, %acc_2 = %cst_1 : f32) {
+          %1 = dloop.for %r1 = 0 to 64 reduce "r1" iter(%acc_3 = %cst_1 : f32) {
+            %17 = dloop.load %in1[0, 0, %d0, %r1] : memref<1x1x64x64xf16>
+            %18 = dloop.load %in2[0, 0, %r0, %r1] : memref<1x1x64x64xf16>
+            %19 = arith.extf %17 : f16 to f32
+            %20 = arith.extf %18 : f16 to f32
+            %21 = arith.mulf %19, %20 : f32
+            %22 = arith.addf %acc_3, %21 : f32
+            dloop.yield %22 : f32
+          }
+          %2 = affine.apply affine_map<(d0, d1) -> (-d0 + d1 - 1)>(%d0, %r0)
+          %3 = arith.cmpi sge, %2, %c0 : index
+          %4 = arith.mulf %1, %cst : f32
+          %5 = arith.select %3, %cst_0, %4 : f32
+          %6 = arith.maxnumf %acc, %5 : f32
+          %7 = arith.cmpf oeq, %6, %cst_0 : f32
+          %8 = arith.select %7, %cst_1, %6 : f32
+          %9 = arith.subf %acc, %8 : f32
+          %10 = math.exp %9 : f32
+          %11 = arith.subf %5, %8 : f32
+          %12 = math.exp %11 : f32
+          %13 = arith.mulf %acc_2, %10 : f32
+          %14 = arith.addf %13, %12 : f32
+          %15 = arith.truncf %12 : f32 to f16
+          %16 = arith.extf %15 : f16 to f32
+          dloop.for %d2 = 0 to 64 free "d2" {
+            %17 = dloop.load %alloca[%d2] : memref<64xf32>
+            %18 = arith.mulf %17, %10 : f32
+            %19 = dloop.load %in0[0, 0, %r0, %d2] : memref<1x1x64x64xf16>
+            %20 = arith.extf %19 : f16 to f32
+            %21 = arith.mulf %16, %20 : f32
+            %22 = arith.addf %18, %21 : f32
+            dloop.store %22, %alloca[%d2] : memref<64xf32>
+          }
+          dloop.yield %6, %14 : f32, f32
+        }
+        dloop.for %d3 = 0 to 64 free "d3" {
+          %1 = dloop.load %alloca[%d3] : memref<64xf32>
+          %2 = arith.divf %1, %0#1 : f32
+          %3 = arith.truncf %2 : f32 to f16
+          dloop.store %3, %out0[0, 0, %d0, %d3] : memref<1x1x64x64xf16>
+        }
+      }
+    }
+    return %alloc : memref<1x1x64x64xf16>
+  }
+}
+)mlir";
+
+/// The worst ldmatrix conflict degree over attention_mma's k and v slabs
+/// (q's is read once per block, and never swizzled) with `knobs`.
+std::optional<int64_t> attentionLdmatrixDegree(StringRef knobs) {
+  return ldmatrixDegree(
+      kHalfAttention,
+      [&] {
+        DTileAttentionMmaOptions options;
+        options.knobs = knobs.str();
+        return createDTileAttentionMma(options);
+      },
+      // k and v are staged inside the key loop, q before it.
+      [](StageOp stage) { return stage->getParentOfType<dloop::ForOp>(); });
+}
+
+/// A head of 64 halves makes the k and v rows 128 bytes: plain, the eight
+/// rows of every 8 x 8 matrix (k's, and v's read transposed) share their
+/// banks; swizzled, none does, for every key step.
+TEST(LdmatrixConflicts, AttentionSlabLayouts) {
+  for (StringRef bkv : {"16", "32", "64"}) {
+    std::string knobs =
+        ("attention_tensor_cores=true,attention_warps=4,attention_bkv=" + bkv)
+            .str();
+    EXPECT_EQ(attentionLdmatrixDegree(knobs + ",attention_swizzle=false"), 8)
+        << bkv.str();
+    EXPECT_EQ(attentionLdmatrixDegree(knobs + ",attention_swizzle=true"), 1)
+        << bkv.str();
   }
 }
 

@@ -43,6 +43,10 @@ struct BenchOptions {
   std::string target = "sm_90";
   std::string knobs;
   std::string tuneDb;
+  /// Precision of FP32 contractions: "", "ieee" or "tf32" (the lowering's
+  /// `precision` option). With TF32 the f32 outputs are checked against the
+  /// IEEE reference with TF32's tolerance (runtime::tf32Tolerance).
+  std::string precision;
   /// Check on the CPU interpreter when it would hold at most this many
   /// elements, else against the simplest lowering on the GPU.
   uint64_t cpuReferenceLimit = uint64_t(1) << 23;
@@ -71,6 +75,8 @@ struct BenchRun {
   runtime::BenchResult result;
   /// What the results were checked against, in words.
   std::string reference;
+  /// Whether FP32 contractions were lowered to TF32 (precision=tf32).
+  bool tf32 = false;
   /// The device, when a worker ran.
   std::optional<runtime::DeviceInfo> device;
 };

@@ -105,6 +105,10 @@ struct Tolerance {
 /// get narrower (docs/Runtime.md lists them).
 Tolerance defaultTolerance(DType dtype);
 
+/// The tolerance of f32 outputs computed with TF32 contractions
+/// (precision=tf32): their operands keep f16's 10 mantissa bits, so f16's.
+Tolerance tf32Tolerance();
+
 /// An output to verify.
 struct OutputSpec {
   unsigned buffer = 0;

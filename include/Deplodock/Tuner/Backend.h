@@ -83,14 +83,16 @@ public:
 };
 
 /// The roofline model of `target`'s reference GPU (sm_80: A100, sm_90:
-/// H100).
+/// H100). With `tf32` (the kernels were lowered with precision=tf32), its
+/// context is the TF32 one (modelContextKey).
 llvm::Expected<std::unique_ptr<Backend>>
-createModelBackend(llvm::StringRef target);
+createModelBackend(llvm::StringRef target, bool tf32 = false);
 
 /// Latencies from the table at `path` (LatencyTable.h), which must have been
-/// recorded for `target`.
+/// recorded for `target`; `tf32` as for createModelBackend.
 llvm::Expected<std::unique_ptr<Backend>>
-createReplayBackend(llvm::StringRef path, llvm::StringRef target);
+createReplayBackend(llvm::StringRef path, llvm::StringRef target,
+                    bool tf32 = false);
 
 /// The names createBackend accepts.
 llvm::ArrayRef<llvm::StringRef> backendNames();
@@ -98,11 +100,13 @@ llvm::ArrayRef<llvm::StringRef> backendNames();
 struct CudaBackendOptions;
 
 /// The backend called `name` for `target`; `tablePath` is the replay table,
-/// `cuda` how the cuda backend starts its worker (it needs them).
+/// `cuda` how the cuda backend starts its worker (it needs them). With
+/// `tf32` the variants were lowered with precision=tf32: the backend records
+/// them in a context of that precision, apart from IEEE f32 ones.
 llvm::Expected<std::unique_ptr<Backend>>
 createBackend(llvm::StringRef name, llvm::StringRef target,
               llvm::StringRef tablePath,
-              const CudaBackendOptions *cuda = nullptr);
+              const CudaBackendOptions *cuda = nullptr, bool tf32 = false);
 
 } // namespace deplodock::tuner
 

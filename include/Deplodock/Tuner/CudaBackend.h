@@ -37,9 +37,12 @@ struct CudaBackendOptions {
 
 /// Starts a worker per device; fails when there is no GPU (the message says
 /// why), the GPU cannot run `target` (sm_80, sm_90, sm_90a), or the GPUs
-/// differ.
+/// differ. With `tf32` (variants lowered with precision=tf32) the context
+/// says so, and f32 outputs are checked with the TF32 tolerance against the
+/// IEEE f32 reference.
 llvm::Expected<std::unique_ptr<Backend>>
-createCudaBackend(const CudaBackendOptions &options, llvm::StringRef target);
+createCudaBackend(const CudaBackendOptions &options, llvm::StringRef target,
+                  bool tf32 = false);
 
 } // namespace deplodock::tuner
 

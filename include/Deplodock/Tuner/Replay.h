@@ -30,12 +30,20 @@ namespace deplodock::tuner {
 inline constexpr int64_t kModelVersion = 1;
 
 /// The context the model backend records its estimates for `target` under
-/// ("model-sm_90-v1").
-std::string modelContextKey(llvm::StringRef target);
+/// ("model-sm_90-v1"; "model-sm_90-v1-tf32" with TF32 contractions).
+std::string modelContextKey(llvm::StringRef target, bool tf32 = false);
 
 /// The value of the `backend` field of a context's `extra` JSON ("model",
 /// "replay", "cuda"), or "" when it has none.
 std::string contextBackend(const DeviceContext &context);
+
+/// Whether a context's rows were measured with TF32 contractions (its
+/// `extra` says `"precision": "tf32"`; none says IEEE f32). Winners of one
+/// precision are never replayed for the other.
+bool contextAllowsTf32(const DeviceContext &context);
+
+/// Marks a context's `extra` as TF32 (before its key is computed).
+void markTf32(llvm::json::Object &extra);
 
 /// How one kernel was lowered under replay.
 struct KernelReplayReport {
@@ -62,12 +70,15 @@ public:
   /// Opens the database at `path` read-only (it must exist and be sound) to
   /// replay decisions for `target`. `context` picks the context:
   ///  * "" or "auto": the one context measured on a device of the target's
-  ///    compute capability (a `cuda` context) when the database has exactly
-  ///    one, else the model context of the target;
+  ///    compute capability (a `cuda` context) in the precision `tf32` says
+  ///    when the database has exactly one, else the model context of the
+  ///    target in that precision;
   ///  * "model": the model context of the target (modelContextKey);
-  ///  * anything else: that context key, which must be recorded.
-  static llvm::Expected<TuneDbReplay>
-  open(llvm::StringRef path, llvm::StringRef context, llvm::StringRef target);
+  ///  * anything else: that context key, which must be recorded in the same
+  ///    precision.
+  static llvm::Expected<TuneDbReplay> open(llvm::StringRef path,
+                                           llvm::StringRef context,
+                                           llvm::StringRef target, bool tf32);
 
   /// The context whose rows are followed.
   llvm::StringRef getContextKey() const { return contextKey; }
@@ -92,7 +103,8 @@ private:
 };
 
 /// The chooser replaying the tune database at `path` in `context` (see
-/// TuneDbReplay::open) for the module's target: at each fork of several
+/// TuneDbReplay::open) for the module's target and precision (its
+/// `dtile.tf32`): at each fork of several
 /// options, the recorded child's option, else option 0. The database opens
 /// when the lowering starts (an error there is an error at the module).
 /// With `report`, remarks per kernel how many forks replay decided.

@@ -53,6 +53,10 @@ struct TuneDriverOptions {
   /// The layer (MLIR at the Tensor level or below); "-" is stdin.
   std::string inputFile;
   std::string target = "sm_90";
+  /// Precision of FP32 contractions: "ieee", "tf32" (TF32 tensor cores), or
+  /// "" for the input module's own (its `dtile.tf32`). Variants of each
+  /// precision are recorded in a context of their own.
+  std::string precision;
   /// Only the kernel with this name (empty: all).
   std::string kernel;
 

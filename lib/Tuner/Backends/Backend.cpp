@@ -45,22 +45,22 @@ llvm::ArrayRef<llvm::StringRef> deplodock::tuner::backendNames() {
 llvm::Expected<std::unique_ptr<Backend>>
 deplodock::tuner::createBackend(StringRef name, StringRef target,
                                 StringRef tablePath,
-                                const CudaBackendOptions *cuda) {
+                                const CudaBackendOptions *cuda, bool tf32) {
   auto fail = [](const llvm::Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
   if (name == "model")
-    return createModelBackend(target);
+    return createModelBackend(target, tf32);
   if (name == "replay") {
     if (tablePath.empty())
       return fail("the replay backend needs a latency table (--replay-table)");
-    return createReplayBackend(tablePath, target);
+    return createReplayBackend(tablePath, target, tf32);
   }
   if (name == "cuda") {
     if (!cuda)
       return fail(
           "the cuda backend needs to know how to start its bench worker");
-    return createCudaBackend(*cuda, target);
+    return createCudaBackend(*cuda, target, tf32);
   }
   return fail("unknown backend '" + name +
               "' (expected one of: " + llvm::join(backendNames(), ", ") + ")");

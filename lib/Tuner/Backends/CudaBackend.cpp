@@ -20,6 +20,7 @@
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Runtime/KernelProgram.h"
 #include "Deplodock/Tuner/DeviceContext.h"
+#include "Deplodock/Tuner/Replay.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -111,9 +112,9 @@ class CudaBackend : public Backend {
 public:
   CudaBackend(std::vector<std::unique_ptr<BenchClient>> clients,
               DeviceContext context, CudaBackendOptions options,
-              StringRef target)
+              StringRef target, bool tf32)
       : clients(std::move(clients)), options(std::move(options)),
-        target(target.str()), context(std::move(context)) {}
+        target(target.str()), context(std::move(context)), tf32(tf32) {}
 
   StringRef getName() const override { return "cuda"; }
   const DeviceContext &getContext() const override { return context; }
@@ -176,6 +177,11 @@ public:
       request.timing = options.timing;
       request.fake = options.fake;
       request.time.eachLaunch = false;
+      // The reference stays IEEE f32: TF32 variants get TF32's tolerance.
+      if (tf32)
+        for (OutputSpec &output : request.outputs)
+          if (request.buffers[output.buffer].dtype == DType::F32)
+            output.tolerance = tf32Tolerance();
       KernelReference &ref = references[variant->loopKey];
       if (!ref.expected.empty()) {
         for (auto [output, expected] : llvm::zip(request.outputs, ref.expected))
@@ -288,6 +294,7 @@ private:
   CudaBackendOptions options;
   std::string target;
   DeviceContext context;
+  bool tf32;
   llvm::StringMap<KernelReference> references;
 };
 
@@ -295,7 +302,7 @@ private:
 
 llvm::Expected<std::unique_ptr<Backend>>
 deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
-                                    StringRef target) {
+                                    StringRef target, bool tf32) {
   if (options.devices.empty())
     return makeError("the cuda backend needs at least one device");
   std::vector<std::unique_ptr<BenchClient>> clients;
@@ -329,6 +336,8 @@ deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
                                      target)
                            .str());
     llvm::json::Object extra{{"backend", "cuda"}, {"target", target}};
+    if (tf32)
+      markTf32(extra);
     DeviceContext mine = makeDeviceContext((*client)->getDevice(),
                                            kCompilerVersion, std::move(extra));
     if (context && context->key != mine.key)
@@ -343,5 +352,5 @@ deplodock::tuner::createCudaBackend(const CudaBackendOptions &options,
     clients.push_back(std::move(*client));
   }
   return std::unique_ptr<Backend>(new CudaBackend(
-      std::move(clients), std::move(*context), options, target));
+      std::move(clients), std::move(*context), options, target, tf32));
 }

@@ -14,8 +14,8 @@ namespace {
 
 class ModelBackend : public Backend {
 public:
-  explicit ModelBackend(DeviceModel device) : device(std::move(device)) {
-    context.key = modelContextKey(this->device.target);
+  ModelBackend(DeviceModel device, bool tf32) : device(std::move(device)) {
+    context.key = modelContextKey(this->device.target, tf32);
     context.gpuName = this->device.gpuName;
     context.ccMajor = this->device.capability / 10;
     context.ccMinor = this->device.capability % 10;
@@ -29,6 +29,8 @@ public:
     context.extra = llvm::json::Object{{"backend", "model"},
                                        {"model_version", kModelVersion},
                                        {"target", this->device.target}};
+    if (tf32)
+      markTf32(context.extra);
   }
 
   llvm::StringRef getName() const override { return "model"; }
@@ -53,12 +55,11 @@ private:
 } // namespace
 
 llvm::Expected<std::unique_ptr<Backend>>
-deplodock::tuner::createModelBackend(StringRef target) {
+deplodock::tuner::createModelBackend(StringRef target, bool tf32) {
   FailureOr<DeviceModel> device = getDeviceModel(target);
   if (failed(device))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the model knows no target '" + target +
-                                       "' (expected " + listGpuTargets() +
-                                       ")");
-  return std::unique_ptr<Backend>(new ModelBackend(std::move(*device)));
+                                       "' (expected " + listGpuTargets() + ")");
+  return std::unique_ptr<Backend>(new ModelBackend(std::move(*device), tf32));
 }

@@ -3,6 +3,7 @@
 #include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Tuner/Backend.h"
 #include "Deplodock/Tuner/LatencyTable.h"
+#include "Deplodock/Tuner/Replay.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 
 using namespace mlir;
@@ -12,12 +13,12 @@ namespace {
 
 class ReplayBackend : public Backend {
 public:
-  ReplayBackend(LatencyTable table, std::string path, int capability)
+  ReplayBackend(LatencyTable table, std::string path, int capability, bool tf32)
       : table(std::move(table)), path(std::move(path)) {
     // A context of its own, named by the table's contents: replayed rows
     // never mix with measured or estimated ones.
     std::string digest = sha256Hex(this->table.print());
-    context.key = "replay-" + digest.substr(0, 16);
+    context.key = "replay-" + digest.substr(0, 16) + (tf32 ? "-tf32" : "");
     context.gpuName = "replay of " + (this->table.recordedContext.empty()
                                           ? std::string("a recorded table")
                                           : this->table.recordedContext);
@@ -33,6 +34,8 @@ public:
                            {"recorded_with", this->table.recordedWith},
                            {"recorded_context", this->table.recordedContext},
                            {"target", this->table.target}};
+    if (tf32)
+      markTf32(context.extra);
   }
 
   llvm::StringRef getName() const override { return "replay"; }
@@ -72,7 +75,8 @@ private:
 } // namespace
 
 llvm::Expected<std::unique_ptr<Backend>>
-deplodock::tuner::createReplayBackend(StringRef path, StringRef target) {
+deplodock::tuner::createReplayBackend(StringRef path, StringRef target,
+                                      bool tf32) {
   llvm::Expected<LatencyTable> table = LatencyTable::read(path);
   if (!table)
     return table.takeError();
@@ -87,5 +91,5 @@ deplodock::tuner::createReplayBackend(StringRef path, StringRef target) {
     return fail("unknown target '" + target + "' (known: " + listGpuTargets() +
                 ")");
   return std::unique_ptr<Backend>(
-      new ReplayBackend(std::move(*table), path.str(), spec->capability));
+      new ReplayBackend(std::move(*table), path.str(), spec->capability, tf32));
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Tuner/Replay.h"
 #include "TuneDriverSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -83,8 +84,8 @@ llvm::Error deplodock::tuner::detail::listDatabase(const TuneDriverOptions &o,
       return best.takeError();
     out << "\ncontext " << context.key << " (" << backendOf(context) << ", "
         << context.gpuName << ", sm_" << context.ccMajor << context.ccMinor
-        << "), " << perf->size() << " variants, created " << context.createdAt
-        << "\n";
+        << (contextAllowsTf32(context) ? ", tf32" : "") << "), " << perf->size()
+        << " variants, created " << context.createdAt << "\n";
     if (best->empty())
       continue;
     out << llvm::format("  %-28s %-14s %-8s %12s  %s\n", "kernel", "key",

@@ -14,9 +14,11 @@
 #include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "TuneDriverSupport.h"
 
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 #include "Deplodock/Pipelines/LoweringPipelines.h"
 #include "Deplodock/Runtime/BenchClient.h"
 #include "Deplodock/Tuner/LatencyTable.h"
+#include "Deplodock/Tuner/Replay.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "Deplodock/Tuner/Tuner.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -69,6 +71,9 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
       return makeError(o.mode == TuneMode::ShowKernel
                            ? "--show: expected a kernel name or key"
                            : "--prune: expected a context key");
+    if (!o.precision.empty())
+      return makeError("--precision: --list-db, --show and --prune list every "
+                       "context, of either precision");
     return llvm::Error::success();
   }
   if (o.inputFile.empty())
@@ -126,6 +131,11 @@ llvm::Error tuner::validateTuneOptions(const TuneDriverOptions &o) {
                      "' (expected model or none)");
   if (!(o.priorNoise >= 0) || !std::isfinite(o.priorNoise) || o.priorNoise > 10)
     return makeError("--prior-noise must be a number in [0, 10]");
+  // deplodock-run's spelling (applyPrecisionOption), checked before the
+  // input is read.
+  if (!o.precision.empty() && o.precision != "ieee" && o.precision != "tf32")
+    return makeError("--precision must be ieee or tf32, got '" + o.precision +
+                     "'");
   if (!lookupGpuTarget(o.target))
     return makeError("--target: unknown target '" + o.target + "' (expected " +
                      listGpuTargets() + ")");
@@ -186,9 +196,10 @@ loadLoopIR(MLIRContext &context, StringRef inputFile, llvm::raw_ostream &err) {
   return std::move(module);
 }
 
-/// The backend the options ask for.
+/// The backend the options ask for; `tf32`: the variants are lowered with
+/// precision=tf32.
 static llvm::Expected<std::unique_ptr<Backend>>
-openBackend(const TuneDriverOptions &o) {
+openBackend(const TuneDriverOptions &o, bool tf32) {
   CudaBackendOptions cuda = o.cuda;
   if (o.backend == "cuda" && cuda.workerPath.empty()) {
     llvm::Expected<std::string> found =
@@ -197,7 +208,7 @@ openBackend(const TuneDriverOptions &o) {
       return found.takeError();
     cuda.workerPath = *found;
   }
-  return createBackend(o.backend, o.target, o.replayTable, &cuda);
+  return createBackend(o.backend, o.target, o.replayTable, &cuda, tf32);
 }
 
 llvm::Expected<std::optional<TuneDb>>
@@ -545,6 +556,8 @@ static llvm::Error tune(const TuneDriverOptions &o, const dtile::Target &target,
         {"backend", backend.getName()},
         {"estimated", estimate},
         {"context", backend.getContext().key},
+        {"precision",
+         contextAllowsTf32(backend.getContext()) ? "tf32" : "ieee"},
         {"search", o.strategy},
         {"db", *db ? llvm::json::Value((*db)->getPath()) : nullptr},
         {"peak_rss_mib", peakRssMiB()},
@@ -596,6 +609,10 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
       loadLoopIR(context, o.inputFile, err);
   if (!module)
     return module.takeError();
+  // Every variant's module copy inherits the attribute (ForkCursor).
+  if (failed(dtile::applyPrecisionOption(**module, o.precision)))
+    return makeError("--precision: cannot apply '" + o.precision + "'");
+  bool tf32 = dtile::allowsTf32(**module);
   SmallVector<dloop::KernelOp> kernels;
   size_t all = 0;
   (**module)->walk([&](dloop::KernelOp kernel) {
@@ -615,7 +632,7 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
   if (o.mode == TuneMode::CountVariants)
     return countVariants(o, target, kernels, out);
 
-  llvm::Expected<std::unique_ptr<Backend>> backend = openBackend(o);
+  llvm::Expected<std::unique_ptr<Backend>> backend = openBackend(o, tf32);
   if (!backend)
     return backend.takeError();
   if (o.mode == TuneMode::Compare)

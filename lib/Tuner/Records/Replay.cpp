@@ -2,6 +2,7 @@
 
 #include "Deplodock/Tuner/Replay.h"
 
+#include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "llvm/ADT/StringExtras.h"
@@ -10,8 +11,10 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
 
-std::string tuner::modelContextKey(StringRef target) {
-  return ("model-" + target + "-v" + llvm::Twine(kModelVersion)).str();
+std::string tuner::modelContextKey(StringRef target, bool tf32) {
+  return ("model-" + target + "-v" + llvm::Twine(kModelVersion) +
+          (tf32 ? "-tf32" : ""))
+      .str();
 }
 
 std::string tuner::contextBackend(const DeviceContext &context) {
@@ -19,6 +22,13 @@ std::string tuner::contextBackend(const DeviceContext &context) {
     return backend->str();
   return "";
 }
+
+bool tuner::contextAllowsTf32(const DeviceContext &context) {
+  return context.extra.getString("precision") ==
+         std::optional<StringRef>("tf32");
+}
+
+void tuner::markTf32(llvm::json::Object &extra) { extra["precision"] = "tf32"; }
 
 StringRef KernelReplayReport::verdict() const {
   if (forks == 0)
@@ -41,8 +51,9 @@ std::string KernelReplayReport::describe() const {
   return text;
 }
 
-llvm::Expected<TuneDbReplay>
-TuneDbReplay::open(StringRef path, StringRef context, StringRef target) {
+llvm::Expected<TuneDbReplay> TuneDbReplay::open(StringRef path,
+                                                StringRef context,
+                                                StringRef target, bool tf32) {
   // The target's capability (sm_90 and sm_90a are both 9.0).
   const GpuTargetSpec *spec = lookupGpuTarget(target);
   if (!spec)
@@ -70,15 +81,24 @@ TuneDbReplay::open(StringRef path, StringRef context, StringRef target) {
     SmallVector<StringRef> measured;
     for (const DeviceContext &c : *contexts)
       if (contextBackend(c) == "cuda" &&
-          c.ccMajor * 10 + c.ccMinor == capability)
+          c.ccMajor * 10 + c.ccMinor == capability &&
+          contextAllowsTf32(c) == tf32)
         measured.push_back(c.key);
-    key =
-        measured.size() == 1 ? measured.front().str() : modelContextKey(target);
+    key = measured.size() == 1 ? measured.front().str()
+                               : modelContextKey(target, tf32);
   } else if (context == "model") {
-    key = modelContextKey(target);
+    key = modelContextKey(target, tf32);
   } else {
     key = context.str();
-    if (!known(key)) {
+    auto stored = llvm::find_if(
+        *contexts, [&](const DeviceContext &c) { return c.key == key; });
+    if (stored != contexts->end() && contextAllowsTf32(*stored) != tf32)
+      return llvm::createStringError(
+          "context '" + key + "' of tune database '" + path +
+          "' was tuned with precision=" + (tf32 ? "ieee" : "tf32") +
+          ", not the precision=" + (tf32 ? "tf32" : "ieee") +
+          " this lowering uses");
+    if (stored == contexts->end()) {
       SmallVector<StringRef> keys;
       for (const DeviceContext &c : *contexts)
         keys.push_back(c.key);
@@ -119,8 +139,8 @@ public:
 
   LogicalResult beginModule(ModuleOp module, dtile::TargetAttr target,
                             ArrayRef<dloop::KernelOp> loops) override {
-    llvm::Expected<TuneDbReplay> opened =
-        TuneDbReplay::open(path, context, target.getName());
+    llvm::Expected<TuneDbReplay> opened = TuneDbReplay::open(
+        path, context, target.getName(), dtile::allowsTf32(module));
     if (!opened)
       return module.emitError(llvm::toString(opened.takeError()));
     replay.emplace(std::move(*opened));

@@ -206,6 +206,13 @@ TEST(ReplayBackend, AnswersWhatWasRecorded) {
   EXPECT_EQ(context.key.rfind("replay-", 0), 0u) << context.key;
   EXPECT_EQ(contextBackend(context), "replay");
   EXPECT_NE(context.key, modelContextKey("sm_90"));
+  EXPECT_FALSE(contextAllowsTf32(context));
+  // The same table replayed for a TF32 tuning: another context.
+  FailureOr<std::unique_ptr<Backend>> tf32 =
+      check(createReplayBackend(file.path, "sm_90", /*tf32=*/true), error);
+  ASSERT_TRUE(succeeded(tf32)) << error;
+  EXPECT_EQ((*tf32)->getContext().key, context.key + "-tf32");
+  EXPECT_TRUE(contextAllowsTf32((*tf32)->getContext()));
 
   Variant variant;
   variant.loopKey = "k1";

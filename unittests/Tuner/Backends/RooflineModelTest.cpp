@@ -225,8 +225,17 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_EQ(context.key, modelContextKey("sm_90"));
   EXPECT_EQ(context.key, "model-sm_90-v1");
   EXPECT_EQ(contextBackend(context), "model");
+  EXPECT_FALSE(contextAllowsTf32(context));
   EXPECT_EQ(context.ccMajor, 9);
   EXPECT_EQ(context.smCount, 132);
+
+  // TF32 estimates live in a context of their own.
+  FailureOr<std::unique_ptr<Backend>> tf32 =
+      check(createModelBackend("sm_90", /*tf32=*/true), error);
+  ASSERT_TRUE(succeeded(tf32)) << error;
+  EXPECT_EQ((*tf32)->getContext().key, modelContextKey("sm_90", true));
+  EXPECT_EQ((*tf32)->getContext().key, "model-sm_90-v1-tf32");
+  EXPECT_TRUE(contextAllowsTf32((*tf32)->getContext()));
 
   Variant variant;
   variant.kernel = kernel("wide");

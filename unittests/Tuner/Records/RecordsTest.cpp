@@ -42,7 +42,8 @@ protected:
         parseAttribute(("#dtile.knobs<" + text + ">").str(), &context));
   }
 
-  /// A database with `contexts` (key, backend, capability) recorded.
+  /// A database with `contexts` (key, backend, capability) recorded; a key
+  /// ending in -tf32 names a TF32 context.
   void makeDb(ArrayRef<std::tuple<const char *, const char *, int>> contexts) {
     FailureOr<TuneDb> db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
@@ -53,14 +54,18 @@ protected:
       c.ccMajor = cc / 10;
       c.ccMinor = cc % 10;
       c.extra = llvm::json::Object{{"backend", backend}};
+      if (StringRef(key).ends_with("-tf32"))
+        markTf32(c.extra);
       ASSERT_TRUE(succeeded(check(db->recordContext(c), error))) << error;
     }
   }
 
-  /// The context replay picks for `spec` and `target`, or the error.
-  std::string pick(StringRef spec, StringRef target = "sm_90") {
+  /// The context replay picks for `spec`, `target` and precision, or the
+  /// error.
+  std::string pick(StringRef spec, StringRef target = "sm_90",
+                   bool tf32 = false) {
     llvm::Expected<TuneDbReplay> replay =
-        TuneDbReplay::open(path, spec, target);
+        TuneDbReplay::open(path, spec, target, tf32);
     if (!replay)
       return "error: " + llvm::toString(replay.takeError());
     return replay->getContextKey().str();
@@ -152,6 +157,30 @@ TEST_F(RecordsTest, ReplayResolvesItsContext) {
                 "model-sm_90-v1)");
 }
 
+TEST_F(RecordsTest, ReplayKeepsToItsPrecision) {
+  makeDb({{"model-sm_90-v1", "model", 90},
+          {"model-sm_90-v1-tf32", "model", 90},
+          {"gpu-a", "cuda", 90},
+          {"gpu-a-tf32", "cuda", 90},
+          {"gpu-b-tf32", "cuda", 80}});
+  // auto: the GPU measured in the lowering's precision, else that model.
+  EXPECT_EQ(pick("auto"), "gpu-a");
+  EXPECT_EQ(pick("auto", "sm_90", true), "gpu-a-tf32");
+  EXPECT_EQ(pick("auto", "sm_80"), "model-sm_80-v1");
+  EXPECT_EQ(pick("auto", "sm_80", true), "gpu-b-tf32");
+  EXPECT_EQ(pick("model", "sm_90", true), "model-sm_90-v1-tf32");
+  // A context named by key must be of the lowering's precision.
+  EXPECT_EQ(pick("gpu-a-tf32", "sm_90", true), "gpu-a-tf32");
+  EXPECT_EQ(pick("gpu-a-tf32"),
+            "error: context 'gpu-a-tf32' of tune database '" + path +
+                "' was tuned with precision=tf32, not the precision=ieee "
+                "this lowering uses");
+  EXPECT_EQ(pick("gpu-a", "sm_90", true),
+            "error: context 'gpu-a' of tune database '" + path +
+                "' was tuned with precision=ieee, not the precision=tf32 "
+                "this lowering uses");
+}
+
 TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
   makeDb({{"model-sm_90-v1", "model", 90}});
   {
@@ -170,7 +199,7 @@ TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
     ASSERT_TRUE(succeeded(check(db->recordLowering(row), error))) << error;
   }
   llvm::Expected<TuneDbReplay> replay =
-      TuneDbReplay::open(path, "model", "sm_90");
+      TuneDbReplay::open(path, "model", "sm_90", /*tf32=*/false);
   ASSERT_TRUE(!!replay) << llvm::toString(replay.takeError());
   EXPECT_TRUE(replay->hasContext());
   auto lookup = [&](StringRef loop, StringRef so) -> std::string {
@@ -185,7 +214,8 @@ TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
   EXPECT_EQ(lookup("other", "BK = 32"), "none");
 
   // The sm_80 model context is not in the file: nothing to replay.
-  llvm::Expected<TuneDbReplay> empty = TuneDbReplay::open(path, "", "sm_80");
+  llvm::Expected<TuneDbReplay> empty =
+      TuneDbReplay::open(path, "", "sm_80", /*tf32=*/false);
   ASSERT_TRUE(!!empty) << llvm::toString(empty.takeError());
   EXPECT_FALSE(empty->hasContext());
   llvm::Expected<std::optional<llvm::json::Object>> none =

@@ -304,7 +304,11 @@ def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
                "warps per block of an mma.sync attention kernel, 16 query "
                "rows each", 1, 4>,
   OptionalKnob<"attention_bkv", KnobInt,
-               "keys per step of an mma.sync attention kernel", 16, 64>]> {
+               "keys per step of an mma.sync attention kernel", 16, 64>,
+  OptionalKnob<"attention_swizzle", KnobBool,
+               "XOR-swizzle the 16-byte chunks of an mma.sync attention "
+               "kernel's k and v slab rows by row, so that the eight rows of "
+               "an ldmatrix fall in distinct banks without padding">]> {
   let description = [{
     Applies, on a target with the `mma_sync` feature, to an online-softmax
     kernel (dloop-fuse-attention's) without threads whose q, k and v are all
@@ -327,15 +331,22 @@ def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
     16-key step) by v read with ldmatrix.trans. After the loop the row sums
     are combined and the kernel's own epilogue (division by the sum,
     conversion, store) runs on each accumulator, guarded past the queries.
-    causal_bound later ends the key steps at the block's diagonal.
+    causal_bound later ends the key steps at the block's diagonal. With
+    attention_swizzle the k and v slabs are held in the segments of the
+    widest stage swizzle their rows allow (32, 64 or 128 bytes, see
+    dtile.stage), their 16-byte chunks XORed with the row: rows of 64 or
+    more bytes (a head of 32 or more half values) would otherwise put the
+    eight rows of an ldmatrix in the same banks. It costs no shared memory.
     Legal: 1, 2 or 4 warps and 16, 32 or 64 keys per step, dropping blocks
-    more than twice the rounded-up queries or keys; tensor_cores=false (left to attention_blocks) last.
+    more than twice the rounded-up queries or keys, each swizzled (where a
+    slab can be) and plain; tensor_cores=false (left to attention_blocks)
+    last.
     Heuristic: tensor cores, 4 warps (or the most below twice the queries),
-    64 keys (or the most legal).
+    64 keys (or the most legal), swizzled where a slab can be.
   }];
-  let forks = "attention_mma: (attention_bkv, attention_tensor_cores, "
-              "attention_warps) in {(64, true, 4)*, (16, true, 1), ..., "
-              "(false)}";
+  let forks = "attention_mma: (attention_bkv, attention_swizzle, "
+              "attention_tensor_cores, attention_warps) in {(64, true, true, "
+              "4)*, (16, true, true, 1), (16, false, true, 1), ..., (false)}";
 }
 
 def DTileBlockifyLaunch : TileRule<"dtile-blockify-launch",
@@ -512,6 +523,11 @@ def DTileCausalBound : TileRule<"dtile-causal-bound", "causal_bound",
     keys are masked for every query row of the block adds nothing to the
     online softmax, so the step loop becomes an `scf.for` whose bound depends on the block coordinates (for causal attention, the
     block's last query row). The last needed step keeps its per-key mask.
+    A finite mask (at most -1e9, as naive_attn's) instead of -inf is taken
+    where each row provably keeps key 0 unmasked, on the SIMT and the
+    tensor-core kernel alike: the scores folded into one running maximum are
+    one row's, and the thread axes that maximum is combined over
+    (attention_mma's key lanes `t`) count as key coordinates.
     Runs before pipeline_k_outer, which needs a static step count. No fork.
   }];
   let forks = "causal_bound: causal_bound in {true*}";

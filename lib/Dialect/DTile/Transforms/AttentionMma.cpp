@@ -68,6 +68,19 @@ struct MmaAttention {
   memref::AllocaOp acc;
   Type element;
   int64_t queries = 0, keyCount = 0, head = 0;
+
+  /// The shape of `op`'s slab: `rows` queries or `keys` keys, the whole
+  /// head, one along the fixed dimensions.
+  SmallVector<int64_t> slabShape(const Operand &op, int64_t rows,
+                                 int64_t keys) const {
+    SmallVector<int64_t> shape;
+    for (Role role : op.roles)
+      shape.push_back(role == Role::Rows   ? rows
+                      : role == Role::Keys ? keys
+                      : role == Role::Head ? head
+                                           : 1);
+    return shape;
+  }
 };
 
 /// Reads the roles of `load`'s dimensions: `rows` (the query axis, or the
@@ -330,9 +343,9 @@ llvm::Expected<MmaAttention> matchMmaAttention(KernelOp kernel,
 /// Builds the mma.sync form of one attention kernel.
 class AttentionBuilder {
 public:
-  AttentionBuilder(MmaAttention at, int64_t warps, int64_t bkv)
+  AttentionBuilder(MmaAttention at, int64_t warps, int64_t bkv, bool swizzle)
       : at(std::move(at)), warps(warps), bkv(bkv), bq(warps * kTileM),
-        b(this->at.tile) {}
+        swizzle(swizzle), b(this->at.tile) {}
 
   void build();
 
@@ -342,7 +355,8 @@ private:
   AffineExpr dim(unsigned pos) { return b.getAffineDimExpr(pos); }
   AffineExpr warp() { return dim(numBlocks); }
   AffineExpr lane() { return dim(numBlocks + 1) * 4 + dim(numBlocks + 2); }
-  /// The stage of one operand; `step` the key step's variable.
+  /// The stage of one operand; `step` the key step's variable. The k and v
+  /// slabs (staged per step) are swizzled with `swizzle` where they can be.
   Value stage(Operand op, Value step);
   /// One ldmatrix of `matrices` 8 x 8 matrices (row `row`, column `col` of
   /// the slab's two innermost dimensions per lane).
@@ -371,6 +385,7 @@ private:
 
   MmaAttention at;
   int64_t warps, bkv, bq;
+  bool swizzle;
   OpBuilder b;
   Location loc = at.tile.getLoc();
   TileOp tile;
@@ -420,27 +435,23 @@ Value AttentionBuilder::stage(Operand op, Value step) {
       indexExprs.push_back(getAffineConstantExpr(0, ctx));
   }
   SmallVector<AffineExpr> origin;
-  SmallVector<int64_t> shape;
+  SmallVector<int64_t> shape = at.slabShape(op, bq, bkv);
   bool overhang = false;
   for (auto [d, role] : llvm::enumerate(op.roles)) {
     int64_t extent = source.getDimSize(d);
     switch (role) {
     case Role::Fixed:
       origin.push_back(map.getResult(d).replaceDims(indexExprs));
-      shape.push_back(1);
       break;
     case Role::Head:
       origin.push_back(getAffineConstantExpr(0, ctx));
-      shape.push_back(at.head);
       break;
     case Role::Rows:
       origin.push_back(getAffineDimExpr(numBlocks - 1, ctx) * bq);
-      shape.push_back(bq);
       overhang |= ceilDiv(at.queries, bq) * bq > extent;
       break;
     case Role::Keys:
       origin.push_back(getAffineDimExpr(stepPos, ctx) * bkv);
-      shape.push_back(bkv);
       overhang |= ceilDiv(at.keyCount, bkv) * bkv > extent;
       break;
     }
@@ -455,7 +466,8 @@ Value AttentionBuilder::stage(Operand op, Value step) {
       op.load.getMemRef(), operands, /*slot=*/Value(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(shape), /*pad=*/DenseI64ArrayAttr(),
-      /*buffers=*/1, Transport::sync, /*swizzle=*/0);
+      /*buffers=*/1, Transport::sync,
+      swizzle && step ? slabSwizzle(shape, at.element) : 0);
   if (overhang)
     stage.setZeroFill(true);
   return stage;
@@ -719,9 +731,14 @@ protected:
                 target.getSmemPerBlock() ||
             warps * kWarpSize > target.getThreadsPerBlock())
           continue;
-        options.push_back({true, warps, bkv});
+        // Swizzled first (conflict-free at no cost in shared memory) where
+        // a k or v slab can be; then plain.
+        if (slabSwizzle(at->slabShape(at->k, 0, bkv), at->element) ||
+            slabSwizzle(at->slabShape(at->v, 0, bkv), at->element))
+          options.push_back({true, warps, bkv, true});
+        options.push_back({true, warps, bkv, false});
       }
-    options.push_back({false, {}, {}});
+    options.push_back({false, {}, {}, {}});
     return options;
   }
 
@@ -748,7 +765,8 @@ protected:
       return kernel.emitOpError() << llvm::toString(at.takeError());
     TileOp old = at->tile;
     AttentionBuilder(std::move(*at), *option.attentionWarps,
-                     *option.attentionBkv)
+                     *option.attentionBkv,
+                     option.attentionSwizzle.value_or(false))
         .build();
     old.erase();
     cleanupKernel(kernel);

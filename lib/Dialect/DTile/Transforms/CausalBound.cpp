@@ -1,11 +1,11 @@
 //===- CausalBound.cpp - Stop an attention block's keys at its diagonal -===//
 //
 // causal_bound: in an online-softmax kernel whose key loop attention_blocks
-// or attention_mma stepped, a key step every key of which is masked to -inf for every query
-// row of the block contributes nothing (its probabilities are exp(-inf) = 0,
-// the running maximum and sum pass through), so it is never run. The mask
-// is read from the IR, not from names: the score the running maximum folds
-// is `select(c, -inf, x)` or `x + select(c, -inf, y)`, with `c` an index
+// or attention_mma stepped, a key step every key of which is masked to -inf for
+// every query row of the block contributes nothing (its probabilities are
+// exp(-inf) = 0, the running maximum and sum pass through), so it is never run.
+// The mask is read from the IR, not from names: the score the running maximum
+// folds is `select(c, -inf, x)` or `x + select(c, -inf, y)`, with `c` an index
 // comparison affine in the key step, the keys of one step, the threads and
 // values the whole block shares. When the masked keys of a row are those
 // from some point on (causal, also shifted for decoding), the steps a block
@@ -15,6 +15,13 @@
 // keep their per-key mask, so the result is unchanged. attention_mma clones
 // the mask onto each fragment element (rows g and g + 8, keys 2t and 2t + 1
 // of each 8-key tile): each gives a bound, and the step count is the largest.
+//
+// A finite mask is exact only where every row keeps an unmasked key, which
+// step 0 must show: the scores folded into one running maximum are one row's
+// (for each value of what is fixed per row), so some mask of each such group
+// must leave a key of step 0 unmasked for every row, the keys' coordinates
+// (the step, the loops of one step, the thread axes the maximum is combined
+// over, as attention_mma's key lanes t) picked once for all the rows.
 //
 // No fork: skipping work whose result is known is never slower. It runs after
 // the stages are placed and before pipeline_k_outer, whose prefetch needs the
@@ -70,9 +77,11 @@ std::optional<bool> getMaskValue(Value value) {
 }
 
 /// The mask of `score`: `select(c, mask, x)` or `x + select(c, mask, y)`.
-/// A -inf select around a score masked with -inf itself (attention_mma's
-/// guard past the rows and keys) gives the inner mask: the outer one only
-/// masks more keys, so a step the inner one masks whole adds nothing either.
+/// A -inf select around a masked score (attention_mma's guard past the rows
+/// and keys) gives the inner mask: the outer one only masks more keys, so a
+/// step the inner one masks whole adds nothing either. With a finite inner
+/// mask too: the key it keeps for a row (boundOf's key 0) is in the keys
+/// the guard keeps, and the rows the guard masks whole are never stored.
 std::optional<Mask> getMask(Value score) {
   auto select = score.getDefiningOp<arith::SelectOp>();
   if (auto add = score.getDefiningOp<arith::AddFOp>())
@@ -88,7 +97,7 @@ std::optional<Mask> getMask(Value score) {
     if (!finite)
       continue;
     if (!*finite && select.getResult() == score)
-      if (std::optional<Mask> inner = getMask(other); inner && !inner->finite)
+      if (std::optional<Mask> inner = getMask(other))
         return inner;
     return Mask{select.getCondition(), negate, *finite};
   }
@@ -106,6 +115,33 @@ bool isRunningMax(Value value, Value of = {}) {
   return isa_and_nonnull<arith::MaxNumFOp, arith::MaximumFOp>(def) &&
          llvm::any_of(def->getOperands(),
                       [&](Value v) { return isRunningMax(v, of); });
+}
+
+/// The iter arg a running maximum `value` starts from (the row it is for).
+Value getRunningMaxRoot(Value value) {
+  if (isa<BlockArgument>(value))
+    return value;
+  for (Value operand : value.getDefiningOp()->getOperands())
+    if (isRunningMax(operand))
+      return getRunningMaxRoot(operand);
+  return value;
+}
+
+/// The thread arguments of `tile` over which `steps` combines its running
+/// maxima (dtile.combine max): the lanes that hold keys of one row.
+SmallVector<Value> getKeyLanes(dloop::ForOp steps, TileOp tile) {
+  SmallVector<Value> lanes;
+  Block &body = tile.getBody().front();
+  unsigned numBlock = tile.getBlockAxes().size();
+  for (Value value : steps.getYield().getValues())
+    if (auto combine = value.getDefiningOp<CombineOp>();
+        combine && combine.getKind() == ReduceKind::max)
+      for (Attribute name : combine.getOver())
+        for (auto [i, axis] : llvm::enumerate(tile.getThreadAxes()))
+          if (axis == name &&
+              !llvm::is_contained(lanes, body.getArgument(numBlock + i)))
+            lanes.push_back(body.getArgument(numBlock + i));
+  return lanes;
 }
 
 /// attention_mma's key loop: a top-level reduction of `tile` that yields a
@@ -249,8 +285,13 @@ struct Leaf {
 };
 
 /// The bound one masked score puts on the key steps of `tile`'s `steps`.
+/// `keepsKey` says whether the mask leaves one key of step 0 unmasked for
+/// every row it is folded for: the coordinates of the keys (the step, loops
+/// of one step, and the thread arguments `keyLanes`, over which the rows are
+/// combined) at 0, the others at their worst.
 std::optional<StepBound> boundOf(const Mask &mask, dloop::ForOp steps,
-                                 TileOp tile) {
+                                 TileOp tile, ArrayRef<Value> keyLanes,
+                                 bool &keepsKey) {
   SmallVector<Value> leaves;
   std::optional<AffineExpr> masked = maskedExpr(mask.cond, mask.negate, leaves);
   if (!masked || !masked->isPureAffine())
@@ -290,18 +331,23 @@ std::optional<StepBound> boundOf(const Mask &mask, dloop::ForOp steps,
   // A finite mask is exact only where every row has an unmasked key (else
   // the softmax averages the masked ones): key 0 is, for the largest value
   // the mask takes there, over every row of every block.
-  if (mask.finite) {
-    if (!isLinearIn(*masked, everywhere))
-      return std::nullopt;
+  keepsKey = false;
+  bool linear = isLinearIn(*masked, everywhere);
+  if (mask.finite && !linear)
+    return std::nullopt;
+  if (linear) {
     int64_t largest = base;
-    for (auto [i, kind] : llvm::enumerate(kinds))
-      if (kind.kind != Leaf::Step &&
-          !(kind.kind == Leaf::Varying &&
-            !isa<dtile::TileOp>(
-                cast<BlockArgument>(leaves[i]).getOwner()->getParentOp())))
+    for (auto [i, kind] : llvm::enumerate(kinds)) {
+      bool key =
+          kind.kind == Leaf::Step ||
+          (kind.kind == Leaf::Varying &&
+           (!isa<dtile::TileOp>(
+                cast<BlockArgument>(leaves[i]).getOwner()->getParentOp()) ||
+            llvm::is_contained(keyLanes, leaves[i])));
+      if (!key)
         largest += std::max<int64_t>(0, coefficient(i) * (kind.extent - 1));
-    if (largest >= 0)
-      return std::nullopt;
+    }
+    keepsKey = largest < 0;
   }
   MLIRContext *ctx = tile.getContext();
   StepBound bound{steps, {}, 0, {}};
@@ -340,7 +386,8 @@ std::optional<StepBound> planBound(KernelOp kernel) {
     steps = getMmaSoftmaxLoop(tile);
   if (!steps || steps.getExtent() < 2)
     return std::nullopt;
-  SmallVector<Mask> masks;
+  // Each mask with the running maximum (the row) it is folded into.
+  SmallVector<std::pair<Mask, Value>> masks;
   WalkResult walk = steps.walk([&](Operation *op) {
     if (!isa<arith::MaxNumFOp, arith::MaximumFOp>(op))
       return WalkResult::advance();
@@ -350,15 +397,26 @@ std::optional<StepBound> planBound(KernelOp kernel) {
       std::optional<Mask> m = getMask(score);
       if (!m || !feedsOnlySoftmax(score))
         return WalkResult::interrupt(); // A score no mask ends.
-      masks.push_back(*m);
+      Value other = op->getOperand(op->getOperand(0) == score ? 1 : 0);
+      masks.push_back({*m, getRunningMaxRoot(other)});
     }
     return WalkResult::advance();
   });
   if (walk.wasInterrupted() || masks.empty())
     return std::nullopt;
+  SmallVector<Value> keyLanes = getKeyLanes(steps, tile);
+  // The rows masked with a finite value, and those some mask of theirs shows
+  // to keep a key.
+  llvm::SmallPtrSet<void *, 4> finiteRows, keptRows;
   std::optional<StepBound> bound;
-  for (const Mask &mask : masks) {
-    std::optional<StepBound> next = boundOf(mask, steps, tile);
+  for (const auto &[mask, row] : masks) {
+    bool keepsKey = false;
+    std::optional<StepBound> next =
+        boundOf(mask, steps, tile, keyLanes, keepsKey);
+    if (mask.finite)
+      finiteRows.insert(row.getAsOpaquePointer());
+    if (keepsKey)
+      keptRows.insert(row.getAsOpaquePointer());
     if (!next || (bound && next->divisor != bound->divisor))
       return std::nullopt;
     if (!bound) {
@@ -382,6 +440,8 @@ std::optional<StepBound> planBound(KernelOp kernel) {
     if (diff.getValue() > 0)
       bound->expr = expr;
   }
+  if (llvm::any_of(finiteRows, [&](void *row) { return !keptRows.count(row); }))
+    return std::nullopt; // A finite mask's row whose keys may all be masked.
   // Every block needing every step (decoding's few rows) skips nothing.
   if (auto cst = dyn_cast<AffineConstantExpr>(bound->expr);
       cst && ceilDiv(cst.getValue(), bound->divisor) >= steps.getExtent())

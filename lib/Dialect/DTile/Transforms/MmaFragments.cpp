@@ -2,6 +2,9 @@
 
 #include "MmaFragments.h"
 
+#include "TileUtils.h"
+
+#include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +28,11 @@ Value dtile::applyOver(OpBuilder &b, Location loc, AffineExpr expr,
   llvm::append_range(operands, extra);
   return affine::AffineApplyOp::create(
       b, loc, AffineMap::get(operands.size(), 0, expr), operands);
+}
+
+int64_t dtile::slabSwizzle(ArrayRef<int64_t> shape, Type element) {
+  return getWidestSwizzle(shape.back() * element.getIntOrFloatBitWidth() / 8,
+                          product(shape.drop_back()));
 }
 
 SmallVector<Value> dtile::loadMatrices(OpBuilder &b, Location loc, Value slab,

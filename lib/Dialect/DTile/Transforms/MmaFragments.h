@@ -29,6 +29,11 @@ mlir::Value applyOver(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::AffineExpr expr, mlir::ValueRange coords,
                       mlir::ValueRange extra = {});
 
+/// The widest stage swizzle (32, 64 or 128 bytes) a slab of `shape` and
+/// `element` can be held in, so that the eight rows of an ldmatrix fall in
+/// distinct banks; 0 if none.
+int64_t slabSwizzle(llvm::ArrayRef<int64_t> shape, mlir::Type element);
+
 /// One ldmatrix of `matrices` 8 x 8 matrices of `element` from `slab`, each
 /// lane naming the row at (`row`, `col`) of the slab's two innermost
 /// dimensions (those before them are unit): 2 * `matrices` values per lane.

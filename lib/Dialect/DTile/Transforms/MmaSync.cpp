@@ -212,13 +212,6 @@ SmallVector<int64_t> slabBox(const Operand &op, Role other, int64_t box,
   return shape;
 }
 
-/// The widest swizzle `op`'s slab of `shape` can be held in; 0 if none.
-int64_t slabSwizzle(ArrayRef<int64_t> shape, Type element) {
-  int64_t rows = product(shape.drop_back());
-  return getWidestSwizzle(shape.back() * element.getIntOrFloatBitWidth() / 8,
-                          rows);
-}
-
 class MmaSync final : public TypedRule<MmaSyncKnobs> {
 public:
   /// tensor_cores=true must be possible: say why not where it is not.
