@@ -1057,18 +1057,18 @@ LogicalResult CudaEmitter::printOperation(dkernel::VectorLoadOp op) {
   // One 64 or 128-bit load; its creator proved the address aligned. f32
   // runs read a float2 / float4, other elements go through raw bits into
   // an aligned array that nvcc keeps in registers.
-  Type element = op.getResult(0).getType();
+  Type elementType = op.getResult(0).getType();
   size_t count = op.getNumResults();
   int64_t bytes =
-      static_cast<int64_t>(count) * dkernel::getScalarBytes(element);
-  StringRef type = runType(element, count, bytes);
+      static_cast<int64_t>(count) * dkernel::getScalarBytes(elementType);
+  StringRef type = runType(elementType, count, bytes);
   std::string run = fresh("vl");
   std::string from = "*reinterpret_cast<const " + type.str() + " *>(&" +
                      element(op.getSrc(), op.getIndices()) + ")";
-  FailureOr<std::string> scalar = typeName(element, op.getLoc());
+  FailureOr<std::string> scalar = typeName(elementType, op.getLoc());
   if (failed(scalar))
     return failure();
-  if (element.isF32()) {
+  if (elementType.isF32()) {
     os << "const " << type << " " << run << " = " << from << ";\n";
   } else {
     os << "alignas(" << bytes << ") " << *scalar << " " << run << "[" << count
@@ -1078,7 +1078,7 @@ LogicalResult CudaEmitter::printOperation(dkernel::VectorLoadOp op) {
   for (auto [i, result] : llvm::enumerate(op.getResults())) {
     if (failed(declare(result)))
       return failure();
-    if (element.isF32())
+    if (elementType.isF32())
       os << run << "." << lane(i) << ";\n";
     else
       os << run << "[" << i << "];\n";
@@ -1089,21 +1089,21 @@ LogicalResult CudaEmitter::printOperation(dkernel::VectorLoadOp op) {
 LogicalResult CudaEmitter::printOperation(dkernel::VectorStoreOp op) {
   if (failed(checkWritable(op, op.getDst())))
     return failure();
-  Type element = op.getValues().front().getType();
+  Type elementType = op.getValues().front().getType();
   size_t count = op.getValues().size();
   int64_t bytes =
-      static_cast<int64_t>(count) * dkernel::getScalarBytes(element);
-  StringRef type = runType(element, count, bytes);
+      static_cast<int64_t>(count) * dkernel::getScalarBytes(elementType);
+  StringRef type = runType(elementType, count, bytes);
   std::string to = "*reinterpret_cast<" + type.str() + " *>(&" +
                    element(op.getDst(), op.getIndices()) + ")";
-  if (element.isF32()) {
+  if (elementType.isF32()) {
     os << to << " = make_" << type << "(";
     for (auto [i, v] : llvm::enumerate(op.getValues()))
       os << (i ? ", " : "") << expr(v);
     os << ");\n";
     return success();
   }
-  FailureOr<std::string> scalar = typeName(element, op.getLoc());
+  FailureOr<std::string> scalar = typeName(elementType, op.getLoc());
   if (failed(scalar))
     return failure();
   std::string run = fresh("vs");

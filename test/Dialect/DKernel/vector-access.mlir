@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: dkernel.func @runs
 //       CHECK:   %{{.*}}:4 = dkernel.vector_load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x64xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
-//       CHECK:   dkernel.vector_store %{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3, %{{.*}}[%{{.*}}, %{{.*}}] : f32, f32, f32, f32, memref<4x64xf32>
+//       CHECK:   dkernel.vector_store(%{{.*}}#0, %{{.*}}#1, %{{.*}}#2, %{{.*}}#3), %{{.*}}[%{{.*}}, %{{.*}}] : (f32, f32, f32, f32), memref<4x64xf32>
 //       CHECK:   %{{.*}}:4 = dkernel.vector_load %{{.*}}[%{{.*}}] : memref<64xf16> -> f16, f16, f16, f16
 dkernel.func @runs(%x: memref<64xf16>, %y: memref<4x64xf32>) outputs [1] grid [1, 1, 1] block [16, 1, 1] smem 1024 {
   %c0 = arith.constant 0 : index
@@ -15,7 +15,7 @@ dkernel.func @runs(%x: memref<64xf16>, %y: memref<4x64xf32>) outputs [1] grid [1
   %col = arith.muli %t, %c4 : index
   %s = dkernel.alloc_shared offset 0 : memref<4x64xf32, #gpu.address_space<workgroup>>
   %v:4 = dkernel.vector_load %s[%c0, %col] : memref<4x64xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
-  dkernel.vector_store %v#0, %v#1, %v#2, %v#3, %y[%c0, %col] : f32, f32, f32, f32, memref<4x64xf32>
+  dkernel.vector_store(%v#0, %v#1, %v#2, %v#3), %y[%c0, %col] : (f32, f32, f32, f32), memref<4x64xf32>
   %h:4 = dkernel.vector_load %x[%col] : memref<64xf16> -> f16, f16, f16, f16
   dkernel.return
 }
@@ -31,10 +31,11 @@ dkernel.func @bytes(%y: memref<64xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 
 
 // -----
 
-dkernel.func @types(%y: memref<64xf32>, %h: f16) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
+dkernel.func @types(%y: memref<64xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
   %c0 = arith.constant 0 : index
+  %h = arith.constant 1.0 : f16
   // expected-error @+1 {{every element must be the buffer's 'f32'}}
-  dkernel.vector_store %h, %h, %y[%c0] : f16, f16, memref<64xf32>
+  dkernel.vector_store(%h, %h), %y[%c0] : (f16, f16), memref<64xf32>
   dkernel.return
 }
 
@@ -49,10 +50,11 @@ dkernel.func @row(%y: memref<16x6xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 
 
 // -----
 
-dkernel.func @misaligned(%y: memref<64xf32>, %f: f32) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
+dkernel.func @misaligned(%y: memref<64xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
   %c2 = arith.constant 2 : index
+  %f = arith.constant 1.0 : f32
   // expected-error @+1 {{innermost index 2 is not the start of an aligned run of 4 inside the row}}
-  dkernel.vector_store %f, %f, %f, %f, %y[%c2] : f32, f32, f32, f32, memref<64xf32>
+  dkernel.vector_store(%f, %f, %f, %f), %y[%c2] : (f32, f32, f32, f32), memref<64xf32>
   dkernel.return
 }
 

@@ -36,11 +36,11 @@ dkernel.func @vec(%x: memref<8x16xf32>, %y: memref<8x16xf32>) outputs [1] grid [
   %c = arith.muli %q, %c4 : index
   %s = dkernel.alloc_shared offset 0 : memref<8x16xf32, #gpu.address_space<workgroup>>
   %a:4 = dkernel.vector_load %x[%r, %c] : memref<8x16xf32> -> f32, f32, f32, f32
-  dkernel.vector_store %a#0, %a#1, %a#2, %a#3, %s[%r, %c] : f32, f32, f32, f32, memref<8x16xf32, #gpu.address_space<workgroup>>
+  dkernel.vector_store(%a#0, %a#1, %a#2, %a#3), %s[%r, %c] : (f32, f32, f32, f32), memref<8x16xf32, #gpu.address_space<workgroup>>
   gpu.barrier
   %rr = arith.subi %c7, %r : index
   %b:4 = dkernel.vector_load %s[%rr, %c] : memref<8x16xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
-  dkernel.vector_store %b#0, %b#1, %b#2, %b#3, %y[%r, %c] : f32, f32, f32, f32, memref<8x16xf32>
+  dkernel.vector_store(%b#0, %b#1, %b#2, %b#3), %y[%r, %c] : (f32, f32, f32, f32), memref<8x16xf32>
   dkernel.return
 }
 
@@ -58,7 +58,7 @@ dkernel.func @misaligned(%x: memref<256xf32>, %y: memref<256xf32>) outputs [1] g
   %i = arith.muli %t, %c4 : index
   %j = arith.addi %i, %c2 : index
   %a:4 = dkernel.vector_load %x[%j] : memref<256xf32> -> f32, f32, f32, f32
-  dkernel.vector_store %a#0, %a#1, %a#2, %a#3, %y[%i] : f32, f32, f32, f32, memref<256xf32>
+  dkernel.vector_store(%a#0, %a#1, %a#2, %a#3), %y[%i] : (f32, f32, f32, f32), memref<256xf32>
   dkernel.return
 }
 
@@ -78,10 +78,10 @@ dkernel.func @race(%x: memref<8x16xf32>, %y: memref<8x16xf32>) outputs [1] grid 
   %c = arith.muli %q, %c4 : index
   %s = dkernel.alloc_shared offset 0 : memref<8x16xf32, #gpu.address_space<workgroup>>
   %a:4 = dkernel.vector_load %x[%r, %c] : memref<8x16xf32> -> f32, f32, f32, f32
-  dkernel.vector_store %a#0, %a#1, %a#2, %a#3, %s[%r, %c] : f32, f32, f32, f32, memref<8x16xf32, #gpu.address_space<workgroup>>
+  dkernel.vector_store(%a#0, %a#1, %a#2, %a#3), %s[%r, %c] : (f32, f32, f32, f32), memref<8x16xf32, #gpu.address_space<workgroup>>
   %rr = arith.subi %c7, %r : index
   %b:4 = dkernel.vector_load %s[%rr, %c] : memref<8x16xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
-  dkernel.vector_store %b#0, %b#1, %b#2, %b#3, %y[%r, %c] : f32, f32, f32, f32, memref<8x16xf32>
+  dkernel.vector_store(%b#0, %b#1, %b#2, %b#3), %y[%r, %c] : (f32, f32, f32, f32), memref<8x16xf32>
   dkernel.return
 }
 

@@ -6,7 +6,7 @@
 /// f32 runs move as float4 / float2; other elements as the raw bits of a
 /// uint4 / uint2 through an aligned array nvcc keeps in registers.
 
-// CHECK-LABEL: void vec(
+// CHECK-LABEL: vec(const float
 //       CHECK:   const float4 vl0 = *reinterpret_cast<const float4 *>(&
 //  CHECK-NEXT:   const float [[A:v[0-9]+]] = vl0.x;
 //  CHECK-NEXT:   const float {{v[0-9]+}} = vl0.y;
@@ -27,9 +27,9 @@ dkernel.func @vec(%x: memref<64xf32>, %h: memref<128xf16>, %y: memref<64xf32>, %
   %j = arith.muli %t, %c8 : index
   %s = dkernel.alloc_shared offset 0 : memref<64xf32, #gpu.address_space<workgroup>>
   %a:4 = dkernel.vector_load %x[%i] : memref<64xf32> -> f32, f32, f32, f32
-  dkernel.vector_store %a#0, %a#1, %a#2, %a#3, %y[%i] : f32, f32, f32, f32, memref<64xf32>
+  dkernel.vector_store(%a#0, %a#1, %a#2, %a#3), %y[%i] : (f32, f32, f32, f32), memref<64xf32>
   %b:2 = dkernel.vector_load %s[%i] : memref<64xf32, #gpu.address_space<workgroup>> -> f32, f32
   %c:8 = dkernel.vector_load %h[%j] : memref<128xf16> -> f16, f16, f16, f16, f16, f16, f16, f16
-  dkernel.vector_store %c#0, %c#1, %c#2, %c#3, %c#4, %c#5, %c#6, %c#7, %g[%j] : f16, f16, f16, f16, f16, f16, f16, f16, memref<128xf16>
+  dkernel.vector_store(%c#0, %c#1, %c#2, %c#3, %c#4, %c#5, %c#6, %c#7), %g[%j] : (f16, f16, f16, f16, f16, f16, f16, f16), memref<128xf16>
   dkernel.return
 }

@@ -325,14 +325,15 @@ def DKernel_VectorStoreOp : DKernel_Op<"vector_store", [
     its static shape and the index coefficients).
 
     ```mlir
-    dkernel.vector_store %a, %b, %c, %d, %out[%r, %n] : f32, f32, f32, f32, memref<32x2048xf32>
+    dkernel.vector_store(%a, %b, %c, %d), %out[%r, %n] : (f32, f32, f32, f32), memref<32x2048xf32>
     ```
   }];
   let arguments = (ins Variadic<DKernel_Scalar>:$values,
                        Arg<DKernel_Buffer, "the buffer written", [MemWrite]>:$dst,
                        Variadic<Index>:$indices);
   let assemblyFormat = [{
-    $values `,` $dst `[` $indices `]` attr-dict `:` type($values) `,` type($dst)
+    `(` $values `)` `,` $dst `[` $indices `]` attr-dict `:` `(` type($values)
+    `)` `,` type($dst)
   }];
   let hasVerifier = 1;
 }
