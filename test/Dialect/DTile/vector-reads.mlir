@@ -16,6 +16,13 @@
 // RUN: FileCheck %s --check-prefix=CUDA < %t.reads80.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -cubin -o %t.reads80.cubin %t.reads80.cu %}
 // RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=8,permute=false,vector_reads=true}" --print=none | FileCheck %s --check-prefix=NUM
+/// f16 and bf16 operands on the SIMT path: runs of 8 halves (16 bytes), the
+/// epilogue's too; the dtype's tolerances.
+// RUN: %python %S/../../Examples/Inputs/half_matmul.py f16 64 2048 64 > %t.f16.mlir
+// RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 64 2048 64 > %t.bf16.mlir
+// RUN: deplodock-opt %t.f16.mlir --lower-to-tile="knobs=tensor_cores=false,BM=16,BN=64,FM=2,FN=8,vector_reads=true,vector_stores=true" | FileCheck %s --check-prefix=HALF
+// RUN: deplodock-run --interp %t.f16.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{knobs=tensor_cores=false,BM=16,BN=64,FM=2,FN=8,vector_reads=true,vector_stores=true}" --rtol=1e-3 --print=none | FileCheck %s --check-prefix=NUM
+// RUN: deplodock-run --interp %t.bf16.mlir --pipeline=lower-to-tensor --compare="lower-to-kernel{knobs=tensor_cores=false,BM=16,BN=64,FM=2,FN=8,vector_reads=true,vector_stores=true}" --rtol=8e-3 --print=none | FileCheck %s --check-prefix=NUM
 /// Where the rule declines the IR is left exactly as it was.
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=2,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-vector-reads > %t.once.mlir
 // RUN: deplodock-opt %t.once.mlir --dtile-vector-reads | diff %t.once.mlir -
@@ -60,6 +67,9 @@
 // KERNEL: dkernel.vector_load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x32x64xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
 
 // CUDA: const float4 vl{{[0-9]+}} = *reinterpret_cast<const float4 *>(&
+
+// HALF: dkernel.vector_load %{{.*}} : memref<32x64xf16, #gpu.address_space<workgroup>> -> f16, f16, f16, f16, f16, f16, f16, f16
+// HALF: dkernel.vector_store({{.*}}), %out0[{{.*}}] : (f16, f16, f16, f16, f16, f16, f16, f16), memref<1x64x64xf16>
 
 // NUM: PASS
 // NUM-NOT: FAIL
