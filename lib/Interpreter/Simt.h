@@ -107,6 +107,8 @@ enum class Kind : uint8_t {
   Shuffle,
   CpAsync,
   VectorCopy,
+  VectorLoad,
+  VectorStore,
   CpCommit,
   CpWait,
   MbInit,

@@ -385,6 +385,20 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
                 instr.element = src.getElementType();
                 return success();
               })
+          .Case([&](dkernel::VectorLoadOp load) {
+            instr.kind = Kind::VectorLoad;
+            instr.element = load.getResult(0).getType();
+            instr.access = indexAccess(1, load.getIndices().size());
+            return success();
+          })
+          .Case([&](dkernel::VectorStoreOp store) {
+            // The values first, then the buffer and its indices.
+            instr.kind = Kind::VectorStore;
+            instr.a = static_cast<int64_t>(store.getValues().size());
+            instr.element = store.getValues().front().getType();
+            instr.access = indexAccess(instr.a + 1, store.getIndices().size());
+            return success();
+          })
           .Case([&](dkernel::CpAsyncCommitOp) {
             instr.kind = Kind::CpCommit;
             return success();

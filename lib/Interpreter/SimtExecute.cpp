@@ -251,6 +251,9 @@ LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
     return execLoop(instr, mask);
   case Kind::ScfIf:
     return execIf(instr, mask);
+  case Kind::VectorLoad:
+  case Kind::VectorStore:
+    return execVectorAccess(instr, mask);
   case Kind::Load:
     return execLoad(instr, mask);
   case Kind::Store:

@@ -162,6 +162,9 @@ public:
   }
   mlir::LogicalResult execLoad(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execStore(const SInstr &instr, const Mask &mask);
+  /// dkernel.vector_load / vector_store: each lane's aligned run of
+  /// elements, read or written one element at a time.
+  mlir::LogicalResult execVectorAccess(const SInstr &instr, const Mask &mask);
   void execAlloca(const SInstr &instr, const Mask &mask);
   /// The storage index of element `e` of `view` for `lane`.
   int64_t address(const View &view, int64_t e, uint32_t lane) const {

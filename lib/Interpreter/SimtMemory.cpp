@@ -223,6 +223,43 @@ LogicalResult Machine::execStore(const SInstr &instr, const Mask &mask) {
   return success();
 }
 
+LogicalResult Machine::execVectorAccess(const SInstr &instr, const Mask &mask) {
+  bool load = instr.kind == Kind::VectorLoad;
+  auto count = static_cast<int64_t>(load ? instr.out.size() : instr.a);
+  const View &view = *frame[instr.in[load ? 0 : count]].view;
+  if (load)
+    for (unsigned out : instr.out)
+      frame[out].uniform = false;
+  for (uint32_t i = 0; i < mask.count; ++i) {
+    uint32_t l = mask.lanes[i];
+    FailureOr<int64_t> e = element(instr, view, l);
+    if (failed(e))
+      return failure();
+    // A slab's rows may be padded in shared memory; its creator proved the
+    // padded rows aligned. Other buffers start aligned, so the element
+    // index says it.
+    if (*e % count != 0 && view.space != Space::Slab)
+      return error(instr) << "accesses a run of " << count
+                          << " elements at element " << *e
+                          << ", which is not aligned to the run" << where(l);
+    if (*e + count > view.size)
+      return error(instr) << "accesses a run past the end of its buffer"
+                          << where(l);
+    for (int64_t k = 0; k < count; ++k) {
+      if (load) {
+        FailureOr<double> v = read(instr, view, *e + k, l);
+        if (failed(v))
+          return failure();
+        frame[instr.out[k]].v[l] = *v;
+      } else if (failed(
+                     write(instr, view, *e + k, l, frame[instr.in[k]].at(l)))) {
+        return failure();
+      }
+    }
+  }
+  return success();
+}
+
 void Machine::execAlloca(const SInstr &instr, const Mask &mask) {
   View &view = views[instr.views[0]];
   frame[instr.out[0]].view = &view;

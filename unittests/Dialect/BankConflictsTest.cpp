@@ -359,4 +359,64 @@ TEST(LdmatrixConflicts, AttentionSlabLayouts) {
   }
 }
 
+/// One warp of 32 column threads reading a 4 x 256 f32 slab row: FN = 8
+/// columns a thread, as scalars or as float4 runs, the columns adjacent
+/// (8n + j) or dealt in 4-wide runs (4n + j, 4n + 128 + j: vector_reads'
+/// 4 x 4 sub-tiles).
+constexpr llvm::StringLiteral kVectorReads = R"mlir(
+func.func @reads(%arg0: memref<4x256xf32>, %arg1: memref<256xf32>) {
+  dtile.kernel @reads ins(%x = %arg0 : memref<4x256xf32>) outs(%y = %arg1 : memref<256xf32>) {
+    dtile.tile blocks(%b : 1 "b") threads(%n : 32 "n") {
+      %s = dtile.stage %x[0, 0] box [4, 256] : memref<4x256xf32> -> memref<4x256xf32, #gpu.address_space<workgroup>>
+      %k = arith.constant 1 : index
+      %adjacent = affine.apply affine_map<(d0) -> (d0 * 8)>(%n)
+      %subtile = affine.apply affine_map<(d0) -> (d0 * 4 + 128)>(%n)
+      %a:4 = dkernel.vector_load %s[%k, %adjacent] : memref<4x256xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
+      %c:4 = dkernel.vector_load %s[%k, %subtile] : memref<4x256xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
+      %d:2 = dkernel.vector_load %s[%k, %adjacent] : memref<4x256xf32, #gpu.address_space<workgroup>> -> f32, f32
+      %e = dloop.load %s[%k, %n * 8] : memref<4x256xf32, #gpu.address_space<workgroup>>
+      %f = dloop.load %s[%k, %n * 4] : memref<4x256xf32, #gpu.address_space<workgroup>>
+      %sum = arith.addf %a#0, %c#0 : f32
+      dloop.store %sum, %y[%n] : memref<256xf32>
+    }
+  }
+  return
+}
+)mlir";
+
+TEST(VectorReadConflicts, SubTilesAreConflictFree) {
+  MLIRContext context;
+  loadDeplodockDialects(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kVectorReads, &context);
+  ASSERT_TRUE(module);
+  StageOp stage;
+  SmallVector<dkernel::VectorLoadOp> vectors;
+  SmallVector<dloop::LoadOp> scalars;
+  module->walk([&](Operation *op) {
+    if (auto s = dyn_cast<StageOp>(op))
+      stage = s;
+    if (auto v = dyn_cast<dkernel::VectorLoadOp>(op))
+      vectors.push_back(v);
+    if (auto l = dyn_cast<dloop::LoadOp>(op))
+      scalars.push_back(l);
+  });
+  ASSERT_TRUE(stage);
+  ASSERT_EQ(vectors.size(), 3u);
+  ASSERT_EQ(scalars.size(), 2u);
+  // float4 at 8n: a quarter-warp's 8 runs span 256 bytes, 2 per bank.
+  EXPECT_EQ(vectorReadConflicts(stage, vectors[0], {0, 0}), 2);
+  // float4 at 4n (+ 128): a quarter-warp reads 32 consecutive words.
+  EXPECT_EQ(vectorReadConflicts(stage, vectors[1], {0, 0}), 1);
+  // float2 at 8n: a half-warp's 16 runs span 512 bytes, 4 per bank.
+  EXPECT_EQ(vectorReadConflicts(stage, vectors[2], {0, 0}), 4);
+  // Scalars 8 and 4 words apart (FN adjacent columns): 8 and 4-way.
+  EXPECT_EQ(slabReadConflicts(stage, scalars[0], {0, 0}), 8);
+  EXPECT_EQ(slabReadConflicts(stage, scalars[1], {0, 0}), 4);
+  // A 4-word pad keeps runs aligned and the rows' banks where they were.
+  EXPECT_EQ(vectorReadConflicts(stage, vectors[1], {0, 4}), 1);
+  // The slab's cost sums every read, vector or scalar.
+  EXPECT_EQ(slabReadCost(stage, {0, 0}), 2 + 1 + 4 + 8 + 4);
+}
+
 } // namespace

@@ -184,6 +184,9 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](dtile::CombineOp combine) { return lowerCombine(combine); })
       .Case([&](dtile::AsyncWaitOp wait) { return lowerAsyncWait(wait); })
       .Case([&](dkernel::LdMatrixOp load) { return lowerLdMatrix(load); })
+      .Case([&](dkernel::VectorLoadOp load) { return lowerVectorLoad(load); })
+      .Case(
+          [&](dkernel::VectorStoreOp store) { return lowerVectorStore(store); })
       .Case([&](dkernel::MmaSyncOp mma) { return cloneScalarOp(mma); })
       .Case([&](dkernel::WgmmaDescOp desc) { return lowerWgmmaDesc(desc); })
       .Case<dkernel::WgmmaFenceOp, dkernel::WgmmaMmaAsyncOp,

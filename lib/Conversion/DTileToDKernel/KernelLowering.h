@@ -100,6 +100,10 @@ private:
   /// A warp's ldmatrix from a slab (the mma_sync rule's), through its slot
   /// and swizzle like a slab read.
   LogicalResult lowerLdMatrix(dkernel::LdMatrixOp op);
+  /// A thread's aligned run (vector_reads, vector_stores): from a slab
+  /// through its slot and swizzle, or of a buffer as it is.
+  LogicalResult lowerVectorLoad(dkernel::VectorLoadOp op);
+  LogicalResult lowerVectorStore(dkernel::VectorStoreOp op);
   /// A wgmma descriptor of a slab (the wgmma_async rule's), addressing the
   /// slab's slice through its slot and swizzle.
   LogicalResult lowerWgmmaDesc(dkernel::WgmmaDescOp op);

@@ -72,6 +72,39 @@ LogicalResult KernelLowering::lowerLdMatrix(dkernel::LdMatrixOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerVectorLoad(dkernel::VectorLoadOp op) {
+  FailureOr<SmallVector<Value>> indices = lookupAll(op.getIndices(), op);
+  if (failed(indices))
+    return failure();
+  Value memref;
+  if (auto it = slabs.find(op.getSrc()); it != slabs.end())
+    memref = slabAccess(op.getLoc(), it->second, *indices);
+  else
+    memref = lookup(op.getSrc());
+  if (!memref)
+    return op.emitOpError("reads a buffer that has no Kernel IR form");
+  auto load = dkernel::VectorLoadOp::create(b, op.getLoc(), op.getResultTypes(),
+                                            memref, *indices);
+  values.map(op.getResults(), load.getResults());
+  return success();
+}
+
+LogicalResult KernelLowering::lowerVectorStore(dkernel::VectorStoreOp op) {
+  if (slabs.count(op.getDst()))
+    return op.emitOpError("writes a staged slab; slabs are read-only");
+  FailureOr<SmallVector<Value>> stored = lookupAll(op.getValues(), op);
+  if (failed(stored))
+    return failure();
+  FailureOr<SmallVector<Value>> indices = lookupAll(op.getIndices(), op);
+  if (failed(indices))
+    return failure();
+  Value memref = lookup(op.getDst());
+  if (!memref)
+    return op.emitOpError("writes a buffer that has no Kernel IR form");
+  dkernel::VectorStoreOp::create(b, op.getLoc(), *stored, memref, *indices);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerLoad(dloop::LoadOp op) {
   Location loc = op.getLoc();
   FailureOr<SmallVector<Value>> indices =

@@ -89,6 +89,8 @@ private:
   LogicalResult printOperation(dkernel::AllocSharedOp op);
   LogicalResult printOperation(dkernel::CpAsyncOp op);
   LogicalResult printOperation(dkernel::VectorCopyOp op);
+  LogicalResult printOperation(dkernel::VectorLoadOp op);
+  LogicalResult printOperation(dkernel::VectorStoreOp op);
   LogicalResult printOperation(dkernel::CpAsyncCommitOp op);
   LogicalResult printOperation(dkernel::CpAsyncWaitOp op);
   LogicalResult printOperation(dkernel::MbarrierInitOp op);
@@ -483,6 +485,7 @@ LogicalResult CudaEmitter::emitOperation(Operation *op) {
             scf::ForOp, scf::IfOp, memref::AllocaOp, memref::LoadOp,
             memref::StoreOp, gpu::ShuffleOp, gpu::BarrierOp,
             dkernel::AllocSharedOp, dkernel::CpAsyncOp, dkernel::VectorCopyOp,
+            dkernel::VectorLoadOp, dkernel::VectorStoreOp,
             dkernel::CpAsyncCommitOp, dkernel::CpAsyncWaitOp,
             dkernel::MbarrierInitOp, dkernel::MbarrierArriveExpectTxOp,
             dkernel::MbarrierWaitOp, dkernel::TmaLoadOp, dkernel::WarpReduceOp,
@@ -1036,6 +1039,84 @@ LogicalResult CudaEmitter::printOperation(dkernel::VectorCopyOp op) {
      << element(op.getDst(), op.getDstIndices())
      << ") = *reinterpret_cast<const " << type << " *>(&"
      << element(op.getSrc(), op.getSrcIndices()) << ");\n";
+  return success();
+}
+
+/// The CUDA vector type of a run of `count` f32 values (float2, float4),
+/// or the raw-bits type of any other run of `bytes`.
+static StringRef runType(Type element, size_t count, int64_t bytes) {
+  if (element.isF32())
+    return count == 4 ? "float4" : "float2";
+  return bytes == 16 ? "uint4" : "uint2";
+}
+
+/// The field of a float2 / float4 holding element `i`.
+static StringRef lane(size_t i) { return StringRef("xyzw").substr(i, 1); }
+
+LogicalResult CudaEmitter::printOperation(dkernel::VectorLoadOp op) {
+  // One 64 or 128-bit load; its creator proved the address aligned. f32
+  // runs read a float2 / float4, other elements go through raw bits into
+  // an aligned array that nvcc keeps in registers.
+  Type elementType = op.getResult(0).getType();
+  size_t count = op.getNumResults();
+  int64_t bytes =
+      static_cast<int64_t>(count) * dkernel::getScalarBytes(elementType);
+  StringRef type = runType(elementType, count, bytes);
+  std::string run = fresh("vl");
+  std::string from = "*reinterpret_cast<const " + type.str() + " *>(&" +
+                     element(op.getSrc(), op.getIndices()) + ")";
+  FailureOr<std::string> scalar = typeName(elementType, op.getLoc());
+  if (failed(scalar))
+    return failure();
+  if (elementType.isF32()) {
+    os << "const " << type << " " << run << " = " << from << ";\n";
+  } else {
+    os << "alignas(" << bytes << ") " << *scalar << " " << run << "[" << count
+       << "];\n*reinterpret_cast<" << type << " *>(" << run << ") = " << from
+       << ";\n";
+  }
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    if (failed(declare(result)))
+      return failure();
+    if (elementType.isF32())
+      os << run << "." << lane(i) << ";\n";
+    else
+      os << run << "[" << i << "];\n";
+  }
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::VectorStoreOp op) {
+  if (failed(checkWritable(op, op.getDst())))
+    return failure();
+  Type elementType = op.getValues().front().getType();
+  size_t count = op.getValues().size();
+  int64_t bytes =
+      static_cast<int64_t>(count) * dkernel::getScalarBytes(elementType);
+  StringRef type = runType(elementType, count, bytes);
+  std::string to = "*reinterpret_cast<" + type.str() + " *>(&" +
+                   element(op.getDst(), op.getIndices()) + ")";
+  if (elementType.isF32()) {
+    os << to << " = make_" << type << "(";
+    for (auto [i, v] : llvm::enumerate(op.getValues()))
+      os << (i ? ", " : "") << expr(v);
+    os << ");\n";
+    return success();
+  }
+  FailureOr<std::string> scalar = typeName(elementType, op.getLoc());
+  if (failed(scalar))
+    return failure();
+  std::string run = fresh("vs");
+  os << "{\n";
+  os.indent();
+  os << "alignas(" << bytes << ") const " << *scalar << " " << run << "["
+     << count << "] = {";
+  for (auto [i, v] : llvm::enumerate(op.getValues()))
+    os << (i ? ", " : "") << expr(v);
+  os << "};\n"
+     << to << " = *reinterpret_cast<const " << type << " *>(" << run << ");\n";
+  os.unindent();
+  os << "}\n";
   return success();
 }
 

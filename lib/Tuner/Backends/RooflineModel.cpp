@@ -557,6 +557,19 @@ private:
             access(copy.getDst(), copy.getDstIndices(), copy.getBytes(), count,
                    /*isLoad=*/false, overlap);
           })
+          .Case([&](dkernel::VectorLoadOp load) {
+            // One access of the whole run.
+            access(load.getSrc(), load.getIndices(),
+                   int64_t(bytesOf(load.getResult(0).getType())) *
+                       load.getNumResults(),
+                   count, /*isLoad=*/true, overlap);
+          })
+          .Case([&](dkernel::VectorStoreOp store) {
+            access(store.getDst(), store.getIndices(),
+                   int64_t(bytesOf(store.getValues().front().getType())) *
+                       int64_t(store.getValues().size()),
+                   count, /*isLoad=*/false, overlap);
+          })
           .Case([&](dkernel::CpAsyncWaitOp) {
             profile.serialGlobalLoads += count;
           })

@@ -428,6 +428,41 @@ def DTilePermuteRegisterTile : TileRule<"dtile-permute-register-tile",
   let forks = "permute_register_tile: permute in {true*, false}";
 }
 
+def DTileVectorReads : TileRule<"dtile-vector-reads", "vector_reads",
+    "read register-tile columns of a slab as 8/16-byte vectors "
+    "(fork: skip / apply)", [
+  Knob<"vector_reads", KnobBool,
+       "register-tile slab reads move 16 or 8 bytes a load">]> {
+  let description = [{
+    Where permute_register_tile kept a thread's FN columns adjacent, the FN
+    scalar reads of a slab row become one 128-bit (or 64-bit) shared read
+    per run of W columns (`dkernel.vector_load`, float4 for f32). With FN
+    wider than W the columns are first dealt in runs of W (thread n takes
+    q * W * T + W * n + r: 4 x 4 sub-tiles over the warp for FN = 8), so a
+    quarter-warp's reads cover 32 consecutive words. Legal where the
+    slab's (padded) rows and the read's innermost index coefficients and
+    base are multiples of W. A's rows, a slab column per thread, stay
+    scalar. Heuristic: skip, until it is measured on a GPU.
+  }];
+  let forks = "vector_reads: vector_reads in {false*, true}";
+}
+
+def DTileVectorStores : TileRule<"dtile-vector-stores", "vector_stores",
+    "store adjacent output columns as 8/16-byte vectors (fork: skip / apply)", [
+  Knob<"vector_stores", KnobBool,
+       "output stores of adjacent columns move 16 or 8 bytes a store">]> {
+  let description = [{
+    A thread's plain stores of W adjacent output elements become one
+    128-bit (or 64-bit) global store (`dkernel.vector_store`, float4 for
+    f32). Legal for non-reducing stores (split-K's atomics stay scalar) into
+    an output of static row-major shape whose rows are a multiple of W, at
+    an innermost index whose coefficients and base are multiples of W.
+    Interleaved columns (permute_register_tile) form no run. Heuristic:
+    skip, until it is measured on a GPU.
+  }];
+  let forks = "vector_stores: vector_stores in {false*, true}";
+}
+
 def DTilePadSmem : TileRule<"dtile-pad-smem", "pad_smem",
     "pad shared slab rows against bank conflicts (fork: pad / no pad)", [
   Knob<"pad", KnobBool, "pad shared rows against bank conflicts">]> {
@@ -563,7 +598,9 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// The order the rules run in. register_tile runs before stage_inputs, so
 /// that stages are placed once in the already jammed body; permute and
 /// pad_smem follow stage_inputs, so that their conflict analyses see the
-/// slab reads as they end up; tma_copy follows async_copy and applies only
+/// slab reads as they end up; vector_reads follows permute (it applies
+/// where permute kept the columns) and precedes pad_smem, which keeps its
+/// vectors aligned; tma_copy follows async_copy and applies only
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
 /// attention_blocks takes the place of blockify_launch for online-softmax
 /// kernels, so it runs first; stage_inputs then stages its key steps, and
@@ -589,6 +626,8 @@ def TileRulePipeline {
     DTileRegisterTile,
     DTileStageInputs,
     DTilePermuteRegisterTile,
+    DTileVectorReads,
+    DTileVectorStores,
     DTilePadSmem,
     DTileDoubleBuffer,
     DTileAsyncCopy,

@@ -166,11 +166,11 @@ std::optional<int64_t> dtile::slabReadCost(StageOp stage, ArrayRef<int64_t> pad,
                                            int64_t swizzle) {
   int64_t cost = 0;
   for (Operation *user : stage.getResult().getUsers()) {
-    auto read = dyn_cast<dloop::LoadOp>(user);
-    if (!read)
-      return std::nullopt;
-    std::optional<int64_t> degree =
-        slabReadConflicts(stage, read, pad, swizzle);
+    std::optional<int64_t> degree;
+    if (auto read = dyn_cast<dloop::LoadOp>(user))
+      degree = slabReadConflicts(stage, read, pad, swizzle);
+    else if (auto vector = dyn_cast<dkernel::VectorLoadOp>(user))
+      degree = vectorReadConflicts(stage, vector, pad, swizzle);
     if (!degree)
       return std::nullopt;
     cost += *degree;
@@ -180,23 +180,26 @@ std::optional<int64_t> dtile::slabReadCost(StageOp stage, ArrayRef<int64_t> pad,
 
 /// The value of `index` at tile coordinates `coords` (one per tile block
 /// argument); nullopt unless it is a constant, a coordinate or an affine.apply
-/// of those.
+/// of those, or with `othersZero` another block argument (a loop variable),
+/// taken as 0.
 static std::optional<int64_t> evaluateIndex(Value index, Block &body,
-                                            ArrayRef<int64_t> coords) {
+                                            ArrayRef<int64_t> coords,
+                                            bool othersZero = false) {
   APInt constant;
   if (matchPattern(index, m_ConstantInt(&constant)))
     return constant.getSExtValue();
   if (auto arg = dyn_cast<BlockArgument>(index))
     return arg.getOwner() == &body
                ? std::optional<int64_t>(coords[arg.getArgNumber()])
-               : std::nullopt;
+           : othersZero ? std::optional<int64_t>(0)
+                        : std::nullopt;
   auto apply = index.getDefiningOp<affine::AffineApplyOp>();
   if (!apply)
     return std::nullopt;
   Builder b(index.getContext());
   SmallVector<Attribute> operands;
   for (Value operand : apply.getMapOperands()) {
-    std::optional<int64_t> v = evaluateIndex(operand, body, coords);
+    std::optional<int64_t> v = evaluateIndex(operand, body, coords, othersZero);
     if (!v)
       return std::nullopt;
     operands.push_back(b.getIndexAttr(*v));
@@ -207,6 +210,36 @@ static std::optional<int64_t> evaluateIndex(Value index, Block &body,
   return cast<IntegerAttr>(results.front()).getInt();
 }
 
+/// The byte address in the slab laid out as `layout` that `indices` (an
+/// op's index operands inside `tile`) name for each thread of the block,
+/// by linear thread id; nullopt where an index cannot be evaluated (see
+/// evaluateIndex and `othersZero`).
+static std::optional<SmallVector<int64_t>>
+threadAddresses(TileOp tile, const SlabLayout &layout, ValueRange indices,
+                bool othersZero) {
+  Block &body = tile.getBody().front();
+  size_t numBlockAxes = tile.getBlockAxes().size();
+  ArrayRef<int64_t> extents = tile.getThreadExtents();
+  SmallVector<int64_t> coords(body.getNumArguments(), 0);
+  SmallVector<int64_t> addresses;
+  for (int64_t id = 0; id < tile.getNumThreads(); ++id) {
+    int64_t rest = id;
+    for (int64_t a = static_cast<int64_t>(extents.size()) - 1; a >= 0; --a) {
+      coords[numBlockAxes + a] = rest % extents[a];
+      rest /= extents[a];
+    }
+    SmallVector<int64_t> values;
+    for (Value index : indices) {
+      std::optional<int64_t> v = evaluateIndex(index, body, coords, othersZero);
+      if (!v)
+        return std::nullopt;
+      values.push_back(*v);
+    }
+    addresses.push_back(layout.byteOffset(values));
+  }
+  return addresses;
+}
+
 std::optional<int64_t> dtile::ldmatrixConflicts(StageOp stage,
                                                 dkernel::LdMatrixOp read,
                                                 ArrayRef<int64_t> pad,
@@ -215,37 +248,48 @@ std::optional<int64_t> dtile::ldmatrixConflicts(StageOp stage,
   std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
   if (!tile || !layout)
     return std::nullopt;
-  Block &body = tile.getBody().front();
-  size_t numBlockAxes = tile.getBlockAxes().size();
-  ArrayRef<int64_t> extents = tile.getThreadExtents();
-  SmallVector<int64_t> coords(body.getNumArguments(), 0);
   // Each lane's row: its byte address in the slab.
-  SmallVector<int64_t> rowAddresses;
-  for (int64_t id = 0; id < tile.getNumThreads(); ++id) {
-    int64_t rest = id;
-    for (int64_t a = static_cast<int64_t>(extents.size()) - 1; a >= 0; --a) {
-      coords[numBlockAxes + a] = rest % extents[a];
-      rest /= extents[a];
-    }
-    SmallVector<int64_t> indices;
-    for (Value index : read.getIndices()) {
-      std::optional<int64_t> v = evaluateIndex(index, body, coords);
-      if (!v)
-        return std::nullopt;
-      indices.push_back(*v);
-    }
-    rowAddresses.push_back(layout->byteOffset(indices));
-  }
+  std::optional<SmallVector<int64_t>> rowAddresses =
+      threadAddresses(tile, *layout, read.getIndices(), /*othersZero=*/false);
+  if (!rowAddresses)
+    return std::nullopt;
   // One access per matrix of each warp: its eight rows' 16 bytes each.
   int64_t worst = 1;
-  for (size_t warp = 0; warp + kNumBanks <= rowAddresses.size();
+  for (size_t warp = 0; warp + kNumBanks <= rowAddresses->size();
        warp += kNumBanks)
     for (unsigned m = 0; m < read.getNumMatrices(); ++m) {
       SmallVector<int64_t> words;
       for (unsigned r = 0; r < 8; ++r)
         for (int64_t w = 0; w < 16; w += kBankBytes)
-          words.push_back(rowAddresses[warp + 8 * m + r] + w);
+          words.push_back((*rowAddresses)[warp + 8 * m + r] + w);
       worst = std::max(worst, bankConflictDegree(words));
     }
+  return worst;
+}
+
+std::optional<int64_t> dtile::vectorReadConflicts(StageOp stage,
+                                                  dkernel::VectorLoadOp read,
+                                                  ArrayRef<int64_t> pad,
+                                                  int64_t swizzle) {
+  auto tile = read->getParentOfType<TileOp>();
+  std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
+  if (!tile || !layout)
+    return std::nullopt;
+  int64_t runBytes =
+      static_cast<int64_t>(read.getNumResults()) * layout->elementBytes;
+  // Lanes served together: 128 bytes' worth of runs.
+  int64_t perPhase = kNumBanks * kBankBytes / runBytes;
+  std::optional<SmallVector<int64_t>> starts =
+      threadAddresses(tile, *layout, read.getIndices(), /*othersZero=*/true);
+  if (!starts)
+    return std::nullopt;
+  int64_t worst = 1;
+  for (size_t phase = 0; phase < starts->size(); phase += perPhase) {
+    SmallVector<int64_t> words;
+    for (size_t l = phase; l < std::min(starts->size(), phase + perPhase); ++l)
+      for (int64_t w = 0; w < runBytes; w += kBankBytes)
+        words.push_back((*starts)[l] + w);
+    worst = std::max(worst, bankConflictDegree(words));
+  }
   return worst;
 }

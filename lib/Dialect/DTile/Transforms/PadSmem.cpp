@@ -4,7 +4,8 @@
 // in one bank, so threads reading down a column (A's rows in a matmul) take
 // turns. Padding each row by a few words staggers the banks. Per stage the
 // rule takes the smallest pad of the innermost dimension (whole words, so
-// cp.async runs stay aligned) that lowers the worst conflict degree of the
+// cp.async runs stay aligned; whole vectors where vector_reads read the
+// slab in runs) that lowers the worst conflict degree of the
 // slab's reads; it forks (pad / no pad) only when some stage gains and the
 // padded slabs still fit. TMA stages are dense by definition and not padded.
 //
@@ -33,6 +34,11 @@ std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
       stage.getSwizzle() != 0 || elementBits > 32 ||
       llvm::any_of(stage.getPadding(), [](int64_t p) { return p != 0; }))
     return std::nullopt;
+  // Vector reads (vector_reads) need rows that stay whole runs.
+  int64_t run = 1;
+  for (Operation *user : stage.getResult().getUsers())
+    if (auto vector = dyn_cast<dkernel::VectorLoadOp>(user))
+      run = std::max<int64_t>(run, vector.getNumResults());
   SmallVector<int64_t> pad(rank, 0);
   std::optional<int64_t> base = slabReadCost(stage, pad);
   if (!base)
@@ -41,6 +47,8 @@ std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
   int64_t bestCost = *base;
   for (int64_t words = 1; words <= kMaxPadWords; ++words) {
     pad.back() = words * 32 / elementBits;
+    if (pad.back() % run != 0)
+      continue;
     std::optional<int64_t> cost = slabReadCost(stage, pad);
     if (cost && *cost < bestCost) {
       bestCost = *cost;

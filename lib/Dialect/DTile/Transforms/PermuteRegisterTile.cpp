@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PermuteRegisterTile.h"
 #include "Rules.h"
 #include "TileUtils.h"
 
@@ -55,18 +56,9 @@ void setMap(Operation *op, AffineMap map) {
   cast<affine::AffineApplyOp>(op).setMap(map);
 }
 
-/// The column threads of a register-tiled kernel: their coordinate, their
-/// count and the columns each holds (FN), when register_tile gave a thread
-/// several columns. The column axis is the one register_tile named after
-/// the block's column tile (`<n>_o` blocks, `<n>_i` threads); FN is
-/// register_tile's decision, read through its typed knobs.
-struct ColumnThreads {
-  BlockArgument coord;
-  int64_t threads;
-  int64_t fn;
-};
+} // namespace
 
-std::optional<ColumnThreads> getColumnThreads(KernelOp kernel) {
+std::optional<ColumnThreads> dtile::getRegisterColumnThreads(KernelOp kernel) {
   TileOp tile = kernel.getTile();
   std::optional<RegisterTileKnobs> registers =
       kernel.getKnobs().get<RegisterTileKnobs>();
@@ -87,12 +79,9 @@ std::optional<ColumnThreads> getColumnThreads(KernelOp kernel) {
                        registers->FN};
 }
 
-/// Replaces every register-tile column c = n * FN + j in the indices of
-/// `kernel` by j * T + n; fails (changing nothing) when some use of the
-/// coordinate is not of that form.
-LogicalResult permuteColumns(KernelOp kernel) {
-  std::optional<ColumnThreads> column = getColumnThreads(kernel);
-  if (!column)
+LogicalResult dtile::permuteRegisterColumns(KernelOp kernel, int64_t granule) {
+  std::optional<ColumnThreads> column = getRegisterColumnThreads(kernel);
+  if (!column || granule < 1 || column->fn % granule != 0)
     return failure();
   auto [coord, threads, fn] = *column;
   // Group the uses by everything but their constant: the FN copies of one
@@ -144,7 +133,8 @@ LogicalResult permuteColumns(KernelOp kernel) {
       copyOf[{use.op, use.result}] = {s, offset / s};
     }
   }
-  // Rewrite: s * (n * FN + j) + rest becomes s * (j * T + n) + rest.
+  // Rewrite: with j = q * g + r, s * (n * FN + j) + rest becomes
+  // s * (q * g * T + g * n + r) + rest.
   for (OpOperand &use : llvm::make_early_inc_range(coord.getUses())) {
     Operation *op = use.getOwner();
     auto [map, operands] = *getIndexing(op);
@@ -164,7 +154,9 @@ LogicalResult permuteColumns(KernelOp kernel) {
         continue;
       }
       auto [s, j] = it->second;
-      results.push_back(expr + n * (s - s * fn) + s * j * (threads - 1));
+      int64_t q = j / granule;
+      results.push_back(expr + n * (s * granule - s * fn) +
+                        s * q * granule * (threads - 1));
       copyOf.erase(it); // Once per result, whichever position holds n.
     }
     setMap(op, AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
@@ -172,6 +164,8 @@ LogicalResult permuteColumns(KernelOp kernel) {
   }
   return success();
 }
+
+namespace {
 
 /// The summed worst conflict degree of every slab read of `kernel`.
 int64_t kernelReadCost(KernelOp kernel) {
@@ -190,10 +184,10 @@ protected:
   /// conflict less (tried on a copy).
   SmallVector<PermuteRegisterTileKnobs> listOptions(KernelOp kernel,
                                                     TargetAttr) const override {
-    if (!getColumnThreads(kernel))
+    if (!getRegisterColumnThreads(kernel))
       return {};
     auto copy = cast<KernelOp>(kernel->clone());
-    bool helps = succeeded(permuteColumns(copy)) &&
+    bool helps = succeeded(permuteRegisterColumns(copy, 1)) &&
                  kernelReadCost(copy) < kernelReadCost(kernel);
     copy->erase();
     if (!helps)
@@ -212,7 +206,7 @@ protected:
                         TargetAttr) const override {
     if (!option.permute)
       return success();
-    if (failed(permuteColumns(kernel)))
+    if (failed(permuteRegisterColumns(kernel, 1)))
       return failure();
     cleanupKernel(kernel);
     return success();

@@ -291,6 +291,53 @@ def DKernel_VectorCopyOp : DKernel_Op<"vector_copy", [
   let hasVerifier = 1;
 }
 
+def DKernel_VectorLoadOp : DKernel_Op<"vector_load", [
+    DKernel_InKernelOrTile]> {
+  let summary = "reads an aligned run of 8 or 16 bytes into registers";
+  let description = [{
+    One 64 or 128-bit load by the calling thread of the contiguous elements
+    `src[indices]` onward, one result each (float2 / float4 for f32). The
+    run stays inside one innermost row and its address is a multiple of its
+    width: whoever creates it proves that (vector_reads, from the slab's
+    padded rows and the index coefficients); where the innermost index is a
+    constant the verifier checks it. In Tile IR `src` may be a staged slab.
+
+    ```mlir
+    %b:4 = dkernel.vector_load %s[%k, %c] : memref<32x128xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32
+    ```
+  }];
+  let arguments = (ins Arg<DKernel_Buffer, "the buffer read", [MemRead]>:$src,
+                       Variadic<Index>:$indices);
+  let results = (outs Variadic<DKernel_Scalar>:$results);
+  let assemblyFormat = [{
+    $src `[` $indices `]` attr-dict `:` type($src) `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DKernel_VectorStoreOp : DKernel_Op<"vector_store", [
+    DKernel_InKernelOrTile, AttrSizedOperandSegments]> {
+  let summary = "writes an aligned run of 8 or 16 bytes from registers";
+  let description = [{
+    One 64 or 128-bit store by the calling thread of `values` to the
+    contiguous elements `dst[indices]` onward, with the alignment contract
+    of `dkernel.vector_load` (vector_stores proves it for an output from
+    its static shape and the index coefficients).
+
+    ```mlir
+    dkernel.vector_store(%a, %b, %c, %d), %out[%r, %n] : (f32, f32, f32, f32), memref<32x2048xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<DKernel_Scalar>:$values,
+                       Arg<DKernel_Buffer, "the buffer written", [MemWrite]>:$dst,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    `(` $values `)` `,` $dst `[` $indices `]` attr-dict `:` `(` type($values)
+    `)` `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // mbarrier
 //===----------------------------------------------------------------------===//

@@ -50,8 +50,9 @@ std::optional<int64_t> slabReadConflicts(StageOp stage, dloop::LoadOp read,
                                          int64_t swizzle = 0);
 
 /// The summed worst conflict degree of every read of `stage`'s slab laid
-/// out with `pad` or `swizzle` (as slabReadConflicts); nullopt when some use
-/// is not an analysable dloop.load.
+/// out with `pad` or `swizzle` (as slabReadConflicts and, for vector reads,
+/// vectorReadConflicts); nullopt when some use is not an analysable
+/// dloop.load or dkernel.vector_load.
 std::optional<int64_t> slabReadCost(StageOp stage, llvm::ArrayRef<int64_t> pad,
                                     int64_t swizzle = 0);
 
@@ -65,6 +66,18 @@ std::optional<int64_t> ldmatrixConflicts(StageOp stage,
                                          dkernel::LdMatrixOp read,
                                          llvm::ArrayRef<int64_t> pad,
                                          int64_t swizzle = 0);
+
+/// The worst conflict degree of the vector read `read` (dkernel.vector_load,
+/// vector_reads) of the slab `stage` makes, were the slab laid out with
+/// `pad` or `swizzle` (as slabReadConflicts). A 128-bit read is served a
+/// quarter-warp at a time (8 lanes of 16 bytes), a 64-bit one a half-warp
+/// at a time; the degree is the worst of those phases. Index operands
+/// other than the tile's coordinates (loop variables) are taken as 0;
+/// nullopt when an index is not an affine.apply of those and constants.
+std::optional<int64_t> vectorReadConflicts(StageOp stage,
+                                           dkernel::VectorLoadOp read,
+                                           llvm::ArrayRef<int64_t> pad,
+                                           int64_t swizzle = 0);
 
 } // namespace deplodock::dtile
 

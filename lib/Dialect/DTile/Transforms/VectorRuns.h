@@ -1,0 +1,44 @@
+//===- VectorRuns.h - Accesses that make one aligned vector -----*- C++ -*-===//
+//
+// vector_reads and vector_stores turn runs of scalar accesses into one 64
+// or 128-bit access: loads or stores of one buffer in one block, at the
+// same outer indices and at innermost indices base, base + 1, ...,
+// base + W - 1, where every coefficient of the innermost index and its
+// base are multiples of W (so the run is aligned whatever the operands
+// hold, given rows that are multiples of W).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_VECTORRUNS_H
+#define DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_VECTORRUNS_H
+
+#include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
+#include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace deplodock::dtile {
+
+/// One run: W accesses in innermost-index order.
+using VectorRun = llvm::SmallVector<mlir::Operation *, 8>;
+
+/// The runs of `width` elements among the dloop.load (or, with `stores`,
+/// non-reducing dloop.store) ops of `kernel` whose buffer `accept` takes.
+/// Only ops with no memory effects lie between a run's first and last
+/// access (so one access at either end is equivalent); each access is in
+/// at most one run.
+llvm::SmallVector<VectorRun>
+findVectorRuns(KernelOp kernel, bool stores, int64_t width,
+               llvm::function_ref<bool(mlir::Value)> accept);
+
+/// The widest run (16 then 8 bytes) of `element` values, in elements;
+/// 16 / 8 bytes must be whole elements.
+llvm::SmallVector<int64_t, 2> vectorWidths(mlir::Type element);
+
+/// Replaces each load run by one dkernel.vector_load at its first load and
+/// each store run by one dkernel.vector_store at its last store.
+void rewriteVectorRuns(llvm::ArrayRef<VectorRun> runs);
+
+} // namespace deplodock::dtile
+
+#endif // DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_VECTORRUNS_H
