@@ -253,7 +253,8 @@ def DTileSplitMatmulK : TileRule<"dtile-split-matmul-k", "split_matmul_k",
     skip where only the workspace applies (no GPU measurement yet).
   }];
   let forks = "split_matmul_k: (split_k, split_workspace) in {8*, 1, 2, "
-              "(2, true), 4, (4, true), 16, (16, true), 32, (32, true)}";
+              "(2, true), 4, (4, true), (8, true), 16, (16, true), 32, "
+              "(32, true)}";
 }
 
 def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
