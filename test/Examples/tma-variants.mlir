@@ -42,9 +42,9 @@
 // TMA80: {{^0$}}
 // MIXED: {{^0$}}
 // SCALED: variants of @matmul_0_reduce: 300 (seeded sample) checked, 0 failed
-// TMA-SCALED: {{^41$}}
+// TMA-SCALED: {{^48$}}
 /// The synchronous stages of 1680 variants (vector_copy) move 16-byte runs
 /// with one uint4 load and store each; a few compile with nvcc.
 // VECTOR90: {{^1680$}}
-// SWIZZLED-SCALED: {{^21$}}
+// SWIZZLED-SCALED: {{^25$}}
 // SEGMENTS: compare result #0 {{.*}}: PASS
