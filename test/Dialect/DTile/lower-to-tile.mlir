@@ -101,7 +101,7 @@
 // ROWS:   dtile.tile blocks(%{{.*}} : 1 "unit") threads(%{{.*}} : 32 "d0") {
 
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: chunk_matmul_k: BK in {32*, 16, 64, 128}
-// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: split_matmul_k: split_k in {8*, 1, 2, 4, 16, 32}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: split_matmul_k: (split_k, split_workspace) in {8*, 1, 2, (2, true), 4, (4, true), (8, true), 16, (16, true), 32, (32, true)}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: cooperative_reduce: does not apply
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: blockify_launch: (BM, BN) in {(32, 128)*, (32, 256), (16, 256), (32, 64), (16, 128), (8, 256), (32, 32), (16, 64), (8, 128), (4, 256), (16, 32), (32, 16), (8, 64), (4, 128), (2, 256), (16, 16), (8, 32), (32, 8), (4, 64), (2, 128), (1, 256), (8, 16), (16, 8), (4, 32), (2, 64), (1, 128), (8, 8), (4, 16), (2, 32), (1, 64), (4, 8), (2, 16), (1, 32)}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: chunk_reduce: does not apply

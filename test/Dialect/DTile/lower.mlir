@@ -55,7 +55,7 @@
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: chunk_matmul_k: BK in {32*, 16, 64}
 // FORKS-NEXT: dloop.kernel @matmul_0_reduce
 // FORKS-NEXT: ^
-// FORKS-NEXT: kernels.mlir:6:5: remark: @matmul_0_reduce: split_matmul_k: split_k in {2*, 1}
+// FORKS-NEXT: kernels.mlir:6:5: remark: @matmul_0_reduce: split_matmul_k: (split_k, split_workspace) in {2*, 1, (2, true)}
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: cooperative_reduce: does not apply
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: blockify_launch: (BM, BN) in {(4, 8)*, (16, 64), (16, 32), (8, 64), (16, 16), (8, 32), (4, 64), (8, 16), (16, 8), (4, 32), (2, 64), (8, 8), (4, 16), (2, 32), (1, 64), (2, 16), (1, 32)}
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: chunk_reduce: does not apply

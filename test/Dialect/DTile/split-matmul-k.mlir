@@ -26,7 +26,7 @@
 // SK2: dtile.kernel @residual knobs<BK = 32, split_k = 2> zero_init [0]
 // SK2:   dtile.tile blocks(%{{.*}} : 2 "k_s"
 // SK2:     dloop.for %{{.*}} = 0 to 8 reduce "k_o"
-// ILLEGAL: error: 'dtile.kernel' op knobs split_k=3 are not a legal option of split_matmul_k: split_k in {8*, 1, 2, 4}
+// ILLEGAL: error: 'dtile.kernel' op knobs split_k=3 are not a legal option of split_matmul_k: (split_k, split_workspace) in {8*, 1, 2, (2, true), 4, (4, true), (8, true)}
 
 /// A seeded sample of the variants (split or not, with the later forks) of
 /// a scaled matmul plus a residual (Inputs/split-k.mlir), at the Tile and
@@ -34,7 +34,7 @@
 // VARIANTS: variants of @split_k_0_reduce: 300 (seeded sample) checked, 0 failed
 func.func @run_residual(%a: memref<16x512xf32>, %b: memref<512x64xf32>, %r: memref<16x64xf32>) -> memref<16x64xf32> {
   %alloc = memref.alloc() : memref<16x64xf32>
-  // expected-remark @+1 {{split_matmul_k: split_k in {8*, 1, 2, 4}}}
+  // expected-remark @+1 {{split_matmul_k: (split_k, split_workspace) in {8*, 1, 2, (2, true), 4, (4, true), (8, true)}}}
   dloop.kernel @residual ins(%in0 = %a : memref<16x512xf32>, %in1 = %b : memref<512x64xf32>, %in2 = %r : memref<16x64xf32>) outs(%out0 = %alloc : memref<16x64xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %half = arith.constant 5.000000e-01 : f32
@@ -68,7 +68,7 @@ func.func @run_residual(%a: memref<16x512xf32>, %b: memref<512x64xf32>, %r: memr
 //       CHECK:     dtile.tile blocks(%{{.*}} : 1024 "m", %{{.*}} : 1024 "n")
 func.func @wide(%a: memref<1024x256xf32>, %b: memref<256x1024xf32>) -> memref<1024x1024xf32> {
   %alloc = memref.alloc() : memref<1024x1024xf32>
-  // expected-remark @+1 {{split_matmul_k: split_k in {1*, 2, 4}}}
+  // expected-remark @+1 {{split_matmul_k: (split_k, split_workspace) in {1*, 2, (2, true), 4, (4, true)}}}
   dloop.kernel @wide ins(%in0 = %a : memref<1024x256xf32>, %in1 = %b : memref<256x1024xf32>) outs(%out0 = %alloc : memref<1024x1024xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     dloop.for %i = 0 to 1024 free "m" {
@@ -90,12 +90,13 @@ func.func @wide(%a: memref<1024x256xf32>, %b: memref<256x1024xf32>) -> memref<10
 // -----
 
 /// SiLU of the sum is not linear in it: the sum of the splits' SiLUs is
-/// not the SiLU of the sum. Refused.
+/// not the SiLU of the sum. No atomic split: only through a workspace
+/// (split-k-workspace.mlir), which is not the default.
 // CHECK-LABEL: func.func @silu
-//       CHECK:   dtile.kernel @silu knobs<BK = 32> ins(
+//       CHECK:   dtile.kernel @silu knobs<BK = 32, split_k = 1> ins(
 func.func @silu(%a: memref<16x512xf32>, %b: memref<512x64xf32>) -> memref<16x64xf32> {
   %alloc = memref.alloc() : memref<16x64xf32>
-  // expected-remark @+1 {{split_matmul_k: does not apply}}
+  // expected-remark @+1 {{split_matmul_k: (split_k, split_workspace) in {1*, (2, true), (4, true), (8, true)}}}
   dloop.kernel @silu ins(%in0 = %a : memref<16x512xf32>, %in1 = %b : memref<512x64xf32>) outs(%out0 = %alloc : memref<16x64xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     %one = arith.constant 1.000000e+00 : f32
@@ -121,12 +122,12 @@ func.func @silu(%a: memref<16x512xf32>, %b: memref<512x64xf32>) -> memref<16x64x
 
 // -----
 
-/// The square of the sum is not linear either. Refused.
+/// The square of the sum is not linear either: the workspace only.
 // CHECK-LABEL: func.func @square
-//       CHECK:   dtile.kernel @square knobs<BK = 32> ins(
+//       CHECK:   dtile.kernel @square knobs<BK = 32, split_k = 1> ins(
 func.func @square(%a: memref<16x512xf32>, %b: memref<512x64xf32>) -> memref<16x64xf32> {
   %alloc = memref.alloc() : memref<16x64xf32>
-  // expected-remark @+1 {{split_matmul_k: does not apply}}
+  // expected-remark @+1 {{split_matmul_k: (split_k, split_workspace) in {1*, (2, true), (4, true), (8, true)}}}
   dloop.kernel @square ins(%in0 = %a : memref<16x512xf32>, %in1 = %b : memref<512x64xf32>) outs(%out0 = %alloc : memref<16x64xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
     dloop.for %i = 0 to 16 free "m" {
@@ -176,8 +177,9 @@ func.func @accumulate(%a: memref<16x512xf32>, %b: memref<512x64xf32>, %c: memref
 
 // -----
 
-/// An f16 output: the splits' atomics would add their partial sums in f16.
-/// Refused, so the sum is rounded once, by the one block that makes it.
+/// A sum kept in f16 with an f16 output: the splits' atomics would add their
+/// partial sums in f16, and a workspace would change the IR's own f16
+/// rounding. Refused, so the sum is rounded as the IR says.
 // CHECK-LABEL: func.func @half_output
 //       CHECK:   dtile.kernel @half_output knobs<BK = 32> ins(
 //   CHECK-NOT:   zero_init
@@ -205,13 +207,13 @@ func.func @half_output(%a: memref<16x512xf16>, %b: memref<512x64xf16>) -> memref
 // -----
 
 /// A bf16 output summed in f32 and rounded on the store: the rounding is not
-/// linear, and the atomics would add in bf16. Refused.
+/// linear, and the atomics would add in bf16. The workspace only.
 // CHECK-LABEL: func.func @bf16_output
-//       CHECK:   dtile.kernel @bf16_output knobs<BK = 32> ins(
+//       CHECK:   dtile.kernel @bf16_output knobs<BK = 32, split_k = 1> ins(
 //   CHECK-NOT:   zero_init
 func.func @bf16_output(%a: memref<16x512xbf16>, %b: memref<512x64xbf16>) -> memref<16x64xbf16> {
   %alloc = memref.alloc() : memref<16x64xbf16>
-  // expected-remark @+1 {{split_matmul_k: does not apply}}
+  // expected-remark @+1 {{split_matmul_k: (split_k, split_workspace) in {1*, (2, true), (4, true), (8, true)}}}
   dloop.kernel @bf16_output ins(%in0 = %a : memref<16x512xbf16>, %in1 = %b : memref<512x64xbf16>) outs(%out0 = %alloc : memref<16x64xbf16>) {
     %cst = arith.constant 0.000000e+00 : f32
     dloop.for %i = 0 to 16 free "m" {

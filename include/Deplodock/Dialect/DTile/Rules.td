@@ -104,6 +104,7 @@ class TileRule<string passArg, string rule, string what,
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
@@ -220,22 +221,40 @@ def DTileChunkMatmulK : TileRule<"dtile-chunk-matmul-k", "chunk_matmul_k",
 }
 
 def DTileSplitMatmulK : TileRule<"dtile-split-matmul-k", "split_matmul_k",
-    "deal a matmul's K chunks to blocks that add their sums atomically "
-    "(fork split_k)", [
+    "deal a matmul's K chunks to blocks that add their sums atomically or "
+    "through an f32 workspace (fork split_k, split_workspace)", [
   Knob<"split_k", KnobInt, "blocks sharing one K range (1: no split)", 1,
-       2147483647, KnobCostLog2>]> {
+       2147483647, KnobCostLog2>,
+  OptionalKnob<"split_workspace", KnobBool,
+               "the split blocks write their partial sums to a workspace "
+               "that a second kernel sums in a fixed order, applying the "
+               "epilogue (absent: atomic adds into the zeroed output)">]> {
   let description = [{
     Applies to a matmul whose K loop is chunked and not yet dealt to threads
-    and whose epilogue is linear in the sum, storing to f32 or f64 outputs:
-    atomics into an f16 or bf16 output would accumulate the partial sums in
-    half precision, so half outputs never split. The chunk loop is dealt to
-    split_k blocks along a new outermost block axis; their stores become
-    atomic adds into outputs the kernel zeroes first. Legal: 1 (no split)
-    and the divisors of the chunk count up to 64 leaving two chunks or more
-    per split. Heuristic: split when 64 x 64 tiles would leave most SMs idle,
-    into the fewest splits that fill them once.
+    and that does not read its outputs. The chunk loop is dealt to split_k
+    blocks along a new outermost block axis `<k>_s`; the partial sums meet
+    in one of two ways.
+    Atomic (no `split_workspace`): the stores become atomic adds into
+    outputs the kernel zeroes first. Only for an epilogue linear in the sum
+    storing to f32 or f64 outputs: atomics into an f16 or bf16 output would
+    accumulate the partial sums in half precision.
+    Workspace (`split_workspace = true`): each split stores its f32 (or
+    f64) sums to a workspace `memref.alloc` of [split_k, block extents...],
+    and a second kernel, `@<kernel>_split_sum`, created already mapped
+    (the output points' innermost axes over up to 256 threads, masked),
+    sums the splits in order, applies the epilogue (any pointwise one:
+    SiLU, products, the rounding to f16 or bf16) and stores the outputs.
+    Deterministic, and legal for half outputs; not for a sum kept in f16 or
+    bf16. The workspace must hold at most 2^31 - 1 elements.
+    Legal: 1 (no split) and, for each divisor of the chunk count up to 64
+    leaving two chunks or more per split, the atomic and the workspace
+    option where they apply. Heuristic: split atomically when 64 x 64 tiles
+    would leave most SMs idle, into the fewest splits that fill them once;
+    skip where only the workspace applies (no GPU measurement yet).
   }];
-  let forks = "split_matmul_k: split_k in {8*, 1, 2, 4, 16, 32}";
+  let forks = "split_matmul_k: (split_k, split_workspace) in {8*, 1, 2, "
+              "(2, true), 4, (4, true), (8, true), 16, (16, true), 32, "
+              "(32, true)}";
 }
 
 def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",

@@ -79,12 +79,17 @@ public:
 
   FailureOr<size_t> choose(const Rule &rule, KernelOp kernel,
                            ArrayRef<KnobsAttr> options) override {
-    // The requested values of this rule's knobs pick the option, if given.
+    // The requested values of this rule's knobs pick the option, if given
+    // (any option's knobs: optional ones are absent from some).
     SmallVector<NamedAttribute> wanted;
     if (KnobsAttr all = requestedFor(kernel))
-      for (NamedAttribute entry : options.front().getEntries())
-        if (Attribute value = all.getEntries().get(entry.getName()))
-          wanted.push_back({entry.getName(), value});
+      for (KnobsAttr option : options)
+        for (NamedAttribute entry : option.getEntries())
+          if (Attribute value = all.getEntries().get(entry.getName());
+              value && !llvm::any_of(wanted, [&](NamedAttribute w) {
+                return w.getName() == entry.getName();
+              }))
+            wanted.push_back({entry.getName(), value});
     if (wanted.empty())
       return fallback.choose(rule, kernel, options);
     auto matches = [&](KnobsAttr option) {

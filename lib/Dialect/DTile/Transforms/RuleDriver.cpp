@@ -56,8 +56,13 @@ std::string dtile::describeOptions(const Rule &rule,
                                    ArrayRef<KnobsAttr> options) {
   if (options.empty())
     return (rule.getName() + ": does not apply").str();
+  // Named by the option setting the most knobs (optional knobs are left
+  // out of some options).
+  KnobsAttr widest = *llvm::max_element(options, [](KnobsAttr a, KnobsAttr b) {
+    return a.getEntries().size() < b.getEntries().size();
+  });
   SmallVector<std::string> names;
-  for (NamedAttribute entry : options.front().getEntries())
+  for (NamedAttribute entry : widest.getEntries())
     names.push_back(entry.getName().str());
   SmallVector<std::string> values;
   for (auto [i, option] : llvm::enumerate(options)) {

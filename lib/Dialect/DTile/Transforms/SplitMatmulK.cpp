@@ -2,20 +2,25 @@
 //
 // split_matmul_k: the chunk loop of a matmul (after chunk_matmul_k) is dealt
 // to split_k blocks along a new outermost block axis `<k>_s`, each summing
-// its share of the chunks; the stores become atomic adds into outputs the
-// kernel zeroes first (`zero_init`). Only epilogues linear in the
-// accumulator split: a sum of the partial sums, each scaled by values that
-// do not depend on them, plus terms that do not depend on them at all, which
-// the first split alone adds (a residual). Anything else (SiLU of the sum,
-// a product of two sums, a read of the output) is refused, and so is a
-// half-precision (f16, bf16) output: its atomics would add the partial sums
-// in half precision, where they must accumulate in f32. Runs before
-// blockify_launch, which counts the split axis among the blocks. Forks: skip
-// (split_k = 1) or split_k among the divisors of the chunk count that leave
-// each split two chunks or more.
+// its share of the chunks. The partial sums meet in one of two ways.
+// * Atomically: the stores become atomic adds into outputs the kernel
+//   zeroes first (`zero_init`). Only epilogues linear in the accumulator
+//   split so: a sum of the partial sums, each scaled by values that do not
+//   depend on them, plus terms that do not depend on them at all, which the
+//   first split alone adds (a residual). Anything else (SiLU of the sum, a
+//   product of two sums) is refused, and so is a half-precision (f16, bf16)
+//   output: its atomics would add the partial sums in half precision, where
+//   they must accumulate in f32.
+// * Through a workspace (split_workspace, SplitKWorkspace.cpp): any
+//   pointwise epilogue and any output type, for sums kept in f32 or f64.
+// A kernel reading its output is refused either way. Runs before
+// blockify_launch, which counts the split axis among the blocks. Forks:
+// skip (split_k = 1) or split_k among the divisors of the chunk count that
+// leave each split two chunks or more, atomically or through a workspace.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SplitMatmulK.h"
 #include "Rules.h"
 #include "TileUtils.h"
 
@@ -32,12 +37,16 @@ using namespace deplodock::dtile;
 namespace {
 
 /// The chunk loop and the stores of its results: a matmul kernel this rule
-/// can split.
+/// can split, and how its partial sums may meet.
 struct SplitPlan {
   dloop::ForOp chunk;
   SmallVector<dloop::StoreOp> stores;
   /// The values after the chunk loop that depend on its results.
   llvm::DenseSet<Value> tainted;
+  /// Atomic adds into the outputs: a linear epilogue, no half output.
+  bool atomic = true;
+  /// A workspace: the sums are f32 or f64.
+  bool workspace = true;
 };
 
 /// Whether `value` is a sum of terms each either free of `tainted` values or
@@ -97,11 +106,11 @@ std::optional<SplitPlan> planSplit(KernelOp kernel) {
   for (Operation &op : llvm::make_range(std::next(plan.chunk->getIterator()),
                                         body.without_terminator().end())) {
     if (auto store = dyn_cast<dloop::StoreOp>(op)) {
-      if (store.isReducing() || !plan.tainted.contains(store.getValue()) ||
-          !isLinear(store.getValue(), plan.tainted) ||
-          isa<Float16Type, BFloat16Type>(
-              store.getMemRefType().getElementType()))
+      if (store.isReducing() || !plan.tainted.contains(store.getValue()))
         return std::nullopt;
+      plan.atomic &= isLinear(store.getValue(), plan.tainted) &&
+                     !isa<Float16Type, BFloat16Type>(
+                         store.getMemRefType().getElementType());
       plan.stores.push_back(store);
       continue;
     }
@@ -113,7 +122,11 @@ std::optional<SplitPlan> planSplit(KernelOp kernel) {
                      [&](Value v) { return plan.tainted.contains(v); }))
       plan.tainted.insert(op.result_begin(), op.result_end());
   }
-  if (plan.stores.empty())
+  // A sum kept in half precision is the IR's own rounding: not lifted.
+  plan.workspace = llvm::all_of(plan.chunk.getResultTypes(), [](Type type) {
+    return isa<Float32Type, Float64Type>(type);
+  });
+  if (plan.stores.empty() || !(plan.atomic || plan.workspace))
     return std::nullopt;
   return plan;
 }
@@ -150,26 +163,33 @@ Value buildShare(OpBuilder &b, Value value,
 class SplitMatmulK final : public TypedRule<SplitMatmulKKnobs> {
 protected:
   /// A matmul whose K loop is chunked (the chunk loop holds a loop) and not
-  /// yet dealt to threads or tiles: 1 (no split), then the divisors of the
-  /// chunk count up to 64 that leave each split two chunks or more.
+  /// yet dealt to threads or tiles: 1 (no split), then for each divisor of
+  /// the chunk count up to 64 that leaves each split two chunks or more the
+  /// atomic and the workspace option, where they apply.
   SmallVector<SplitMatmulKKnobs> listOptions(KernelOp kernel,
                                              TargetAttr) const override {
     std::optional<SplitPlan> plan = planSplit(kernel);
     if (!plan)
       return {};
     int64_t chunks = plan->chunk.getExtent();
-    SmallVector<SplitMatmulKKnobs> options;
-    for (int64_t s = 2; s <= 64 && 2 * s <= chunks; ++s)
-      if (chunks % s == 0)
+    SmallVector<SplitMatmulKKnobs> options{{1}};
+    for (int64_t s = 2; s <= 64 && 2 * s <= chunks; ++s) {
+      if (chunks % s != 0)
+        continue;
+      if (plan->atomic)
         options.push_back({s});
-    if (options.empty())
+      if (plan->workspace && workspaceFits(kernel, plan->chunk, s))
+        options.push_back({s, /*splitWorkspace=*/true});
+    }
+    if (options.size() == 1)
       return {};
-    options.insert(options.begin(), {1});
     return options;
   }
 
-  /// Split when 64 x 64 tiles of the output would leave most
-  /// multiprocessors idle: into the fewest splits that fill them once.
+  /// Split atomically when 64 x 64 tiles of the output would leave most
+  /// multiprocessors idle: into the fewest splits that fill them once. The
+  /// workspace is never the default until a GPU measurement says when it
+  /// pays (its second kernel and traffic against the atomics').
   size_t heuristic(KernelOp kernel, ArrayRef<SplitMatmulKKnobs> options,
                    TargetAttr target) const override {
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
@@ -178,10 +198,15 @@ protected:
         product(extents.drop_back(2)) * ceilDiv(m, 64) * ceilDiv(n, 64);
     if (2 * blocks >= target.getSmCount())
       return 0;
-    auto it = llvm::find_if(options.drop_front(), [&](SplitMatmulKKnobs s) {
-      return blocks * s.splitK >= target.getSmCount();
-    });
-    return it != options.end() ? it - options.begin() : options.size() - 1;
+    size_t pick = 0;
+    for (auto [i, option] : llvm::enumerate(options)) {
+      if (i == 0 || option.splitWorkspace.value_or(false))
+        continue;
+      pick = i;
+      if (blocks * option.splitK >= target.getSmCount())
+        break;
+    }
+    return pick;
   }
 
   LogicalResult rewrite(KernelOp kernel, const SplitMatmulKKnobs &option,
@@ -192,34 +217,18 @@ protected:
     std::optional<SplitPlan> plan = planSplit(kernel);
     if (!plan || splits < 2 || plan->chunk.getExtent() % splits != 0)
       return failure();
-    int64_t perSplit = plan->chunk.getExtent() / splits;
-    std::string axis = plan->chunk.getAxis().str();
-    if (StringRef(axis).ends_with("_o"))
-      axis.resize(axis.size() - 2);
-    TileOp tile = kernel.getTile();
-    SmallVector<Axis> blockAxes{{axis + "_s", splits}};
-    llvm::append_range(blockAxes, getBlockAxes(tile));
-    Value split;
-    rebuildTile(tile, blockAxes, {},
-                [&](OpBuilder &, Location, ValueRange blockCoords, ValueRange) {
-                  split = blockCoords.front();
-                  return std::make_pair(
-                      split.getParentBlock(),
-                      SmallVector<Value>(blockCoords.drop_front()));
-                });
-    // Split s runs chunks s * perSplit + [0, perSplit).
-    dloop::ForOp chunk = plan->chunk;
-    chunk.setExtent(perSplit);
-    OpBuilder b(kernel.getContext());
-    b.setInsertionPointToStart(chunk.getBody());
-    Location loc = chunk.getLoc();
-    AffineExpr s, k;
-    bindDims(b.getContext(), s, k);
-    Value index = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(2, 0, s * perSplit + k),
-        {split, chunk.getInductionVar()});
-    chunk.getInductionVar().replaceAllUsesExcept(index, index.getDefiningOp());
+    if (option.splitWorkspace.value_or(false)) {
+      if (!plan->workspace)
+        return failure();
+      return splitThroughWorkspace(kernel, plan->chunk, plan->stores, splits);
+    }
+    if (!plan->atomic)
+      return failure();
+    Value split = dealChunksToSplits(kernel, plan->chunk, splits);
     // Each split folds its share into the zeroed outputs.
+    OpBuilder b(kernel.getContext());
+    dloop::ForOp chunk = plan->chunk;
+    Location loc = chunk.getLoc();
     b.setInsertionPointAfter(chunk);
     Value first =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, split,
@@ -244,6 +253,36 @@ protected:
 };
 
 } // namespace
+
+Value dtile::dealChunksToSplits(KernelOp kernel, dloop::ForOp chunk,
+                                int64_t splits) {
+  int64_t perSplit = chunk.getExtent() / splits;
+  std::string axis = chunk.getAxis().str();
+  if (StringRef(axis).ends_with("_o"))
+    axis.resize(axis.size() - 2);
+  TileOp tile = kernel.getTile();
+  SmallVector<Axis> blockAxes{{axis + "_s", splits}};
+  llvm::append_range(blockAxes, getBlockAxes(tile));
+  Value split;
+  rebuildTile(tile, blockAxes, {},
+              [&](OpBuilder &, Location, ValueRange blockCoords, ValueRange) {
+                split = blockCoords.front();
+                return std::make_pair(
+                    split.getParentBlock(),
+                    SmallVector<Value>(blockCoords.drop_front()));
+              });
+  // Split s runs chunks s * perSplit + [0, perSplit).
+  chunk.setExtent(perSplit);
+  OpBuilder b(kernel.getContext());
+  b.setInsertionPointToStart(chunk.getBody());
+  AffineExpr s, k;
+  bindDims(b.getContext(), s, k);
+  Value index = affine::AffineApplyOp::create(
+      b, chunk.getLoc(), AffineMap::get(2, 0, s * perSplit + k),
+      {split, chunk.getInductionVar()});
+  chunk.getInductionVar().replaceAllUsesExcept(index, index.getDefiningOp());
+  return split;
+}
 
 std::unique_ptr<Rule> dtile::createSplitMatmulKRule() {
   return std::make_unique<SplitMatmulK>();
