@@ -15,6 +15,7 @@
 
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <limits>
@@ -223,8 +224,7 @@ LogicalResult Machine::runBlock(const SBlock &block, const Mask &mask) {
 LogicalResult Machine::exec(const SInstr &instr, const Mask &mask) {
   switch (instr.kind) {
   case Kind::Scalar:
-    execScalar(instr, mask);
-    return success();
+    return execScalar(instr, mask);
   case Kind::Constant: {
     LaneValue &out = frame[instr.out[0]];
     out.uniform = true;
@@ -482,7 +482,25 @@ static void binaryF32(const LaneValue &x, const LaneValue &y, LaneValue &out,
   forLanes(mask, n, [&](uint32_t l) { out.v[l] = round(x.at(l), y.at(l)); });
 }
 
-void Machine::execScalar(const SInstr &instr, const Mask &mask) {
+/// Integers beyond 2^53 do not survive the engine's double lanes: such a
+/// result is refused (the GPU's 64-bit arithmetic would differ) rather than
+/// computed inexactly.
+static bool isInexactInteger(Type type, double value) {
+  constexpr double kExact = 9007199254740992.0; // 2^53
+  return std::fabs(value) > kExact && !isa<FloatType>(type);
+}
+
+LogicalResult Machine::inexactInteger(const SInstr &instr, double value,
+                                      std::optional<uint32_t> lane) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.17g", value);
+  return error(instr) << "computes " << text
+                      << (lane ? where(*lane) : whichBlock())
+                      << ", an integer beyond 2^53, which the interpreter "
+                         "cannot hold exactly";
+}
+
+LogicalResult Machine::execScalar(const SInstr &instr, const Mask &mask) {
   unsigned n = instr.in.size();
   LaneValue &out = frame[instr.out[0]];
   bool uniform = true;
@@ -501,7 +519,9 @@ void Machine::execScalar(const SInstr &instr, const Mask &mask) {
     double r = evalScalar(instr.scalar, args);
     out.u = r;
     out.uniform = true;
-    return;
+    if (isInexactInteger(instr.scalar.type, r))
+      return inexactInteger(instr, r, std::nullopt);
+    return success();
   }
   out.uniform = false;
   // The hottest f32 ops skip the dispatch.
@@ -509,25 +529,34 @@ void Machine::execScalar(const SInstr &instr, const Mask &mask) {
     const LaneValue &a = frame[instr.in[0]], &b = frame[instr.in[1]];
     switch (instr.scalar.code) {
     case Opcode::AddF:
-      return binaryF32(a, b, out, mask, numThreads,
-                       [](double p, double q) { return p + q; });
+      binaryF32(a, b, out, mask, numThreads,
+                [](double p, double q) { return p + q; });
+      return success();
     case Opcode::MulF:
-      return binaryF32(a, b, out, mask, numThreads,
-                       [](double p, double q) { return p * q; });
+      binaryF32(a, b, out, mask, numThreads,
+                [](double p, double q) { return p * q; });
+      return success();
     case Opcode::SubF:
-      return binaryF32(a, b, out, mask, numThreads,
-                       [](double p, double q) { return p - q; });
+      binaryF32(a, b, out, mask, numThreads,
+                [](double p, double q) { return p - q; });
+      return success();
     default:
       break;
     }
   }
   if (n == 2 && instr.onIndex && execSmallInt(instr, mask))
-    return;
+    return success();
+  std::optional<uint32_t> inexact;
   forLanes(mask, numThreads, [&](uint32_t l) {
     for (unsigned k = 0; k < n; ++k)
       args[k] = frame[instr.in[k]].at(l);
     out.v[l] = evalScalar(instr.scalar, args);
+    if (!inexact && isInexactInteger(instr.scalar.type, out.v[l]))
+      inexact = l;
   });
+  if (inexact)
+    return inexactInteger(instr, out.v[*inexact], inexact);
+  return success();
 }
 
 LogicalResult Machine::execAffineApply(const SInstr &instr, const Mask &mask) {

@@ -98,7 +98,10 @@ public:
   mlir::LogicalResult execTile(const SInstr &instr);
   mlir::LogicalResult execLoop(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execIf(const SInstr &instr, const Mask &mask);
-  void execScalar(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult execScalar(const SInstr &instr, const Mask &mask);
+  /// The error for an integer result beyond what a double holds exactly.
+  mlir::LogicalResult inexactInteger(const SInstr &instr, double value,
+                                     std::optional<uint32_t> lane);
   /// SimtSmallInts.cpp: a binary index op whose active operands are all in
   /// [0, 2^31); false (nothing written) when they are not.
   bool execSmallInt(const SInstr &instr, const Mask &mask);

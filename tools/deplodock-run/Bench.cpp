@@ -135,7 +135,8 @@ void deplodock::showBenchDefaults() {
 
 int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   if (failed(checkOptions()) ||
-      failed(reportEmpty({&benchJson, &workerPath, &fakeFault, &kernelCache})))
+      failed(reportEmpty(
+          {&benchJson, &workerPath, &fakeFault, &kernelCache, &knobs})))
     return 1;
   bench::BenchOptions options;
   options.funcName = config.funcName;

@@ -107,6 +107,8 @@
 // EMPTYDB: error: --tune-db needs a value; leave the flag out for its default
 // RUN: not deplodock-run --bench %s --fake-device --kernel-cache= 2>&1 | FileCheck %s --check-prefix=EMPTYCACHE
 // EMPTYCACHE: error: --kernel-cache needs a value; leave the flag out for its default
+// RUN: not deplodock-run --bench %s --fake-device --knobs= 2>&1 | FileCheck %s --check-prefix=EMPTYKNOBS
+// EMPTYKNOBS: error: --knobs needs a value; leave the flag out for its default
 // RUN: not deplodock-run --bench %s --fake-device --worker= 2>&1 | FileCheck %s --check-prefix=EMPTYWORKER
 // EMPTYWORKER: error: --worker needs a value; leave the flag out for its default
 // RUN: not deplodock-run --bench %s --fake-device --fake-fault= 2>&1 | FileCheck %s --check-prefix=EMPTYFAULT
