@@ -8,10 +8,12 @@
 // seeds (warm starts), every measurement is the best of several candidate
 // rollouts:
 //
-//  * half mutate the best terminal so far: change one fork of its path (more
-//    the longer the best has not improved) and keep its other decisions
-//    below (local search, which climbs the tree's plateaus);
-//  * the other half draw each fork's option in proportion to its odds of
+//  * three quarters (half with a prior) mutate the best terminal so far:
+//    change one fork of its path (more the longer the best has not improved)
+//    and keep its other decisions below (local search). A terminal as fast
+//    as the best becomes the best (neutral drift), so the search crosses the
+//    plateaus of equal latencies these trees are made of;
+//  * the others draw each fork's option in proportion to its odds of
 //    being good: l = P(option | good), good being the best quarter of the
 //    measured rewards (a tree-structured Parzen estimator, with one
 //    pseudo-count per option); with a prior, uniform terminals instead,
@@ -47,11 +49,12 @@ constexpr double kGoodShare = 0.25;
 /// Candidates per measurement, without and with a prior to rank them.
 constexpr unsigned kCandidates = 8;
 constexpr unsigned kPriorCandidates = 32;
-/// The share of candidates that mutate the best terminal.
-constexpr double kMutateShare = 0.5;
-/// With a prior, the share of candidates drawn uniformly from the terminals
-/// (the rest mutate).
-constexpr double kUniformShare = 1 - kMutateShare;
+/// The share of candidates that mutate the best terminal: without a prior
+/// most of them (the odds draws of the rest explore, measured on the model
+/// backend over the examples' kernels); with one, half, the other half drawn
+/// uniformly from the terminals for the prior to judge.
+constexpr double kMutateShare = 0.75;
+constexpr double kPriorMutateShare = 0.5;
 /// One more fork is mutated per this many measurements without a better
 /// terminal, up to kMaxChanges.
 constexpr unsigned kWidenEvery = 8;
@@ -212,12 +215,13 @@ Index Mcts::propose() {
     double score = 0;
     Index leaf;
     double draw = tree.unit();
-    if (best != kNoNode && depth && draw < kMutateShare) {
+    if (best != kNoNode && depth &&
+        draw < (hasPrior ? kPriorMutateShare : kMutateShare)) {
       changeAt.assign(depth, false);
       for (unsigned m = 0; m < changes; ++m)
         changeAt[tree.getRng()() % depth] = true;
       leaf = rollout(Policy::Mutate, changeAt, score);
-    } else if (hasPrior && draw > 1 - kUniformShare) {
+    } else if (hasPrior && draw > kPriorMutateShare) {
       // The prior can judge terminals far from anything measured.
       leaf = rollout(Policy::Uniform, {}, score);
     } else {
@@ -252,16 +256,23 @@ void Mcts::measure(ArrayRef<Index> batch) {
         std::vector<double> &sorted = byDecision[*key];
         sorted.insert(llvm::upper_bound(sorted, reward), reward);
       }
-    if (reward > 0 && (best == kNoNode || reward > tree[best].bestReward)) {
+    bool better =
+        reward > 0 && (best == kNoNode || reward > tree[best].bestReward);
+    // A tie moves the best too (neutral drift): these trees are plateaus
+    // of equal latencies, which mutations cross one fork at a time.
+    bool tie = !hasPrior && reward > 0 && best != kNoNode &&
+               reward == tree[best].bestReward;
+    if (better || tie) {
       best = n;
-      sinceBest = 0;
       bestDecisions.clear();
       for (Index i = n; i != 0; i = tree[i].parent)
         if (std::optional<uint64_t> key = keyOf(i))
           bestDecisions.insert(*key);
-    } else {
-      ++sinceBest;
     }
+    if (better)
+      sinceBest = 0;
+    else
+      ++sinceBest;
   }
 }
 

@@ -95,7 +95,7 @@ TEST(SearchMctsOrder, PriorRanksTheCandidates) {
   // A perfect prior (1 / latency) on every terminal: MCTS measures the
   // candidate it ranks best, so the optimum comes far sooner than without.
   unsigned withPrior = 0, without = 0;
-  constexpr unsigned kTrees = 10;
+  constexpr unsigned kTrees = 40;
   for (uint64_t seed = 0; seed < kTrees; ++seed) {
     SyntheticTree tree = makeRandomTree(300 + seed);
     SearchOptions options = noPatience();
@@ -115,8 +115,10 @@ TEST(SearchMctsOrder, PriorRanksTheCandidates) {
   printf("within 2%% in 30 variants: %u/%u trees with a perfect prior, %u "
          "without\n",
          withPrior, kTrees, without);
-  EXPECT_GE(withPrior, kTrees * 8 / 10);
-  EXPECT_GT(withPrior, without);
+  // Over 40 trees, so that the counts say what the prior does rather than
+  // how one search's random draws fell.
+  EXPECT_GE(withPrior, kTrees / 2);
+  EXPECT_GE(withPrior, 4 * without);
 }
 
 /// A parallel evaluator: measures up to three terminals at once.
@@ -423,7 +425,7 @@ TEST(SearchMctsBudget, ProgressCallbackSeesEveryMeasurement) {
   SyntheticTree tree = makeRandomTree(9);
   std::vector<size_t> numbers;
   std::vector<double> bests;
-  SearchOptions options;
+  SearchOptions options = noPatience();
   options.maxVariants = 50;
   options.onMeasured = [&](const ProgressEvent &e) {
     numbers.push_back(e.variant);
