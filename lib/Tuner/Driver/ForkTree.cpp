@@ -151,6 +151,12 @@ void ForkTreeSpace::children(NodeId node, SmallVectorImpl<NodeId> &out) {
     SmallVector<dtile::KnobsAttr> options(cursor->getOptions());
     uint32_t first = nodes.size();
     for (auto [i, option] : llvm::enumerate(options)) {
+      // A split through a workspace lowers to two kernels, and a variant is
+      // timed as one launch: until the backends time several, the search
+      // leaves those options out rather than spend measurements on
+      // variants it cannot time (they stay available by knobs).
+      if (option.getSplitWorkspace().value_or(false))
+        continue;
       Node child;
       child.parent = static_cast<uint32_t>(node);
       child.option = static_cast<uint32_t>(i);
@@ -158,7 +164,7 @@ void ForkTreeSpace::children(NodeId node, SmallVectorImpl<NodeId> &out) {
       nodes.push_back(child);
     }
     nodes[node].firstChild = first;
-    nodes[node].numChildren = options.size();
+    nodes[node].numChildren = nodes.size() - first;
     nodes[node].expanded = true;
   }
   const Node &n = nodes[node];
@@ -231,9 +237,11 @@ SmallVector<NodeId> ForkTreeSpace::getAncestry(NodeId node) const {
 
 SmallVector<unsigned> ForkTreeSpace::getPath(NodeId node) const {
   SmallVector<unsigned> path;
+  // Positions among the children (descend's and the searches' paths),
+  // which differ from the option index where options are left out.
   for (NodeId id : getAncestry(node))
     if (id != 0)
-      path.push_back(nodes[id].option);
+      path.push_back(id - nodes[nodes[id].parent].firstChild);
   return path;
 }
 

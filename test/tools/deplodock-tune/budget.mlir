@@ -32,7 +32,6 @@ func.func @layer(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor<32x64x
 // LINES: [3/3] layer_2_pointwise: {{[0-9]+}} variants
 // SHARES: 12 True True True
 
-/// (A workspace split, which the tuner cannot time as one launch yet, fails.)
-// WARM: [1/3] layer_0_reduce: 6 variants (1 failed),
+// WARM: [1/3] layer_0_reduce: 6 variants,
 // WARM: [2/3] layer_1_reduce: 6 variants (1 warm starts)
 // COLD-NOT: warm start
