@@ -1,8 +1,8 @@
 // RUN: rm -rf %t && mkdir -p %t/small80 %t/small90 %t/scaled %t/cubin
 // RUN: %python %deplodock_src_root/examples/generate.py --small matmul > %t/small.mlir
 // RUN: %python %deplodock_src_root/examples/generate.py --scaled matmul > %t/scaled.mlir
-// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=30000 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small90 --print=none | FileCheck %s --check-prefix=SMALL90
-// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=30000 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small80 --print=none | FileCheck %s --check-prefix=SMALL80
+// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=4000 --seed=7 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small90 --print=none | FileCheck %s --check-prefix=SMALL90
+// RUN: deplodock-run --interp %t/small.mlir --pipeline=lower-to-tensor --check-variants=2000 --seed=7 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --variant-cuda-dir=%t/small80 --print=none | FileCheck %s --check-prefix=SMALL80
 // RUN: grep -rl --include='*.cu' "cp.async.bulk.tensor" %t/small90 | wc -l | FileCheck %s --check-prefix=TMA90
 // RUN: grep -rl --include='*.cu' "cp.async.bulk.tensor" %t/small90 | xargs awk '/cp\.async\.(ca|cg|commit_group|wait_group)/ { print FILENAME; nextfile }' | wc -l | FileCheck %s --check-prefix=MIXED
 // RUN: find %t/small80 -name '*.cu' -exec cat {} + | awk '/cp\.async\.bulk/ { n++ } END { print n + 0 }' | FileCheck %s --check-prefix=TMA80
@@ -22,30 +22,30 @@
 /// glob: ten thousand paths under a long build folder pass the kernel's
 /// limit on the length of a command line.
 /// The TMA variants of the matmul, proven like every other fork. On sm_90
-/// the small matmul's whole tree (24875 variants, with vector_reads and
-/// vector_stores) runs at the Kernel level
-/// on the SIMT interpreter against the reference; the sm_80 tree is the
-/// same less the 12345 variants that take tma_copy (their copies are the
-/// ones issued by cp.async.bulk.tensor), and no variant mixes TMA with
-/// cp.async. 8565 of the TMA variants swizzle their slabs (their shared
-/// memory is aligned to the pattern's repeat: 256, 512 or 1024 bytes), so
-/// every slab read goes through the XOR the hardware's copy applied. The
-/// scaled matmul (K = 256: up to 16 chunks, so mbarrier phases wrap many
-/// times) is sampled; its TMA variants compile for sm_90 with NVRTC (as the
-/// runtime compiles) and with nvcc. Two more scaled variants split 256-byte
-/// rows into 128- and 32-byte swizzle segments (two and eight boxes per
-/// slab), double-buffered and pipelined or not.
-// SMALL90: variants of @matmul_0_reduce: 24875 (all) checked, 0 failed
-// SMALL80: variants of @matmul_0_reduce: 12530 (all) checked, 0 failed
-// TMA90: {{^12345$}}
-// SWIZZLED: {{^8565$}}
-// SWIZZLED128: {{^1800$}}
+/// 4000 seeded samples of the small matmul's tree (whose whole, 24875
+/// variants before the workspace split, took minutes) run at the Kernel
+/// level on the SIMT interpreter against the reference, 1044 of them with
+/// TMA (their copies are the ones issued by cp.async.bulk.tensor); on sm_80,
+/// 2000 samples, none with TMA, and no variant mixes TMA with cp.async. 596
+/// of the TMA variants swizzle their slabs (their shared memory is aligned to
+/// the pattern's repeat: 256, 512 or 1024 bytes), so every slab read goes
+/// through the XOR the hardware's copy applied. The scaled matmul (K = 256:
+/// up to 16 chunks, so mbarrier phases wrap many times) is sampled; its TMA
+/// variants compile for sm_90 with NVRTC (as the runtime compiles) and with
+/// nvcc. Two more scaled variants split 256-byte rows into 128- and 32-byte
+/// swizzle segments (two and eight boxes per slab), double-buffered and
+/// pipelined or not.
+// SMALL90: variants of @matmul_0_reduce: 4000 (seeded sample) checked, 0 failed
+// SMALL80: variants of @matmul_0_reduce: 2000 (seeded sample) checked, 0 failed
+// TMA90: {{^1044$}}
+// SWIZZLED: {{^596$}}
+// SWIZZLED128: {{^86$}}
 // TMA80: {{^0$}}
 // MIXED: {{^0$}}
 // SCALED: variants of @matmul_0_reduce: 300 (seeded sample) checked, 0 failed
-// TMA-SCALED: {{^34$}}
-/// The synchronous stages of 3795 variants (vector_copy) move 16-byte runs
+// TMA-SCALED: {{^44$}}
+/// The synchronous stages of 514 variants (vector_copy) move 16-byte runs
 /// with one uint4 load and store each; a few compile with nvcc.
-// VECTOR90: {{^3795$}}
-// SWIZZLED-SCALED: {{^18$}}
+// VECTOR90: {{^514$}}
+// SWIZZLED-SCALED: {{^21$}}
 // SEGMENTS: compare result #0 {{.*}}: PASS
