@@ -640,6 +640,21 @@ func.func @stage_pad_negative(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
 
 // -----
 
+// A buffer count past any shared memory (fuzz seed 27, ir #2684: the
+// interpreter allocated that many slabs and died) is refused.
+func.func @stage_too_many_buffers(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{holds 9223372036854775807 buffers of its box, more than 4 GiB of shared memory}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] buffers 9223372036854775807 slot %c0 : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @stage_no_buffer(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {

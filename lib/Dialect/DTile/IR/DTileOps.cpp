@@ -747,6 +747,18 @@ LogicalResult StageOp::verify() {
   }
   if (getBuffers() < 1)
     return emitOpError("expected at least one buffer");
+  {
+    // No GPU has 4 GiB of shared memory: a count past it is a typo, and
+    // would make every consumer of the stage allocate that many slabs.
+    int64_t bytes = (sourceType.getElementTypeBitWidth() + 7) / 8;
+    bool overflow = llvm::MulOverflow(bytes, getBuffers(), bytes);
+    for (int64_t extent : box)
+      overflow |= llvm::MulOverflow(bytes, extent, bytes);
+    if (overflow || bytes > (int64_t(1) << 32))
+      return emitOpError("holds ")
+             << getBuffers()
+             << " buffers of its box, more than 4 GiB of shared memory";
+  }
   if ((getBuffers() > 1) != static_cast<bool>(getSlot()))
     return emitOpError("a slot operand is needed exactly when there are "
                        "several buffers");
