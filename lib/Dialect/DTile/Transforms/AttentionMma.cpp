@@ -714,11 +714,11 @@ protected:
   /// SIMT.
   SmallVector<AttentionMmaKnobs> listOptions(KernelOp kernel,
                                              TargetAttr target) const override {
-    llvm::Expected<MmaAttention> at = matchMmaAttention(kernel, target);
-    if (!at) {
-      llvm::consumeError(at.takeError());
+    // getRefusal says why not; here a refusal is no options.
+    std::optional<MmaAttention> at =
+        llvm::expectedToOptional(matchMmaAttention(kernel, target));
+    if (!at)
       return {};
-    }
     SmallVector<AttentionMmaKnobs> options;
     int64_t bytes = at->element.getIntOrFloatBitWidth() / 8;
     for (int64_t warps : {1, 2, 4})

@@ -232,11 +232,11 @@ protected:
   /// the rounded-up extents and whose slabs fit; then SIMT.
   SmallVector<MmaSyncKnobs> listOptions(KernelOp kernel,
                                         TargetAttr target) const override {
-    llvm::Expected<MmaMatmul> mm = matchMmaMatmul(kernel, target);
-    if (!mm) {
-      llvm::consumeError(mm.takeError());
+    // getRefusal says why not; here a refusal is no options.
+    std::optional<MmaMatmul> mm =
+        llvm::expectedToOptional(matchMmaMatmul(kernel, target));
+    if (!mm)
       return {};
-    }
     SmallVector<MmaSyncKnobs> options;
     int64_t bytes = mm->element.getIntOrFloatBitWidth() / 8;
     int64_t kTileK = tileK(mm->element);

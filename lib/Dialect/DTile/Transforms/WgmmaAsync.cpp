@@ -393,11 +393,11 @@ protected:
   /// holds; then not wgmma.
   SmallVector<WgmmaAsyncKnobs> listOptions(KernelOp kernel,
                                            TargetAttr target) const override {
-    llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
-    if (!mm) {
-      llvm::consumeError(mm.takeError());
+    // getRefusal says why not; here a refusal is no options.
+    std::optional<WgmmaMatmul> mm =
+        llvm::expectedToOptional(matchWgmmaMatmul(kernel, target));
+    if (!mm)
       return {};
-    }
     SmallVector<WgmmaAsyncKnobs> options;
     for (int64_t warpgroups : {1, 2, 4})
       for (int64_t n : {32, 64, 128, 256}) {
