@@ -126,3 +126,32 @@ func.func @host_growing(%x: memref<1xf32>) -> memref<1xf32> {
   }
   return %x : memref<1xf32>
 }
+
+/// A branch's cheaper side sets the bound a loop is checked against on entry:
+/// here the first iteration takes the branch with the inner loop (102
+/// operations so far), which fits a limit of 110, and the host loop's later
+/// iterations are stopped while running, once the count passes the limit.
+// RUN: not deplodock-run --interp %s --func=host_branch --work-limit=110 --print=none 2>&1 | FileCheck %s --check-prefix=HOST-STOP
+// HOST-STOP: work-limit.mlir:[[# @LINE + 8]]:8: error: 'scf.for' op stopped: the run has executed {{[0-9]+}} operations (counted per thread), more than the interpreter's work limit of 110 (deplodock-run --work-limit)
+// RUN: deplodock-run --interp %s --func=host_branch --work-limit=120 --print=summary 2>&1 | FileCheck %s --check-prefix=HOST-FITS
+// HOST-FITS: result #0: tensor<1xf32>
+func.func @host_branch(%x: memref<1xf32>) -> memref<1xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c100 = arith.constant 100 : index
+  %r = scf.for %i = %c0 to %c10 step %c1 iter_args(%acc = %c0) -> (index) {
+    %first = arith.cmpi eq, %i, %c0 : index
+    %m = scf.if %first -> (index) {
+      %s = scf.for %j = %c0 to %c100 step %c1 iter_args(%a = %acc) -> (index) {
+        %q = arith.addi %a, %c1 : index
+        scf.yield %q : index
+      }
+      scf.yield %s : index
+    } else {
+      scf.yield %acc : index
+    }
+    scf.yield %m : index
+  }
+  return %x : memref<1xf32>
+}
