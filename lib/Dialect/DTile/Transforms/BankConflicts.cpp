@@ -240,28 +240,50 @@ threadAddresses(TileOp tile, const SlabLayout &layout, ValueRange indices,
   return addresses;
 }
 
-std::optional<int64_t> dtile::ldmatrixConflicts(StageOp stage,
-                                                dkernel::LdMatrixOp read,
-                                                ArrayRef<int64_t> pad,
-                                                int64_t swizzle) {
+namespace {
+/// A read of a slab: its layout and each thread's byte address.
+struct SlabRead {
+  SlabLayout layout;
+  SmallVector<int64_t> addresses;
+};
+} // namespace
+
+/// `read` (indexing `stage`'s slab with `indices`) as the threads of its
+/// tile issue it; nullopt outside a tile or where an address is unknown.
+static std::optional<SlabRead> slabRead(StageOp stage, Operation *read,
+                                        ValueRange indices,
+                                        ArrayRef<int64_t> pad, int64_t swizzle,
+                                        bool othersZero) {
   auto tile = read->getParentOfType<TileOp>();
   std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
   if (!tile || !layout)
     return std::nullopt;
-  // Each lane's row: its byte address in the slab.
-  std::optional<SmallVector<int64_t>> rowAddresses =
-      threadAddresses(tile, *layout, read.getIndices(), /*othersZero=*/false);
-  if (!rowAddresses)
+  std::optional<SmallVector<int64_t>> addresses =
+      threadAddresses(tile, *layout, indices, othersZero);
+  if (!addresses)
     return std::nullopt;
+  return SlabRead{*layout, std::move(*addresses)};
+}
+
+std::optional<int64_t> dtile::ldmatrixConflicts(StageOp stage,
+                                                dkernel::LdMatrixOp read,
+                                                ArrayRef<int64_t> pad,
+                                                int64_t swizzle) {
+  // Each lane's row: its byte address in the slab.
+  std::optional<SlabRead> rows = slabRead(stage, read, read.getIndices(), pad,
+                                          swizzle, /*othersZero=*/false);
+  if (!rows)
+    return std::nullopt;
+  ArrayRef<int64_t> rowAddresses = rows->addresses;
   // One access per matrix of each warp: its eight rows' 16 bytes each.
   int64_t worst = 1;
-  for (size_t warp = 0; warp + kNumBanks <= rowAddresses->size();
+  for (size_t warp = 0; warp + kNumBanks <= rowAddresses.size();
        warp += kNumBanks)
     for (unsigned m = 0; m < read.getNumMatrices(); ++m) {
       SmallVector<int64_t> words;
       for (unsigned r = 0; r < 8; ++r)
         for (int64_t w = 0; w < 16; w += kBankBytes)
-          words.push_back((*rowAddresses)[warp + 8 * m + r] + w);
+          words.push_back(rowAddresses[warp + 8 * m + r] + w);
       worst = std::max(worst, bankConflictDegree(words));
     }
   return worst;
@@ -271,18 +293,15 @@ std::optional<int64_t> dtile::vectorReadConflicts(StageOp stage,
                                                   dkernel::VectorLoadOp read,
                                                   ArrayRef<int64_t> pad,
                                                   int64_t swizzle) {
-  auto tile = read->getParentOfType<TileOp>();
-  std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, swizzle);
-  if (!tile || !layout)
+  std::optional<SlabRead> runs = slabRead(stage, read, read.getIndices(), pad,
+                                          swizzle, /*othersZero=*/true);
+  if (!runs)
     return std::nullopt;
   int64_t runBytes =
-      static_cast<int64_t>(read.getNumResults()) * layout->elementBytes;
+      static_cast<int64_t>(read.getNumResults()) * runs->layout.elementBytes;
   // Lanes served together: 128 bytes' worth of runs.
   int64_t perPhase = kNumBanks * kBankBytes / runBytes;
-  std::optional<SmallVector<int64_t>> starts =
-      threadAddresses(tile, *layout, read.getIndices(), /*othersZero=*/true);
-  if (!starts)
-    return std::nullopt;
+  const SmallVector<int64_t> *starts = &runs->addresses;
   int64_t worst = 1;
   for (size_t phase = 0; phase < starts->size(); phase += perPhase) {
     SmallVector<int64_t> words;
