@@ -182,6 +182,29 @@ TEST_F(RooflineModelTest, ABlockThatDoesNotFitCannotLaunch) {
   EXPECT_TRUE(estimate("huge_smem", h100).launchable);
 }
 
+TEST_F(RooflineModelTest, KernelsInSequenceAddUp) {
+  // Each kernel alone, its launch included, summed; the slowest describes
+  // the bound.
+  RooflineEstimate wide = estimate("wide", h100);
+  RooflineEstimate narrow = estimate("narrow", h100);
+  RooflineEstimate both =
+      estimateKernels({kernel("wide"), kernel("narrow")}, h100);
+  ASSERT_TRUE(both.launchable);
+  EXPECT_DOUBLE_EQ(both.us, wide.us + narrow.us);
+  EXPECT_EQ(both.kernels, 2u);
+  EXPECT_DOUBLE_EQ(both.slowestUs, narrow.us);
+  EXPECT_EQ(both.bound, narrow.bound);
+  EXPECT_EQ(both.describe().rfind("2 kernels, ", 0), 0u) << both.describe();
+  // One kernel is estimateLatency's estimate.
+  EXPECT_EQ(estimateKernels({kernel("wide")}, h100).describe(),
+            wide.describe());
+  // One that cannot launch fails the sequence, named.
+  RooflineEstimate bad =
+      estimateKernels({kernel("wide"), kernel("huge_smem")}, a100);
+  EXPECT_FALSE(bad.launchable);
+  EXPECT_EQ(bad.reason.rfind("@huge_smem: ", 0), 0u) << bad.reason;
+}
+
 TEST_F(RooflineModelTest, TheA100IsSlowerThanTheH100) {
   for (StringRef name : {"wide", "rows", "loop"})
     EXPECT_GT(estimate(name, a100).us, estimate(name, h100).us) << name.str();
