@@ -261,7 +261,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_TRUE(contextAllowsTf32((*tf32)->getContext()));
 
   Variant variant;
-  variant.kernel = kernel("wide");
+  variant.kernels = {kernel("wide")};
   FailureOr<BackendResult> result = check((*backend)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_TRUE(result->measurement.isValid());
@@ -269,13 +269,22 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_DOUBLE_EQ(result->measurement.medianUs, estimate("wide", h100).us);
   EXPECT_EQ(result->detail.rfind("estimated: ", 0), 0u) << result->detail;
 
-  variant.kernel = kernel("huge_smem");
+  variant.kernels = {kernel("huge_smem")};
   FailureOr<std::unique_ptr<Backend>> old =
       check(createModelBackend("sm_80"), error);
   ASSERT_TRUE(succeeded(old)) << error;
   result = check((*old)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_EQ(result->measurement.status, MeasureStatus::LaunchFail);
+
+  // A variant of several kernels (a split through a workspace) is their sum.
+  variant.kernels = {kernel("wide"), kernel("narrow")};
+  result = check((*backend)->measure(variant), error);
+  ASSERT_TRUE(succeeded(result)) << error;
+  EXPECT_DOUBLE_EQ(result->measurement.medianUs,
+                   estimate("wide", h100).us + estimate("narrow", h100).us);
+  EXPECT_EQ(result->detail.rfind("estimated: 2 kernels, ", 0), 0u)
+      << result->detail;
 
   EXPECT_TRUE(failed(check(createModelBackend("sm_75"), error)));
   EXPECT_NE(error.find("sm_75"), std::string::npos) << error;
