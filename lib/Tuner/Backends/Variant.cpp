@@ -187,8 +187,10 @@ llvm::Error tuner::finishVariant(Variant &variant,
                                  : variant.getMainKernel().getOperation(),
                              os)))
     return fail("cannot print CUDA: " + diagnostics);
-  llvm::json::Value launch = std::move(launches.front());
-  if (variant.hasSeveralKernels()) {
+  llvm::json::Value launch = nullptr;
+  if (!variant.hasSeveralKernels()) {
+    launch = std::move(launches.front());
+  } else {
     llvm::json::Array workspaces;
     for (const runtime::BufferSpec &buffer :
          llvm::ArrayRef(variant.program.buffers)
