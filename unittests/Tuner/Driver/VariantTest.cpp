@@ -40,6 +40,16 @@ protected:
     return cursor;
   }
 
+  /// The terminal of K chunks of `chunk` split `splits` ways through the
+  /// workspace, option 0 elsewhere.
+  FailureOr<dtile::ForkCursor> workspaceSplit(int64_t chunk, int64_t splits) {
+    return walk("matmul", [&](dtile::KnobsAttr knobs) {
+      return knobs.getBK() == chunk ||
+             (knobs.getSplitK() == splits &&
+              knobs.getSplitWorkspace().value_or(false));
+    });
+  }
+
   Variant lower(const dtile::ForkCursor &terminal) {
     llvm::Expected<Variant> variant = lowerVariant(terminal, "key", sm90);
     EXPECT_TRUE(bool(variant)) << llvm::toString(variant.takeError());
@@ -48,10 +58,7 @@ protected:
 };
 
 TEST_F(VariantTest, AWorkspaceSplitHoldsBothLaunchesAndTheWorkspace) {
-  FailureOr<dtile::ForkCursor> terminal = walk("matmul", [](auto knobs) {
-    return knobs.getSplitWorkspace().value_or(false) ||
-           knobs.getSplitK().value_or(1) == 4;
-  });
+  FailureOr<dtile::ForkCursor> terminal = workspaceSplit(32, 2);
   ASSERT_TRUE(succeeded(terminal));
   ASSERT_TRUE(terminal->getKnobs().getSplitWorkspace().value_or(false));
   Variant variant = lower(*terminal);
@@ -66,8 +73,8 @@ TEST_F(VariantTest, AWorkspaceSplitHoldsBothLaunchesAndTheWorkspace) {
   ASSERT_EQ(program.buffers.size(), 4u);
   const runtime::BufferSpec &workspace = program.buffers[3];
   EXPECT_EQ(workspace.dtype, runtime::DType::F32);
-  EXPECT_EQ(workspace.shape, (SmallVector<int64_t, 4>{4, 16, 64}));
-  EXPECT_EQ(program.results, (SmallVector<unsigned>{2}));
+  EXPECT_EQ(workspace.shape, (SmallVector<int64_t, 4>{2, 16, 64}));
+  EXPECT_EQ(program.results, (std::vector<unsigned>{2}));
   ASSERT_EQ(program.launches.size(), 2u);
   EXPECT_EQ(program.launches[0].kernel, "matmul");
   EXPECT_EQ(program.launches[0].writes, (SmallVector<unsigned, 2>{3}));
@@ -84,11 +91,8 @@ TEST_F(VariantTest, AWorkspaceSplitHoldsBothLaunchesAndTheWorkspace) {
   EXPECT_EQ(row.argOrder[1].getAsObject()->getString("kernel"),
             "matmul_split_sum");
 
-  // Another split of K through the workspace is another kernel, other keys.
-  FailureOr<dtile::ForkCursor> other = walk("matmul", [](auto knobs) {
-    return knobs.getSplitWorkspace().value_or(false) ||
-           knobs.getSplitK().value_or(1) == 2;
-  });
+  // Another split of K through the workspace: other kernels, other keys.
+  FailureOr<dtile::ForkCursor> other = workspaceSplit(16, 4);
   ASSERT_TRUE(succeeded(other));
   Variant split2 = lower(*other);
   ASSERT_EQ(split2.kernels.size(), 2u);
@@ -129,7 +133,7 @@ TEST_F(VariantTest, OneKernelKeepsItsOwnKeys) {
   EXPECT_EQ(variant.kernelKey, opKey(variant.getMainKernel()));
   // The output is the argument the kernel writes; nothing else is held.
   EXPECT_EQ(variant.program.buffers.size(), variant.program.numArguments);
-  EXPECT_EQ(variant.program.results, (SmallVector<unsigned>{2}));
+  EXPECT_EQ(variant.program.results, (std::vector<unsigned>{2}));
   // The flat parameter list of one launch.
   CudaOpRow row = variant.getCudaOpRow();
   ASSERT_FALSE(row.argOrder.empty());
