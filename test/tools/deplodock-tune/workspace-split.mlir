@@ -21,6 +21,14 @@
 // RUN: %python -c "import sqlite3; c = sqlite3.connect('%t/model.db'); print(c.execute(\"SELECT count(*) FROM perf WHERE status = 'ok' AND knobs LIKE '%%split_workspace%%true%%'\").fetchone()[0] > 0, c.execute(\"SELECT arg_order FROM cuda_op WHERE source LIKE '%%mm_0_reduce_split_sum%%' LIMIT 1\").fetchone()[0])" | FileCheck %s --check-prefix=MODEL-DB
 // MODEL-DB: True [{"block":[{{[0-9,]+}}],"grid":[{{[0-9,]+}}],"kernel":"mm_0_reduce","params":[{"buffer":0,{{[^]]*}}{"buffer":3,"output":true,"param":2,"type":"memref<{{[0-9]+}}x16x32xf32>","workspace":true{{.*}}"kernel":"mm_0_reduce_split_sum","params":[{"buffer":3,"output":false,"param":0,{{.*}}"workspace":true,{{.*}}{"buffer":2,"output":true,"param":1,"type":"memref<16x32xf32>","workspace":false
 
+/// Where atomics cannot split K (a SiLU epilogue is not linear in the sum),
+/// a skinny long-K matmul has only the workspace to fill the GPU: on the
+/// model backend a workspace split wins (16 x 8192 x 64: about 72 us
+/// unsplit, 12 us split 32 ways).
+// RUN: deplodock-tune %S/Inputs/skinny-silu.mlir --no-db --max-variants=40 --quiet | FileCheck %s --check-prefix=WINS
+// WINS: kernel default us best us speed-up
+// WINS-NEXT: mm_0_reduce {{[0-9.]+}} {{[0-9.]+}} {{[2-9]|[1-9][0-9]}}.{{[0-9]+}}x {{.*}} BK={{.*}},split_k={{[0-9]+}},split_workspace=true,
+
 /// On the fake GPU the worker runs both launches (the workspace allocated
 /// between them), checks the final output against the CPU interpreter and
 /// times the sequence: two launches of the fake device's 10 us.
