@@ -33,7 +33,7 @@
 /// between them), checks the final output against the CPU interpreter and
 /// times the sequence: two launches of the fake device's 10 us.
 // RUN: deplodock-tune %s --backend=cuda --fake-device --no-db --search=random --max-variants=5 --patience=0 -v 2>&1 | FileCheck %s --check-prefix=CUDA
-// CUDA: split_workspace=true{{.*}}: 20.00 us {{.*}}checked against the CPU interpreter
+// CUDA: split_workspace=true{{.*}}: 20.00 us {{.*}} samples, spread {{.*}}, 2 kernels, checked against the CPU interpreter
 
 /// Replay: a table in which every other variant is slow makes a workspace
 /// variant the winner; the database replays it (in the table's context) as
