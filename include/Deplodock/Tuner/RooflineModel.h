@@ -118,7 +118,7 @@ RooflineEstimate estimateLatency(const KernelProfile &profile,
 
 /// Estimates `kernels` launched one after another: each alone, with its own
 /// launch overhead, summed. Not launchable when one of them is not (the
-/// reason names it).
+/// reason names it) or there is none.
 RooflineEstimate estimateKernels(llvm::ArrayRef<dkernel::FuncOp> kernels,
                                  const DeviceModel &device);
 

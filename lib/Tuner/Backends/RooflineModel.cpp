@@ -727,6 +727,11 @@ RooflineEstimate tuner::estimateLatency(const KernelProfile &p,
 RooflineEstimate tuner::estimateKernels(ArrayRef<dkernel::FuncOp> kernels,
                                         const DeviceModel &d) {
   RooflineEstimate slowest;
+  if (kernels.empty()) {
+    slowest.launchable = false;
+    slowest.reason = "no kernel to launch";
+    return slowest;
+  }
   double totalUs = 0;
   for (dkernel::FuncOp kernel : kernels) {
     RooflineEstimate e = estimateLatency(profileKernel(kernel), d);

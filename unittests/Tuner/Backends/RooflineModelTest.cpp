@@ -203,6 +203,7 @@ TEST_F(RooflineModelTest, KernelsInSequenceAddUp) {
       estimateKernels({kernel("wide"), kernel("huge_smem")}, a100);
   EXPECT_FALSE(bad.launchable);
   EXPECT_EQ(bad.reason.rfind("@huge_smem: ", 0), 0u) << bad.reason;
+  EXPECT_FALSE(estimateKernels({}, h100).launchable);
 }
 
 TEST_F(RooflineModelTest, TheA100IsSlowerThanTheH100) {
