@@ -44,7 +44,8 @@ struct Variant {
   std::string kernelKey;
   std::string kernelText;
 
-  /// The dkernel.funcs in launch order (the Tile kernel's own first).
+  /// The dkernel.func of each launch, in launch order (the Tile kernel's own
+  /// first).
   llvm::SmallVector<dkernel::FuncOp, 2> kernels;
   /// What the runtime runs: buffers (the kernel's arguments in order, then
   /// the workspaces the host allocates between launches), the launches in
