@@ -174,6 +174,55 @@ TEST(Protocol, RequestRoundTrip) {
   EXPECT_EQ(back->fake.getString("fault"), "wrong");
 }
 
+TEST(Protocol, SeveralLaunchesAndAWorkspaceRoundTrip) {
+  // A split through a workspace: the first kernel writes partial sums to a
+  // buffer no argument holds (poisoned, or zeroed before the launch that
+  // accumulates into it), the second reads them and writes the output.
+  BenchRequest request = sampleRequest();
+  BufferSpec workspace;
+  workspace.name = "alloc0";
+  workspace.shape = {4, 4, 8};
+  request.buffers.push_back(workspace);
+  LaunchSpec partial;
+  partial.kernel = "partial";
+  partial.grid = {2, 1, 4};
+  partial.block = {32, 1, 1};
+  partial.params = {{0, std::nullopt}, {3, std::nullopt}};
+  partial.zero = {3};
+  partial.writes = {3};
+  LaunchSpec sum;
+  sum.kernel = "sum";
+  sum.grid = {1, 1, 1};
+  sum.block = {256, 1, 1};
+  sum.params = {{3, std::nullopt}, {2, std::nullopt}};
+  sum.writes = {2};
+  request.launches = {partial, sum};
+  ASSERT_FALSE(bool(validateRequest(request)));
+  llvm::Expected<BenchRequest> back =
+      decodeRequest(reparse(encodeRequest(request)));
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_EQ(back->buffers.size(), 4u);
+  EXPECT_EQ(back->buffers[3].init, InitKind::Poison);
+  EXPECT_EQ(back->buffers[3].shape, workspace.shape);
+  ASSERT_EQ(back->launches.size(), 2u);
+  for (auto [got, want] : llvm::zip(back->launches, request.launches)) {
+    EXPECT_EQ(got.kernel, want.kernel);
+    EXPECT_EQ(got.grid, want.grid);
+    EXPECT_EQ(got.block, want.block);
+    ASSERT_EQ(got.params.size(), want.params.size());
+    for (auto [g, w] : llvm::zip(got.params, want.params))
+      EXPECT_EQ(g.buffer, w.buffer);
+    EXPECT_EQ(got.zero, want.zero);
+    EXPECT_EQ(got.writes, want.writes);
+  }
+  // Both launches are checked: a second one naming a missing buffer is the
+  // request's error, with its index.
+  request.launches[1].params[0].buffer = 4;
+  EXPECT_EQ(errorOf(validateRequest(request)),
+            "invalid request: the request launch #1 (@sum): parameter #0 "
+            "names buffer #4, but there are 4");
+}
+
 TEST(Protocol, ReferenceProgramRoundTrip) {
   BenchRequest request = sampleRequest();
   request.outputs[0].expected.reset();

@@ -102,13 +102,24 @@ struct RooflineEstimate {
   int64_t rounds = 0;
   /// "compute", "l2", "dram", "shared" or "latency".
   std::string bound;
+  /// Kernels summed in `us` (estimateKernels); the other fields are the
+  /// slowest one's, which alone takes `slowestUs`.
+  unsigned kernels = 1;
+  double slowestUs = 0;
 
-  /// One line: `memory-bound (dram) 12.3 us, occupancy 50%, 2 rounds`.
+  /// One line: `dram-bound, 12.30 us, occupancy 50%, 4 blocks/SM, 2 rounds`,
+  /// after `2 kernels, 15.10 us; the slowest ` for several.
   std::string describe() const;
 };
 
 /// Estimates `profile` on `device`.
 RooflineEstimate estimateLatency(const KernelProfile &profile,
+                                 const DeviceModel &device);
+
+/// Estimates `kernels` launched one after another: each alone, with its own
+/// launch overhead, summed. Not launchable when one of them is not (the
+/// reason names it) or there is none.
+RooflineEstimate estimateKernels(llvm::ArrayRef<dkernel::FuncOp> kernels,
                                  const DeviceModel &device);
 
 /// The floor no variant of the kernel `profile` describes can beat on

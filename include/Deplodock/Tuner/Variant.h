@@ -2,10 +2,11 @@
 //
 // A terminal of the fork tree is a Tile IR kernel with every rule applied.
 // Before it can be measured or recorded it is lowered the rest of the way,
-// exactly as `lower-to-kernel` and `--emit-cuda` would: to Kernel IR (a
-// dkernel.func with its launch geometry) and to CUDA C++. A Variant holds
-// all three with their keys, so a backend takes what it needs and the tune
-// database gets one inventory row per level.
+// exactly as `lower-to-kernel` and `--emit-cuda` would: to Kernel IR (one
+// dkernel.func with its launch geometry, or several launched in order with
+// workspace buffers between them, as a split through a workspace lowers) and
+// to CUDA C++. A Variant holds all three with their keys, so a backend takes
+// what it needs and the tune database gets one inventory row per level.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Runtime/KernelProgram.h"
 #include "Deplodock/Tuner/TuneDb.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -35,23 +37,39 @@ struct Variant {
   std::string tileKey;
   std::string tileText;
 
-  /// The Kernel IR: a module holding `kernel` and the host function that
-  /// launches it; its key (opKey) and printed form.
+  /// The Kernel IR: a module holding the kernels and the host function that
+  /// launches them; its key (opKey of the one kernel, else a hash of every
+  /// kernel's opKey in launch order) and printed form (the kernels').
   mlir::OwningOpRef<mlir::ModuleOp> kernelModule;
-  dkernel::FuncOp kernel;
   std::string kernelKey;
   std::string kernelText;
 
-  /// The CUDA C++ source of `kernel` and its key (SHA-256 of the source and
-  /// the launch geometry).
+  /// The dkernel.func of each launch, in launch order (the Tile kernel's own
+  /// first).
+  llvm::SmallVector<dkernel::FuncOp, 2> kernels;
+  /// What the runtime runs: buffers (the kernel's arguments in order, then
+  /// the workspaces the host allocates between launches), the launches in
+  /// order with their geometry, parameters and zeroing, the results (the
+  /// arguments the launches write) and the CUDA of every kernel.
+  runtime::KernelProgram program;
+
+  /// The CUDA C++ source of the kernels and its key: SHA-256 of the source
+  /// and the launch geometry (for several kernels, of every launch with its
+  /// parameters and of the workspaces' shapes and dtypes).
   std::string cuda;
   std::string cudaKey;
+
+  /// The first kernel, whose name the variant carries.
+  dkernel::FuncOp getMainKernel() const { return kernels.front(); }
+  bool hasSeveralKernels() const { return program.launches.size() > 1; }
 
   /// Seconds spent lowering from the finished Tile IR to CUDA text.
   double loweringSeconds = 0;
 
   /// The `cuda_op` inventory row: source, geometry and the parameters in
-  /// launch order (index, type, whether written, whether zeroed first).
+  /// launch order (index, type, whether written, whether zeroed first); for
+  /// several kernels, the geometry of the first and one entry per launch
+  /// (docs/Tuner/Cache.md).
   CudaOpRow getCudaOpRow() const;
 };
 

@@ -163,16 +163,16 @@ public:
     std::vector<std::string> notes;
     std::vector<BackendResult> results(variants.size());
     for (auto [i, variant] : llvm::enumerate(variants)) {
-      FailureOr<KernelProgram> program = buildKernelProgram(variant->kernel);
-      notes.emplace_back();
-      if (failed(program)) {
-        results[i] = BackendResult::failure(
-            MeasureStatus::CompileFail, "the runtime cannot run this kernel");
-        requests.emplace_back();
-        continue;
-      }
+      // Every launch of the variant, with its workspaces, is one request:
+      // verified on the final outputs, timed as one sequence.
+      notes.emplace_back(
+          variant->hasSeveralKernels()
+              ? llvm::formatv(", {0} kernels", variant->program.launches.size())
+                    .str()
+              : std::string());
       BenchRequest &request =
-          requests.emplace_back(makeBenchRequest(*program, options.seed))
+          requests
+              .emplace_back(makeBenchRequest(variant->program, options.seed))
               .value();
       request.timing = options.timing;
       request.fake = options.fake;
@@ -187,10 +187,10 @@ public:
         for (auto [output, expected] : llvm::zip(request.outputs, ref.expected))
           output.expected =
               toBytes(expected, request.buffers[output.buffer].dtype);
-        notes.back() = ", checked against the CPU interpreter";
+        notes.back() += ", checked against the CPU interpreter";
       } else if (ref.gpu) {
         request.reference = *ref.gpu;
-        notes.back() = ", checked against the simplest lowering on the GPU";
+        notes.back() += ", checked against the simplest lowering on the GPU";
       }
     }
 

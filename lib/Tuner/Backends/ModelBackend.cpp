@@ -38,8 +38,8 @@ public:
   const DeviceContext &getContext() const override { return context; }
 
   llvm::Expected<BackendResult> measure(const Variant &variant) override {
-    dkernel::FuncOp kernel = variant.kernel;
-    RooflineEstimate estimate = estimateLatency(profileKernel(kernel), device);
+    // Several kernels (a split through a workspace) run one after another.
+    RooflineEstimate estimate = estimateKernels(variant.kernels, device);
     if (!estimate.launchable)
       return BackendResult::failure(MeasureStatus::LaunchFail,
                                     estimate.describe());

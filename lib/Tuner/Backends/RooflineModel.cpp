@@ -628,12 +628,15 @@ std::string RooflineEstimate::describe() const {
   if (!launchable)
     return "cannot launch: " + reason;
   std::string text;
-  llvm::raw_string_ostream(text)
-      << bound << "-bound, "
-      << llvm::format("%.2f us, occupancy %.0f%%, %lld blocks/SM, %lld "
-                      "round%s",
-                      us, occupancy * 100, static_cast<long long>(blocksPerSM),
-                      static_cast<long long>(rounds), rounds == 1 ? "" : "s");
+  llvm::raw_string_ostream os(text);
+  if (kernels > 1)
+    os << llvm::format("%u kernels, %.2f us; the slowest ", kernels, us);
+  os << bound << "-bound, "
+     << llvm::format("%.2f us, occupancy %.0f%%, %lld blocks/SM, %lld "
+                     "round%s",
+                     kernels > 1 ? slowestUs : us, occupancy * 100,
+                     static_cast<long long>(blocksPerSM),
+                     static_cast<long long>(rounds), rounds == 1 ? "" : "s");
   return text;
 }
 
@@ -717,7 +720,33 @@ RooflineEstimate tuner::estimateLatency(const KernelProfile &p,
       bounds, [](const auto &a, const auto &b) { return a.first < b.first; });
   e.bound = worst->second;
   e.us = worst->first + d.launchUs;
+  e.slowestUs = e.us;
   return e;
+}
+
+RooflineEstimate tuner::estimateKernels(ArrayRef<dkernel::FuncOp> kernels,
+                                        const DeviceModel &d) {
+  RooflineEstimate slowest;
+  if (kernels.empty()) {
+    slowest.launchable = false;
+    slowest.reason = "no kernel to launch";
+    return slowest;
+  }
+  double totalUs = 0;
+  for (dkernel::FuncOp kernel : kernels) {
+    RooflineEstimate e = estimateLatency(profileKernel(kernel), d);
+    if (!e.launchable) {
+      if (kernels.size() > 1)
+        e.reason = "@" + kernel.getSymName().str() + ": " + e.reason;
+      return e;
+    }
+    totalUs += e.us;
+    if (e.us >= slowest.slowestUs)
+      slowest = std::move(e);
+  }
+  slowest.us = totalUs;
+  slowest.kernels = kernels.size();
+  return slowest;
 }
 
 double tuner::rooflineFloorUs(const KernelProfile &p, const DeviceModel &d) {

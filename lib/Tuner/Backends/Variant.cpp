@@ -10,7 +10,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <chrono>
 
@@ -22,28 +24,55 @@ using namespace deplodock::tuner;
 /// name, which the Kernel IR function keeps.
 static constexpr StringLiteral kHostName = "__deplodock_tune_host";
 
+/// The parameters of `launch` of `kernel` as `cuda_op` rows list them; for
+/// several launches each names the buffer it passes and whether that is a
+/// workspace (a buffer past the arguments).
+static llvm::json::Array describeParams(dkernel::FuncOp kernel,
+                                        const runtime::LaunchSpec &launch,
+                                        const runtime::KernelProgram &program,
+                                        bool withBuffers) {
+  llvm::json::Array params;
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    std::string text;
+    llvm::raw_string_ostream(text) << type;
+    llvm::json::Object param{{"param", int64_t(i)},
+                             {"type", text},
+                             {"output", kernel.isOutput(i)},
+                             {"zero_init", kernel.isZeroInit(i)}};
+    if (withBuffers && i < launch.params.size()) {
+      const runtime::LaunchParam &p = launch.params[i];
+      unsigned buffer = p.tma ? p.tma->buffer : p.buffer;
+      param["buffer"] = int64_t(buffer);
+      param["workspace"] = buffer >= program.numArguments;
+    }
+    params.push_back(std::move(param));
+  }
+  return params;
+}
+
 CudaOpRow Variant::getCudaOpRow() const {
   CudaOpRow row;
   row.key = cudaKey;
   row.pretty = knobsText;
   row.source = cuda;
   row.kernelName = name;
-  dkernel::FuncOp func = kernel;
-  ArrayRef<int64_t> grid = func.getGrid(), block = func.getBlock();
+  const runtime::LaunchSpec &first = program.launches.front();
   for (size_t i = 0; i < 3; ++i) {
-    row.grid[i] = i < grid.size() ? grid[i] : 1;
-    row.block[i] = i < block.size() ? block[i] : 1;
+    row.grid[i] = first.grid[i];
+    row.block[i] = first.block[i];
   }
-  row.smemBytes = func.getSmem();
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-    std::string text;
-    llvm::raw_string_ostream(text) << type;
-    row.argOrder.push_back(
-        llvm::json::Object{{"param", int64_t(i)},
-                           {"type", text},
-                           {"output", func.isOutput(i)},
-                           {"zero_init", func.isZeroInit(i)}});
+  row.smemBytes = first.smemBytes;
+  if (!hasSeveralKernels()) {
+    row.argOrder = describeParams(getMainKernel(), first, program, false);
+    return row;
   }
+  for (auto [kernel, launch] : llvm::zip(kernels, program.launches))
+    row.argOrder.push_back(llvm::json::Object{
+        {"kernel", launch.kernel},
+        {"grid", llvm::json::Array(launch.grid)},
+        {"block", llvm::json::Array(launch.block)},
+        {"smem", int64_t(launch.smemBytes)},
+        {"params", describeParams(kernel, launch, program, true)}});
   return row;
 }
 
@@ -100,25 +129,78 @@ llvm::Error tuner::finishVariant(Variant &variant,
   addKernelPasses(pm, target);
   if (failed(pm.run(*variant.kernelModule)))
     return fail("cannot lower to Kernel IR: " + diagnostics);
-  for (auto func : variant.kernelModule->getOps<dkernel::FuncOp>())
-    variant.kernel = func;
-  if (!variant.kernel)
+  auto host = variant.kernelModule->lookupSymbol<func::FuncOp>(kHostName);
+  if (!host)
+    return fail("the Kernel IR has no host function");
+  // The host function allocates the workspaces and launches the kernels in
+  // order; the runtime runs it as it is.
+  FailureOr<runtime::KernelProgram> program = runtime::buildKernelProgram(host);
+  if (failed(program))
+    return fail("the runtime cannot run the variant: " + diagnostics);
+  if (program->launches.empty())
     return fail("the Kernel IR has no dkernel.func");
-  // A variant is timed as one launch; a split-K workspace adds a second
-  // kernel, which timing the last one alone would leave out.
-  if (llvm::range_size(variant.kernelModule->getOps<dkernel::FuncOp>()) > 1)
-    return fail("the variant lowers to several kernels (split_workspace), "
-                "which the tuner cannot time as one launch yet");
-  variant.kernelKey = opKey(variant.kernel);
-  llvm::raw_string_ostream(variant.kernelText) << variant.kernel;
+  // The host returns nothing: its results are the arguments it writes.
+  llvm::SmallSetVector<unsigned, 4> written;
+  for (const runtime::LaunchSpec &launch : program->launches)
+    for (unsigned buffer : launch.writes)
+      if (buffer < program->numArguments)
+        written.insert(buffer);
+  program->results.assign(written.begin(), written.end());
+  llvm::sort(program->results);
+  variant.program = std::move(*program);
+  for (const runtime::LaunchSpec &launch : variant.program.launches)
+    variant.kernels.push_back(
+        variant.kernelModule->lookupSymbol<dkernel::FuncOp>(launch.kernel));
+
+  llvm::raw_string_ostream kernelText(variant.kernelText);
+  llvm::json::Array launches;
+  std::string kernelKeys;
+  for (auto [kernel, launch] :
+       llvm::zip(variant.kernels, variant.program.launches)) {
+    kernelText << (kernelKeys.empty() ? "" : "\n") << kernel;
+    kernelKeys += opKey(kernel) + "\n";
+    llvm::json::Object geometry{{"grid", llvm::json::Array(kernel.getGrid())},
+                                {"block", llvm::json::Array(kernel.getBlock())},
+                                {"smem", kernel.getSmem()}};
+    if (variant.hasSeveralKernels()) {
+      // What the source alone does not say: which buffer each parameter is,
+      // and what is zeroed first.
+      llvm::json::Array params, zero;
+      for (const runtime::LaunchParam &param : launch.params)
+        params.push_back(int64_t(param.tma ? param.tma->buffer : param.buffer));
+      for (unsigned buffer : launch.zero)
+        zero.push_back(int64_t(buffer));
+      geometry["kernel"] = launch.kernel;
+      geometry["params"] = std::move(params);
+      geometry["zero"] = std::move(zero);
+    }
+    launches.push_back(std::move(geometry));
+  }
+  variant.kernelKey = variant.hasSeveralKernels()
+                          ? sha256Hex(kernelKeys)
+                          : opKey(variant.getMainKernel());
 
   llvm::raw_string_ostream os(variant.cuda);
-  if (failed(translateToCuda(variant.kernel, os)))
+  // One kernel keeps the key it always had: its own source and geometry.
+  if (failed(translateToCuda(variant.hasSeveralKernels()
+                                 ? variant.kernelModule->getOperation()
+                                 : variant.getMainKernel().getOperation(),
+                             os)))
     return fail("cannot print CUDA: " + diagnostics);
-  llvm::json::Value launch = llvm::json::Object{
-      {"grid", llvm::json::Array(variant.kernel.getGrid())},
-      {"block", llvm::json::Array(variant.kernel.getBlock())},
-      {"smem", variant.kernel.getSmem()}};
+  llvm::json::Value launch = nullptr;
+  if (!variant.hasSeveralKernels()) {
+    launch = std::move(launches.front());
+  } else {
+    llvm::json::Array workspaces;
+    for (const runtime::BufferSpec &buffer :
+         llvm::ArrayRef(variant.program.buffers)
+             .drop_front(variant.program.numArguments))
+      workspaces.push_back(
+          llvm::json::Object{{"dtype", runtime::dtypeName(buffer.dtype)},
+                             {"shape", llvm::json::Array(buffer.shape)}});
+    launch = llvm::json::Object{{"launches", std::move(launches)},
+                                {"workspaces", std::move(workspaces)}};
+  }
   std::string launchText;
   llvm::raw_string_ostream(launchText) << launch;
   variant.cudaKey = sha256Hex(variant.cuda + "\n" + launchText);

@@ -151,12 +151,6 @@ void ForkTreeSpace::children(NodeId node, SmallVectorImpl<NodeId> &out) {
     SmallVector<dtile::KnobsAttr> options(cursor->getOptions());
     uint32_t first = nodes.size();
     for (auto [i, option] : llvm::enumerate(options)) {
-      // A split through a workspace lowers to two kernels, and a variant is
-      // timed as one launch: until the backends time several, the search
-      // leaves those options out rather than spend measurements on
-      // variants it cannot time (they stay available by knobs).
-      if (option.getSplitWorkspace().value_or(false))
-        continue;
       Node child;
       child.parent = static_cast<uint32_t>(node);
       child.option = static_cast<uint32_t>(i);

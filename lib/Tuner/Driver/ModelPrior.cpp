@@ -39,8 +39,7 @@ tuner::detail::makeModelPrior(const dtile::Target &target,
         llvm::consumeError(std::move(e));
         return std::nullopt;
       }
-      RooflineEstimate estimate =
-          estimateLatency(profileKernel(variant->kernel), *shared);
+      RooflineEstimate estimate = estimateKernels(variant->kernels, *shared);
       if (!estimate.launchable)
         return std::nullopt;
       double us = estimate.us;

@@ -208,7 +208,7 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
       llvm::Expected<Variant> variant = lowerVariant(*cursor, loopKey, target);
       if (variant)
         result.floorUs =
-            rooflineFloorUs(profileKernel(variant->kernel), *device);
+            rooflineFloorUs(profileKernel(variant->getMainKernel()), *device);
       else
         llvm::consumeError(variant.takeError());
     }

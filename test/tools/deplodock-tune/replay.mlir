@@ -3,7 +3,7 @@
 // knobs= with the winner's knobs gives, down to the CUDA text. The winner is
 // not the heuristic default, so replay really changed something.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: deplodock-tune %deplodock_src_root/examples/matmul.mlir --db=%t/tune.db --max-variants=30 --knobs-out=%t/winner.knobs --quiet | FileCheck %s --check-prefix=TABLE
+// RUN: deplodock-tune %deplodock_src_root/examples/matmul.mlir --db=%t/tune.db --max-variants=60 --knobs-out=%t/winner.knobs --quiet | FileCheck %s --check-prefix=TABLE
 // RUN: deplodock-opt --lower-to-tile="tune-db=%t/tune.db" %deplodock_src_root/examples/matmul.mlir -o %t/replayed.mlir
 // RUN: deplodock-opt --lower-to-tile="knobs=$(cat %t/winner.knobs)" %deplodock_src_root/examples/matmul.mlir -o %t/explicit.mlir
 // RUN: deplodock-opt --lower-to-tile %deplodock_src_root/examples/matmul.mlir -o %t/default.mlir

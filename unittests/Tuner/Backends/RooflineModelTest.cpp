@@ -182,6 +182,30 @@ TEST_F(RooflineModelTest, ABlockThatDoesNotFitCannotLaunch) {
   EXPECT_TRUE(estimate("huge_smem", h100).launchable);
 }
 
+TEST_F(RooflineModelTest, KernelsInSequenceAddUp) {
+  // Each kernel alone, its launch included, summed; the slowest describes
+  // the bound.
+  RooflineEstimate wide = estimate("wide", h100);
+  RooflineEstimate narrow = estimate("narrow", h100);
+  RooflineEstimate both =
+      estimateKernels({kernel("wide"), kernel("narrow")}, h100);
+  ASSERT_TRUE(both.launchable);
+  EXPECT_DOUBLE_EQ(both.us, wide.us + narrow.us);
+  EXPECT_EQ(both.kernels, 2u);
+  EXPECT_DOUBLE_EQ(both.slowestUs, narrow.us);
+  EXPECT_EQ(both.bound, narrow.bound);
+  EXPECT_EQ(both.describe().rfind("2 kernels, ", 0), 0u) << both.describe();
+  // One kernel is estimateLatency's estimate.
+  EXPECT_EQ(estimateKernels({kernel("wide")}, h100).describe(),
+            wide.describe());
+  // One that cannot launch fails the sequence, named.
+  RooflineEstimate bad =
+      estimateKernels({kernel("wide"), kernel("huge_smem")}, a100);
+  EXPECT_FALSE(bad.launchable);
+  EXPECT_EQ(bad.reason.rfind("@huge_smem: ", 0), 0u) << bad.reason;
+  EXPECT_FALSE(estimateKernels({}, h100).launchable);
+}
+
 TEST_F(RooflineModelTest, TheA100IsSlowerThanTheH100) {
   for (StringRef name : {"wide", "rows", "loop"})
     EXPECT_GT(estimate(name, a100).us, estimate(name, h100).us) << name.str();
@@ -238,7 +262,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_TRUE(contextAllowsTf32((*tf32)->getContext()));
 
   Variant variant;
-  variant.kernel = kernel("wide");
+  variant.kernels = {kernel("wide")};
   FailureOr<BackendResult> result = check((*backend)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_TRUE(result->measurement.isValid());
@@ -246,13 +270,22 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_DOUBLE_EQ(result->measurement.medianUs, estimate("wide", h100).us);
   EXPECT_EQ(result->detail.rfind("estimated: ", 0), 0u) << result->detail;
 
-  variant.kernel = kernel("huge_smem");
+  variant.kernels = {kernel("huge_smem")};
   FailureOr<std::unique_ptr<Backend>> old =
       check(createModelBackend("sm_80"), error);
   ASSERT_TRUE(succeeded(old)) << error;
   result = check((*old)->measure(variant), error);
   ASSERT_TRUE(succeeded(result)) << error;
   EXPECT_EQ(result->measurement.status, MeasureStatus::LaunchFail);
+
+  // A variant of several kernels (a split through a workspace) is their sum.
+  variant.kernels = {kernel("wide"), kernel("narrow")};
+  result = check((*backend)->measure(variant), error);
+  ASSERT_TRUE(succeeded(result)) << error;
+  EXPECT_DOUBLE_EQ(result->measurement.medianUs,
+                   estimate("wide", h100).us + estimate("narrow", h100).us);
+  EXPECT_EQ(result->detail.rfind("estimated: 2 kernels, ", 0), 0u)
+      << result->detail;
 
   EXPECT_TRUE(failed(check(createModelBackend("sm_75"), error)));
   EXPECT_NE(error.find("sm_75"), std::string::npos) << error;

@@ -177,7 +177,8 @@ public:
   const DeviceContext &getContext() const override { return context; }
   llvm::Expected<BackendResult> measure(const Variant &variant) override {
     EXPECT_FALSE(variant.cuda.empty());
-    EXPECT_TRUE(variant.kernel);
+    EXPECT_FALSE(variant.kernels.empty());
+    EXPECT_EQ(variant.kernels.size(), variant.program.launches.size());
     if (calls++ < answers)
       return BackendResult::single(10.0 + calls);
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
