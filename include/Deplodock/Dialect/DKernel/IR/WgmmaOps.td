@@ -149,7 +149,7 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
 
     ```mlir
     %d:4 = dkernel.wgmma_mma_async %da, %db, [%c0, %c1, %c2, %c3] n 8 : bf16
-    %e:32 = dkernel.wgmma_mma_async %da, %dt, [] n 64 major_b mn : f16
+    %e:32 = dkernel.wgmma_mma_async %da, %dkn, [] n 64 major_b mn : bf16
     ```
   }];
   let arguments = (ins I64:$a, I64:$b, Variadic<F32>:$c, I64Prop:$n,
