@@ -417,12 +417,15 @@ func.func @f(%a: memref<64x64xbf16>, %bt: memref<16x64xbf16>) -> memref<64x16xf3
 
 namespace {
 
-/// A kernel multiplying A (64 x 64, K-major) by B held K x N (MN-major) as
-/// TMA copies land them: A one 128-byte-swizzled box, B one box per
-/// `swizzle`-byte segment of N (64 K rows each, `64 * swizzle` bytes
-/// apart). Four wgmma k-steps with major_b mn read B through descriptors
-/// whose LBO is the segment stride and SBO 8 K rows.
-std::string makeMnMajorKernel(const char *elt, int64_t n, int64_t swizzle) {
+/// A kernel multiplying A (64 x 64, held M x K, or K x M with `aMnMajor`)
+/// by B held K x N (MN-major) as TMA copies land them: A one
+/// 128-byte-swizzled box, B one box per `swizzle`-byte segment of N (64 K
+/// rows each, `64 * swizzle` bytes apart). Four wgmma k-steps with major_b
+/// mn read B through descriptors whose LBO is the segment stride and SBO 8
+/// K rows; an MN-major A's descriptor starts at K row 16 s instead of
+/// column 16 s.
+std::string makeMnMajorKernel(const char *elt, int64_t n, int64_t swizzle,
+                              bool aMnMajor) {
   int64_t width = swizzle / 2, segments = n / width, segBytes = 64 * swizzle;
   int64_t bBase = 8192, mbOffset = bBase + segments * segBytes;
   std::string sa = llvm::formatv("memref<64x64x{0}, #gpu.address_space<"
@@ -478,16 +481,19 @@ std::string makeMnMajorKernel(const char *elt, int64_t n, int64_t swizzle) {
   std::vector<std::string> acc;
   for (int64_t s = 0; s < 4; ++s) {
     std::string da = b.name(), db = b.name(), d = b.name();
+    std::string k = b.cst(16 * s);
     body += llvm::formatv("  {0} = dkernel.wgmma_desc %sa[{1}, {2}] swizzle "
-                          "128 lbo 16 sbo 1024 : {3}\n",
-                          da, c0, b.cst(16 * s), sa);
+                          "128 lbo {3} sbo 1024 : {4}\n",
+                          da, aMnMajor ? k : c0, aMnMajor ? c0 : k,
+                          aMnMajor ? 8192 : 16, sa);
     body += llvm::formatv("  {0} = dkernel.wgmma_desc %sb[{1}] swizzle {2} "
                           "lbo {3} sbo {4} : {5}\n",
                           db, b.cst(16 * s * width), swizzle, segBytes,
                           8 * swizzle, flat);
     body += llvm::formatv("  {0}:{1} = dkernel.wgmma_mma_async {2}, {3}, "
-                          "[{4}] n {5} major_b mn : {6}\n",
-                          d, n / 2, da, db, llvm::join(acc, ", "), n, elt);
+                          "[{4}] n {5}{6} major_b mn : {7}\n",
+                          d, n / 2, da, db, llvm::join(acc, ", "), n,
+                          aMnMajor ? " major_a mn" : "", elt);
     acc.clear();
     for (int64_t x = 0; x < n / 2; ++x)
       acc.push_back(d + "#" + std::to_string(x));
@@ -530,18 +536,21 @@ func.func @f(%a: memref<64x64x{0}>, %b: memref<64x{2}x{0}>) -> memref<64x{2}xf32
 } // namespace
 
 /// B held K x N, as TMA lands it in 128-byte (and, 32 wide, 64-byte)
-/// swizzle segments, read MN-major: the accumulators equal the scalar
-/// matmul; N of 128 and 256 span two and four atoms, so a wrong LBO reads
-/// another segment's columns.
+/// swizzle segments, read MN-major (and A held K x M as well): the
+/// accumulators equal the scalar matmul; N of 128 and 256 span two and four
+/// atoms, so a wrong LBO reads another segment's columns.
 TEST_F(SimtWgmmaTest, WgmmaReadsMnMajorTmaBoxes) {
   Type f32 = Float32Type::get(&context);
-  for (auto [element, n, swizzle] :
-       {std::tuple<const char *, int64_t, int64_t>{"bf16", 128, 128},
-        {"f16", 256, 128},
-        {"f16", 32, 64},
-        {"bf16", 64, 128}}) {
-    std::string label =
-        llvm::formatv("{0}, n {1}, swizzle {2}", element, n, swizzle);
+  for (auto [element, n, swizzle, aMnMajor] :
+       {std::tuple<const char *, int64_t, int64_t, bool>{"bf16", 128, 128,
+                                                         false},
+        {"f16", 256, 128, false},
+        {"f16", 32, 64, false},
+        {"bf16", 64, 128, false},
+        {"f16", 128, 128, true},
+        {"bf16", 32, 64, true}}) {
+    std::string label = llvm::formatv("{0}, n {1}, swizzle {2}, A {3}", element,
+                                      n, swizzle, aMnMajor ? "K x M" : "M x K");
     Type type = std::string(element) == "f16"
                     ? Type(Float16Type::get(&context))
                     : Type(BFloat16Type::get(&context));
@@ -550,7 +559,7 @@ TEST_F(SimtWgmmaTest, WgmmaReadsMnMajorTmaBoxes) {
     Buffer b = buffer({64, n}, type,
                       [](int64_t e) { return std::cos(1.3 * e) * 1.5; });
     FailureOr<SmallVector<Buffer>> results =
-        run(makeMnMajorKernel(element, n, swizzle), {a, b});
+        run(makeMnMajorKernel(element, n, swizzle, aMnMajor), {a, b});
     ASSERT_TRUE(succeeded(results)) << label << ": " << errors;
     for (int64_t i = 0; i < 64; ++i)
       for (int64_t j = 0; j < n; ++j) {
@@ -559,7 +568,8 @@ TEST_F(SimtWgmmaTest, WgmmaReadsMnMajorTmaBoxes) {
         for (int64_t s = 0; s < 64; s += 16) {
           double sum = want;
           for (int64_t x = s; x < s + 16; ++x)
-            sum += a.data[i * 64 + x] * b.data[x * n + j];
+            sum +=
+                a.data[aMnMajor ? x * 64 + i : i * 64 + x] * b.data[x * n + j];
           want = interp::roundTo(f32, sum);
         }
         ASSERT_EQ((*results)[0].data[i * n + j], want)

@@ -1,7 +1,7 @@
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=FORKS
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async="knobs=linear_0_reduce:wgmma=true,warpgroups=2,wgmma_n=128;ragged_0_reduce:wgmma=false;kn_0_reduce:wgmma=true,warpgroups=2,wgmma_n=256" | FileCheck %s --check-prefix=WIDE
-// RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=tm_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTKMAJOR
+// RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=strided_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTKMAJOR
 // RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=short_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTMA
 // RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=linear_0_reduce:wgmma=true,swizzle=64" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SWIZZLE
 // RUN: not deplodock-opt %S/Inputs/half-matmuls.mlir --dtile-lower="knobs=mm_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOWGMMA
@@ -9,6 +9,8 @@
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.cu
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.sm90a.cubin %t.cu %}
+// RUN: deplodock-run --interp %S/Inputs/wgmma-matmuls.mlir --func=tm --rtol=1e-3 --print=none --compare="dtile-lower{knobs=tm_0_reduce:wgmma=true,warpgroups=2,wgmma_n=64},convert-dtile-to-dkernel" --compare="dtile-lower{knobs=tm_0_reduce:wgmma=true,warpgroups=1,wgmma_n=32},convert-dtile-to-dkernel" | FileCheck %s --check-prefix=NUMBERS
+// RUN: deplodock-run --interp %S/Inputs/wgmma-matmuls.mlir --func=kn --rtol=1e-3 --print=none --compare="dtile-lower{knobs=kn_0_reduce:wgmma=true,warpgroups=2,wgmma_n=256},convert-dtile-to-dkernel" --compare="dtile-lower{knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128,double_buffer=false},convert-dtile-to-dkernel" | FileCheck %s --check-prefix=NUMBERS
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128,double_buffer=false" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNELMN
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.mn.cu
 // RUN: FileCheck %s --check-prefix=CUDAMN < %t.mn.cu
@@ -86,11 +88,21 @@
 //  DEFAULT-NEXT:       dkernel.wgmma_desc %[[BS]][%c16, %c0] swizzle 64 lbo 4096 sbo 512
 //  DEFAULT-NEXT:       dkernel.wgmma_mma_async {{.*}} n 32 major_b mn : f16
 
-/// A held K x M is not K-major, and a K of 32 is shorter than a TMA box of
-/// one 64-deep chunk: both are left to mma_sync and SIMT.
+/// A held K x M (a transposed activation) is MN-major too: its slab is 64
+/// rows of K by the block's 64 of M, each warpgroup's descriptors starting
+/// at its own 64 columns, K row 16 s for step s; the wgmma reads both
+/// operands transposed.
 // DEFAULT-LABEL: func.func @tm
+//       DEFAULT:       %[[AS:.*]] = dtile.stage %{{.*}}[%[[KO:.*]] * 64, %[[MO:.*]] * 64] box [64, 64] transport tma swizzle 128 : memref<128x128xf16>
+//       DEFAULT:       dkernel.wgmma_desc %[[AS]][%c0, %{{.*}}] swizzle 128 lbo 8192 sbo 1024
+//       DEFAULT:       dkernel.wgmma_mma_async {{.*}} n 32 major_a mn major_b mn : f16
+//       DEFAULT:       dkernel.wgmma_desc %[[AS]][%c16, %{{.*}}] swizzle 128 lbo 8192 sbo 1024
+
+/// B indexed [K, 1, N] has no N beside K, and a K of 32 is shorter than a
+/// TMA box of one 64-deep chunk: both are left to mma_sync and SIMT.
+// DEFAULT-LABEL: func.func @strided
 //   DEFAULT-NOT:   wgmma
-//       DEFAULT:   dtile.kernel @tm_0_reduce ins
+//       DEFAULT:   dtile.kernel @strided_0_reduce ins
 // DEFAULT-LABEL: func.func @short
 //   DEFAULT-NOT:   wgmma
 //       DEFAULT:   dtile.kernel @short_0_reduce ins
@@ -100,7 +112,8 @@
 // FORKS: @linear_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (2, true, 32), (2, true, 64), (2, true, 128), false}
 // FORKS: @ragged_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), false}
 // FORKS: @kn_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (1, true, 256), (2, true, 32), (2, true, 64), (2, true, 128), (2, true, 256), false}
-// FORKS: @tm_0_reduce: wgmma_async: does not apply: the operands are not indexed [..., M, K] for A and [..., N, K] or [..., K, N] for B, the layouts wgmma reads
+// FORKS: @tm_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (2, true, 32), (2, true, 64), false}
+// FORKS: @strided_0_reduce: wgmma_async: does not apply: the operands are not indexed [..., M, K] or [..., K, M] for A and [..., N, K] or [..., K, N] for B, the layouts wgmma reads
 // FORKS: @short_0_reduce: wgmma_async: does not apply: TMA cannot copy the slabs of any block tile (M 64, N 64, K 32): the boxes must lie inside the operands, whose rows must span multiples of 16 bytes
 
 /// Two warpgroups of 64 rows share one 128 x 128 block: A's slab holds
@@ -129,7 +142,7 @@
 //       WIDE:       %{{.*}}:128 = dkernel.wgmma_mma_async {{.*}} n 256 major_b mn : f16
 
 /// Asking for wgmma where it cannot run is an error saying why.
-// NOTKMAJOR: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @tm_0_reduce: the operands are not indexed [..., M, K] for A and [..., N, K] or [..., K, N] for B
+// NOTKMAJOR: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @strided_0_reduce: the operands are not indexed [..., M, K] or [..., K, M] for A and [..., N, K] or [..., K, N] for B
 // NOTMA: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @short_0_reduce: TMA cannot copy the slabs of any block tile (M 64, N 64, K 32)
 // NOWGMMA: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @mm_0_reduce: target sm_80 has no warpgroup MMA (the 'wgmma' feature)
 
@@ -170,3 +183,8 @@
 
 /// The emitted wgmma reads B transposed: imm-trans-b 1.
 // CUDAMN: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+
+/// MN-major operands give the Loop kernel's numbers on the SIMT interpreter
+/// (within f16's tolerance): A held K x M with one and two warpgroups, B
+/// held K x N four and two 64-wide atoms of N wide.
+// NUMBERS-COUNT-2: compare result #0 after 'dtile-lower{knobs={{.*}}wgmma=true{{.*}}: PASS

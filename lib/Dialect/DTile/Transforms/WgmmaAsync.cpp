@@ -1,19 +1,21 @@
 //===- WgmmaAsync.cpp - Half matmuls on warpgroup MMA (sm_90a) --*- C++ -*-===//
 //
 // wgmma_async: a matmul of f16 or bf16 operands summing in f32 becomes
-// warpgroups of m64nNk16 wgmma.mma_async. A is K-major (held M x K); B is
-// K-major (N x K, as nn.Linear holds a weight) or MN-major (K x N, as
-// `x @ W` reads it). Each block holds `warpgroups` x 128 threads (thread
-// axes "warpgroup" x "thread"), each warpgroup 64 rows and N columns of
-// accumulators. Per 64-deep K chunk a TMA copies both operands' slabs with
-// the 128-byte swizzle, zero-filling past the edges: a K-major slab row is
-// one 128-byte line of 64 halves of K; an MN-major B slab is 64 rows of K,
-// its N split into 64-wide segments of 128-byte lines (a 64-byte swizzle
-// where N is 32). The descriptors name those slabs in the same swizzle, so
-// the tensor cores read what the TMA wrote without a proxy fence. The epilogue
-// of the Loop kernel runs once per accumulator, at the row and column the
-// warpgroup layout gives it. The rule forks between wgmma and the rules after
-// it (mma_sync, SIMT), so the tuner measures all.
+// warpgroups of m64nNk16 wgmma.mma_async. A is K-major (held M x K) or
+// MN-major (K x M, a transposed activation); B is K-major (N x K, as
+// nn.Linear holds a weight) or MN-major (K x N, as `x @ W` reads it). Each
+// block holds `warpgroups` x 128 threads (thread axes "warpgroup" x
+// "thread"), each warpgroup 64 rows and N columns of accumulators. Per
+// 64-deep K chunk a TMA copies both operands' slabs with the 128-byte
+// swizzle, zero-filling past the edges: a K-major slab row is one 128-byte
+// line of 64 halves of K; an MN-major slab is 64 rows of K, its M or N
+// split into 64-wide segments of 128-byte lines (a 64-byte swizzle where
+// B's N is 32), one segment per warpgroup for A. The descriptors name those
+// slabs in the same swizzle, so the tensor cores read what the TMA wrote
+// without a proxy fence. The epilogue of the Loop kernel runs once per
+// accumulator, at the row and column the warpgroup layout gives it. The
+// rule forks between wgmma and the rules after it (mma_sync, SIMT), so the
+// tuner measures all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,9 +188,11 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
       getMajor(mm.a.indices, mAxis, mAxis, nAxis);
   std::optional<dkernel::WgmmaMajor> majorB =
       getMajor(mm.b.indices, nAxis, mAxis, nAxis);
-  if (majorA != dkernel::WgmmaMajor::k || !majorB)
-    return refuse("the operands are not indexed [..., M, K] for A and "
-                  "[..., N, K] or [..., K, N] for B, the layouts wgmma reads");
+  if (!majorA || !majorB)
+    return refuse("the operands are not indexed [..., M, K] or [..., K, M] "
+                  "for A and [..., N, K] or [..., K, N] for B, the layouts "
+                  "wgmma reads");
+  mm.a.major = *majorA;
   mm.b.major = *majorB;
   // TMA zero-fills past K only where K ends the source's dimension.
   for (Operand *op : {&mm.a, &mm.b}) {
@@ -376,8 +380,9 @@ TileOp WgmmaBuilder::build() {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
+        // An MN-major slab row holds M (64 or more halves: 128 bytes) or N,
+        // swizzled as wide as it fills.
         slabA = stage(mm.a, numBlocks - 2, bm, ko, kSwizzle);
-        // An MN-major slab row holds N, swizzled as wide as it fills.
         slabB = stage(mm.b, numBlocks - 1, instrN, ko,
                       mm.b.major == dkernel::WgmmaMajor::k
                           ? kSwizzle
