@@ -14,6 +14,9 @@
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128,double_buffer=false" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNELMN
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.mn.cu
 // RUN: FileCheck %s --check-prefix=CUDAMN < %t.mn.cu
+// RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=tm_0_reduce:wgmma=true,warpgroups=2,wgmma_n=64" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.tm.cu
+// RUN: FileCheck %s --check-prefix=CUDATM < %t.tm.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.tm.sm90a.cubin %t.tm.cu %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.mn.sm90a.cubin %t.mn.cu %}
 
 /// A 128 x 128 x 128 bf16 linear layer on sm_90a (both operands K-major):
@@ -181,8 +184,11 @@
 //       KERNELMN:   dkernel.wgmma_desc %[[B]][%{{.*}}] swizzle 128 lbo 8192 sbo 1024 : memref<8192xf16, #gpu.address_space<workgroup>>
 //       KERNELMN:   dkernel.wgmma_mma_async {{.*}} n 128 major_b mn : f16
 
-/// The emitted wgmma reads B transposed: imm-trans-b 1.
+/// The emitted wgmma reads B transposed: imm-trans-b 1; with A held K x M
+/// as well, imm-trans-a 1 too.
 // CUDAMN: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// CUDATM-LABEL: tm_0_reduce(
+//       CUDATM: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
 
 /// MN-major operands give the Loop kernel's numbers on the SIMT interpreter
 /// (within f16's tolerance): A held K x M with one and two warpgroups, B
