@@ -481,6 +481,8 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
           .Case([&](dkernel::WgmmaMmaAsyncOp mma) {
             instr.kind = Kind::WgmmaMma;
             instr.a = mma.getN();
+            instr.b = mma.getMajorA() == dkernel::WgmmaMajor::mn;
+            instr.c = mma.getMajorB() == dkernel::WgmmaMajor::mn;
             // The accumulators round to f32.
             instr.element = Float32Type::get(mma.getContext());
             return success();

@@ -6,8 +6,9 @@
 //   fields of the PTX descriptor (bits 0-45) and the swizzle width in bits
 //   46-47 instead of 62-63, so that it stays an exact double;
 // * the multiplicands are read from the shared pool through the descriptor,
-//   swizzled as a TMA box with the same swizzle writes them
-//   (swizzleByteOffset on the pool address), through the race tracker;
+//   K-major or MN-major as the op's major_a / major_b say, swizzled as a
+//   TMA box with the same swizzle writes them (swizzleByteOffset on the
+//   pool address), through the race tracker;
 // * the products are exact, summed in double and rounded once to f32, and
 //   land in the accumulators in the warpgroup layout;
 // * the op is asynchronous: each thread needs a wgmma_fence since its last
@@ -60,13 +61,21 @@ Descriptor decode(double value) {
   return d;
 }
 
-/// The pool byte of row `r`, column `k` (0 to 15) of a K-major operand of
-/// 2-byte elements.
-int64_t operandByte(const Descriptor &d, int64_t r, int64_t k) {
+/// The pool byte of element `r` of M or N and `k` (0 to 15) of K of an
+/// operand of 2-byte elements, K-major or (`mnMajor`) MN-major.
+int64_t operandByte(const Descriptor &d, int64_t r, int64_t k, bool mnMajor) {
   if (d.swizzle == 0)
-    return d.start + (r / 8) * d.sbo + (k / 8) * d.lbo + (r % 8) * 16 +
-           2 * (k % 8);
-  int64_t linear = d.start + (r / 8) * d.sbo + (r % 8) * d.swizzle + 2 * k;
+    return mnMajor ? d.start + (r / 8) * d.sbo + (k / 8) * d.lbo +
+                         (k % 8) * 16 + 2 * (r % 8)
+                   : d.start + (r / 8) * d.sbo + (k / 8) * d.lbo +
+                         (r % 8) * 16 + 2 * (k % 8);
+  // Swizzled, a K-major row of S bytes holds K; an MN-major one holds an
+  // atom of S / 2 elements of M or N, atoms LBO apart.
+  int64_t atom = d.swizzle / 2;
+  int64_t linear =
+      mnMajor ? d.start + (r / atom) * d.lbo + (k / 8) * d.sbo +
+                    (k % 8) * d.swizzle + 2 * (r % atom)
+              : d.start + (r / 8) * d.sbo + (r % 8) * d.swizzle + 2 * k;
   return swizzleByteOffset(linear, d.swizzle);
 }
 
@@ -205,11 +214,11 @@ LogicalResult Machine::execWgmmaMma(const SInstr &instr, const Mask &mask) {
                             << where(t);
     }
     // The multiplicands, read as the warpgroup's first thread.
-    auto fetch = [&](const Descriptor &desc, uint32_t rows,
+    auto fetch = [&](const Descriptor &desc, uint32_t rows, bool mnMajor,
                      std::vector<double> &into) -> LogicalResult {
       for (uint32_t r = 0; r < rows; ++r)
         for (uint32_t k = 0; k < 16; ++k) {
-          int64_t byte = operandByte(desc, r, k);
+          int64_t byte = operandByte(desc, r, k, mnMajor);
           if (byte < 0 || byte + 2 > static_cast<int64_t>(pool.size()))
             return error(instr)
                    << "reads pool byte " << byte << ", past the shared pool of "
@@ -220,8 +229,8 @@ LogicalResult Machine::execWgmmaMma(const SInstr &instr, const Mask &mask) {
         }
       return success();
     };
-    if (failed(fetch(decode(descA.at(base)), 64, a)) ||
-        failed(fetch(decode(descB.at(base)), n, b)))
+    if (failed(fetch(decode(descA.at(base)), 64, instr.b != 0, a)) ||
+        failed(fetch(decode(descB.at(base)), n, instr.c != 0, b)))
       return failure();
     for (uint32_t r = 0; r < 64; ++r)
       for (uint32_t c = 0; c < n; ++c) {

@@ -414,3 +414,166 @@ func.func @f(%a: memref<64x64xbf16>, %bt: memref<16x64xbf16>) -> memref<64x16xf3
           << "D[" << i << "][" << j << "]";
     }
 }
+
+namespace {
+
+/// A kernel multiplying A (64 x 64, held M x K, or K x M with `aMnMajor`)
+/// by B held K x N (MN-major) as TMA copies land them: A one
+/// 128-byte-swizzled box, B one box per `swizzle`-byte segment of N (64 K
+/// rows each, `64 * swizzle` bytes apart). Four wgmma k-steps with major_b
+/// mn read B through descriptors whose LBO is the segment stride and SBO 8
+/// K rows; an MN-major A's descriptor starts at K row 16 s instead of
+/// column 16 s.
+std::string makeMnMajorKernel(const char *elt, int64_t n, int64_t swizzle,
+                              bool aMnMajor) {
+  int64_t width = swizzle / 2, segments = n / width, segBytes = 64 * swizzle;
+  int64_t bBase = 8192, mbOffset = bBase + segments * segBytes;
+  std::string sa = llvm::formatv("memref<64x64x{0}, #gpu.address_space<"
+                                 "workgroup>>",
+                                 elt);
+  std::string seg = llvm::formatv("memref<64x{0}x{1}, #gpu.address_space<"
+                                  "workgroup>>",
+                                  width, elt);
+  std::string flat = llvm::formatv("memref<{0}x{1}, #gpu.address_space<"
+                                   "workgroup>>",
+                                   64 * n, elt);
+  std::string mb = "memref<1xi64, #gpu.address_space<workgroup>>";
+  std::string descA =
+      llvm::formatv("!dkernel.tma_descriptor<64x64x{0}, swizzle = 128>", elt);
+  std::string descB =
+      llvm::formatv("!dkernel.tma_descriptor<64x{0}x{1}, swizzle = {2}>", width,
+                    elt, swizzle);
+  Builder b;
+  std::string body;
+  body += llvm::formatv("  dkernel.tma_descriptor %da describes %a : {0}, "
+                        "memref<64x64x{1}>\n",
+                        descA, elt);
+  body += llvm::formatv("  dkernel.tma_descriptor %db describes %b : {0}, "
+                        "memref<64x{1}x{2}>\n",
+                        descB, n, elt);
+  body += llvm::formatv("  %sa = dkernel.alloc_shared offset 0 : {0}\n", sa);
+  body += llvm::formatv("  %sb = dkernel.alloc_shared offset {0} : {1}\n",
+                        bBase, flat);
+  for (int64_t s = 0; s < segments; ++s)
+    body += llvm::formatv("  %sb{0} = dkernel.alloc_shared offset {1} : {2}\n",
+                          s, bBase + s * segBytes, seg);
+  body += llvm::formatv("  %mb = dkernel.alloc_shared offset {0} : {1}\n",
+                        mbOffset, mb);
+  std::string c0 = b.cst(0);
+  body += "  %t = gpu.thread_id x\n";
+  body += "  %leader = arith.cmpi eq, %t, " + c0 + " : index\n";
+  body += "  scf.if %leader {\n    dkernel.mbarrier_init %mb[" + c0 +
+          "], 1 : " + mb + "\n  }\n  gpu.barrier\n";
+  body += llvm::formatv("  scf.if %leader {{\n    "
+                        "dkernel.mbarrier_arrive_expect_tx %mb[{0}], {1} : "
+                        "{2}\n",
+                        c0, mbOffset, mb);
+  body += llvm::formatv("    dkernel.tma_load %da[{0}, {0}] -> %sa, %mb[{0}] "
+                        ": {1}, {2}, {3}\n",
+                        c0, descA, sa, mb);
+  for (int64_t s = 0; s < segments; ++s)
+    body += llvm::formatv("    dkernel.tma_load %db[{0}, {1}] -> %sb{2}, "
+                          "%mb[{0}] : {3}, {4}, {5}\n",
+                          c0, b.cst(s * width), s, descB, seg, mb);
+  body += "  }\n";
+  body += "  dkernel.mbarrier_wait %mb[" + c0 + "], " + c0 + " : " + mb + "\n";
+  body += "  dkernel.wgmma_fence\n";
+  std::vector<std::string> acc;
+  for (int64_t s = 0; s < 4; ++s) {
+    std::string da = b.name(), db = b.name(), d = b.name();
+    std::string k = b.cst(16 * s);
+    body += llvm::formatv("  {0} = dkernel.wgmma_desc %sa[{1}, {2}] swizzle "
+                          "128 lbo {3} sbo 1024 : {4}\n",
+                          da, aMnMajor ? k : c0, aMnMajor ? c0 : k,
+                          aMnMajor ? 8192 : 16, sa);
+    body += llvm::formatv("  {0} = dkernel.wgmma_desc %sb[{1}] swizzle {2} "
+                          "lbo {3} sbo {4} : {5}\n",
+                          db, b.cst(16 * s * width), swizzle, segBytes,
+                          8 * swizzle, flat);
+    body += llvm::formatv("  {0}:{1} = dkernel.wgmma_mma_async {2}, {3}, "
+                          "[{4}] n {5}{6} major_b mn : {7}\n",
+                          d, n / 2, da, db, llvm::join(acc, ", "), n,
+                          aMnMajor ? " major_a mn" : "", elt);
+    acc.clear();
+    for (int64_t x = 0; x < n / 2; ++x)
+      acc.push_back(d + "#" + std::to_string(x));
+  }
+  body += "  dkernel.wgmma_commit_group\n";
+  std::string r = b.name();
+  body += llvm::formatv("  {0}:{1} = dkernel.wgmma_wait_group 0 [{2}]\n", r,
+                        n / 2, llvm::join(acc, ", "));
+  // Accumulator 4 j + i: D[16 w + g + 8 (i / 2)][8 j + 2 q + i % 2].
+  std::string lane = b.op("remui", "%t", b.cst(32));
+  std::string rowBase =
+      b.op("addi", b.op("muli", b.op("divui", "%t", b.cst(32)), b.cst(16)),
+           b.op("divui", lane, b.cst(4)));
+  std::string colBase = b.op("muli", b.op("remui", lane, b.cst(4)), b.cst(2));
+  for (int64_t x = 0; x < n / 2; ++x) {
+    int64_t j = x / 4, i = x % 4;
+    std::string row = b.op("addi", rowBase, b.cst(8 * (i / 2)));
+    std::string col = b.op("addi", colBase, b.cst(8 * j + i % 2));
+    b.body += llvm::formatv("  memref.store {0}#{1}, %d[{2}, {3}] : "
+                            "memref<64x{4}xf32>\n",
+                            r, x, row, col, n)
+                  .str();
+  }
+  return llvm::formatv(
+             R"mlir(module attributes {{dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {{
+dkernel.func @k(%a: memref<64x64x{0}>, %da: {1}, %b: memref<64x{2}x{0}>, %db: {3}, %d: memref<64x{2}xf32>) outputs [4] grid [1, 1, 1] block [128, 1, 1] smem {4} {{
+{5}{6}{7}  dkernel.return
+}
+func.func @f(%a: memref<64x64x{0}>, %b: memref<64x{2}x{0}>) -> memref<64x{2}xf32> {{
+  %d = memref.alloc() : memref<64x{2}xf32>
+  dkernel.launch @k(%a, %b, %d) : memref<64x64x{0}>, memref<64x{2}x{0}>, memref<64x{2}xf32>
+  return %d : memref<64x{2}xf32>
+}
+}
+)mlir",
+             elt, descA, n, descB, mbOffset + 8, b.header, body, b.body)
+      .str();
+}
+
+} // namespace
+
+/// B held K x N, as TMA lands it in 128-byte (and, 32 wide, 64-byte)
+/// swizzle segments, read MN-major (and A held K x M as well): the
+/// accumulators equal the scalar matmul; N of 128 and 256 span two and four
+/// atoms, so a wrong LBO reads another segment's columns.
+TEST_F(SimtWgmmaTest, WgmmaReadsMnMajorTmaBoxes) {
+  Type f32 = Float32Type::get(&context);
+  for (auto [element, n, swizzle, aMnMajor] :
+       {std::tuple<const char *, int64_t, int64_t, bool>{"bf16", 128, 128,
+                                                         false},
+        {"f16", 256, 128, false},
+        {"f16", 32, 64, false},
+        {"bf16", 64, 128, false},
+        {"f16", 128, 128, true},
+        {"bf16", 32, 64, true}}) {
+    std::string label = llvm::formatv("{0}, n {1}, swizzle {2}, A {3}", element,
+                                      n, swizzle, aMnMajor ? "K x M" : "M x K");
+    Type type = std::string(element) == "f16"
+                    ? Type(Float16Type::get(&context))
+                    : Type(BFloat16Type::get(&context));
+    Buffer a = buffer({64, 64}, type,
+                      [](int64_t e) { return std::sin(0.7 * e + 0.1) * 2; });
+    Buffer b = buffer({64, n}, type,
+                      [](int64_t e) { return std::cos(1.3 * e) * 1.5; });
+    FailureOr<SmallVector<Buffer>> results =
+        run(makeMnMajorKernel(element, n, swizzle, aMnMajor), {a, b});
+    ASSERT_TRUE(succeeded(results)) << label << ": " << errors;
+    for (int64_t i = 0; i < 64; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        // Four chained wgmma: each sums 16 exact products and rounds once.
+        double want = 0;
+        for (int64_t s = 0; s < 64; s += 16) {
+          double sum = want;
+          for (int64_t x = s; x < s + 16; ++x)
+            sum +=
+                a.data[aMnMajor ? x * 64 + i : i * 64 + x] * b.data[x * n + j];
+          want = interp::roundTo(f32, sum);
+        }
+        ASSERT_EQ((*results)[0].data[i * n + j], want)
+            << label << ": D[" << i << "][" << j << "]";
+      }
+  }
+}

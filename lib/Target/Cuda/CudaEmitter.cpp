@@ -1596,8 +1596,14 @@ LogicalResult CudaEmitter::printOperation(dkernel::WgmmaMmaAsyncOp op) {
      << name << "." << name << " {";
   for (size_t i = 0; i < count; ++i)
     os << (i ? ", " : "") << "%" << i;
-  // scale-d from a register; scale-a and scale-b 1; both operands K-major.
-  os << "}, %" << count << ", %" << count + 1 << ", p, 1, 1, 0, 0;\\n}\\n\" : ";
+  // scale-d from a register; scale-a and scale-b 1; imm-trans-a and -b 1
+  // for an MN-major operand.
+  auto trans = [](dkernel::WgmmaMajor major) {
+    return major == dkernel::WgmmaMajor::mn ? 1 : 0;
+  };
+  os << "}, %" << count << ", %" << count + 1 << ", p, 1, 1, "
+     << trans(op.getMajorA()) << ", " << trans(op.getMajorB())
+     << ";\\n}\\n\" : ";
   for (auto [i, v] : llvm::enumerate(d))
     os << (i ? ", " : "") << "\"+f\"(" << v << ")";
   os << " : \"l\"(" << expr(op.getA()) << "), \"l\"(" << expr(op.getB())

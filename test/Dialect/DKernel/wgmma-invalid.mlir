@@ -185,3 +185,30 @@ dkernel.func @wait_values(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1
   dkernel.return
 }
 }
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mn_major_partial_atom(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 8192 {
+  %s = dkernel.alloc_shared offset 0 : memref<4096xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %da = dkernel.wgmma_desc %s[%c0] swizzle 128 lbo 16 sbo 1024 : memref<4096xbf16, #gpu.address_space<workgroup>>
+  %db = dkernel.wgmma_desc %s[%c0] swizzle 128 lbo 8192 sbo 1024 : memref<4096xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op MN-major operand b spans 32 elements, not whole atoms of 64 (its descriptor's swizzle is 128)}}
+  %d:16 = dkernel.wgmma_mma_async %da, %db, [] n 32 major_b mn : bf16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @bad_major(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 8192 {
+  %s = dkernel.alloc_shared offset 0 : memref<4096xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %da = dkernel.wgmma_desc %s[%c0] swizzle 128 lbo 16 sbo 1024 : memref<4096xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{expected 'k' or 'mn' after major_b, got 'n'}}
+  %d:4 = dkernel.wgmma_mma_async %da, %da, [] n 8 major_b n : bf16
+  dkernel.return
+}
+}

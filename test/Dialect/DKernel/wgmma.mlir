@@ -25,6 +25,10 @@
 //       CHECK:   dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 16 : f16
 // CHECK-LABEL: dkernel.func @wgmma_n256
 //       CHECK:   %{{.*}}:128 = dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 256 : bf16
+// CHECK-LABEL: dkernel.func @wgmma_mn_major
+//       CHECK:   dkernel.wgmma_desc %{{.*}}[%{{.*}}] swizzle 128 lbo 8192 sbo 1024 : memref<8192xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   %{{.*}}:64 = dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 128 major_b mn : bf16
+//       CHECK:   %{{.*}}:64 = dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 128 major_a mn major_b mn : f16
 
 /// The emitter prints inline PTX: the descriptor's address bits joined to
 /// its constant fields (LBO 128 / 16 = 8 at bit 16, SBO 256 / 16 = 16 at
@@ -44,6 +48,13 @@
 //  CUDA-SAME:   "r"(0)
 // CUDA-LABEL: wgmma_n256(
 //       CUDA:   wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, {{.*}}, %127}, %128, %129, p, 1, 1, 0, 0;
+
+/// An MN-major operand sets its imm-trans operand; the descriptor carries
+/// LBO 8192 / 16 = 0x200 at bit 16 and SBO 1024 / 16 = 0x40 at bit 32.
+// CUDA-LABEL: wgmma_mn_major(
+//       CUDA:   (long long)((((unsigned long long)(unsigned)__cvta_generic_to_shared(&smem{{[0-9]+}}[0]) & 0x3ffffull) >> 4) | 0x4000004002000000ull);
+//       CUDA:   wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, {{.*}}, %63}, %64, %65, p, 1, 1, 0, 1;
+//       CUDA:   wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, {{.*}}, %63}, %64, %65, p, 1, 1, 1, 1;
 
 module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
 
@@ -142,6 +153,31 @@ dkernel.func @wgmma_n256(%d: memref<128x128xf32>) outputs [0] grid [1, 1, 1] blo
   %r:128 = dkernel.wgmma_wait_group 0 [%acc#0, %acc#1, %acc#2, %acc#3, %acc#4, %acc#5, %acc#6, %acc#7, %acc#8, %acc#9, %acc#10, %acc#11, %acc#12, %acc#13, %acc#14, %acc#15, %acc#16, %acc#17, %acc#18, %acc#19, %acc#20, %acc#21, %acc#22, %acc#23, %acc#24, %acc#25, %acc#26, %acc#27, %acc#28, %acc#29, %acc#30, %acc#31, %acc#32, %acc#33, %acc#34, %acc#35, %acc#36, %acc#37, %acc#38, %acc#39, %acc#40, %acc#41, %acc#42, %acc#43, %acc#44, %acc#45, %acc#46, %acc#47, %acc#48, %acc#49, %acc#50, %acc#51, %acc#52, %acc#53, %acc#54, %acc#55, %acc#56, %acc#57, %acc#58, %acc#59, %acc#60, %acc#61, %acc#62, %acc#63, %acc#64, %acc#65, %acc#66, %acc#67, %acc#68, %acc#69, %acc#70, %acc#71, %acc#72, %acc#73, %acc#74, %acc#75, %acc#76, %acc#77, %acc#78, %acc#79, %acc#80, %acc#81, %acc#82, %acc#83, %acc#84, %acc#85, %acc#86, %acc#87, %acc#88, %acc#89, %acc#90, %acc#91, %acc#92, %acc#93, %acc#94, %acc#95, %acc#96, %acc#97, %acc#98, %acc#99, %acc#100, %acc#101, %acc#102, %acc#103, %acc#104, %acc#105, %acc#106, %acc#107, %acc#108, %acc#109, %acc#110, %acc#111, %acc#112, %acc#113, %acc#114, %acc#115, %acc#116, %acc#117, %acc#118, %acc#119, %acc#120, %acc#121, %acc#122, %acc#123, %acc#124, %acc#125, %acc#126, %acc#127]
   memref.store %r#0, %d[%t, %c0] : memref<128x128xf32>
   memref.store %r#127, %d[%t, %c127] : memref<128x128xf32>
+  dkernel.return
+}
+
+/// B held K x N (MN-major): 16 K rows by 128 of N as two 128-byte swizzle
+/// atoms of 64 columns, 8192 bytes apart (LBO); 8-row groups of K 1024
+/// bytes apart (SBO). Then A held K x M as well.
+dkernel.func @wgmma_mn_major(%d: memref<128x128xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 32768 {
+  %sa = dkernel.alloc_shared offset 0 : memref<8192xbf16, #gpu.address_space<workgroup>>
+  %sb = dkernel.alloc_shared offset 16384 : memref<8192xbf16, #gpu.address_space<workgroup>>
+  %ha = dkernel.alloc_shared offset 0 : memref<8192xf16, #gpu.address_space<workgroup>>
+  %hb = dkernel.alloc_shared offset 16384 : memref<8192xf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c63 = arith.constant 63 : index
+  %t = gpu.thread_id x
+  dkernel.wgmma_fence
+  %da = dkernel.wgmma_desc %sa[%c0] swizzle 128 lbo 16 sbo 1024 : memref<8192xbf16, #gpu.address_space<workgroup>>
+  %db = dkernel.wgmma_desc %sb[%c0] swizzle 128 lbo 8192 sbo 1024 : memref<8192xbf16, #gpu.address_space<workgroup>>
+  %acc:64 = dkernel.wgmma_mma_async %da, %db, [] n 128 major_b mn : bf16
+  %ea = dkernel.wgmma_desc %ha[%c0] swizzle 128 lbo 8192 sbo 1024 : memref<8192xf16, #gpu.address_space<workgroup>>
+  %eb = dkernel.wgmma_desc %hb[%c0] swizzle 128 lbo 8192 sbo 1024 : memref<8192xf16, #gpu.address_space<workgroup>>
+  %acc2:64 = dkernel.wgmma_mma_async %ea, %eb, [] n 128 major_a mn major_b mn : f16
+  dkernel.wgmma_commit_group
+  %r:2 = dkernel.wgmma_wait_group 0 [%acc#0, %acc2#63]
+  memref.store %r#0, %d[%t, %c0] : memref<128x128xf32>
+  memref.store %r#1, %d[%t, %c63] : memref<128x128xf32>
   dkernel.return
 }
 }

@@ -1,7 +1,7 @@
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=FORKS
-// RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async="knobs=linear_0_reduce:wgmma=true,warpgroups=2,wgmma_n=128;ragged_0_reduce:wgmma=false" | FileCheck %s --check-prefix=WIDE
-// RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTKMAJOR
+// RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-tileify --dtile-wgmma-async="knobs=linear_0_reduce:wgmma=true,warpgroups=2,wgmma_n=128;ragged_0_reduce:wgmma=false;kn_0_reduce:wgmma=true,warpgroups=2,wgmma_n=256" | FileCheck %s --check-prefix=WIDE
+// RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=strided_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTKMAJOR
 // RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=short_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTMA
 // RUN: not deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=linear_0_reduce:wgmma=true,swizzle=64" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SWIZZLE
 // RUN: not deplodock-opt %S/Inputs/half-matmuls.mlir --dtile-lower="knobs=mm_0_reduce:wgmma=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOWGMMA
@@ -9,6 +9,15 @@
 // RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.cu
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.sm90a.cubin %t.cu %}
+// RUN: deplodock-run --interp %S/Inputs/wgmma-matmuls.mlir --func=tm --rtol=1e-3 --print=none --compare="dtile-lower{knobs=tm_0_reduce:wgmma=true,warpgroups=2,wgmma_n=64},convert-dtile-to-dkernel" --compare="dtile-lower{knobs=tm_0_reduce:wgmma=true,warpgroups=1,wgmma_n=32},convert-dtile-to-dkernel" | FileCheck %s --check-prefix=NUMBERS
+// RUN: deplodock-run --interp %S/Inputs/wgmma-matmuls.mlir --func=kn --rtol=1e-3 --print=none --compare="dtile-lower{knobs=kn_0_reduce:wgmma=true,warpgroups=2,wgmma_n=256},convert-dtile-to-dkernel" --compare="dtile-lower{knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128,double_buffer=false},convert-dtile-to-dkernel" | FileCheck %s --check-prefix=NUMBERS
+// RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128,double_buffer=false" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNELMN
+// RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=kn_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.mn.cu
+// RUN: FileCheck %s --check-prefix=CUDAMN < %t.mn.cu
+// RUN: deplodock-opt %S/Inputs/wgmma-matmuls.mlir --dtile-lower="knobs=tm_0_reduce:wgmma=true,warpgroups=2,wgmma_n=64" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.tm.cu
+// RUN: FileCheck %s --check-prefix=CUDATM < %t.tm.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.tm.sm90a.cubin %t.tm.cu %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.mn.sm90a.cubin %t.mn.cu %}
 
 /// A 128 x 128 x 128 bf16 linear layer on sm_90a (both operands K-major):
 /// by default one warpgroup per block and N = 32 (the block tile giving
@@ -67,11 +76,36 @@
 //  DEFAULT-NEXT:     scf.if %[[IN]] {
 //  DEFAULT-NEXT:       arith.truncf %{{.*}}#4 : f32 to f16
 
-/// B held K x N is not K-major, and a K of 32 is shorter than a TMA box of
-/// one 64-deep chunk: both are left to mma_sync and SIMT.
+/// B held K x N (as `x @ W` reads a weight) is MN-major: its slab is 64
+/// rows of K by the block's 32 of N, in the 64-byte swizzle that 32 halves
+/// fill; its descriptors step 16 rows of K (1024 bytes) per wgmma, 8-row
+/// groups 512 bytes apart, and the wgmma reads it transposed (major_b mn).
 // DEFAULT-LABEL: func.func @kn
+//       DEFAULT:   knobs<swizzle = 128, warpgroups = 1, wgmma = true, wgmma_n = 32>
+//       DEFAULT:   dtile.tile blocks(%{{.*}} : 2 "d0_o", %[[NO:.*]] : 8 "d1_o") threads(%{{.*}} : 1 "warpgroup", %{{.*}} : 128 "thread")
+//       DEFAULT:       %[[AS:.*]] = dtile.stage %{{.*}} box [64, 64] transport tma swizzle 128 : memref<128x128xf16>
+//  DEFAULT-NEXT:       %[[BS:.*]] = dtile.stage %{{.*}}[%[[KO:.*]] * 64, %[[NO]] * 32] box [64, 32] transport tma swizzle 64 : memref<128x256xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+//       DEFAULT:       %[[DB:.*]] = dkernel.wgmma_desc %[[BS]][%c0, %c0] swizzle 64 lbo 4096 sbo 512
+//  DEFAULT-NEXT:       %{{.*}}:16 = dkernel.wgmma_mma_async %{{.*}}, %[[DB]], [{{.*}}] n 32 major_b mn : f16
+//  DEFAULT-NEXT:       dkernel.wgmma_desc %[[AS]][%{{.*}}, %c16] swizzle 128 lbo 16 sbo 1024
+//  DEFAULT-NEXT:       dkernel.wgmma_desc %[[BS]][%c16, %c0] swizzle 64 lbo 4096 sbo 512
+//  DEFAULT-NEXT:       dkernel.wgmma_mma_async {{.*}} n 32 major_b mn : f16
+
+/// A held K x M (a transposed activation) is MN-major too: its slab is 64
+/// rows of K by the block's 64 of M, each warpgroup's descriptors starting
+/// at its own 64 columns, K row 16 s for step s; the wgmma reads both
+/// operands transposed.
+// DEFAULT-LABEL: func.func @tm
+//       DEFAULT:       %[[AS:.*]] = dtile.stage %{{.*}}[%[[KO:.*]] * 64, %[[MO:.*]] * 64] box [64, 64] transport tma swizzle 128 : memref<128x128xf16>
+//       DEFAULT:       dkernel.wgmma_desc %[[AS]][%c0, %{{.*}}] swizzle 128 lbo 8192 sbo 1024
+//       DEFAULT:       dkernel.wgmma_mma_async {{.*}} n 32 major_a mn major_b mn : f16
+//       DEFAULT:       dkernel.wgmma_desc %[[AS]][%c16, %{{.*}}] swizzle 128 lbo 8192 sbo 1024
+
+/// B indexed [K, 1, N] has no N beside K, and a K of 32 is shorter than a
+/// TMA box of one 64-deep chunk: both are left to mma_sync and SIMT.
+// DEFAULT-LABEL: func.func @strided
 //   DEFAULT-NOT:   wgmma
-//       DEFAULT:   dtile.kernel @kn_0_reduce ins
+//       DEFAULT:   dtile.kernel @strided_0_reduce ins
 // DEFAULT-LABEL: func.func @short
 //   DEFAULT-NOT:   wgmma
 //       DEFAULT:   dtile.kernel @short_0_reduce ins
@@ -80,7 +114,9 @@
 /// wgmma=false; where the rule does not apply, list-forks says why.
 // FORKS: @linear_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (2, true, 32), (2, true, 64), (2, true, 128), false}
 // FORKS: @ragged_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), false}
-// FORKS: @kn_0_reduce: wgmma_async: does not apply: an operand is not K-major (indexed [..., M, K] for A and [..., N, K] for B): wgmma reads K-major operands only
+// FORKS: @kn_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (1, true, 256), (2, true, 32), (2, true, 64), (2, true, 128), (2, true, 256), false}
+// FORKS: @tm_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (2, true, 32), (2, true, 64), false}
+// FORKS: @strided_0_reduce: wgmma_async: does not apply: the operands are not indexed [..., M, K] or [..., K, M] for A and [..., N, K] or [..., K, N] for B, the layouts wgmma reads
 // FORKS: @short_0_reduce: wgmma_async: does not apply: TMA cannot copy the slabs of any block tile (M 64, N 64, K 32): the boxes must lie inside the operands, whose rows must span multiples of 16 bytes
 
 /// Two warpgroups of 64 rows share one 128 x 128 block: A's slab holds
@@ -100,8 +136,16 @@
 //       WIDE:   dtile.kernel @ragged_0_reduce knobs<wgmma = false>
 //   WIDE-NOT:   dtile.tile {{.*}}threads
 
+/// An MN-major B 256 wide is four 64-wide atoms of N, each a segment of 64
+/// K rows of 128 bytes: LBO steps 8192 bytes from one to the next.
+// WIDE-LABEL: func.func @kn
+//       WIDE:   knobs<swizzle = 128, warpgroups = 2, wgmma = true, wgmma_n = 256>
+//       WIDE:       %[[BS:.*]] = dtile.stage {{.*}} box [64, 256] transport tma swizzle 128
+//       WIDE:       dkernel.wgmma_desc %[[BS]][%c0, %c0] swizzle 128 lbo 8192 sbo 1024
+//       WIDE:       %{{.*}}:128 = dkernel.wgmma_mma_async {{.*}} n 256 major_b mn : f16
+
 /// Asking for wgmma where it cannot run is an error saying why.
-// NOTKMAJOR: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @kn_0_reduce: an operand is not K-major
+// NOTKMAJOR: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @strided_0_reduce: the operands are not indexed [..., M, K] or [..., K, M] for A and [..., N, K] or [..., K, N] for B
 // NOTMA: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @short_0_reduce: TMA cannot copy the slabs of any block tile (M 64, N 64, K 32)
 // NOWGMMA: error: 'dtile.kernel' op knob wgmma=true: wgmma_async cannot take @mm_0_reduce: target sm_80 has no warpgroup MMA (the 'wgmma' feature)
 
@@ -128,3 +172,25 @@
 // CUDA: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // CUDA: wgmma.commit_group.sync.aligned
 // CUDA: wgmma.wait_group.sync.aligned 0
+
+/// In Kernel IR an MN-major B of 128 columns is two TMA boxes of 64 K rows
+/// by 64 halves (one per 128-byte segment), 8192 bytes apart: the
+/// descriptor's LBO.
+// KERNELMN-LABEL: dkernel.func @kn_0_reduce
+//  KERNELMN-SAME:   !dkernel.tma_descriptor<64x64xf16, swizzle = 128>
+//       KERNELMN:   %[[B:.*]] = dkernel.alloc_shared offset 8192 : memref<8192xf16, #gpu.address_space<workgroup>>
+//       KERNELMN:   dkernel.alloc_shared offset 8192 : memref<64x64xf16
+//       KERNELMN:   dkernel.alloc_shared offset 16384 : memref<64x64xf16
+//       KERNELMN:   dkernel.wgmma_desc %[[B]][%{{.*}}] swizzle 128 lbo 8192 sbo 1024 : memref<8192xf16, #gpu.address_space<workgroup>>
+//       KERNELMN:   dkernel.wgmma_mma_async {{.*}} n 128 major_b mn : f16
+
+/// The emitted wgmma reads B transposed: imm-trans-b 1; with A held K x M
+/// as well, imm-trans-a 1 too.
+// CUDAMN: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// CUDATM-LABEL: tm_0_reduce(
+//       CUDATM: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
+
+/// MN-major operands give the Loop kernel's numbers on the SIMT interpreter
+/// (within f16's tolerance): A held K x M with one and two warpgroups, B
+/// held K x N four and two 64-wide atoms of N wide.
+// NUMBERS-COUNT-2: compare result #0 after 'dtile-lower{knobs={{.*}}wgmma=true{{.*}}: PASS

@@ -109,7 +109,7 @@ class TileRule<string passArg, string rule, string what,
 }
 
 def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
-    "map a half-precision matmul with K-major operands onto warpgroup "
+    "map a half-precision matmul (each operand K- or MN-major) onto warpgroup "
     "wgmma.mma_async fed by TMA (fork: wgmma or not, warpgroups, N)", [
   Knob<"wgmma", KnobBool,
        "the matmul runs on warpgroup tensor cores (wgmma.mma_async)">,
@@ -122,18 +122,22 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     Applies, on a target with the `wgmma` feature (sm_90a), to a matmul
     kernel without threads whose one reduce loop sums, in f32 from zero,
     products of an f16 or bf16 element of two inputs (extended or not), with
-    the two innermost output axes as M and N and both operands K-major: A
-    indexed [..., M, K] and B [..., N, K] (a linear layer's weight held N x
-    K), other dimensions constants or batch axes. Where it does not apply,
+    the two innermost output axes as M and N, A K-major (indexed [..., M,
+    K]) or MN-major ([..., K, M]: a transposed activation) and B K-major
+    ([..., N, K]: a linear layer's weight held N x K) or MN-major ([..., K,
+    N]: `x @ W`), other dimensions constants or batch axes; K must end its
+    dimension of each source. Where it does not apply,
     list-forks says why, and knob wgmma=true is an error saying why. Option
     `wgmma=false` leaves the kernel to mma_sync and the SIMT rules; the
     others give each block
     `warpgroups` x 128 threads, each warpgroup 64 rows and `wgmma_n`
     columns of f32 accumulators, and per 64-deep K chunk stage both
     operands' slabs by TMA with the 128-byte swizzle (zero-filled past M, N
-    and K), wait on their mbarriers, and issue four m64nNk16
-    wgmma.mma_async per warpgroup through matrix descriptors of those slabs,
-    then commit and wait (double_buffer and pipeline_k_outer may rotate
+    and K; an MN-major slab is 64 K rows by the block's M or N, in 64-wide
+    128-byte segments, or the 64-byte swizzle at `wgmma_n` 32), wait on
+    their mbarriers, and issue four m64nNk16 wgmma.mma_async per warpgroup
+    through matrix descriptors of those slabs (an MN-major operand read
+    transposed, its LBO the stride between segments), then commit and wait (double_buffer and pipeline_k_outer may rotate
     the slabs, prefetching the next chunk's). The slabs' swizzle is part of the layout the
     descriptors describe, so the rule also decides split_inner_for_swizzle
     (swizzle = 128; asking for another swizzle with wgmma=true is an
@@ -626,7 +630,7 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// causal_bound ends them at the diagonal once every stage is placed.
 /// attention_mma runs before attention_blocks: it maps a half online
 /// softmax whole onto mma.sync or leaves it to attention_blocks.
-/// wgmma_async runs first: it maps a half matmul with K-major operands
+/// wgmma_async runs first: it maps a half matmul (K- or MN-major operands)
 /// whole onto warpgroup MMA or leaves it to mma_sync.
 /// mma_sync runs before all of them: it maps a half matmul whole (tiles,
 /// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and

@@ -13,6 +13,7 @@ using namespace mlir;
 using namespace deplodock::dkernel;
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelDialect.cpp.inc"
+#include "Deplodock/Dialect/DKernel/IR/DKernelEnums.cpp.inc"
 
 void DKernelDialect::initialize() {
   addOperations<

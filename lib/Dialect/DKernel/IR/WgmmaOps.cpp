@@ -125,16 +125,30 @@ LogicalResult WgmmaMmaAsyncOp::verify() {
     return emitOpError("takes none or ")
            << count << " accumulators of C, got " << getC().size();
   Type element = getElementType();
-  for (auto [name, desc] :
-       {std::pair<StringRef, Value>{"a", getA()}, {"b", getB()}}) {
-    auto def = desc.getDefiningOp<WgmmaDescOp>();
+  struct Operand {
+    StringRef name;
+    Value desc;
+    WgmmaMajor major;
+    int64_t extent; // of M or N
+  };
+  for (const Operand &op : {Operand{"a", getA(), getMajorA(), 64},
+                            Operand{"b", getB(), getMajorB(), n}}) {
+    auto def = op.desc.getDefiningOp<WgmmaDescOp>();
     if (!def)
       return emitOpError("operand ")
-             << name << " must be a dkernel.wgmma_desc result";
+             << op.name << " must be a dkernel.wgmma_desc result";
     Type got = cast<MemRefType>(def.getSrc().getType()).getElementType();
     if (got != element)
       return emitOpError("operand ")
-             << name << " holds " << got << " elements, not " << element;
+             << op.name << " holds " << got << " elements, not " << element;
+    // An MN-major operand's atoms are S / 2 elements of M or N wide (8
+    // without a swizzle); the instruction reads whole ones.
+    int64_t atom = def.getSwizzle() == 0 ? 8 : def.getSwizzle() / 2;
+    if (op.major == WgmmaMajor::mn && op.extent % atom != 0)
+      return emitOpError("MN-major operand ")
+             << op.name << " spans " << op.extent
+             << " elements, not whole atoms of " << atom
+             << " (its descriptor's swizzle is " << def.getSwizzle() << ")";
   }
   // The accumulators stay in flight until their wait: only the next op of
   // the chain or the wait reads them.
@@ -157,10 +171,15 @@ LogicalResult WgmmaMmaAsyncOp::verify() {
   return success();
 }
 
-// %a, %b, [%c0, ...] n 8 : bf16
+// %a, %b, [%c0, ...] n 8 (major_a mn)? (major_b mn)? : bf16
 void WgmmaMmaAsyncOp::print(OpAsmPrinter &p) {
   p << " " << getA() << ", " << getB() << ", [" << getC() << "] n " << getN();
-  p.printOptionalAttrDict((*this)->getAttrs(), {"n", "elementType"});
+  if (getMajorA() != WgmmaMajor::k)
+    p << " major_a " << stringifyWgmmaMajor(getMajorA());
+  if (getMajorB() != WgmmaMajor::k)
+    p << " major_b " << stringifyWgmmaMajor(getMajorB());
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {"n", "elementType", "majorA", "majorB"});
   p << " : " << getElementType();
 }
 
@@ -173,8 +192,25 @@ ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
   if (parser.parseOperand(a) || parser.parseComma() || parser.parseOperand(b) ||
       parser.parseComma() ||
       parser.parseOperandList(c, OpAsmParser::Delimiter::Square) ||
-      parser.parseKeyword("n") || parser.parseInteger(n) ||
-      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseKeyword("n") || parser.parseInteger(n))
+    return failure();
+  auto &props = result.getOrAddProperties<Properties>();
+  for (auto [keyword, major] :
+       {std::pair<StringRef, WgmmaMajor *>{"major_a", &props.majorA},
+        {"major_b", &props.majorB}}) {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      continue;
+    StringRef name;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<WgmmaMajor> parsed = symbolizeWgmmaMajor(name);
+    if (!parsed)
+      return parser.emitError(loc, "expected 'k' or 'mn' after ")
+             << keyword << ", got '" << name << "'";
+    *major = *parsed;
+  }
+  if (parser.parseOptionalAttrDict(result.attributes) ||
       parser.parseColonType(element))
     return failure();
   Builder &b64 = parser.getBuilder();
@@ -182,8 +218,8 @@ ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
       parser.resolveOperand(b, b64.getI64Type(), result.operands) ||
       parser.resolveOperands(c, b64.getF32Type(), result.operands))
     return failure();
-  result.getOrAddProperties<Properties>().n = n;
-  result.getOrAddProperties<Properties>().elementType = TypeAttr::get(element);
+  props.n = n;
+  props.elementType = TypeAttr::get(element);
   // The verifier checks n; a nonsensical one gets no results here.
   int64_t count = n >= 8 && n <= 256 && n % 8 == 0 ? n / 2 : 0;
   result.addTypes(SmallVector<Type>(count, b64.getF32Type()));

@@ -1,16 +1,21 @@
 //===- WgmmaAsync.cpp - Half matmuls on warpgroup MMA (sm_90a) --*- C++ -*-===//
 //
-// wgmma_async: a matmul of f16 or bf16 operands, both K-major, summing in
-// f32 becomes warpgroups of m64nNk16 wgmma.mma_async. Each block holds
-// `warpgroups` x 128 threads (thread axes "warpgroup" x "thread"), each
-// warpgroup 64 rows and N columns of accumulators. Per 64-deep K chunk a
-// TMA copies both operands' slabs with the 128-byte swizzle (a slab row is
-// one 128-byte line: 64 halves of K), zero-filling past the edges; the
-// descriptors name those slabs in the same swizzle, so the tensor cores read
-// what the TMA wrote without a proxy fence. The epilogue of the Loop kernel
-// runs once per accumulator, at the row and column the warpgroup layout
-// gives it. The rule forks between wgmma and the rules after it (mma_sync,
-// SIMT), so the tuner measures all.
+// wgmma_async: a matmul of f16 or bf16 operands summing in f32 becomes
+// warpgroups of m64nNk16 wgmma.mma_async. A is K-major (held M x K) or
+// MN-major (K x M, a transposed activation); B is K-major (N x K, as
+// nn.Linear holds a weight) or MN-major (K x N, as `x @ W` reads it). Each
+// block holds `warpgroups` x 128 threads (thread axes "warpgroup" x
+// "thread"), each warpgroup 64 rows and N columns of accumulators. Per
+// 64-deep K chunk a TMA copies both operands' slabs with the 128-byte
+// swizzle, zero-filling past the edges: a K-major slab row is one 128-byte
+// line of 64 halves of K; an MN-major slab is 64 rows of K, its M or N
+// split into 64-wide segments of 128-byte lines (a 64-byte swizzle where
+// B's N is 32), one segment per warpgroup for A. The descriptors name those
+// slabs in the same swizzle, so the tensor cores read what the TMA wrote
+// without a proxy fence. The epilogue of the Loop kernel runs once per
+// accumulator, at the row and column the warpgroup layout gives it. The
+// rule forks between wgmma and the rules after it (mma_sync, SIMT), so the
+// tuner measures all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,11 +50,13 @@ struct Index {
   int64_t value = 0;
 };
 
-/// A K-major multiplicand: the input it reads and what each index walks;
-/// the last two are its row axis (M or N) and K.
+/// A multiplicand: the input it reads, what each index walks and its
+/// layout: K-major (the last two indices its row axis, M or N, then K) or
+/// MN-major (K, then the row axis).
 struct Operand {
   Value source;
   SmallVector<Index> indices;
+  dkernel::WgmmaMajor major = dkernel::WgmmaMajor::k;
 };
 
 /// A matmul wgmma can take.
@@ -101,18 +108,27 @@ std::optional<SmallVector<Index>> readIndices(dloop::LoadOp load, TileOp tile,
   return indices;
 }
 
-/// Whether `indices` walk axis `row` then K innermost, and otherwise only
-/// constants and axes other than M and N.
-bool isKMajor(ArrayRef<Index> indices, unsigned row, unsigned mAxis,
-              unsigned nAxis) {
-  if (indices.size() < 2 || indices.back().kind != Index::K ||
-      indices[indices.size() - 2].kind != Index::Axis ||
-      indices[indices.size() - 2].value != row)
-    return false;
-  return llvm::all_of(indices.drop_back(2), [&](const Index &i) {
-    return i.kind == Index::Constant ||
-           (i.kind == Index::Axis && i.value != mAxis && i.value != nAxis);
-  });
+/// How `indices` hold axis `row` and K: K-major when they end in `row`
+/// then K, MN-major when in K then `row`, with otherwise only constants and
+/// axes other than M and N; nullopt when neither.
+std::optional<dkernel::WgmmaMajor> getMajor(ArrayRef<Index> indices,
+                                            unsigned row, unsigned mAxis,
+                                            unsigned nAxis) {
+  if (indices.size() < 2 ||
+      !llvm::all_of(indices.drop_back(2), [&](const Index &i) {
+        return i.kind == Index::Constant ||
+               (i.kind == Index::Axis && i.value != mAxis && i.value != nAxis);
+      }))
+    return std::nullopt;
+  auto isRow = [&](const Index &i) {
+    return i.kind == Index::Axis && i.value == row;
+  };
+  const Index &outer = indices[indices.size() - 2], &inner = indices.back();
+  if (isRow(outer) && inner.kind == Index::K)
+    return dkernel::WgmmaMajor::k;
+  if (outer.kind == Index::K && isRow(inner))
+    return dkernel::WgmmaMajor::mn;
+  return std::nullopt;
 }
 
 /// The matmul of `kernel` if wgmma can run it, else why not.
@@ -164,18 +180,27 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
   std::optional<SmallVector<Index>> yi = readIndices(y, tile, iv);
   if (!xi || !yi)
     return refuse("an operand index is not a loop variable or a constant");
-  bool xIsA = isKMajor(*xi, mAxis, mAxis, nAxis);
+  bool xIsA = getMajor(*xi, mAxis, mAxis, nAxis).has_value();
   Operand first{x.getMemRef(), *xi}, second{y.getMemRef(), *yi};
   mm.a = xIsA ? first : second;
   mm.b = xIsA ? second : first;
-  if (!isKMajor(mm.a.indices, mAxis, mAxis, nAxis) ||
-      !isKMajor(mm.b.indices, nAxis, mAxis, nAxis))
-    return refuse("an operand is not K-major (indexed [..., M, K] for A and "
-                  "[..., N, K] for B): wgmma reads K-major operands only");
-  // TMA zero-fills past K only where K ends the source.
-  for (Operand *op : {&mm.a, &mm.b})
-    if (cast<MemRefType>(op->source.getType()).getShape().back() != mm.k)
+  std::optional<dkernel::WgmmaMajor> majorA =
+      getMajor(mm.a.indices, mAxis, mAxis, nAxis);
+  std::optional<dkernel::WgmmaMajor> majorB =
+      getMajor(mm.b.indices, nAxis, mAxis, nAxis);
+  if (!majorA || !majorB)
+    return refuse("the operands are not indexed [..., M, K] or [..., K, M] "
+                  "for A and [..., N, K] or [..., K, N] for B, the layouts "
+                  "wgmma reads");
+  mm.a.major = *majorA;
+  mm.b.major = *majorB;
+  // TMA zero-fills past K only where K ends the source's dimension.
+  for (Operand *op : {&mm.a, &mm.b}) {
+    ArrayRef<int64_t> shape = cast<MemRefType>(op->source.getType()).getShape();
+    if (shape[shape.size() - (op->major == dkernel::WgmmaMajor::k ? 1 : 2)] !=
+        mm.k)
       return refuse("an operand's K dimension is longer than the loop");
+  }
   return mm;
 }
 
@@ -194,8 +219,9 @@ public:
 private:
   Value apply(AffineExpr expr);
   /// The TMA stage of one operand's slab for chunk `ko`: `rows` rows of
-  /// the block's axis `axis` by the chunk.
-  StageOp stage(const Operand &op, unsigned axis, int64_t rows, Value ko);
+  /// the block's axis `axis` by the chunk, in `swizzle`.
+  StageOp stage(const Operand &op, unsigned axis, int64_t rows, Value ko,
+                int64_t swizzle);
   /// The accumulators after the four m64nNk16 of one chunk.
   SmallVector<Value> multiply(ValueRange accs);
   void epilogue(ValueRange accs);
@@ -216,7 +242,7 @@ Value WgmmaBuilder::apply(AffineExpr expr) {
 }
 
 StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
-                            Value ko) {
+                            Value ko, int64_t swizzle) {
   MLIRContext *ctx = b.getContext();
   unsigned koPos = coords.size();
   SmallVector<AffineExpr> origin;
@@ -248,7 +274,7 @@ StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
       op.source, operands, /*slot=*/Value(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(box), /*pad=*/DenseI64ArrayAttr(),
-      /*buffers=*/1, Transport::tma, kSwizzle);
+      /*buffers=*/1, Transport::tma, swizzle);
   if (overhang)
     slab.setZeroFill(true);
   return slab;
@@ -258,18 +284,30 @@ SmallVector<Value> WgmmaBuilder::multiply(ValueRange accs) {
   MLIRContext *ctx = b.getContext();
   AffineExpr wg = getAffineDimExpr(numBlocks, ctx);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  // A descriptor names 16 columns of K from `row` on; the leading unit
-  // dimensions of a slab are indexed at zero.
-  auto descriptor = [&](StageOp slab, Value row, int64_t k) {
-    int64_t rank = slab.getBox().size();
+  // A descriptor names 16 of K from `k` and the operand's rows (M or N)
+  // from `row`; the leading unit dimensions of a slab are indexed at zero.
+  auto descriptor = [&](StageOp slab, dkernel::WgmmaMajor major, Value row,
+                        int64_t k) {
+    int64_t rank = slab.getBox().size(), swizzle = slab.getSwizzle();
     SmallVector<Value> indices(rank - 2, zero);
-    indices.push_back(row);
-    indices.push_back(arith::ConstantIndexOp::create(b, loc, k));
-    // Rows are 128-byte lines; core matrices of 8 rows are 1024 bytes
-    // apart (LBO is unused with a swizzle).
+    Value kIndex = arith::ConstantIndexOp::create(b, loc, k);
+    if (major == dkernel::WgmmaMajor::k) {
+      indices.append({row, kIndex});
+      // Rows are swizzle-wide lines; core matrices of 8 rows are 8 lines
+      // apart (LBO is unused with a swizzle).
+      return dkernel::WgmmaDescOp::create(b, loc, b.getI64Type(), slab, indices,
+                                          swizzle, /*lbo=*/16,
+                                          /*sbo=*/8 * swizzle)
+          .getResult();
+    }
+    indices.append({kIndex, row});
+    // K rows are swizzle-wide lines, 8 of them a core matrix; the next
+    // swizzle-wide atom of N is the slab's next segment, all its K rows on.
+    int64_t segmentBytes = ShapedType::getNumElements(slab.getBox()) /
+                           slab.getBox().back() * swizzle;
     return dkernel::WgmmaDescOp::create(b, loc, b.getI64Type(), slab, indices,
-                                        kSwizzle, /*lbo=*/16,
-                                        /*sbo=*/8 * kSwizzle)
+                                        swizzle, /*lbo=*/segmentBytes,
+                                        /*sbo=*/8 * swizzle)
         .getResult();
   };
   Value rowA = apply(wg * kWarpgroupRows);
@@ -277,10 +315,11 @@ SmallVector<Value> WgmmaBuilder::multiply(ValueRange accs) {
   SmallVector<Value> results(accs);
   SmallVector<Type> types(results.size(), b.getF32Type());
   for (int64_t k = 0; k < kChunk; k += kInstrK) {
-    Value da = descriptor(slabA, rowA, k);
-    Value db = descriptor(slabB, zero, k);
-    auto mma = dkernel::WgmmaMmaAsyncOp::create(b, loc, types, da, db, results,
-                                                instrN, mm.element);
+    Value da = descriptor(slabA, mm.a.major, rowA, k);
+    Value db = descriptor(slabB, mm.b.major, zero, k);
+    auto mma =
+        dkernel::WgmmaMmaAsyncOp::create(b, loc, types, da, db, results, instrN,
+                                         mm.element, mm.a.major, mm.b.major);
     results.assign(mma.getResults().begin(), mma.getResults().end());
   }
   dkernel::WgmmaCommitGroupOp::create(b, loc);
@@ -341,8 +380,13 @@ TileOp WgmmaBuilder::build() {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
-        slabA = stage(mm.a, numBlocks - 2, bm, ko);
-        slabB = stage(mm.b, numBlocks - 1, instrN, ko);
+        // An MN-major slab row holds M (64 or more halves: 128 bytes) or N,
+        // swizzled as wide as it fills.
+        slabA = stage(mm.a, numBlocks - 2, bm, ko, kSwizzle);
+        slabB = stage(mm.b, numBlocks - 1, instrN, ko,
+                      mm.b.major == dkernel::WgmmaMajor::k
+                          ? kSwizzle
+                          : std::min(kSwizzle, instrN * 2));
         AsyncWaitOp::create(b, loc, /*keep=*/0);
         dloop::YieldOp::create(b, loc, multiply(iters));
       });

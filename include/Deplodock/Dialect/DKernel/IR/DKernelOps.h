@@ -15,6 +15,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelEnums.h.inc"
+
 namespace deplodock::dkernel {
 
 /// Whether `type` is a scalar the emitter prints as a CUDA type: i1, i8, i16,

@@ -15,22 +15,32 @@ def DKernel_WgmmaDescOp : DKernel_Op<"wgmma_desc", [
     DKernel_InKernelOrTile, NoMemoryEffect]> {
   let summary = "a shared-memory matrix descriptor for wgmma";
   let description = [{
-    The 64-bit matrix descriptor of the PTX ISA naming a K-major operand of
+    The 64-bit matrix descriptor of the PTX ISA naming an operand of
     `dkernel.wgmma_mma_async` in shared memory: bits 0-13 the start address
     (the shared address of `src[indices]`, 16-byte aligned) divided by 16,
     bits 16-29 the leading byte offset `lbo`, bits 32-45 the stride byte
     offset `sbo` (both divided by 16), bits 62-63 the swizzle mode (0 none,
-    1 128-byte, 2 64-byte, 3 32-byte).
+    1 128-byte, 2 64-byte, 3 32-byte). The descriptor does not say which
+    dimension is contiguous: the wgmma's `major_a` / `major_b` does, and
+    gives `lbo` and `sbo` their meaning.
 
-    Row `r` (of M for A, of N for B) and column `k` (0 to 15) of the operand
-    sit at byte, from the start address:
+    Element `r` of M (A) or N (B) and `k` (0 to 15) of K sit at byte, from
+    the start address:
 
-    * without swizzle (8 x 16-byte core matrices, each dense):
+    * K-major without swizzle (8 x 16-byte core matrices, each dense):
       `(r / 8) * sbo + (k / 8) * lbo + (r % 8) * 16 + 2 * (k % 8)`;
-    * with an S-byte swizzle (rows of S bytes, as a TMA box with that
-      swizzle writes them): `(r / 8) * sbo + (r % 8) * S + 2 * k`, the
-      address then swizzled like the TMA's (16-byte chunk bits 4-6 XOR bits
-      7-9, masked to S / 16 chunks); `lbo` is unused.
+    * K-major with an S-byte swizzle (rows of S bytes, as a TMA box with
+      that swizzle writes them): `(r / 8) * sbo + (r % 8) * S + 2 * k`;
+      `lbo` is unused;
+    * MN-major without swizzle: `(r / 8) * sbo + (k / 8) * lbo +
+      (k % 8) * 16 + 2 * (r % 8)`;
+    * MN-major with an S-byte swizzle (K rows of S bytes, each S / 2
+      elements of M or N: a TMA box [K, MN] with that swizzle):
+      `(r / (S / 2)) * lbo + (k / 8) * sbo + (k % 8) * S + 2 * (r % (S / 2))`;
+      `lbo` steps from one S / 2-wide atom of M or N to the next.
+
+    A swizzled address is then permuted like the TMA's (16-byte chunk bits
+    4-6 XOR bits 7-9, masked to S / 16 chunks).
 
     The result is only an operand of `dkernel.wgmma_mma_async`.
 
@@ -115,9 +125,16 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
   let description = [{
     `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`:
     D = A B + C (or D = A B without `c`, scale-d 0), A 64 x 16 and B 16 x N
-    of f16 or bf16 in shared memory, both K-major, named by the descriptors
-    `a` and `b` (`dkernel.wgmma_desc`; B's rows are its N columns), C and D
-    64 x N of f32 in registers. N is a multiple of 8 from 8 to 256.
+    of f16 or bf16 in shared memory, named by the descriptors `a` and `b`
+    (`dkernel.wgmma_desc`), C and D 64 x N of f32 in registers. N is a
+    multiple of 8 from 8 to 256.
+
+    `major_a` and `major_b` (`k` when not printed) say how each operand is
+    laid out: `k` (K-major, A held M x K and B N x K) or `mn` (MN-major, A
+    held K x M and B K x N; the `imm-trans` operands of the instruction).
+    An MN-major operand with an S-byte swizzle spans whole atoms of S / 2
+    elements of M or N. MN-major is for 16-bit elements only, which all
+    wgmma_mma_async elements are (tf32 would stay K-major).
 
     The 128 threads of a warpgroup hold N / 2 accumulators each, as the PTX
     ISA lays them out: with w = (thread % 128) / 32 the warp, g = lane / 4
@@ -132,10 +149,15 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
 
     ```mlir
     %d:4 = dkernel.wgmma_mma_async %da, %db, [%c0, %c1, %c2, %c3] n 8 : bf16
+    %e:32 = dkernel.wgmma_mma_async %da, %dkn, [] n 64 major_b mn : bf16
     ```
   }];
   let arguments = (ins I64:$a, I64:$b, Variadic<F32>:$c, I64Prop:$n,
-                       TypeAttrOf<DKernel_MmaElement>:$elementType);
+                       TypeAttrOf<DKernel_MmaElement>:$elementType,
+                       DefaultValuedProp<EnumProp<DKernel_WgmmaMajor>,
+                         "::deplodock::dkernel::WgmmaMajor::k">:$majorA,
+                       DefaultValuedProp<EnumProp<DKernel_WgmmaMajor>,
+                         "::deplodock::dkernel::WgmmaMajor::k">:$majorB);
   let results = (outs Variadic<F32>:$results);
   // The results, N / 2 of them, are implied by `n`.
   let hasCustomAssemblyFormat = 1;
