@@ -63,8 +63,9 @@ class Knob<string knobName, KnobKind knobKind, string knobSummary,
 
 /// A knob only some options of its rule set.
 class OptionalKnob<string knobName, KnobKind knobKind, string knobSummary,
-                   int knobMin = 0, int knobMax = 2147483647>
-    : Knob<knobName, knobKind, knobSummary, knobMin, knobMax> {
+                   int knobMin = 0, int knobMax = 2147483647,
+                   KnobCost knobCost = KnobCostNone>
+    : Knob<knobName, knobKind, knobSummary, knobMin, knobMax, knobCost> {
   let optional = 1;
 }
 
@@ -281,7 +282,11 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
   Knob<"BKV", KnobInt, "keys per step of an attention kernel's key loop",
        1>,
   Knob<"split_kv", KnobInt, "threads sharing the keys of one query row of "
-       "an attention kernel (1: no split)", 1, 32, KnobCostLog2>]> {
+       "an attention kernel (1: no split)", 1, 32, KnobCostLog2>,
+  OptionalKnob<"split_kv_blocks", KnobInt, "blocks sharing the key steps of "
+               "one query row of an attention kernel, whose partial softmaxes "
+               "a second kernel merges (absent: 1, no split)", 2, 64,
+               KnobCostLog2>]> {
   let description = [{
     Applies to an online-softmax kernel (dloop-fuse-attention's: a private
     buffer of head-dimension accumulators rescaled at every step of the loop
