@@ -7,8 +7,10 @@
 // sum and accumulators stay in its registers) and steps the keys BKV at a
 // time, so that the K and V rows of one step, which all the block's threads
 // read, form a slab stage_inputs can stage. With few query rows per head
-// (decoding), split_kv threads share each row's keys (AttentionSplit.cpp).
-// Forks over (BQ, BKV, split_kv).
+// (decoding), split_kv threads share each row's keys (AttentionSplit.cpp),
+// and split_kv_blocks blocks share its key steps, merged by a second kernel
+// (AttentionSplitBlocks.cpp). Forks over (BQ, BKV, split_kv,
+// split_kv_blocks).
 //
 // The seam for tensor cores: q.k^T of one step is a BQ x BKV product and
 // p.v a BQ x BKV by BKV x D one; a rule that maps them to MMA fragments
@@ -52,7 +54,8 @@ protected:
   /// split_kv: 1, and where a head has at most 64 query rows, powers of two
   /// from 2 up to 32 and BKV, with BQ x split_kv threads at most 256; BQ
   /// may then also be a power of two below a warp and the rows whose
-  /// threads fill one.
+  /// threads fill one. Then, where the keys can split over blocks, each
+  /// stepped option with BQ at most the rows again with split_kv_blocks.
   SmallVector<AttentionBlocksKnobs>
   listOptions(KernelOp kernel, TargetAttr target) const override {
     TileOp tile = kernel.getTile();
