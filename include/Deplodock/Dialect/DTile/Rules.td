@@ -63,8 +63,9 @@ class Knob<string knobName, KnobKind knobKind, string knobSummary,
 
 /// A knob only some options of its rule set.
 class OptionalKnob<string knobName, KnobKind knobKind, string knobSummary,
-                   int knobMin = 0, int knobMax = 2147483647>
-    : Knob<knobName, knobKind, knobSummary, knobMin, knobMax> {
+                   int knobMin = 0, int knobMax = 2147483647,
+                   KnobCost knobCost = KnobCostNone>
+    : Knob<knobName, knobKind, knobSummary, knobMin, knobMax, knobCost> {
   let optional = 1;
 }
 
@@ -279,13 +280,17 @@ def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
 
 def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     "attention_blocks", "deal an online softmax's query rows to threads and "
-    "step its keys in blocks (fork BQ, BKV, split_kv)", [
+    "step its keys in blocks (fork BQ, BKV, split_kv, split_kv_blocks)", [
   Knob<"BQ", KnobInt, "query rows per block of an attention kernel, one per "
        "thread", 1, 1024, KnobCostLog2>,
   Knob<"BKV", KnobInt, "keys per step of an attention kernel's key loop",
        1>,
   Knob<"split_kv", KnobInt, "threads sharing the keys of one query row of "
-       "an attention kernel (1: no split)", 1, 32, KnobCostLog2>]> {
+       "an attention kernel (1: no split)", 1, 32, KnobCostLog2>,
+  OptionalKnob<"split_kv_blocks", KnobInt, "blocks sharing the key steps of "
+               "one query row of an attention kernel, whose partial softmaxes "
+               "a second kernel merges (absent: 1, no split)", 2, 64,
+               KnobCostLog2>]> {
   let description = [{
     Applies to an online-softmax kernel (dloop-fuse-attention's: a private
     buffer of head-dimension accumulators rescaled at every step of the loop
@@ -309,12 +314,33 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     has at most 64 query rows and the loop carries just the running maximum
     and sum, powers of two up to 32 and BKV with BQ x split_kv at most 256
     threads (BQ may then also be a power of two below a warp, when the
-    block's threads fill one). Heuristic: for decoding (at most 16 queries
-    per head) a warp per row and a row per block, else 64 rows and one
-    thread per row; then 32 keys.
+    block's threads fill one).
+    With split_kv_blocks = B (flash-decoding: few rows, many keys) the key
+    steps are dealt to B blocks along a new outermost block axis `<k>_s`,
+    each a contiguous range of steps; each block stores its partial softmax
+    (m, l and a[d], after split_kv's merge if any) to f32 workspace
+    `memref.alloc`s of [B, block extents...] and [B, block extents..., d]
+    instead of the output, and a second kernel, `@<kernel>_kv_merge`,
+    created already mapped (a thread per query row, as split_matmul_k's sum
+    kernel), merges them in order: M = max m_s, c_s = exp(m_s - M) (0 where
+    m_s = -inf: a split whose keys are all masked for a row), L = sum l_s c_s,
+    A[d] = sum a_s[d] c_s, then runs the kernel's own epilogue (A[d] / L,
+    the rounding, the store). The kernel's masks stay on the global key, so
+    causal and additive masks, GQA head maps and odd key lengths hold per
+    split, and causal_bound bounds each split's steps. Legal for each
+    stepped option with BQ at most the rows: B a divisor in [2, 64] of the
+    step count, where a head has at most 64 query rows, the loop carries
+    just the f32 running maximum and sum and one static row of f32
+    accumulators, nothing before it writes other memory, nothing reads the
+    outputs, and each workspace has at most 2^31 - 1 elements. Not on
+    attention_mma's tensor-core kernel (a `knobs=` request there is an
+    error). Heuristic: for decoding (at most 16 queries per head) a warp
+    per row and a row per block, else 64 rows and one thread per row; then
+    32 keys; never split_kv_blocks (no GPU measurement yet).
   }];
-  let forks = "attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, "
-              "(37, 32, 1), ..., (32, 256, 1)}";
+  let forks = "attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in "
+              "{(32, 64, 1)*, (37, 32, 1), ..., (16, 32, 1, 3), ..., "
+              "(32, 16, 16, 2)}";
 }
 
 def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",

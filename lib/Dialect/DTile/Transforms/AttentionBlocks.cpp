@@ -7,8 +7,10 @@
 // sum and accumulators stay in its registers) and steps the keys BKV at a
 // time, so that the K and V rows of one step, which all the block's threads
 // read, form a slab stage_inputs can stage. With few query rows per head
-// (decoding), split_kv threads share each row's keys (AttentionSplit.cpp).
-// Forks over (BQ, BKV, split_kv).
+// (decoding), split_kv threads share each row's keys (AttentionSplit.cpp),
+// and split_kv_blocks blocks share its key steps, merged by a second kernel
+// (AttentionSplitBlocks.cpp). Forks over (BQ, BKV, split_kv,
+// split_kv_blocks).
 //
 // The seam for tensor cores: q.k^T of one step is a BQ x BKV product and
 // p.v a BQ x BKV by BKV x D one; a rule that maps them to MMA fragments
@@ -18,6 +20,7 @@
 
 #include "AttentionSplit.h"
 #include "Rules.h"
+#include "SplitWorkspace.h"
 #include "TileUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,7 +54,8 @@ protected:
   /// split_kv: 1, and where a head has at most 64 query rows, powers of two
   /// from 2 up to 32 and BKV, with BQ x split_kv threads at most 256; BQ
   /// may then also be a power of two below a warp and the rows whose
-  /// threads fill one.
+  /// threads fill one. Then, where the keys can split over blocks, each
+  /// stepped option with BQ at most the rows again with split_kv_blocks.
   SmallVector<AttentionBlocksKnobs>
   listOptions(KernelOp kernel, TargetAttr target) const override {
     TileOp tile = kernel.getTile();
@@ -88,7 +92,61 @@ protected:
           for (int64_t s = 2; s <= 32; s *= 2)
             if (s <= bkv && bq * s >= 32 && bq * s <= maxThreads)
               options.push_back({bq, bkv, s});
+    // Then each stepped option whose rows fit the block over split_kv_blocks
+    // blocks: the divisors of its step count in [2, 64].
+    std::optional<memref::AllocaOp> acc =
+        fewQueries ? llvm::expectedToOptional(getBlockSplitAccumulators(
+                         kernel, keys, /*stepped=*/false))
+                   : std::nullopt;
+    if (!acc)
+      return options;
+    int64_t dims = acc->getType().getDimSize(0);
+    for (size_t i = 0, e = options.size(); i < e; ++i) {
+      AttentionBlocksKnobs option = options[i];
+      if (option.BKV >= keys.getExtent() || option.BQ > rows)
+        continue;
+      for (int64_t s : divisorsIn(ceilDiv(keys.getExtent(), option.BKV), 2, 64))
+        if (workspaceFitsIndices(kernel, s, dims)) {
+          option.splitKvBlocks = s;
+          options.push_back(option);
+        }
+    }
     return options;
+  }
+
+  /// split_kv_blocks where the kernel is an online softmax this rule could
+  /// take but that one cannot split, or one attention_mma mapped already.
+  LogicalResult checkRequest(KernelOp kernel, TargetAttr,
+                             KnobsAttr requested) const override {
+    std::optional<int64_t> blocks = requested.getSplitKvBlocks();
+    TileOp tile = kernel.getTile();
+    if (!blocks || !tile || hasDecided(*this, kernel))
+      return success();
+    auto refuse = [&](const llvm::Twine &why) {
+      return kernel.emitOpError("knob split_kv_blocks=")
+             << *blocks << ": attention_blocks cannot split the keys of @"
+             << kernel.getSymName() << " over blocks: " << why;
+    };
+    if (!tile.getThreadAxes().empty()) {
+      // attention_mma's kernel: its running maximum is combined over lanes.
+      for (dloop::ForOp loop : getTopLevelReductions(tile))
+        for (Value value : loop.getYield().getValues())
+          if (auto combine = value.getDefiningOp<CombineOp>();
+              combine && combine.getKind() == ReduceKind::max)
+            return refuse("it runs on tensor cores (attention_mma), which "
+                          "does not split keys over blocks");
+      return success();
+    }
+    dloop::ForOp keys = getOnlineSoftmaxLoop(tile);
+    if (!keys)
+      return success();
+    if (tile.getBlockExtents().back() > 64)
+      return refuse("a head has more than 64 query rows");
+    llvm::Expected<memref::AllocaOp> acc =
+        getBlockSplitAccumulators(kernel, keys, /*stepped=*/false);
+    if (!acc)
+      return refuse(llvm::toString(acc.takeError()));
+    return success();
   }
 
   /// Decoding (at most 16 queries per head): a warp per row and a row per
@@ -101,14 +159,15 @@ protected:
     auto distance = [](int64_t value, int64_t goal) {
       return std::abs(std::log2(double(value) / double(goal)));
     };
+    // split_kv_blocks is never the default until a GPU measures it.
     bool decoding = kernel.getTile().getBlockExtents().back() <= 16 &&
                     llvm::any_of(options, [](const AttentionBlocksKnobs &o) {
                       return o.splitKv > 1;
                     });
     int64_t rows = decoding ? 1 : 64, split = decoding ? 32 : 1;
     auto key = [&](const AttentionBlocksKnobs &o) {
-      return std::make_tuple(distance(o.BQ, rows), distance(o.splitKv, split),
-                             distance(o.BKV, 32));
+      return std::make_tuple(o.splitKvBlocks.has_value(), distance(o.BQ, rows),
+                             distance(o.splitKv, split), distance(o.BKV, 32));
     };
     return llvm::min_element(
                options,
@@ -123,11 +182,15 @@ protected:
     if (!keys)
       return failure();
     bool stepped = option.BKV < keys.getExtent();
+    int64_t rows = product(kernel.getTile().getBlockExtents());
     if (stepped)
       keys = splitReduceLoop(keys, option.BKV);
+    if (int64_t blocks = option.splitKvBlocks.value_or(1);
+        blocks > 1 &&
+        (!stepped || failed(splitKeysOverBlocks(kernel, keys, blocks))))
+      return failure();
     // A single row keeps its one thread (there is nothing to deal).
-    if (product(kernel.getTile().getBlockExtents()) > 1 &&
-        failed(dealRowsToThreads(kernel, option.BQ)))
+    if (rows > 1 && failed(dealRowsToThreads(kernel, option.BQ)))
       return failure();
     if (option.splitKv > 1 &&
         failed(splitKeysOverThreads(kernel,

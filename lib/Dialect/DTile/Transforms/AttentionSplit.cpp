@@ -203,6 +203,20 @@ std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
   return max;
 }
 
+Value dtile::buildPartialScale(OpBuilder &b, Location loc, Value m, Value max) {
+  auto type = cast<FloatType>(m.getType());
+  Value ninf = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics(),
+                                           /*Negative=*/true)));
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+  Value diff = arith::SubFOp::create(b, loc, m, max);
+  Value exp = math::ExpOp::create(b, loc, diff);
+  Value empty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+  return arith::SelectOp::create(b, loc, empty, zero, exp);
+}
+
 LogicalResult dtile::splitKeysOverThreads(KernelOp kernel, dloop::ForOp keys,
                                           bool stepped, int64_t splits) {
   std::optional<unsigned> maxIndex = getRunningMaxIndex(keys, stepped);
@@ -277,25 +291,11 @@ LogicalResult dtile::splitKeysOverThreads(KernelOp kernel, dloop::ForOp keys,
   loc = top->getLoc();
   ArrayAttr over = b.getStrArrayAttr({"kv"});
   Value m = top->getResult(*maxIndex), l = top->getResult(sumIndex);
-  auto type = cast<FloatType>(m.getType());
-  Value ninf = arith::ConstantOp::create(
-      b, loc,
-      b.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics(),
-                                           /*Negative=*/true)));
-  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
   Value rowMax = CombineOp::create(b, loc, m, ReduceKind::max, over);
-  Value diff = arith::SubFOp::create(b, loc, m, rowMax);
-  Value exp = math::ExpOp::create(b, loc, diff);
-  Value empty =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
-  Value scale = arith::SelectOp::create(b, loc, empty, zero, exp);
+  m.replaceAllUsesExcept(rowMax, rowMax.getDefiningOp());
+  Value scale = buildPartialScale(b, loc, m, rowMax);
   Value scaledSum = arith::MulFOp::create(b, loc, l, scale);
   Value rowSum = CombineOp::create(b, loc, scaledSum, ReduceKind::add, over);
-  m.replaceUsesWithIf(rowMax, [&](OpOperand &use) {
-    return use.getOwner() != rowMax.getDefiningOp() &&
-           use.getOwner() != diff.getDefiningOp() &&
-           use.getOwner() != empty.getDefiningOp();
-  });
   l.replaceUsesWithIf(rowSum, [&](OpOperand &use) {
     return use.getOwner() != scaledSum.getDefiningOp();
   });

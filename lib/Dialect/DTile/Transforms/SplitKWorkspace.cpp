@@ -18,77 +18,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "SplitMatmulK.h"
+#include "SplitWorkspace.h"
 #include "TileUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
-
-/// The most threads per block of the sum kernel.
-static constexpr int64_t kSumThreads = 256;
-
-/// The elements of one workspace: `splits` times the block points.
-static std::optional<int64_t> workspaceElements(KernelOp kernel,
-                                                int64_t splits) {
-  int64_t elements = splits;
-  for (int64_t extent : kernel.getTile().getBlockExtents())
-    if (llvm::MulOverflow(elements, extent, elements))
-      return std::nullopt;
-  return elements;
-}
-
-bool dtile::workspaceFits(KernelOp kernel, dloop::ForOp chunk, int64_t splits) {
-  std::optional<int64_t> elements = workspaceElements(kernel, splits);
-  // 32-bit indices (the emitter's default) must reach every element.
-  return elements && *elements <= std::numeric_limits<int32_t>::max();
-}
-
-/// Binds `buffers` to new block arguments of `kernel`, as inputs (before the
-/// outputs' arguments) or outputs (after them).
-static void appendBuffers(KernelOp kernel, ValueRange buffers, bool asInputs) {
-  Block &body = kernel.getBody().front();
-  unsigned at = asInputs ? kernel.getInputs().size() : body.getNumArguments();
-  for (auto [i, buffer] : llvm::enumerate(buffers))
-    body.insertArgument(at + i, buffer.getType(), buffer.getLoc());
-  (asInputs ? kernel.getInputsMutable() : kernel.getOutputsMutable())
-      .append(buffers);
-}
-
-/// Unbinds the buffers `kernel` no longer uses.
-static void dropUnusedBuffers(KernelOp kernel) {
-  Block &body = kernel.getBody().front();
-  unsigned inputs = kernel.getInputs().size();
-  for (unsigned i = body.getNumArguments(); i-- > 0;) {
-    if (!body.getArgument(i).use_empty())
-      continue;
-    body.eraseArgument(i);
-    if (i < inputs)
-      kernel.getInputsMutable().erase(i);
-    else
-      kernel.getOutputsMutable().erase(i - inputs);
-  }
-}
-
-/// Threads of the sum kernel: warps up to the points rounded up to a power
-/// of two, at most kSumThreads; fewer points than a warp share one block.
-static int64_t sumThreads(int64_t points) {
-  if (points < 32)
-    return points;
-  return std::min<int64_t>(kSumThreads, llvm::PowerOf2Ceil(points));
-}
 
 /// Builds the sum kernel from `sum`, a copy of the unsplit kernel whose chunk
 /// loop is `chunk`: the loop becomes a loop over the splits reading
 /// `workspaces` (bound as inputs), in order.
 static LogicalResult buildSumKernel(KernelOp sum, dloop::ForOp chunk,
                                     ValueRange workspaces, int64_t splits) {
-  appendBuffers(sum, workspaces, /*asInputs=*/true);
-  ValueRange spaces = sum.getInputArgs().take_back(workspaces.size());
+  ValueRange spaces = appendBuffers(sum, workspaces, /*asInputs=*/true);
   TileOp tile = sum.getTile();
   ValueRange points = tile.getBody().front().getArguments();
   OpBuilder b(chunk);
@@ -97,11 +41,8 @@ static LogicalResult buildSumKernel(KernelOp sum, dloop::ForOp chunk,
   for (Type type : chunk.getResultTypes())
     zeros.push_back(arith::ConstantOp::create(
         b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
-  std::string axis = chunk.getAxis().str();
-  if (StringRef(axis).ends_with("_o"))
-    axis.resize(axis.size() - 2);
   auto total = dloop::ForOp::create(
-      b, loc, splits, LoopKind::reduce, axis + "_s", zeros,
+      b, loc, splits, LoopKind::reduce, getSplitAxis(chunk), zeros,
       [&](OpBuilder &nested, Location nestedLoc, Value split, ValueRange accs) {
         SmallVector<Value> indices{split};
         llvm::append_range(indices, points);
@@ -114,51 +55,37 @@ static LogicalResult buildSumKernel(KernelOp sum, dloop::ForOp chunk,
       });
   chunk.replaceAllUsesWith(total.getResults());
   chunk.erase();
-  cleanupKernel(sum);
-  dropUnusedBuffers(sum);
-  int64_t count = product(sum.getTile().getBlockExtents());
-  if (count > 1 && failed(dealRowsToThreads(sum, sumThreads(count))))
-    return failure();
-  cleanupKernel(sum);
-  return success();
+  return mapSecondKernel(sum);
 }
 
 LogicalResult dtile::splitThroughWorkspace(KernelOp kernel, dloop::ForOp chunk,
                                            ArrayRef<dloop::StoreOp> stores,
                                            int64_t splits) {
-  auto module = kernel->getParentOfType<ModuleOp>();
-  std::string name = (kernel.getSymName() + "_split_sum").str();
-  bool taken = false;
-  module.walk([&](KernelOp other) { taken |= other.getSymName() == name; });
-  if (taken || !workspaceFits(kernel, chunk, splits))
+  if (!workspaceFitsIndices(kernel, splits))
     return failure();
   // One workspace per sum: [splits, block extents...].
   SmallVector<int64_t> shape{splits};
   llvm::append_range(shape, kernel.getTile().getBlockExtents());
-  OpBuilder b(kernel);
-  Location loc = kernel.getLoc();
+  // The sum kernel starts as a copy of the unsplit kernel, after it.
+  IRMapping mapping;
+  FailureOr<KernelOp> copied = cloneSecondKernel(kernel, "_split_sum", mapping);
+  if (failed(copied))
+    return failure();
+  KernelOp sum = *copied;
   SmallVector<Value> workspaces;
   for (Type type : chunk.getResultTypes())
-    workspaces.push_back(
-        memref::AllocOp::create(b, loc, MemRefType::get(shape, type)));
-
-  // The sum kernel starts as a copy of the unsplit kernel, after it.
-  b.setInsertionPointAfter(kernel);
-  IRMapping mapping;
-  auto sum = cast<KernelOp>(b.clone(*kernel, mapping));
-  sum.setSymName(name);
-  sum.setKnobsAttr(KnobsAttr::get(b.getContext(), ArrayRef<NamedAttribute>{}));
+    workspaces.push_back(allocWorkspace(kernel, shape, type));
   auto copy = cast<dloop::ForOp>(mapping.lookup(chunk.getOperation()));
   if (failed(buildSumKernel(sum, copy, workspaces, splits)))
     return failure();
 
   // The split kernel stores its partial sums and drops the epilogue.
   Value split = dealChunksToSplits(kernel, chunk, splits);
-  appendBuffers(kernel, workspaces, /*asInputs=*/false);
-  ValueRange spaces = kernel.getOutputArgs().take_back(workspaces.size());
+  ValueRange spaces = appendBuffers(kernel, workspaces, /*asInputs=*/false);
   SmallVector<Value> indices{split};
   llvm::append_range(
       indices, kernel.getTile().getBody().front().getArguments().drop_front());
+  OpBuilder b(chunk.getContext());
   b.setInsertionPointAfter(chunk);
   for (auto [space, part] : llvm::zip(spaces, chunk.getResults()))
     dloop::StoreOp::create(b, chunk.getLoc(), part, space, indices);

@@ -22,6 +22,7 @@
 
 #include "SplitMatmulK.h"
 #include "Rules.h"
+#include "SplitWorkspace.h"
 #include "TileUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -178,7 +179,7 @@ protected:
         continue;
       if (plan->atomic)
         options.push_back({s});
-      if (plan->workspace && workspaceFits(kernel, plan->chunk, s))
+      if (plan->workspace && workspaceFitsIndices(kernel, s))
         options.push_back({s, /*splitWorkspace=*/true});
     }
     if (options.size() == 1)
@@ -254,14 +255,17 @@ protected:
 
 } // namespace
 
+std::string dtile::getSplitAxis(dloop::ForOp chunk) {
+  StringRef axis = chunk.getAxis();
+  axis.consume_back("_o");
+  return (axis + "_s").str();
+}
+
 Value dtile::dealChunksToSplits(KernelOp kernel, dloop::ForOp chunk,
                                 int64_t splits) {
   int64_t perSplit = chunk.getExtent() / splits;
-  std::string axis = chunk.getAxis().str();
-  if (StringRef(axis).ends_with("_o"))
-    axis.resize(axis.size() - 2);
   TileOp tile = kernel.getTile();
-  SmallVector<Axis> blockAxes{{axis + "_s", splits}};
+  SmallVector<Axis> blockAxes{{getSplitAxis(chunk), splits}};
   llvm::append_range(blockAxes, getBlockAxes(tile));
   Value split;
   rebuildTile(tile, blockAxes, {},

@@ -20,9 +20,9 @@ namespace deplodock::dtile {
 mlir::Value dealChunksToSplits(KernelOp kernel, dloop::ForOp chunk,
                                int64_t splits);
 
-/// Whether a workspace of the partial sums of `chunk` over `splits` splits
-/// of the block points of `kernel` has at most 2^31 - 1 elements per sum.
-bool workspaceFits(KernelOp kernel, dloop::ForOp chunk, int64_t splits);
+/// The name of the block axis that deals `chunk` to splits: `<k>_s` for a
+/// chunk loop `<k>_o` or `<k>`.
+std::string getSplitAxis(dloop::ForOp chunk);
 
 /// Splits `kernel` over `splits` blocks whose partial sums of `chunk` go to
 /// f32 (f64) workspaces, one per sum, allocated before the kernel; a kernel
