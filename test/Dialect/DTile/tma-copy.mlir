@@ -68,7 +68,7 @@
 /// TMA stages pipeline like cp.async ones: chunk 0 before the loop, the
 /// wait at the top, the next chunk prefetched behind it.
 // PIPELINED-LABEL: func.func @matmul
-//       PIPELINED:   async_copy = false, double_buffer = true, pad = false, pipeline = true, split_k = 2, stage = [0, 1], swizzle = 0, tma = true
+//       PIPELINED:   async_copy = false, double_buffer = true, pad = false, pipeline = true, reg_double = false, split_k = 2, stage = [0, 1], swizzle = 0, tma = true
 //       PIPELINED:   dtile.stage {{.*}} transport tma
 //       PIPELINED:   dtile.stage {{.*}} transport tma
 //       PIPELINED:   dloop.for

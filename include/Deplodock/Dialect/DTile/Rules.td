@@ -632,6 +632,26 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
   let forks = "pipeline_k_outer: pipeline in {true*, false}";
 }
 
+def DTileRegisterDoubleBuffer : TileRule<"dtile-register-double-buffer",
+    "register_double_buffer", "load the next K step's slab fragments into "
+    "registers before this step's products (fork: skip / apply)", [
+  Knob<"reg_double", KnobBool,
+       "slab fragments of K step k + 1 load while step k's products run">]> {
+  let description = [{
+    In the innermost reduce loops that read shared slabs (a thread's K
+    steps over a chunk), the fragments of step 0 load before the loop and
+    step k loads those of step (k + 1) mod K into a second register set
+    before its products, which use the set carried from step k - 1; the
+    last step reloads step 0's, a wasted read that keeps the loop's extent
+    (and so mark_unroll's factors). The products and their order are
+    unchanged. Legal where every such loop has a static extent of two or
+    more, writes no memory, holds no guarded (partial) accesses, and the
+    indices of its slab reads use only its variable and values from outside
+    it; list-forks says why not. Heuristic: skip, until a GPU measures it.
+  }];
+  let forks = "register_double_buffer: reg_double in {false*, true}";
+}
+
 def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
     "mark inner loops for unrolling (fork: factor)", [
   Knob<"unroll", KnobInt, "unroll factor of inner loops", 1, 2147483647,
@@ -658,6 +678,8 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// softmax whole onto mma.sync or leaves it to attention_blocks.
 /// wgmma_async runs first: it maps a half matmul (K- or MN-major operands)
 /// whole onto warpgroup MMA or leaves it to mma_sync.
+/// register_double_buffer runs last but mark_unroll, once every other rule
+/// has settled the inner K loops and their slab reads.
 /// mma_sync runs before all of them: it maps a half matmul whole (tiles,
 /// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and
 /// pipeline_k_outer to rework its stages, or leaves it to the SIMT rules.
@@ -685,6 +707,7 @@ def TileRulePipeline {
     DTileSplitInnerForSwizzle,
     DTileCausalBound,
     DTilePipelineKOuter,
+    DTileRegisterDoubleBuffer,
     DTileMarkUnroll
   ];
 }

@@ -19,7 +19,6 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -78,58 +77,40 @@ void pipeline(dloop::ForOp loop) {
 
   // Prologue: chunk 0 into slot 0.
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  SmallVector<Value> inits(loop.getInitArgs());
+  SmallVector<Value> inits;
   for (StageOp stage : stages)
     inits.push_back(cloneForChunk(b, stage, loop, Value(), 0, zero));
 
-  unsigned numAccs = loop.getInitArgs().size();
   int64_t extent = loop.getExtent();
-  auto pipelined = dloop::ForOp::create(
-      b, loc, extent, loop.getKind(), loop.getAxis(), inits,
-      [&](OpBuilder &b, Location loc, Value k, ValueRange iters) {
-        ValueRange accs = iters.take_front(numAccs);
-        ValueRange slabs = iters.drop_front(numAccs);
-        IRMapping mapping;
-        mapping.map(loop.getInductionVar(), k);
-        mapping.map(loop.getIterArgs(), accs);
-        for (auto [stage, slab] : llvm::zip(stages, slabs))
-          mapping.map(stage.getResult(), slab);
-        // Chunk k has landed ...
-        for (AsyncWaitOp wait : waits)
-          b.clone(*wait);
-        // ... then chunk k + 1 goes to the other slot, if there is one.
-        Value last = arith::ConstantIndexOp::create(b, loc, extent - 1);
-        Value more =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, last);
-        auto prefetch =
-            scf::IfOp::create(b, loc, slabTypes, more, /*withElseRegion=*/true);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(prefetch.elseBlock());
-          scf::YieldOp::create(b, loc, slabs);
-          b.setInsertionPointToStart(prefetch.thenBlock());
-          AffineExpr d = b.getAffineDimExpr(0);
-          Value slot = affine::AffineApplyOp::create(
-              b, loc, AffineMap::get(1, 0, 1 - d % 2), ValueRange{k});
-          SmallVector<Value> next;
-          for (StageOp stage : stages)
-            next.push_back(cloneForChunk(b, stage, loop, k, 1, slot));
-          scf::YieldOp::create(b, loc, next);
-        }
-        // The computation on chunk k.
-        for (Operation &op : loop.getBody()->without_terminator())
-          if (!isa<StageOp, AsyncWaitOp>(op))
-            b.clone(op, mapping);
-        SmallVector<Value> yields;
-        for (Value v : loop.getYield().getValues())
-          yields.push_back(mapping.lookupOrDefault(v));
-        llvm::append_range(yields, prefetch.getResults());
-        dloop::YieldOp::create(b, loc, yields);
-      });
-  if (std::optional<int64_t> unroll = loop.getUnroll())
-    pipelined.setUnroll(unroll);
-  loop.replaceAllUsesWith(pipelined.getResults().take_front(numAccs));
-  loop.erase();
+  auto prefetchNext = [&](OpBuilder &b, Value k, ValueRange slabs,
+                          IRMapping &mapping) -> SmallVector<Value> {
+    for (auto [stage, slab] : llvm::zip(stages, slabs))
+      mapping.map(stage.getResult(), slab);
+    // Chunk k has landed ...
+    for (AsyncWaitOp wait : waits)
+      b.clone(*wait);
+    // ... then chunk k + 1 goes to the other slot, if there is one.
+    Value last = arith::ConstantIndexOp::create(b, loc, extent - 1);
+    Value more =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, last);
+    auto prefetch =
+        scf::IfOp::create(b, loc, slabTypes, more, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(prefetch.elseBlock());
+    scf::YieldOp::create(b, loc, slabs);
+    b.setInsertionPointToStart(prefetch.thenBlock());
+    AffineExpr d = b.getAffineDimExpr(0);
+    Value slot = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, 1 - d % 2), ValueRange{k});
+    SmallVector<Value> next;
+    for (StageOp stage : stages)
+      next.push_back(cloneForChunk(b, stage, loop, k, 1, slot));
+    scf::YieldOp::create(b, loc, next);
+    return SmallVector<Value>(prefetch.getResults());
+  };
+  // The computation on chunk k follows.
+  carryAhead(loop, inits, prefetchNext,
+             [](Operation *op) { return isa<StageOp, AsyncWaitOp>(op); });
 }
 
 class PipelineKOuter final : public TypedRule<PipelineKOuterKnobs> {

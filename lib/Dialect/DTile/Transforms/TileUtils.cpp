@@ -294,3 +294,34 @@ dloop::ForOp dtile::splitReduceLoop(dloop::ForOp loop, int64_t chunk) {
   loop.erase();
   return outer;
 }
+
+dloop::ForOp dtile::carryAhead(dloop::ForOp loop, ValueRange inits,
+                               AheadBuilder ahead,
+                               function_ref<bool(Operation *)> skip) {
+  OpBuilder b(loop);
+  unsigned numAccs = loop.getInitArgs().size();
+  SmallVector<Value> allInits(loop.getInitArgs());
+  llvm::append_range(allInits, inits);
+  auto carried = dloop::ForOp::create(
+      b, loop.getLoc(), loop.getExtent(), loop.getKind(), loop.getAxis(),
+      allInits, [&](OpBuilder &b, Location loc, Value k, ValueRange iters) {
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), k);
+        mapping.map(loop.getIterArgs(), iters.take_front(numAccs));
+        SmallVector<Value> next =
+            ahead(b, k, iters.drop_front(numAccs), mapping);
+        for (Operation &op : loop.getBody()->without_terminator())
+          if (!skip(&op))
+            b.clone(op, mapping);
+        SmallVector<Value> yields;
+        for (Value v : loop.getYield().getValues())
+          yields.push_back(mapping.lookupOrDefault(v));
+        llvm::append_range(yields, next);
+        dloop::YieldOp::create(b, loc, yields);
+      });
+  if (std::optional<int64_t> unroll = loop.getUnroll())
+    carried.setUnroll(unroll);
+  loop.replaceAllUsesWith(carried.getResults().take_front(numAccs));
+  loop.erase();
+  return carried;
+}

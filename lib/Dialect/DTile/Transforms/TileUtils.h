@@ -5,6 +5,7 @@
 
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Error.h"
 
@@ -141,6 +142,22 @@ void mergeEquivalentGuards(KernelOp kernel);
 /// Folds bound checks that the ranges of their coordinates decide, and the
 /// guards they leave constant.
 void populateMaskFoldingPatterns(mlir::RewritePatternSet &patterns);
+
+/// Builds the start of each iteration of a loop that carries values one
+/// iteration ahead: given the loop's variable and the carried values, maps
+/// in `mapping` the old body's values they stand for and returns what the
+/// next iteration receives in their place.
+using AheadBuilder = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    mlir::OpBuilder &b, mlir::Value k, mlir::ValueRange carried,
+    mlir::IRMapping &mapping)>;
+
+/// Replaces `loop` by a loop that also carries values, starting from
+/// `inits`: each iteration runs what `ahead` builds, then the old body but
+/// the ops `skip` accepts. The old loop's uses take the new one's first
+/// results; its unroll hint carries over.
+dloop::ForOp carryAhead(dloop::ForOp loop, mlir::ValueRange inits,
+                        AheadBuilder ahead,
+                        llvm::function_ref<bool(mlir::Operation *)> skip);
 
 /// Folds index arithmetic into access maps, folds constants and removes
 /// dead and duplicate code in `kernel`.
