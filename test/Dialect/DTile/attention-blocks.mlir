@@ -7,6 +7,10 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" | FileCheck %s --check-prefix=STAGED
 // RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=48,BKV=16 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
+/// A single query per head (decoding) leaves only the heads' axis: 32 rows in
+/// all, each a warp's keys and a block of its own, not a thread per row.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims SQ=1,S=100,NH=32,NKV=4 | deplodock-opt --lower-to-loop --dtile-tileify --dtile-cooperative-reduce --dtile-attention-blocks=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DECODE1
+// DECODE1: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in {(32, 1, 32)*,
 /// Kernels that are no online softmax are left exactly as they were, and
 /// the rules for reductions leave the online softmax to this one.
 // RUN: %python %deplodock_src_root/examples/generate.py --small softmax | deplodock-opt --lower-to-loop --dtile-tileify > %t.softmax.mlir

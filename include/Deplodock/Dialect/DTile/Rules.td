@@ -334,8 +334,9 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     accumulators, nothing before it writes other memory, nothing reads the
     outputs, and each workspace has at most 2^31 - 1 elements. Not on
     attention_mma's tensor-core kernel (a `knobs=` request there is an
-    error). Heuristic: for decoding (at most 16 queries per head) a warp
-    per row and a row per block, else 64 rows and one thread per row; then
+    error). Heuristic: for decoding (at most 16 queries per head, or at
+    most 128 rows in all, as a single query per head leaves) a warp per row
+    and a row per block, else 64 rows and one thread per row; then
     32 keys; never split_kv_blocks (no GPU measurement yet).
   }];
   let forks = "attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in "

@@ -149,7 +149,9 @@ protected:
     return success();
   }
 
-  /// Decoding (at most 16 queries per head): a warp per row and a row per
+  /// Decoding (at most 16 queries per head, or at most 128 rows in all: a
+  /// single query leaves only the heads' axis, and a thread per row would
+  /// leave the GPU nearly idle): a warp per row and a row per
   /// block, for as many blocks as there are rows; 32 keys per step, else
   /// the closest. Otherwise 64 rows (two warps: enough blocks for long
   /// sequences and for the heads of short ones), else the closest; then 32
@@ -160,7 +162,8 @@ protected:
       return std::abs(std::log2(double(value) / double(goal)));
     };
     // split_kv_blocks is never the default until a GPU measures it.
-    bool decoding = kernel.getTile().getBlockExtents().back() <= 16 &&
+    ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+    bool decoding = (extents.back() <= 16 || product(extents) <= 128) &&
                     llvm::any_of(options, [](const AttentionBlocksKnobs &o) {
                       return o.splitKv > 1;
                     });
