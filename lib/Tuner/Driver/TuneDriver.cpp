@@ -623,8 +623,15 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
   if (!o.kernel.empty() && kernels.empty())
     return makeError("no kernel @" + o.kernel + " in '" + o.inputFile + "'");
   if (all == 0) {
-    // Valid: a layer that only reshapes or returns its inputs.
+    // Valid: a layer that only reshapes or returns its inputs. The files a
+    // tune was asked to write are still written, empty, so that what reads
+    // them next does not read an old one or fail on a missing one.
     out << "nothing to tune: '" << o.inputFile << "' has no kernel to launch\n";
+    if (o.mode == TuneMode::Tune && !o.recordTable.empty())
+      if (llvm::Error e = LatencyTable().write(o.recordTable))
+        return e;
+    if (o.mode == TuneMode::Tune && !o.knobsOut.empty())
+      return writeWinners(o.knobsOut, {});
     return llvm::Error::success();
   }
   if (o.mode == TuneMode::TimeLowering)
