@@ -73,6 +73,9 @@ struct LaunchParam {
   /// The buffer passed, when `tma` is not set.
   unsigned buffer = 0;
   std::optional<TmaSpec> tma;
+
+  /// The buffer the parameter names, directly or through its descriptor.
+  unsigned getBuffer() const { return tma ? tma->buffer : buffer; }
 };
 
 /// One kernel launch.

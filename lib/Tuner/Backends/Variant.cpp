@@ -40,8 +40,7 @@ static llvm::json::Array describeParams(dkernel::FuncOp kernel,
                              {"output", kernel.isOutput(i)},
                              {"zero_init", kernel.isZeroInit(i)}};
     if (withBuffers && i < launch.params.size()) {
-      const runtime::LaunchParam &p = launch.params[i];
-      unsigned buffer = p.tma ? p.tma->buffer : p.buffer;
+      unsigned buffer = launch.params[i].getBuffer();
       param["buffer"] = int64_t(buffer);
       param["workspace"] = buffer >= program.numArguments;
     }
@@ -167,7 +166,7 @@ llvm::Error tuner::finishVariant(Variant &variant,
       // and what is zeroed first.
       llvm::json::Array params, zero;
       for (const runtime::LaunchParam &param : launch.params)
-        params.push_back(int64_t(param.tma ? param.tma->buffer : param.buffer));
+        params.push_back(int64_t(param.getBuffer()));
       for (unsigned buffer : launch.zero)
         zero.push_back(int64_t(buffer));
       geometry["kernel"] = launch.kernel;
