@@ -104,7 +104,12 @@ def merge(parts: list[dict], allow_mixed_devices: bool = False) -> dict:
         merged["updated"] = max(merged.get("updated", ""),
                                 part.get("updated", ""))
     merged["merged_from"] = [
-        {"created": p.get("created"), "device": device_name(p)}
+        {"created": p.get("created"), "device": device_name(p),
+         "commit": p.get("environment", {}).get("commit"),
+         "target": p.get("settings", {}).get("target"),
+         "cases": sum(1 for r in p["cases"].values() if any(
+             isinstance(r.get(b), dict) and r[b].get("status") != "not_run"
+             for b in ALL_BACKENDS))}
         for p in parts] if len(parts) > 1 else merged.get("merged_from", [])
     merged["cases"] = in_table_order(merged["cases"])
     for record in merged["cases"].values():
@@ -117,6 +122,25 @@ def in_table_order(records: dict) -> dict:
     order = {c.name: i for i, c in enumerate(suite.all_cases(True))}
     return dict(sorted(records.items(),
                        key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+# Per-call detail a committed results file does not need: the timing
+# samples, the exact commands, the tools' error output, and the device
+# and reference each of our runs repeats (the run's environment names the
+# device once). The run's own bench.json and run.log keep them.
+BULKY_KEYS = frozenset({"samples_us", "command", "commands", "stderr"})
+BULKY_BENCH_KEYS = frozenset({"device", "reference"})
+
+
+def compact(value, parent: str = ""):
+    """`value` without the bulky keys at any depth: small enough to commit."""
+    if isinstance(value, dict):
+        return {k: compact(v, k) for k, v in value.items()
+                if k not in BULKY_KEYS
+                and not (parent == "bench" and k in BULKY_BENCH_KEYS)}
+    if isinstance(value, list):
+        return [compact(v) for v in value]
+    return value
 
 
 def write_json(results: dict, path: pathlib.Path) -> None:
@@ -264,6 +288,13 @@ def environment_lines(results: dict) -> list[str]:
             f"{t.get('max_reps')} calls fitting in {t.get('rep_ms')} ms; "
             f"TF32 {'on' if s.get('tf32') else 'off'}; torch.compile mode "
             f"'{s.get('compile_mode')}'")
+    runs = results.get("merged_from") or []
+    if len(runs) > 1:
+        lines.append("* Merged from runs (a later run's measurement of a case "
+                     "wins): " + "; ".join(
+                         f"{r.get('created')}, commit {r.get('commit') or '?'}"
+                         f", --target={r.get('target') or '?'}, "
+                         f"{r.get('cases', '?')} cases" for r in runs))
     if s.get("tf32_section"):
         lines.append("* TF32 section (opt-in, FP32 cases only): PyTorch with "
                      "TF32 allowed, ours with `--precision=tf32`; kept apart "
@@ -546,6 +577,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "for a dry run)")
     parser.add_argument("--allow-mixed-devices", action="store_true",
                         help="merge results of different GPUs")
+    parser.add_argument("--compact", action="store_true",
+                        help="leave out the timing samples, commands and "
+                        "error output (for results committed to the "
+                        "repository)")
     args = parser.parse_args(argv)
     try:
         merged = merge([load(p) for p in args.results],
@@ -562,6 +597,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(short_table(merged))
         return 0
     name = args.name or ("bench.FAKE" if merged.get("fake") else "bench")
+    if args.compact:
+        merged = compact(merged)
     for note in write_all(merged, args.out, name):
         print(note, file=sys.stderr)
     print(short_table(merged))

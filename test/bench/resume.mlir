@@ -1,5 +1,5 @@
 // REQUIRES: numpy
-// RUN: rm -rf %t.a %t.b %t.c %t.m %t.w
+// RUN: rm -rf %t.a %t.b %t.c %t.m %t.w %t.k %t.k2
 /// Out of time before the first case: every backend is 'not_run'.
 // RUN: %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.a --work-dir %t.w --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8,softmax.mini.s8 --max-minutes 0 | FileCheck %s --check-prefix=NONE
 // RUN: FileCheck %s --check-prefix=NONEJSON < %t.a/bench.FAKE.json
@@ -12,6 +12,13 @@
 // RUN: %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.c --work-dir %t.w --bin-dir %deplodock_obj_root/bin --cases softmax.mini.s8 --max-minutes 0 > /dev/null
 // RUN: %python %deplodock_src_root/bench/report.py %t.a/bench.FAKE.json %t.b/bench.FAKE.json %t.c/bench.FAKE.json --out %t.m | FileCheck %s --check-prefix=MERGE
 // RUN: FileCheck %s --check-prefix=MERGEMD < %t.m/bench.FAKE.md
+/// --compact leaves out the samples, commands and error output, and the
+/// compact file still merges and renders the same table.
+// RUN: grep -c "\"command\"" %t.m/bench.FAKE.json | FileCheck %s --check-prefix=BULKY
+// RUN: %python %deplodock_src_root/bench/report.py %t.m/bench.FAKE.json --out %t.k --compact | FileCheck %s --check-prefix=MERGE
+// RUN: not grep -E '"(samples_us|command|commands|stderr)"' %t.k/bench.FAKE.json
+// RUN: FileCheck %s --check-prefix=COMPACT < %t.k/bench.FAKE.json
+// RUN: %python %deplodock_src_root/bench/report.py %t.k/bench.FAKE.json --out %t.k2 | FileCheck %s --check-prefix=MERGE
 
 /// (In table order: softmax comes before silu_mul.)
 //      NONE: softmax.mini.s8 {{ *}}— {{ *}}— {{ *}}— {{ *}}— {{ *}}— {{ *}}—
@@ -36,7 +43,11 @@
 // MERGE-NEXT: silu_mul.mini.s8 {{ *}}{{[0-9.]+}}
 //      MERGE: geomean {{[0-9.]+}}× over 3 cases
 
+//      BULKY: {{[1-9][0-9]*}}
+//      COMPACT: "median_us": {{[0-9.]+}}
+
 //      MERGEMD: # FAKE — Deplodock vs PyTorch
+//      MERGEMD: * Merged from runs {{.*}}, --target=sm_90, 2 cases; {{.*}}, --target=sm_90, 1 cases; {{.*}}, --target=sm_90, 0 cases
 //      MERGEMD: | rmsnorm.mini.s8 |
 // MERGEMD-NEXT: | softmax.mini.s8 |
 // MERGEMD-NEXT: | silu_mul.mini.s8 |
