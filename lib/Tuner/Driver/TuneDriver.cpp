@@ -12,6 +12,7 @@
 #include "Deplodock/Runtime/OutputFile.h"
 
 #include "Deplodock/Dialect/Common/GpuTarget.h"
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 #include "TuneDriverSupport.h"
 
 #include "Deplodock/Dialect/DTile/Transforms/Precision.h"
@@ -177,7 +178,8 @@ static SearchOptions clampBudgets(SearchOptions search) {
 
 /// Parses the input and lowers it to Loop IR; its diagnostics go to `err`.
 static llvm::Expected<OwningOpRef<ModuleOp>>
-loadLoopIR(MLIRContext &context, StringRef inputFile, llvm::raw_ostream &err) {
+loadLoopIR(MLIRContext &context, StringRef inputFile, StringRef target,
+           llvm::raw_ostream &err) {
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file =
       mlir::openInputFile(inputFile, &message);
@@ -189,6 +191,12 @@ loadLoopIR(MLIRContext &context, StringRef inputFile, llvm::raw_ostream &err) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return makeError("cannot parse '" + inputFile + "'");
+  // The module names --target before any pass resolves one: otherwise the
+  // first pass to ask records the default (sm_90), and the Kernel lowering
+  // of every variant checks its ops (wgmma needs sm_90a) against that.
+  if (failed(dkernel::resolveTarget(*module, target)))
+    return makeError("--target " + target + " contradicts '" + inputFile +
+                     "'");
   PassManager pm(&context);
   buildLowerToLoopPipeline(pm);
   if (failed(pm.run(*module)))
@@ -606,7 +614,7 @@ llvm::Error tuner::runTuneDriver(MLIRContext &context,
   }
   dtile::Target target = dtile::Target::lookup(&context, o.target);
   llvm::Expected<OwningOpRef<ModuleOp>> module =
-      loadLoopIR(context, o.inputFile, err);
+      loadLoopIR(context, o.inputFile, o.target, err);
   if (!module)
     return module.takeError();
   // Every variant's module copy inherits the attribute (ForkCursor).

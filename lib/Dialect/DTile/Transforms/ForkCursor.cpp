@@ -1,6 +1,7 @@
 //===- ForkCursor.cpp - Walking the fork tree of one kernel -----*- C++ -*-===//
 
 #include "Deplodock/Dialect/DTile/Transforms/ForkCursor.h"
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 #include "Deplodock/Dialect/DTile/Transforms/Precision.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,11 @@ FailureOr<ForkCursor> ForkCursor::start(dloop::KernelOp kernel,
   OpBuilder b(context);
   Location loc = kernel.getLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(b, loc);
+  // The target travels with the copy: the Kernel lowering of a variant checks
+  // its ops against the module's target (wgmma needs sm_90a), and a module
+  // naming none would be checked against the default.
+  if (target)
+    (*module)->setAttr(dkernel::kTargetAttrName, target);
   // The precision the kernel's module allows travels with the copy.
   if (allowsTf32(kernel))
     (*module)->setAttr(kTf32AttrName, b.getUnitAttr());
