@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -83,7 +84,8 @@ KernelCost deplodock::dloop::measureKernel(KernelOp kernel) {
                             op->getDialect()) &&
                         op->getNumResults() == 1 &&
                         !op->getResult(0).getType().isIndex() &&
-                        !isa<arith::ConstantOp>(op);
+                        !isa<arith::ConstantOp>(op) &&
+                        !isa<CastOpInterface>(op);
     if (!isLoad && !isScalarMath)
       return;
     double trips = 1;

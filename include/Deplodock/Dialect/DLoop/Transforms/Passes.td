@@ -23,7 +23,8 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
     into its consumers first, and the reduction follows it there. A producer
     doing more than `reduce-heavy` operations per element it writes (a
     matmul) is never fused where that would grow the total work, that is,
-    compute it twice. Any other fusion is refused when it blows up work or
+    compute it twice. Casts (`extf`, `truncf`) count as no operation, so a
+    half-precision softmax fuses as its f32 form does. Any other fusion is refused when it blows up work or
     reads beyond `max-blowup` times what producer and consumers did apart.
     Identical read-only computations (the same reduction reached twice) are
     merged.

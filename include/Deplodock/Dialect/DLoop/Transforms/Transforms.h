@@ -14,7 +14,9 @@
 namespace deplodock::dloop {
 
 /// How much a kernel computes and reads: arith/math ops and loads, each
-/// counted once per iteration of the loops around it.
+/// counted once per iteration of the loops around it. Casts (extf, truncf,
+/// ...) are not work: they re-encode a value, and counting them would make
+/// a half-precision kernel look heavier than the same one in f32.
 struct KernelCost {
   double work = 0;
   double reads = 0;
