@@ -66,16 +66,16 @@
 /// default is the row rounded up to a power of two within [32, 256]; 1 (no
 /// cooperation) comes last.
 // FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: cooperative_reduce: does not apply
-// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 512, 1, (2, 32), (4, 32), (8, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 // FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: cooperative_reduce: does not apply
-// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 1}
+// FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 1, (2, 32), (4, 32), (8, 32), (16, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 
 /// Kernels that already have threads are not split again.
 // AGAIN: kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: does not apply
 // AGAIN: kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: does not apply
 
 /// 512 is legal for the row sum but not for the gemv's 256-long reduction.
-// ILLEGAL: kernels.mlir:58:5: error: 'dtile.kernel' op knobs threads=512 are not a legal option of cooperative_reduce: threads in {256*, 32, 64, 128, 1}
+// ILLEGAL: kernels.mlir:58:5: error: 'dtile.kernel' op knobs threads=512 are not a legal option of cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 1, (2, 32), (4, 32), (8, 32), (16, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 
 // -----
 
@@ -117,7 +117,7 @@ func.func @full_max(%arg0: memref<64xf32>) -> memref<1xf32> {
 //  CHECK-NEXT:       arith.divf %[[SUM]], %[[PROD]] : f32
 func.func @two_accumulators(%arg0: memref<4x100xf32>) -> memref<4xf32> {
   %alloc = memref.alloc() : memref<4xf32>
-  // expected-remark @+1 {{cooperative_reduce: threads in {128*, 32, 64, 1}}}
+  // expected-remark @+1 {{cooperative_reduce: (rows, threads) in {128*, 32, 64, 1, (2, 32), (4, 32), (2, 64), (4, 64), (2, 128), (4, 128)}}}
   dloop.kernel @two_accumulators ins(%x = %arg0 : memref<4x100xf32>) outs(%y = %alloc : memref<4xf32>) {
     %zero = arith.constant 0.000000e+00 : f32
     %one = arith.constant 1.000000e+00 : f32

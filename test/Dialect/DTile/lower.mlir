@@ -63,7 +63,7 @@
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_matmul_k: does not apply
-// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 512, 1, (2, 32), (4, 32), (8, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: blockify_launch: does not apply
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_reduce: does not apply
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: register_tile: does not apply
@@ -77,7 +77,7 @@
 // FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: stage_inputs: does not apply
 // FORKS:      kernels.mlir:44:5: remark: @scale_0_pointwise: mark_unroll: does not apply
 // FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: chunk_matmul_k: does not apply
-// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 1}
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 1, (2, 32), (4, 32), (8, 32), (16, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 // FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: blockify_launch: does not apply
 // FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: chunk_reduce: does not apply
 // FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: register_tile: does not apply
@@ -126,4 +126,4 @@
 /// 512 threads suit the row sum, but the gemv's 256-long reduction has no
 /// such option: knobs for every kernel must be legal for every kernel that
 /// takes them.
-// ILLEGAL: kernels.mlir:58:5: error: 'dtile.kernel' op knobs threads=512 are not a legal option of cooperative_reduce: threads in {256*, 32, 64, 128, 1}
+// ILLEGAL: kernels.mlir:58:5: error: 'dtile.kernel' op knobs threads=512 are not a legal option of cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 1, (2, 32), (4, 32), (8, 32), (16, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}

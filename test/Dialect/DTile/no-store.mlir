@@ -4,7 +4,7 @@
 // RUN: deplodock-opt %s --dtile-lower="list-forks=true" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORKS
 // RUN: deplodock-opt %s --dtile-lower --convert-dtile-to-dkernel | FileCheck %s
 
-// FORKS: remark: @k_0_reduce: cooperative_reduce: threads in {32*, 1}
+// FORKS: remark: @k_0_reduce: cooperative_reduce: (rows, threads) in {32*, 1, (2, 32), (4, 32), (8, 32), (16, 32)}
 // FORKS: remark: @k_0_reduce: blockify_launch: does not apply
 // FORKS: remark: @k_0_reduce: chunk_reduce: does not apply
 // FORKS: remark: @k_0_reduce: mark_unroll: does not apply

@@ -8,7 +8,7 @@
 /// A row sum of 256 has 10 variants (threads per row, chunking, unroll):
 /// with at most 100 asked for, all of them are checked, at the Tile level
 /// and, through convert-dtile-to-dkernel, at the Kernel level.
-// ALL: variants of @rowsum_0_reduce: 10 (all) checked, 0 failed
+// ALL: variants of @rowsum_0_reduce: 17 (all) checked, 0 failed
 
 /// With fewer asked for than the tree holds, a seeded sample.
 // SAMPLE: variants of @rowsum_0_reduce: 4 (seeded sample) checked, 0 failed
@@ -17,7 +17,7 @@
 /// order, which an exact comparison sees. The failing variants are named
 /// and the exit code is 1.
 // EXACT: @rowsum_0_reduce knobs rowsum_0_reduce:threads={{[0-9]+}}: result #0 differs
-// EXACT: variants of @rowsum_0_reduce: 10 (all) checked, {{[1-9][0-9]*}} failed
+// EXACT: variants of @rowsum_0_reduce: 17 (all) checked, {{[1-9][0-9]*}} failed
 
 // TARGET: error: unknown target 'sm_70' (expected sm_80, sm_90 or sm_90a)
 

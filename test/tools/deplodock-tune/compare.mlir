@@ -13,7 +13,7 @@
 // RUN: deplodock-tune %t/two.mlir --compare=mcts,random --budgets=2,4 --runs=2 | FileCheck %s --check-prefix=SUMMARY
 
 /// Twelve variants of the RMSNorm, the best 1024 threads per row.
-// RECORD: rmsnorm_0_reduce {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}x 12 {{[0-9.]+}}s threads=1024
+// RECORD: rmsnorm_0_reduce {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}x 22 {{[0-9.]+}}s threads=1024
 // TABLE: "format": "deplodock-latency-table"
 // TABLE: "name": "rmsnorm_0_reduce"
 // TABLE: "threads=1024": {
@@ -24,7 +24,7 @@
 // COMPARE-NEXT: reference [[REF:[0-9.]+]] us, target within 2.0%
 // COMPARE-NEXT: strategy best us measured to target stopped
 // COMPARE-NEXT: greedy {{[0-9.]+}} 1 never completed
-// COMPARE-NEXT: exhaustive [[REF]] 12 {{[0-9]+}} exhausted
+// COMPARE-NEXT: exhaustive [[REF]] 22 {{[0-9]+}} exhausted
 
 // BUDGETS: reference [[REF:[0-9.]+]] us, target within 2.0%, 3 runs per strategy (median)
 // BUDGETS-NEXT: strategy best us measured to target @2 @6 stopped

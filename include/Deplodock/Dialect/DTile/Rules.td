@@ -265,17 +265,25 @@ def DTileSplitMatmulK : TileRule<"dtile-split-matmul-k", "split_matmul_k",
 def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
     "cooperative_reduce", "threads share each row's reduction (fork threads)", [
   Knob<"threads", KnobInt, "threads cooperating on one reduction row", 1, 1024,
-       KnobCostLog2>]> {
+       KnobCostLog2>,
+  OptionalKnob<"rows", KnobInt, "reduction rows per block, each with its own "
+               "`threads` threads (absent: 1)", 2, 1024, KnobCostLog2>]> {
   let description = [{
     For reductions that are not matmuls (norms, softmax, row sums), T
     threads reduce each row: every top-level reduce loop becomes a loop
     strided over them followed by a combine, and thread 0 stores combined
-    values. Legal: powers of two from 32 up to the longest row (rounded up)
-    and the block's limit, then 1 (one thread per row, which blockify_launch
-    then groups). Heuristic: the row length rounded up to a power of two,
-    within [32, 256].
+    values. With rows = R a block holds R rows (the innermost block axis
+    split into blocks of R, a thread axis before `t`), each reduced by its
+    own T threads: short rows then need not leave a block of one warp, or
+    of many barriers, per row. Legal: powers of two from 32 up to the
+    longest row (rounded up) and the block's limit, then 1 (one thread per
+    row, which blockify_launch then groups); for T >= 32, R a power of two
+    dividing the innermost block axis with T x R at most 512. Heuristic: the
+    row length rounded up to a power of two, within [32, 256], one row per
+    block (rows is not measured yet).
   }];
-  let forks = "cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1}";
+  let forks = "cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, "
+              "512, 1, (2, 32), ..., (16, 32), (2, 64), ..., (2, 256)}";
 }
 
 def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",

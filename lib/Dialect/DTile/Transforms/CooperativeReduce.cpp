@@ -6,13 +6,15 @@
 // a combine across them, every top-level free loop a strided loop, and a
 // store of a combined value is done by thread 0 alone. Forks over T; T = 1
 // keeps one thread per row (for short rows, with many rows per block after
-// blockify_launch).
+// blockify_launch). With `rows` = R a block holds R rows of T threads each
+// (the innermost block axis split, its inner part a thread axis before t).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Rules.h"
 #include "TileUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -23,6 +25,9 @@ using namespace deplodock;
 using namespace deplodock::dtile;
 
 namespace {
+
+/// The most threads a block of several rows gets (T x R).
+constexpr int64_t kMaxRowsThreads = 512;
 
 /// The next power of two at least `n`.
 int64_t nextPowerOfTwo(int64_t n) {
@@ -78,6 +83,22 @@ protected:
          t *= 2)
       options.push_back({t});
     options.push_back({1});
+    // Several rows per block: the innermost block axis, split by R.
+    SmallVector<Axis> blockAxes = getBlockAxes(tile);
+    int64_t innermost = blockAxes.back().extent;
+    size_t single = options.size();
+    for (size_t i = 0; i < single; ++i) {
+      int64_t t = options[i].threads;
+      if (t < 32)
+        continue;
+      for (int64_t r = 2;
+           t * r <= std::min<int64_t>(kMaxRowsThreads,
+                                      target.getThreadsPerBlock()) &&
+           r <= innermost;
+           r *= 2)
+        if (innermost % r == 0)
+          options.push_back({t, r});
+    }
     return options;
   }
 
@@ -96,12 +117,41 @@ protected:
     if (threads == 1)
       return success(); // One thread per row; blockify_launch takes over.
     TileOp tile = kernel.getTile();
-    tile = rebuildTile(
-        tile, getBlockAxes(tile), {{"t", threads}},
-        [&](OpBuilder &b, Location, ValueRange blockCoords, ValueRange) {
-          return std::make_pair(b.getBlock(), SmallVector<Value>(blockCoords));
-        });
-    Value t = tile.getThreadCoord(0);
+    int64_t rows = option.rows.value_or(1);
+    SmallVector<Axis> blockAxes = getBlockAxes(tile);
+    SmallVector<Axis> threadAxes;
+    Axis inner = blockAxes.back();
+    if (rows > 1) {
+      blockAxes.pop_back();
+      if (inner.extent > rows)
+        blockAxes.push_back({inner.name + "_o", inner.extent / rows});
+      if (blockAxes.empty())
+        blockAxes.push_back({"unit", 1});
+      threadAxes.push_back({inner.name + "_i", rows});
+    }
+    threadAxes.push_back({"t", threads});
+    size_t keptBlocks = getBlockAxes(tile).size() - 1;
+    tile = rebuildTile(tile, blockAxes, threadAxes,
+                       [&](OpBuilder &b, Location loc, ValueRange blockCoords,
+                           ValueRange threadCoords) {
+                         SmallVector<Value> old(blockCoords);
+                         if (rows == 1)
+                           return std::make_pair(b.getBlock(), old);
+                         // The innermost row: o * R + i, or i alone when R
+                         // spans the axis.
+                         old.resize(keptBlocks);
+                         Value row = threadCoords[0];
+                         if (inner.extent > rows) {
+                           AffineExpr o, i;
+                           bindDims(b.getContext(), o, i);
+                           row = affine::AffineApplyOp::create(
+                               b, loc, AffineMap::get(2, 0, o * rows + i),
+                               {blockCoords[keptBlocks], row});
+                         }
+                         old.push_back(row);
+                         return std::make_pair(b.getBlock(), old);
+                       });
+    Value t = tile.getThreadCoord(threadAxes.size() - 1);
     Block &body = tile.getBody().front();
     OpBuilder b(kernel.getContext());
     for (Operation &op :
