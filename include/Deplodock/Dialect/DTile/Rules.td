@@ -659,8 +659,15 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
        KnobCostLog2>]> {
   let description = [{
     The innermost sequential loops get an unroll factor, printed as
-    `#pragma unroll`. Legal: the powers of two up to 32 dividing every such
-    loop. Heuristic: short loops (a K chunk) unroll fully, long ones by 4.
+    `#pragma unroll`. A loop whose variable indexes a thread's private
+    buffer (a `memref.alloca` of the tile: attention's accumulators and
+    query row) of at most 256 iterations unrolls fully whatever the knob:
+    nvcc keeps such an array in registers only when every index is a
+    constant after unrolling, else each access is a local-memory round trip
+    (past 256 words it could not stay in registers anyway). Legal: the
+    powers of two up to 32 dividing every other innermost loop; 1 alone
+    where every innermost loop indexes a private buffer. Heuristic: short
+    loops (a K chunk) unroll fully, long ones by 4.
   }];
   let forks = "mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}";
 }
