@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionQueryRow.h"
 #include "AttentionSplit.h"
 #include "Rules.h"
 #include "SplitWorkspace.h"
@@ -200,6 +201,9 @@ protected:
                                     getOnlineSoftmaxLoop(kernel.getTile()),
                                     stepped, option.splitKv)))
       return failure();
+    // The query row, read for every key, is read once.
+    if (dloop::ForOp rowKeys = getOnlineSoftmaxLoop(kernel.getTile()))
+      hoistKeyInvariantRows(rowKeys);
     cleanupKernel(kernel);
     return success();
   }
