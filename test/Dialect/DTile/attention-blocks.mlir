@@ -20,20 +20,31 @@
 /// Query blocks of a warp up to 256 rows (4 x 37 = 148 rows in all), key
 /// steps of every key or 16 and 32; with 37 queries per head (at most 64),
 /// 2 to 32 threads per row within 256 per block, and blocks of 1 to 16 rows
-/// whose threads fill a warp; the default 64 rows and 32 keys, one thread
-/// per row (37 queries are no decoding).
-// FORKS: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in {(32, 64, 1)*, (37, 32, 1), (37, 32, 2), (37, 32, 4), (37, 32, 8), (16, 32, 1), (16, 32, 2), (16, 32, 4), (16, 32, 8), (32, 32, 1), (32, 32, 2), (32, 32, 4), (32, 32, 8), (37, 64, 1), (37, 64, 2), (37, 64, 4), (16, 64, 1), (16, 64, 2), (16, 64, 4), (32, 64, 2), (32, 64, 4), (37, 128, 1), (37, 128, 2), (16, 128, 1), (16, 128, 2), (32, 128, 1), (32, 128, 2), (37, 256, 1), (16, 256, 1), (32, 256, 1), (37, 1, 32), (32, 1, 32), (37, 2, 16), (37, 2, 32), (16, 2, 16), (32, 2, 16), (32, 2, 32), (37, 4, 8), (37, 4, 16), (37, 4, 32), (16, 4, 8), (16, 4, 16), (32, 4, 8), (32, 4, 16), (32, 4, 32), (37, 8, 4), (37, 8, 8), (37, 8, 16), (37, 8, 32), (16, 8, 4), (16, 8, 8), (16, 8, 16), (32, 8, 4), (32, 8, 8), (32, 8, 16), (32, 8, 32), (37, 16, 2), (37, 16, 4), (37, 16, 8), (37, 16, 16), (16, 16, 2), (16, 16, 4), (16, 16, 8), (16, 16, 16), (32, 16, 2), (32, 16, 4), (32, 16, 8), (32, 16, 16), (16, 32, 1, 3), (16, 32, 2, 3), (16, 32, 4, 3), (16, 32, 8, 3), (32, 32, 1, 2), (32, 32, 2, 2), (32, 32, 4, 2), (32, 32, 8, 2), (16, 64, 1, 3), (16, 64, 2, 3), (16, 64, 4, 3), (32, 64, 1, 2), (32, 64, 2, 2), (32, 64, 4, 2), (16, 128, 1, 3), (16, 128, 2, 3), (32, 128, 1, 2), (32, 128, 2, 2), (32, 1, 32, 2), (16, 2, 16, 3), (32, 2, 16, 2), (32, 2, 32, 2), (16, 4, 8, 3), (16, 4, 16, 3), (32, 4, 8, 2), (32, 4, 16, 2), (32, 4, 32, 2), (16, 8, 4, 3), (16, 8, 8, 3), (16, 8, 16, 3), (32, 8, 4, 2), (32, 8, 8, 2), (32, 8, 16, 2), (32, 8, 32, 2), (16, 16, 2, 3), (16, 16, 4, 3), (16, 16, 8, 3), (16, 16, 16, 3), (32, 16, 2, 2), (32, 16, 4, 2), (32, 16, 8, 2), (32, 16, 16, 2)}
+/// whose threads fill a warp. 37 queries are no decoding, but 148 rows are
+/// far fewer than four warps per SM: the default 32 threads per row (the
+/// most), 8 rows per block (256 threads) and 32 keys per step.
+// FORKS: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in {(32, 8, 32)*, (37, 32, 1), (37, 32, 2), (37, 32, 4), (37, 32, 8), (16, 32, 1), (16, 32, 2), (16, 32, 4), (16, 32, 8), (32, 32, 1), (32, 32, 2), (32, 32, 4), (32, 32, 8), (37, 64, 1), (37, 64, 2), (37, 64, 4), (16, 64, 1), (16, 64, 2), (16, 64, 4), (32, 64, 1), (32, 64, 2), (32, 64, 4), (37, 128, 1), (37, 128, 2), (16, 128, 1), (16, 128, 2), (32, 128, 1), (32, 128, 2), (37, 256, 1), (16, 256, 1), (32, 256, 1), (37, 1, 32), (32, 1, 32), (37, 2, 16), (37, 2, 32), (16, 2, 16), (32, 2, 16), (32, 2, 32), (37, 4, 8), (37, 4, 16), (37, 4, 32), (16, 4, 8), (16, 4, 16), (32, 4, 8), (32, 4, 16), (32, 4, 32), (37, 8, 4), (37, 8, 8), (37, 8, 16), (37, 8, 32), (16, 8, 4), (16, 8, 8), (16, 8, 16), (32, 8, 4), (32, 8, 8), (32, 8, 16), (37, 16, 2), (37, 16, 4), (37, 16, 8), (37, 16, 16), (16, 16, 2), (16, 16, 4), (16, 16, 8), (16, 16, 16), (32, 16, 2), (32, 16, 4), (32, 16, 8), (32, 16, 16), (16, 32, 1, 3), (16, 32, 2, 3), (16, 32, 4, 3), (16, 32, 8, 3), (32, 32, 1, 2), (32, 32, 2, 2), (32, 32, 4, 2), (32, 32, 8, 2), (16, 64, 1, 3), (16, 64, 2, 3), (16, 64, 4, 3), (32, 64, 1, 2), (32, 64, 2, 2), (32, 64, 4, 2), (16, 128, 1, 3), (16, 128, 2, 3), (32, 128, 1, 2), (32, 128, 2, 2), (32, 1, 32, 2), (16, 2, 16, 3), (32, 2, 16, 2), (32, 2, 32, 2), (16, 4, 8, 3), (16, 4, 16, 3), (32, 4, 8, 2), (32, 4, 16, 2), (32, 4, 32, 2), (16, 8, 4, 3), (16, 8, 8, 3), (16, 8, 16, 3), (32, 8, 4, 2), (32, 8, 8, 2), (32, 8, 16, 2), (32, 8, 32, 2), (16, 16, 2, 3), (16, 16, 4, 3), (16, 16, 8, 3), (16, 16, 16, 3), (32, 16, 2, 2), (32, 16, 4, 2), (32, 16, 8, 2), (32, 16, 16, 2)}
 
 /// 32 query rows per block, one per thread (the last block of each head
 /// masked: 37 = 32 + 5); the keys in 3 steps of 16, the last one masked,
-/// each step rescaling the private accumulators.
+/// each step rescaling the private accumulators. The thread's query row is
+/// read once, under the row mask, into a private buffer that q.k reads.
 // STEPS:      dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32, split_kv = 1>
 // STEPS:        dtile.tile blocks(%[[H:.*]] : 4 "d0", %[[QO:.*]] : 2 "d1_o") threads(%[[QI:.*]] : 32 "d1_i") {
+// STEPS:          %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %c37 : index
 // STEPS:          %[[ACC:.*]] = memref.alloca() : memref<8xf32>
+// STEPS:          %[[Q:.*]] = memref.alloca() : memref<8xf32>
+// STEPS-NEXT:     dloop.for %[[DQ:.*]] = 0 to 8 free "r1_row" {
+// STEPS-NEXT:       %[[QV:.*]] = scf.if %[[VALID]] -> (f32) {
+// STEPS-NEXT:         dloop.load %in1[0, %[[H]], %[[QO]] * 32 + %[[QI]], %[[DQ]]] : memref<1x4x37x8xf32>
+// STEPS:            dloop.store %[[QV]], %[[Q]][%[[DQ]]] : memref<8xf32>
 // STEPS:          %[[ROW:.*]]:2 = dloop.for %[[JO:.*]] = 0 to 3 reduce "r0_o" iter({{.*}} : f32, {{.*}} : f32) {
 // STEPS-NEXT:       dloop.for %[[JI:.*]] = 0 to 16 reduce "r0_i" iter({{.*}} : f32, {{.*}} : f32) {
 // STEPS:              %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %c37 : index
 // STEPS:              scf.if %[[INSIDE]] -> (f32, f32) {
+// STEPS-NEXT:           dloop.for %[[D1:.*]] = 0 to 8 reduce "r1" iter(%{{.*}} : f32) {
+// STEPS-NEXT:             dloop.load %[[Q]][%[[D1]]] : memref<8xf32>
+// STEPS-NOT:              %in1
 // STEPS:                dloop.load %{{.*}}[0, %[[H]] floordiv 2, %[[JO]] * 16 + %[[JI]], %{{.*}}] : memref<1x2x37x8xf32>
 // STEPS:                math.exp
 // STEPS:                math.exp
@@ -49,7 +60,7 @@
 // WHOLE:        dloop.for %{{.*}} = 0 to 37 reduce "r0" iter(
 // WHOLE-NOT:    "r0_o"
 
-// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64, split_kv = 1>
+// DEFAULT: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 8, split_kv = 32>
 
 /// The block's threads share each step's K and V rows: stage_inputs stages
 /// both, a step (16 keys x 8) at a time.
