@@ -6,6 +6,7 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=64,BKV=37 | FileCheck %s --check-prefix=WHOLE
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" | FileCheck %s --check-prefix=STAGED
+// RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda | FileCheck %s --check-prefix=CUDA
 // RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=48,BKV=16 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 /// A single query per head (decoding) leaves only the heads' axis: 32 rows in
 /// all, each a warp's keys and a block of its own, not a thread per row.
@@ -67,6 +68,26 @@
 // STAGED:     dtile.kernel @sdpa_0_reduce knobs<BKV = 16, BQ = 32, {{.*}}stage = [0, 2]
 // STAGED-DAG: dtile.stage %in0[{{.*}}] box [1, 1, 16, 8]
 // STAGED-DAG: dtile.stage %in2[{{.*}}] box [1, 1, 16, 8]
+
+/// In the CUDA, the query row is read from global memory once, before the
+/// key loop, into an array that every loop indexing it unrolls fully (so it
+/// stays in registers); q.k reads it, not in1.
+// CUDA:      float local0[8];
+// CUDA:      float local1[8];
+// CUDA-NEXT: #pragma unroll 8
+// CUDA-NEXT: for (int [[F:i[0-9]+]] = 0; [[F]] < 8; [[F]] += 1) {
+// CUDA:        in1[{{.*}} + [[F]]];
+// CUDA:        local1{{\[}}[[F]]{{\]}} =
+// CUDA:      for (int {{i[0-9]+}} = 0; {{.*}}) {
+// CUDA-NOT:  in1[
+// CUDA:      #pragma unroll 8
+// CUDA-NEXT: for (int [[D:i[0-9]+]] = 0; [[D]] < 8; [[D]] += 1) {
+// CUDA-NEXT:   const float {{v[0-9]+}} = local1{{\[}}[[D]]{{\]}};
+// CUDA-NOT:  in1[
+// CUDA:      #pragma unroll 8
+// CUDA-NEXT: for (int [[A:i[0-9]+]] = 0; [[A]] < 8; [[A]] += 1) {
+// CUDA-NEXT:   const float {{v[0-9]+}} = local0{{\[}}[[A]]{{\]}};
+// CUDA-NOT:  in1[
 
 // ILLEGAL: error: 'dtile.kernel' op knobs BKV=16,BQ=48 are not a legal option of attention_blocks
 

@@ -6,10 +6,12 @@
 // rows to the threads of a block (one row per thread: the running maximum,
 // sum and accumulators stay in its registers) and steps the keys BKV at a
 // time, so that the K and V rows of one step, which all the block's threads
-// read, form a slab stage_inputs can stage. With few query rows per head
-// (decoding), split_kv threads share each row's keys (AttentionSplit.cpp),
-// and split_kv_blocks blocks share its key steps, merged by a second kernel
-// (AttentionSplitBlocks.cpp). Forks over (BQ, BKV, split_kv,
+// read, form a slab stage_inputs can stage. The query row, which every key
+// would read again, is read once into registers (AttentionQueryRow.cpp).
+// With few query rows per head (decoding) or too few rows in all to fill
+// the GPU, split_kv threads share each row's keys (AttentionSplit.cpp), and
+// with few per head split_kv_blocks blocks share its key steps, merged by a
+// second kernel (AttentionSplitBlocks.cpp). Forks over (BQ, BKV, split_kv,
 // split_kv_blocks).
 //
 // The seam for tensor cores: q.k^T of one step is a BQ x BKV product and
