@@ -96,42 +96,6 @@ dkernel.func @shared_conflicted(%out: memref<256xf32>) outputs [0] grid [1024, 1
   memref.store %v, %out[%tid] : memref<256xf32>
   dkernel.return
 }
-dkernel.func @private_unrolled(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %zero = arith.constant 0.0 : f32
-  %tid = gpu.thread_id x
-  %a = memref.alloca() : memref<64xf32>
-  scf.for %i = %c0 to %c64 step %c1 {
-    memref.store %zero, %a[%i] : memref<64xf32>
-  } {dkernel.unroll = 64 : i64}
-  %sum = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
-    %v = memref.load %a[%i] : memref<64xf32>
-    %s = arith.addf %acc, %v : f32
-    scf.yield %s : f32
-  } {dkernel.unroll = 64 : i64}
-  memref.store %sum, %out[%tid] : memref<256xf32>
-  dkernel.return
-}
-dkernel.func @private_dynamic(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %zero = arith.constant 0.0 : f32
-  %tid = gpu.thread_id x
-  %a = memref.alloca() : memref<64xf32>
-  scf.for %i = %c0 to %c64 step %c1 {
-    memref.store %zero, %a[%i] : memref<64xf32>
-  } {dkernel.unroll = 4 : i64}
-  %sum = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
-    %v = memref.load %a[%i] : memref<64xf32>
-    %s = arith.addf %acc, %v : f32
-    scf.yield %s : f32
-  } {dkernel.unroll = 4 : i64}
-  memref.store %sum, %out[%tid] : memref<256xf32>
-  dkernel.return
-}
 dkernel.func @huge_smem(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 200000 {
   %tid = gpu.thread_id x
   %zero = arith.constant 0.0 : f32
@@ -140,6 +104,42 @@ dkernel.func @huge_smem(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block 
 }
 )mlir";
 
+/// A private array written and read by loops unrolled by UNROLL: fully
+/// (64, registers) or not (local memory).
+constexpr llvm::StringLiteral kPrivateArray = R"mlir(
+dkernel.func @NAME(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %tid = gpu.thread_id x
+  %a = memref.alloca() : memref<64xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    memref.store %zero, %a[%i] : memref<64xf32>
+  } {dkernel.unroll = UNROLL : i64}
+  %sum = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %a[%i] : memref<64xf32>
+    %s = arith.addf %acc, %v : f32
+    scf.yield %s : f32
+  } {dkernel.unroll = UNROLL : i64}
+  memref.store %sum, %out[%tid] : memref<256xf32>
+  dkernel.return
+}
+)mlir";
+
+/// kPrivateArray as kernel `name`, its loops unrolled by `unroll`.
+std::string privateArrayKernel(StringRef name, int64_t unroll) {
+  std::string text = kPrivateArray.str();
+  auto replace = [&](StringRef from, StringRef to) {
+    for (size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to.str());
+  };
+  replace("NAME", name);
+  replace("UNROLL", std::to_string(unroll));
+  return text;
+}
+
 class RooflineModelTest : public ::testing::Test {
 protected:
   RooflineModelTest() {
@@ -147,7 +147,10 @@ protected:
     registerDeplodockDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(kKernels, &context);
+    module = parseSourceString<ModuleOp>(
+        kKernels.str() + privateArrayKernel("private_unrolled", 64) +
+            privateArrayKernel("private_dynamic", 4),
+        &context);
     EXPECT_TRUE(module);
     h100 = *getDeviceModel("sm_90");
     a100 = *getDeviceModel("sm_80");
