@@ -68,7 +68,17 @@ bool isKeyInvariantRow(Operation *op, dloop::ForOp inner, dloop::ForOp keys,
       return WalkResult::advance();
     return WalkResult::interrupt();
   });
-  return !result.wasInterrupted() && readsRow;
+  if (result.wasInterrupted() || !readsRow)
+    return false;
+  // A guard around `op` inside `keys` that does not depend on the key (a row
+  // mask) may be what keeps the read in bounds: the fill before `keys`
+  // would drop it. Guards on the key do not: the read does not use the key.
+  for (Operation *parent = op->getParentOp(); parent != keys;
+       parent = parent->getParentOp())
+    if (auto guard = dyn_cast<scf::IfOp>(parent);
+        guard && keys.isDefinedOutsideOfLoop(guard.getCondition()))
+      return false;
+  return true;
 }
 
 } // namespace
