@@ -19,10 +19,10 @@
 /// block's eleven kernels, each lowered for its target and compiled by
 /// NVRTC (as the runtime compiles) for that target.
 // MATMUL: variants of @matmul_0_reduce: 64 (seeded sample) checked, 0 failed
-// SDPA: variants of @sdpa_0_reduce: 40 (all) checked, 0 failed
+// SDPA: variants of @sdpa_0_reduce: 10 (all) checked, 0 failed
 // SDPA-NOT: variants of
 // DECODER-COUNT-11: checked, 0 failed
 
-/// 64 + 40 kernels for sm_80; as many plus the decoder block's for sm_90.
-// COUNT80: 104
+/// 64 + 10 kernels for sm_80; as many plus the decoder block's for sm_90.
+// COUNT80: 74
 // COUNT90: {{1[0-9][0-9]}}

@@ -3,8 +3,9 @@
 // The model backend's arithmetic. It reads a Kernel IR function the way a
 // GPU would run it — FLOPs and memory accesses per thread (loop trip counts
 // and branch fractions evaluated over the block's threads), 32-byte sectors
-// per warp for global accesses (coalescing, broadcasts), bank wavefronts for
-// shared ones, an occupancy from threads, shared memory and estimated
+// per warp for global accesses (coalescing, broadcasts) and for private
+// arrays an index of which is not constant after unrolling (local memory),
+// bank wavefronts for shared ones, an occupancy from threads, shared memory and estimated
 // registers, waves over the SMs — and bounds the time by the slowest of
 // compute, L2, DRAM, shared-memory throughput and memory latency. It is an
 // estimate for tests, priors and comparing strategies, never a measurement.

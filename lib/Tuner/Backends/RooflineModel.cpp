@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
@@ -450,8 +451,45 @@ private:
         profile.serialSharedLoads += count / overlap;
       break;
     case Space::Local:
+      // A private array stays in registers only while every index is a
+      // constant once loops are unrolled; else nvcc puts it in local
+      // memory, each access a round trip through the cache hierarchy
+      // (interleaved per lane: a warp's access is coalesced).
+      if (llvm::all_of(indices,
+                       [&](Value index) { return constantAfterUnroll(index); }))
+        break;
+      profile.l2BytesPerBlock +=
+          count * warpsPerBlock *
+          std::max<double>(llvm::divideCeil(lanes * bytes, 32), 1) * 32;
+      if (isLoad)
+        profile.serialGlobalLoads += count / overlap;
       break;
     }
+  }
+
+  /// Whether `value` is a constant once the loops the CUDA compiler unrolls
+  /// completely are: built from constants and their induction variables.
+  bool constantAfterUnroll(Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar())
+        return false;
+      double trips = averageTrips(loop);
+      auto unroll = loop->getAttrOfType<IntegerAttr>("dkernel.unroll");
+      bool full =
+          unrolledFully(loop, trips) || (unroll && trips == std::floor(trips) &&
+                                         double(unroll.getInt()) >= trips);
+      return full && constantAfterUnroll(loop.getLowerBound()) &&
+             constantAfterUnroll(loop.getUpperBound()) &&
+             constantAfterUnroll(loop.getStep());
+    }
+    Operation *def = value.getDefiningOp();
+    if (!def || !isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
+        isa<gpu::ThreadIdOp, gpu::BlockIdOp>(def))
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return constantAfterUnroll(operand);
+    });
   }
 
   /// The trip count of `loop` averaged over the block's threads (1 when it

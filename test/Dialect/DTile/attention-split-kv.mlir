@@ -7,8 +7,11 @@
 // RUN: deplodock-opt %t.decode.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=12,BKV=32,split_kv=8 | FileCheck %s --check-prefix=SPLIT
 // RUN: deplodock-opt %t.decode.mlir --dtile-lower="target=sm_90 knobs=BQ=12,BKV=32,split_kv=8" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNEL
 // RUN: deplodock-opt %t.decode.mlir --dtile-lower=target=sm_90 | FileCheck %s --check-prefix=DEFAULT
-/// Long query lengths (100 per head) keep one thread per row.
+/// Long query lengths (100 per head) split too while the rows (400) fill
+/// fewer than four warps per SM: 32 threads per row, 8 rows per block. With
+/// rows enough for that (128 heads of 256), one thread per row.
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=100 | deplodock-opt --lower-to-loop --dtile-tileify --dtile-attention-blocks=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=LONG
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=256,NH=128,NKV=16 | deplodock-opt --lower-to-loop --dtile-tileify --dtile-attention-blocks=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FULL
 // RUN: not deplodock-opt %t.decode.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=12,BKV=16,split_kv=32 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 
 /// All 12 rows in a block with 2 to 16 threads per row (12 x 16 = 192
@@ -60,6 +63,7 @@
 // DEFAULT-DAG:      dtile.stage %in0[{{.*}}] box [1, 1, 32, 8]
 // DEFAULT:          dtile.strided_for %{{.*}} = %[[KV]] to 32 step 32 reduce
 
-// LONG: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, (100, 32, 1), (16, 32, 1), (32, 32, 1), (64, 32, 1), (100, 64, 1), (16, 64, 1), (64, 64, 1), (100, 128, 1), (16, 128, 1), (32, 128, 1), (64, 128, 1), (100, 256, 1), (16, 256, 1), (32, 256, 1), (64, 256, 1)}
+// LONG: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv) in {(32, 8, 32)*, (100, 32, 1), (100, 32, 2), (100, 32, 4), (100, 32, 8), (16, 32, 1), (16, 32, 2), (16, 32, 4), (16, 32, 8), (32, 32, 1), (32, 32, 2), (32, 32, 4), (32, 32, 8), (64, 32, 1), (64, 32, 2), (64, 32, 4), (64, 32, 8), (100, 64, 1), (100, 64, 2), (100, 64, 4), (16, 64, 1), (16, 64, 2), (16, 64, 4), (32, 64, 1), (32, 64, 2), (32, 64, 4), (64, 64, 1), (64, 64, 2), (64, 64, 4), (100, 128, 1), (100, 128, 2), (16, 128, 1), (16, 128, 2), (32, 128, 1), (32, 128, 2), (64, 128, 1), (64, 128, 2), (100, 256, 1), (16, 256, 1), (32, 256, 1), (64, 256, 1), (100, 1, 32), (32, 1, 32), (64, 1, 32), (100, 2, 16), (100, 2, 32), (16, 2, 16), (32, 2, 16), (32, 2, 32), (64, 2, 16), (64, 2, 32), (100, 4, 8), (100, 4, 16), (100, 4, 32), (16, 4, 8), (16, 4, 16), (32, 4, 8), (32, 4, 16), (32, 4, 32), (64, 4, 8), (64, 4, 16), (64, 4, 32), (100, 8, 4), (100, 8, 8), (100, 8, 16), (100, 8, 32), (16, 8, 4), (16, 8, 8), (16, 8, 16), (32, 8, 4), (32, 8, 8), (32, 8, 16), (64, 8, 4), (64, 8, 8), (64, 8, 16), (64, 8, 32), (100, 16, 2), (100, 16, 4), (100, 16, 8), (100, 16, 16), (16, 16, 2), (16, 16, 4), (16, 16, 8), (16, 16, 16), (32, 16, 2), (32, 16, 4), (32, 16, 8), (32, 16, 16), (64, 16, 2), (64, 16, 4), (64, 16, 8), (64, 16, 16)}
+// FULL: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv) in {(32, 64, 1)*, (256, 32, 1), (16, 32, 1), (32, 32, 1), (64, 32, 1), (128, 32, 1), (256, 64, 1), (16, 64, 1), (64, 64, 1), (128, 64, 1), (256, 128, 1), (16, 128, 1), (32, 128, 1), (64, 128, 1), (128, 128, 1), (256, 256, 1), (16, 256, 1), (32, 256, 1), (64, 256, 1), (128, 256, 1)}
 
 // ILLEGAL: error: 'dtile.kernel' op knobs BKV=16,BQ=12,split_kv=32 are not a legal option of attention_blocks

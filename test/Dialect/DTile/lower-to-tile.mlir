@@ -22,8 +22,8 @@
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=rmsnorm_0_reduce:threads=256" | diff %t.rmsnorm.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=softmax_0_reduce:threads=32" | diff %t.softmax.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile="knobs=silu_mul_0_pointwise:block_threads=256" | diff %t.silu_mul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BKV=32,BQ=64,split_kv=1,unroll=4" | diff %t.sdpa.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BKV=32,BQ=64,split_kv=1,unroll=4" | diff %t.sdpa80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="knobs=sdpa_0_reduce:BKV=32,BQ=16,split_kv=16,unroll=1" | diff %t.sdpa.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/sdpa.mlir --lower-to-tile="target=sm_80 knobs=sdpa_0_reduce:BKV=32,BQ=16,split_kv=16,unroll=1" | diff %t.sdpa80.mlir -
 
 /// So do they for a variant named by a few knobs.
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64" > %t.variant.mlir
@@ -83,14 +83,14 @@
 // SILU: dtile.kernel @silu_mul_0_pointwise knobs<block_threads = 256>
 // SILU:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 22 "d1_o") threads(%{{.*}} : 256 "d1_i") {
 
-/// Attention in one online-softmax kernel: 64 query rows per block, one per
-/// thread (the 32 queries of two heads sharing a KV head), the 32 keys in
-/// one step.
-// SDPA: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64, split_kv = 1, unroll = 4>
-// SDPA:   dtile.tile blocks(%{{.*}} : 16 "d0_o") threads(%{{.*}} : 2 "d0_i", %{{.*}} : 32 "d1") {
+/// Attention in one online-softmax kernel: 1,024 query rows fill a thread
+/// each on too few warps per SM, so 16 threads share each row's keys (16
+/// rows per block of 256 threads), the 32 keys in one step.
+// SDPA: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 16, split_kv = 16, unroll = 1>
+// SDPA:   dtile.tile blocks(%{{.*}} : 32 "d0", %{{.*}} : 2 "d1_o") threads(%{{.*}} : 16 "d1_i", %{{.*}} : 16 "kv") {
 // SDPA-NOT: dtile.kernel
 
-// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 64, split_kv = 1, unroll = 4>
+// SDPA80: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 16, split_kv = 16, unroll = 1>
 // SDPA80-NOT: dtile.kernel
 
 // VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, async_copy = true, double_buffer = true, pad = true, permute = true, pipeline = true, reg_double = false, split_k = 1, stage = [0, 1], unroll = 4>
@@ -111,8 +111,8 @@
 
 // RMSNORM-FORKS: rmsnorm.mlir:24:13: remark: @rmsnorm_0_reduce: cooperative_reduce: threads in {256*, 32, 64, 128, 512, 1024, 1}
 
-// SDPA-FORKS: sdpa.mlir:41:11: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in {(32, 64, 1)*, (32, 32, 1), (32, 32, 2), (32, 32, 4), (32, 32, 8), (16, 32, 1), (16, 32, 2), (16, 32, 4), (16, 32, 8), (32, 64, 2), (32, 64, 4), (16, 64, 1), (16, 64, 2), (16, 64, 4), (32, 128, 1), (32, 128, 2), (16, 128, 1), (16, 128, 2), (32, 256, 1), (16, 256, 1), (32, 1, 32), (32, 2, 16), (32, 2, 32), (16, 2, 16), (32, 4, 8), (32, 4, 16), (32, 4, 32), (16, 4, 8), (16, 4, 16), (32, 8, 4), (32, 8, 8), (32, 8, 16), (32, 8, 32), (16, 8, 4), (16, 8, 8), (16, 8, 16), (32, 16, 2), (32, 16, 4), (32, 16, 8), (32, 16, 16), (16, 16, 2), (16, 16, 4), (16, 16, 8), (16, 16, 16), (16, 32, 1, 2), (16, 32, 2, 2), (16, 32, 4, 2), (16, 32, 8, 2), (16, 64, 1, 2), (16, 64, 2, 2), (16, 64, 4, 2), (16, 128, 1, 2), (16, 128, 2, 2), (16, 256, 1, 2), (16, 2, 16, 2), (16, 4, 8, 2), (16, 4, 16, 2), (16, 8, 4, 2), (16, 8, 8, 2), (16, 8, 16, 2), (16, 16, 2, 2), (16, 16, 4, 2), (16, 16, 8, 2), (16, 16, 16, 2)}
-// SDPA-FORKS: sdpa.mlir:41:11: remark: @sdpa_0_reduce: mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: @sdpa_0_reduce: attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in {(32, 16, 16)*, (32, 32, 1), (32, 32, 2), (32, 32, 4), (32, 32, 8), (16, 32, 1), (16, 32, 2), (16, 32, 4), (16, 32, 8), (32, 64, 1), (32, 64, 2), (32, 64, 4), (16, 64, 1), (16, 64, 2), (16, 64, 4), (32, 128, 1), (32, 128, 2), (16, 128, 1), (16, 128, 2), (32, 256, 1), (16, 256, 1), (32, 1, 32), (32, 2, 16), (32, 2, 32), (16, 2, 16), (32, 4, 8), (32, 4, 16), (32, 4, 32), (16, 4, 8), (16, 4, 16), (32, 8, 4), (32, 8, 8), (32, 8, 16), (32, 8, 32), (16, 8, 4), (16, 8, 8), (16, 8, 16), (32, 16, 2), (32, 16, 4), (32, 16, 8), (16, 16, 2), (16, 16, 4), (16, 16, 8), (16, 16, 16), (16, 32, 1, 2), (16, 32, 2, 2), (16, 32, 4, 2), (16, 32, 8, 2), (16, 64, 1, 2), (16, 64, 2, 2), (16, 64, 4, 2), (16, 128, 1, 2), (16, 128, 2, 2), (16, 256, 1, 2), (16, 2, 16, 2), (16, 4, 8, 2), (16, 4, 16, 2), (16, 8, 4, 2), (16, 8, 8, 2), (16, 8, 16, 2), (16, 16, 2, 2), (16, 16, 4, 2), (16, 16, 8, 2), (16, 16, 16, 2)}
+// SDPA-FORKS: sdpa.mlir:41:11: remark: @sdpa_0_reduce: mark_unroll: unroll in {1*}
 
 // ILLEGAL: matmul.mlir:10:11: error: 'dtile.kernel' op knobs BK=48 are not a legal option of chunk_matmul_k: BK in {32*, 16, 64, 128}
 // TARGET: error: unknown target 'sm_100'; expected sm_80, sm_90 or sm_90a

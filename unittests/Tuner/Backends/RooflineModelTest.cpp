@@ -3,9 +3,10 @@
 // The roofline model must order obvious cases the way a GPU would: one
 // thread per block is slower than 256, a strided (uncoalesced) read slower
 // than a contiguous one, a bank-conflicted shared read slower than a clean
-// one, a slower GPU slower. Counting must follow trip counts and the
-// threads that take a branch, and a block that cannot launch is a launch
-// failure, not a latency. The backend records in a context of its own.
+// one, a private array indexed by a loop not unrolled (local memory)
+// slower than one in registers, a slower GPU slower. Counting must follow trip
+// counts and the threads that take a branch, and a block that cannot launch is
+// a launch failure, not a latency. The backend records in a context of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +104,42 @@ dkernel.func @huge_smem(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block 
 }
 )mlir";
 
+/// A private array written and read by loops unrolled by UNROLL: fully
+/// (64, registers) or not (local memory).
+constexpr llvm::StringLiteral kPrivateArray = R"mlir(
+dkernel.func @NAME(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %tid = gpu.thread_id x
+  %a = memref.alloca() : memref<64xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    memref.store %zero, %a[%i] : memref<64xf32>
+  } {dkernel.unroll = UNROLL : i64}
+  %sum = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %a[%i] : memref<64xf32>
+    %s = arith.addf %acc, %v : f32
+    scf.yield %s : f32
+  } {dkernel.unroll = UNROLL : i64}
+  memref.store %sum, %out[%tid] : memref<256xf32>
+  dkernel.return
+}
+)mlir";
+
+/// kPrivateArray as kernel `name`, its loops unrolled by `unroll`.
+std::string privateArrayKernel(StringRef name, int64_t unroll) {
+  std::string text = kPrivateArray.str();
+  auto replace = [&](StringRef from, StringRef to) {
+    for (size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to.str());
+  };
+  replace("NAME", name);
+  replace("UNROLL", std::to_string(unroll));
+  return text;
+}
+
 class RooflineModelTest : public ::testing::Test {
 protected:
   RooflineModelTest() {
@@ -110,7 +147,10 @@ protected:
     registerDeplodockDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(kKernels, &context);
+    module = parseSourceString<ModuleOp>(
+        kKernels.str() + privateArrayKernel("private_unrolled", 64) +
+            privateArrayKernel("private_dynamic", 4),
+        &context);
     EXPECT_TRUE(module);
     h100 = *getDeviceModel("sm_90");
     a100 = *getDeviceModel("sm_80");
@@ -171,6 +211,19 @@ TEST_F(RooflineModelTest, CountsFollowLoopsAndBranches) {
   // 256: each of the 8 warps is charged 1/16 of a 4-sector store.
   EXPECT_DOUBLE_EQ(p.l2BytesPerBlock, 8 * 4 * 32.0 + 8 * 4 * 32.0 / 16);
   EXPECT_DOUBLE_EQ(p.uniqueBytes, 2 * 256 * 4.0);
+}
+
+TEST_F(RooflineModelTest, DynamicallyIndexedPrivateArraysAreLocalMemory) {
+  KernelProfile registers = profileKernel(kernel("private_unrolled"));
+  KernelProfile local = profileKernel(kernel("private_dynamic"));
+  // Unrolled fully, every index is a constant: registers, only the output
+  // store (4 sectors per warp) moves. Unrolled by 4, the 64 stores and 64
+  // loads of each thread go to local memory, 4 sectors per warp each.
+  EXPECT_DOUBLE_EQ(registers.l2BytesPerBlock, 8 * 4 * 32.0);
+  EXPECT_DOUBLE_EQ(local.l2BytesPerBlock, 8 * 4 * 32.0 * (1 + 2 * 64));
+  EXPECT_GT(local.serialGlobalLoads, registers.serialGlobalLoads);
+  EXPECT_GT(estimate("private_dynamic", h100).us,
+            estimate("private_unrolled", h100).us);
 }
 
 TEST_F(RooflineModelTest, ABlockThatDoesNotFitCannotLaunch) {
@@ -247,7 +300,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_EQ((*backend)->getName(), "model");
   const DeviceContext &context = (*backend)->getContext();
   EXPECT_EQ(context.key, modelContextKey("sm_90"));
-  EXPECT_EQ(context.key, "model-sm_90-v1");
+  EXPECT_EQ(context.key, "model-sm_90-v2");
   EXPECT_EQ(contextBackend(context), "model");
   EXPECT_FALSE(contextAllowsTf32(context));
   EXPECT_EQ(context.ccMajor, 9);
@@ -258,7 +311,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
       check(createModelBackend("sm_90", /*tf32=*/true), error);
   ASSERT_TRUE(succeeded(tf32)) << error;
   EXPECT_EQ((*tf32)->getContext().key, modelContextKey("sm_90", true));
-  EXPECT_EQ((*tf32)->getContext().key, "model-sm_90-v1-tf32");
+  EXPECT_EQ((*tf32)->getContext().key, "model-sm_90-v2-tf32");
   EXPECT_TRUE(contextAllowsTf32((*tf32)->getContext()));
 
   Variant variant;

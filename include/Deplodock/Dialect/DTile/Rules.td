@@ -315,14 +315,21 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     exactly, as the online softmax merges partial results: M = max m_s,
     c_s = exp(m_s - M) (0 for a thread that saw only masked keys),
     L = sum l_s c_s and A[d] = sum a_s[d] c_s, in f32, by dtile.combine; the
-    row's first thread stores A[d] / L. Legal: BQ a warp or more, powers of
+    row's first thread stores A[d] / L. A read the key loop repeats for
+    every key (the thread's query row: a global load indexed only by the
+    head-dimension loop around it and values from outside the key loop,
+    under the row mask if any) is read once instead, into a private buffer
+    over the head dimension filled before the key loop, which mark_unroll
+    keeps in registers; the arithmetic and its order are unchanged.
+    Legal: BQ a warp or more, powers of
     two up to the rows, 256 and the block's limit (every row in one block
     when there are fewer than a warp); BKV every key (one step) or a power
     of two in [16, 128] below the key count; split_kv 1, and where a head
-    has at most 64 query rows and the loop carries just the running maximum
-    and sum, powers of two up to 32 and BKV with BQ x split_kv at most 256
-    threads (BQ may then also be a power of two below a warp, when the
-    block's threads fill one).
+    has at most 64 query rows or the rows in all fill fewer than four warps
+    per SM (4 x 32 x the target's SMs), and the loop carries just the
+    running maximum and sum, powers of two up to 32 and BKV with
+    BQ x split_kv at most 256 threads (BQ may then also be a power of two
+    below a warp, when the block's threads fill one).
     With split_kv_blocks = B (flash-decoding: few rows, many keys) the key
     steps are dealt to B blocks along a new outermost block axis `<k>_s`,
     each a contiguous range of steps; each block stores its partial softmax
@@ -344,11 +351,14 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     attention_mma's tensor-core kernel (a `knobs=` request there is an
     error). Heuristic: for decoding (at most 16 queries per head, or at
     most 128 rows in all, as a single query per head leaves) a warp per row
-    and a row per block, else 64 rows and one thread per row; then
-    32 keys; never split_kv_blocks (no GPU measurement yet).
+    and a row per block; else split_kv the power of two closest to four
+    warps per SM over the rows (1 where they fill them: a thread per row on
+    too few warps left the GPU idle) and 64 rows per block, fewer where
+    that passes 256 threads; then 32 keys; never split_kv_blocks (no GPU
+    measurement yet).
   }];
   let forks = "attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in "
-              "{(32, 64, 1)*, (37, 32, 1), ..., (16, 32, 1, 3), ..., "
+              "{(32, 8, 32)*, (37, 32, 1), ..., (16, 32, 1, 3), ..., "
               "(32, 16, 16, 2)}";
 }
 
@@ -667,8 +677,15 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
        KnobCostLog2>]> {
   let description = [{
     The innermost sequential loops get an unroll factor, printed as
-    `#pragma unroll`. Legal: the powers of two up to 32 dividing every such
-    loop. Heuristic: short loops (a K chunk) unroll fully, long ones by 4.
+    `#pragma unroll`. A loop whose variable indexes a thread's private
+    buffer (a `memref.alloca` of the tile: attention's accumulators and
+    query row) of at most 256 iterations unrolls fully whatever the knob:
+    nvcc keeps such an array in registers only when every index is a
+    constant after unrolling, else each access is a local-memory round trip
+    (past 256 words it could not stay in registers anyway). Legal: the
+    powers of two up to 32 dividing every other innermost loop; 1 alone
+    where every innermost loop indexes a private buffer. Heuristic: short
+    loops (a K chunk) unroll fully, long ones by 4.
   }];
   let forks = "mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}";
 }

@@ -6,10 +6,12 @@
 // rows to the threads of a block (one row per thread: the running maximum,
 // sum and accumulators stay in its registers) and steps the keys BKV at a
 // time, so that the K and V rows of one step, which all the block's threads
-// read, form a slab stage_inputs can stage. With few query rows per head
-// (decoding), split_kv threads share each row's keys (AttentionSplit.cpp),
-// and split_kv_blocks blocks share its key steps, merged by a second kernel
-// (AttentionSplitBlocks.cpp). Forks over (BQ, BKV, split_kv,
+// read, form a slab stage_inputs can stage. The query row, which every key
+// would read again, is read once into registers (AttentionQueryRow.cpp).
+// With few query rows per head (decoding) or too few rows in all to fill
+// the GPU, split_kv threads share each row's keys (AttentionSplit.cpp), and
+// with few per head split_kv_blocks blocks share its key steps, merged by a
+// second kernel (AttentionSplitBlocks.cpp). Forks over (BQ, BKV, split_kv,
 // split_kv_blocks).
 //
 // The seam for tensor cores: q.k^T of one step is a BQ x BKV product and
@@ -18,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionQueryRow.h"
 #include "AttentionSplit.h"
 #include "Rules.h"
 #include "SplitWorkspace.h"
@@ -45,17 +48,23 @@ dloop::ForOp dtile::getOnlineSoftmaxLoop(TileOp tile) {
 
 namespace {
 
+/// Threads that fill the GPU: four warps per SM, enough to keep an SM's
+/// FP32 pipes and its memory latency covered by a serial chain per row.
+int64_t fillThreads(TargetAttr target) { return 4 * 32 * target.getSmCount(); }
+
 class AttentionBlocks final : public TypedRule<AttentionBlocksKnobs> {
 protected:
   /// BQ: a warp or more, powers of two up to the rows (rounded up), 256
   /// and the block's limit (a thread holds a whole row's accumulators, so
   /// larger blocks only spill); all rows when there are fewer than a warp. BKV:
   /// every key, then powers of two in [16, 128] below the key count.
-  /// split_kv: 1, and where a head has at most 64 query rows, powers of two
-  /// from 2 up to 32 and BKV, with BQ x split_kv threads at most 256; BQ
-  /// may then also be a power of two below a warp and the rows whose
-  /// threads fill one. Then, where the keys can split over blocks, each
-  /// stepped option with BQ at most the rows again with split_kv_blocks.
+  /// split_kv: 1, and where a head has at most 64 query rows or the rows
+  /// in all fill fewer than four warps per SM, powers of two from 2 up to
+  /// 32 and BKV, with BQ x split_kv threads at most 256; BQ may then also be
+  /// a power of two below a warp and the rows whose threads fill one. Then,
+  /// where the keys can split over blocks (at most 64 query rows per head),
+  /// each stepped option with BQ at most the rows again with
+  /// split_kv_blocks.
   SmallVector<AttentionBlocksKnobs>
   listOptions(KernelOp kernel, TargetAttr target) const override {
     TileOp tile = kernel.getTile();
@@ -78,15 +87,17 @@ protected:
       keySteps.push_back(c);
     bool fewQueries = tile.getBlockExtents().back() <= 64 &&
                       getRunningMaxIndex(keys, /*stepped=*/false);
+    bool canSplit = fewQueries || (rows < fillThreads(target) &&
+                                   getRunningMaxIndex(keys, /*stepped=*/false));
     int64_t maxThreads = std::min<int64_t>(256, target.getThreadsPerBlock());
     SmallVector<AttentionBlocksKnobs> options;
     for (int64_t bq : queryBlocks)
       for (int64_t bkv : keySteps)
         for (int64_t s = 1; s <= 32; s *= 2)
-          if (s == 1 || (fewQueries && s <= bkv && bq * s <= maxThreads))
+          if (s == 1 || (canSplit && s <= bkv && bq * s <= maxThreads))
             options.push_back({bq, bkv, s});
     // Fewer rows than a warp per block, when their threads fill one.
-    if (fewQueries)
+    if (canSplit)
       for (int64_t bq = 1; bq < std::min<int64_t>(rows, 32); bq *= 2)
         for (int64_t bkv : keySteps)
           for (int64_t s = 2; s <= 32; s *= 2)
@@ -153,13 +164,15 @@ protected:
   /// single query leaves only the heads' axis, and a thread per row would
   /// leave the GPU nearly idle): a warp per row and a row per
   /// block, for as many blocks as there are rows; 32 keys per step, else
-  /// the closest. Otherwise 64 rows (two warps: enough blocks for long
-  /// sequences and for the heads of short ones), else the closest; then 32
-  /// keys per step, else the closest; one thread per row.
+  /// the closest. Otherwise split_kv threads per row, the power of two
+  /// closest to four warps per SM over the rows (1 where the rows fill
+  /// them), and 64 rows per block (two warps: enough blocks for long
+  /// sequences and for the heads of short ones), fewer where that would pass
+  /// 256 threads, else the closest; then 32 keys per step, else the closest.
   size_t heuristic(KernelOp kernel, ArrayRef<AttentionBlocksKnobs> options,
-                   TargetAttr) const override {
-    auto distance = [](int64_t value, int64_t goal) {
-      return std::abs(std::log2(double(value) / double(goal)));
+                   TargetAttr target) const override {
+    auto distance = [](double value, double goal) {
+      return std::abs(std::log2(value / goal));
     };
     // split_kv_blocks is never the default until a GPU measures it.
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
@@ -167,7 +180,16 @@ protected:
                     llvm::any_of(options, [](const AttentionBlocksKnobs &o) {
                       return o.splitKv > 1;
                     });
-    int64_t rows = decoding ? 1 : 64, split = decoding ? 32 : 1;
+    int64_t rows = 1, split = 32;
+    if (!decoding) {
+      double fill =
+          std::max(1.0, double(fillThreads(target)) / double(product(extents)));
+      split = llvm::min_element(options, [&](const AttentionBlocksKnobs &a,
+                                             const AttentionBlocksKnobs &b) {
+                return distance(a.splitKv, fill) < distance(b.splitKv, fill);
+              })->splitKv;
+      rows = std::min<int64_t>(64, 256 / split);
+    }
     auto key = [&](const AttentionBlocksKnobs &o) {
       return std::make_tuple(o.splitKvBlocks.has_value(), distance(o.BQ, rows),
                              distance(o.splitKv, split), distance(o.BKV, 32));
@@ -195,10 +217,14 @@ protected:
     // A single row keeps its one thread (there is nothing to deal).
     if (rows > 1 && failed(dealRowsToThreads(kernel, option.BQ)))
       return failure();
+    keys = getOnlineSoftmaxLoop(kernel.getTile());
+    if (!keys)
+      return failure();
+    // The query row, read for every key, is read once (before split_kv
+    // turns the key loop into one strided over threads).
+    hoistKeyInvariantRows(keys);
     if (option.splitKv > 1 &&
-        failed(splitKeysOverThreads(kernel,
-                                    getOnlineSoftmaxLoop(kernel.getTile()),
-                                    stepped, option.splitKv)))
+        failed(splitKeysOverThreads(kernel, keys, stepped, option.splitKv)))
       return failure();
     cleanupKernel(kernel);
     return success();

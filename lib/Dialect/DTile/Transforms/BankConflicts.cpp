@@ -120,6 +120,12 @@ std::optional<int64_t> dtile::slabReadConflicts(StageOp stage,
   ArrayRef<int64_t> extents = tile.getThreadExtents();
   SmallVector<int> threadAxisOf;
   for (Value operand : read.getIndices()) {
+    // A loop strided over threads (split_kv's keys) starts at a thread
+    // coordinate: in each iteration the lanes differ as they do.
+    if (auto arg = dyn_cast<BlockArgument>(operand))
+      if (auto strided = dyn_cast<StridedForOp>(arg.getOwner()->getParentOp());
+          strided && arg == strided.getInductionVar())
+        operand = strided.getStart();
     auto arg = dyn_cast<BlockArgument>(operand);
     bool isThread =
         arg && arg.getOwner() == &body && arg.getArgNumber() >= numBlockAxes;

@@ -2,19 +2,29 @@
 //
 // mark_unroll: the innermost sequential loops of a kernel (the loop over a
 // K chunk of a matmul, any loop without loops inside) get an unroll factor,
-// which the CUDA emitter prints as `#pragma unroll`. Forks over the factors
-// dividing the loop's extent.
+// which the CUDA emitter prints as `#pragma unroll`. A loop whose variable
+// indexes a thread's private buffer (a memref.alloca of the tile) unrolls
+// fully: nvcc keeps such an array in registers only when every index is a
+// constant after unrolling, else every access is a local-memory round trip.
+// The other loops fork over the factors dividing their extents.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Rules.h"
 #include "TileUtils.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
 
 namespace {
+
+/// The longest private-buffer loop unrolled fully: a buffer past 256 words
+/// would not fit the 255 registers of a thread anyway, and unrolling it
+/// would only grow the code.
+constexpr int64_t kMaxPrivateUnroll = 256;
 
 /// The innermost dloop.for loops of `kernel`.
 SmallVector<dloop::ForOp> innermostLoops(KernelOp kernel) {
@@ -27,30 +37,80 @@ SmallVector<dloop::ForOp> innermostLoops(KernelOp kernel) {
   return loops;
 }
 
+/// Whether `value` is computed, inside `loop`, from its induction variable.
+bool dependsOnInductionVar(Value value, dloop::ForOp loop) {
+  if (value == loop.getInductionVar())
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || !loop->isProperAncestor(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnInductionVar(operand, loop);
+  });
+}
+
+/// Whether `loop` (static extent at most kMaxPrivateUnroll) indexes a
+/// private buffer of the kernel by its induction variable.
+bool indexesPrivateBuffer(dloop::ForOp loop) {
+  if (loop.getExtent() > kMaxPrivateUnroll)
+    return false;
+  auto indexes = [&](Value memref, ValueRange indices) {
+    return memref.getDefiningOp<memref::AllocaOp>() &&
+           llvm::any_of(indices, [&](Value index) {
+             return dependsOnInductionVar(index, loop);
+           });
+  };
+  return loop
+      .walk([&](Operation *op) {
+        if (auto load = dyn_cast<dloop::LoadOp>(op);
+            load && indexes(load.getMemRef(), load.getIndices()))
+          return WalkResult::interrupt();
+        if (auto store = dyn_cast<dloop::StoreOp>(op);
+            store && indexes(store.getMemRef(), store.getIndices()))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The innermost loops the knob decides: those not indexing a private
+/// buffer.
+SmallVector<dloop::ForOp> knobLoops(KernelOp kernel) {
+  SmallVector<dloop::ForOp> loops = innermostLoops(kernel);
+  llvm::erase_if(loops, indexesPrivateBuffer);
+  return loops;
+}
+
 class MarkUnroll final : public TypedRule<MarkUnrollKnobs> {
 protected:
-  /// The powers of two up to 32 dividing every innermost extent, where
-  /// there are two or more.
+  /// The powers of two up to 32 dividing every innermost extent that does
+  /// not index a private buffer, where there are two or more; where every
+  /// such loop indexes one (or none divides), unroll = 1 alone, so that the
+  /// private loops are still marked.
   SmallVector<MarkUnrollKnobs> listOptions(KernelOp kernel,
                                            TargetAttr) const override {
     SmallVector<dloop::ForOp> loops = innermostLoops(kernel);
     if (loops.empty())
       return {};
+    bool hasPrivate = llvm::any_of(loops, indexesPrivateBuffer);
+    llvm::erase_if(loops, indexesPrivateBuffer);
     SmallVector<MarkUnrollKnobs> options;
-    for (int64_t u = 1; u <= 32; u *= 2)
-      if (llvm::all_of(loops, [&](dloop::ForOp l) {
-            return l.getExtent() % u == 0;
-          }))
+    for (int64_t u = 1; u <= 32 && !loops.empty(); u *= 2)
+      if (llvm::all_of(loops,
+                       [&](dloop::ForOp l) { return l.getExtent() % u == 0; }))
         options.push_back({u});
     if (options.size() < 2)
-      return {};
+      return hasPrivate ? SmallVector<MarkUnrollKnobs>{{1}}
+                        : SmallVector<MarkUnrollKnobs>{};
     return options;
   }
 
   /// Short loops (a K chunk) unroll fully; long ones by 4.
   size_t heuristic(KernelOp kernel, ArrayRef<MarkUnrollKnobs> options,
                    TargetAttr) const override {
-    SmallVector<dloop::ForOp> loops = innermostLoops(kernel);
+    SmallVector<dloop::ForOp> loops = knobLoops(kernel);
+    if (loops.empty())
+      return 0;
     int64_t shortest = llvm::min_element(loops, [](auto a, auto b) {
                          return a.getExtent() < b.getExtent();
                        })->getExtent();
@@ -67,8 +127,11 @@ protected:
   LogicalResult rewrite(KernelOp kernel, const MarkUnrollKnobs &option,
                         TargetAttr) const override {
     int64_t u = option.unroll;
-    for (dloop::ForOp loop : innermostLoops(kernel))
-      loop.setUnroll(u > 1 ? std::optional<int64_t>(u) : std::nullopt);
+    for (dloop::ForOp loop : innermostLoops(kernel)) {
+      int64_t factor = indexesPrivateBuffer(loop) ? loop.getExtent() : u;
+      loop.setUnroll(factor > 1 ? std::optional<int64_t>(factor)
+                                : std::nullopt);
+    }
     return success();
   }
 };
