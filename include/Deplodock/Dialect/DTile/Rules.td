@@ -147,8 +147,12 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     warpgroup layout, its stores guarded where the block overhangs M or N.
     Legal where TMA can copy both slabs (boxes inside the sources: M at
     least 64 x warpgroups, N at least wgmma_n, K at least 64, rows a
-    multiple of 16 bytes) and they fit in shared memory: warpgroups 1, 2, 4
-    and wgmma_n 32, 64, 128, 256; wgmma=false last. Heuristic: wgmma, the
+    multiple of 16 bytes), they fit in shared memory and a thread's
+    wgmma_n / 2 f32 accumulators plus 32 registers (addresses, descriptors,
+    epilogue) fit in its share of the registers, min(registers_per_thread,
+    registers_per_sm / threads): warpgroups 1, 2, 4 and wgmma_n 32, 64,
+    128, 256 (on sm_90a not 4 x 256, whose 512 threads get 128 registers
+    each); wgmma=false last. Heuristic: wgmma, the
     largest block tile that still fills half the SMs (else the one with most
     blocks), then 2 warpgroups.
   }];

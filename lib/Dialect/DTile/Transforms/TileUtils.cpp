@@ -64,6 +64,11 @@ llvm::Expected<dloop::ForOp> dtile::getSoleSumLoop(KernelOp kernel) {
   return loop;
 }
 
+int64_t dtile::getRegisterBudget(dkernel::TargetAttr target, int64_t threads) {
+  return std::min(target.getRegistersPerThread(),
+                  target.getRegistersPerSM() / threads / 8 * 8);
+}
+
 std::pair<bool, int64_t> dtile::rankBlockTile(TileOp tile, int64_t bm,
                                               int64_t bn, int64_t smCount) {
   ArrayRef<int64_t> extents = tile.getBlockExtents();

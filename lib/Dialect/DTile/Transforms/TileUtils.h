@@ -3,6 +3,7 @@
 #ifndef DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_TILEUTILS_H
 #define DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_TILEUTILS_H
 
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -47,6 +48,12 @@ llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);
 /// the tile body's only loop and sums one value from zero (what the
 /// tensor-core rules start from); else why not.
 llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
+
+/// The registers each thread of a block of `threads` may hold on `target`:
+/// the per-thread limit, or its share of the SM's file when one such block
+/// is resident (what __launch_bounds__(threads) lets ptxas assume), in the
+/// allocation granule of 8.
+int64_t getRegisterBudget(dkernel::TargetAttr target, int64_t threads);
 
 /// Ranks a bm x bn block tile of a matmul tile (block axes batch..., M, N)
 /// for the tensor-core heuristics: tiles whose blocks fill at least half of

@@ -397,6 +397,21 @@ TileOp WgmmaBuilder::build() {
 /// Bytes of one slab row: a K chunk of halves.
 constexpr int64_t kRowBytes = kChunk * 2;
 
+/// Registers a wgmma thread needs beyond its accumulators: slab addresses,
+/// descriptors, the loop and the epilogue's indices. ptxas asked for 26
+/// more than the 128 accumulators of an m64n256 kernel; 32 rounds that up
+/// to the allocation granule of 8 registers with room to spare.
+constexpr int64_t kRegisterMargin = 32;
+
+/// Whether a thread of a block of `warpgroups` warpgroups holds its
+/// `n` / 2 f32 accumulators of an m64nNk16 and the margin within its share
+/// of the registers (past it ptxas refuses the kernel: it cannot spill the
+/// operands of one wgmma).
+bool fitsRegisters(TargetAttr target, int64_t warpgroups, int64_t n) {
+  return n / 2 + kRegisterMargin <=
+         getRegisterBudget(target, warpgroups * kWarpgroup);
+}
+
 class WgmmaAsync final : public TypedRule<WgmmaAsyncKnobs> {
 public:
   /// wgmma=true must be possible: say why not where it is not.
@@ -433,8 +448,8 @@ public:
   }
 
 protected:
-  /// Every warpgroup count and N whose slabs TMA can copy and shared memory
-  /// holds; then not wgmma.
+  /// Every warpgroup count and N whose slabs TMA can copy, shared memory
+  /// holds and whose accumulators fit in registers; then not wgmma.
   SmallVector<WgmmaAsyncKnobs> listOptions(KernelOp kernel,
                                            TargetAttr target) const override {
     // getRefusal says why not; here a refusal is no options.
@@ -448,7 +463,7 @@ protected:
         int64_t bm = kWarpgroupRows * warpgroups;
         if ((bm + n) * kRowBytes > target.getSmemPerBlock() ||
             warpgroups * kWarpgroup > target.getThreadsPerBlock() ||
-            !tmaFits(*mm, bm, n))
+            !fitsRegisters(target, warpgroups, n) || !tmaFits(*mm, bm, n))
           continue;
         options.push_back({true, warpgroups, n});
       }
