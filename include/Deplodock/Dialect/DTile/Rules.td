@@ -118,7 +118,11 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
                "warpgroups per block of a wgmma matmul, 64 rows each", 1, 4>,
   OptionalKnob<"wgmma_n", KnobInt,
                "N of a wgmma matmul's m64nNk16 instruction: the block's "
-               "columns", 8, 256>]> {
+               "columns", 8, 256>,
+  OptionalKnob<"wgmma_split_k", KnobInt,
+               "blocks sharing the K chunks of one wgmma block tile, whose "
+               "partial sums a second kernel adds in order (absent: 1, no "
+               "split)", 2, 64, KnobCostLog2>]> {
   let description = [{
     Applies, on a target with the `wgmma` feature (sm_90a), to a matmul
     kernel without threads whose one reduce loop sums, in f32 from zero,
@@ -178,7 +182,11 @@ def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
   OptionalKnob<"mma_swizzle", KnobBool,
                "XOR-swizzle the 16-byte chunks of an mma.sync matmul's slab "
                "rows by row, so that the eight rows of an ldmatrix fall in "
-               "distinct banks without padding">]> {
+               "distinct banks without padding">,
+  OptionalKnob<"mma_split_k", KnobInt,
+               "blocks sharing the K steps of one mma.sync block tile, whose "
+               "partial sums a second kernel adds in order (absent: 1, no "
+               "split)", 2, 64, KnobCostLog2>]> {
   let description = [{
     Applies, on a target with the `mma_sync` feature, to a matmul kernel
     without threads whose one reduce loop sums products of an f16 or bf16

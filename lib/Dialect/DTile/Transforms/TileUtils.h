@@ -55,11 +55,12 @@ llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
 /// allocation granule of 8.
 int64_t getRegisterBudget(dkernel::TargetAttr target, int64_t threads);
 
-/// Ranks a bm x bn block tile of a matmul tile (block axes batch..., M, N)
-/// for the tensor-core heuristics: tiles whose blocks fill at least half of
-/// `smCount` SMs first, the larger first; then the others, more blocks first.
+/// Ranks a bm x bn block tile of a matmul tile (block axes batch..., M, N),
+/// each block tile shared by `splits` blocks along K, for the tensor-core
+/// heuristics: tiles whose blocks fill at least half of `smCount` SMs
+/// first, the larger first; then the others, more blocks first.
 std::pair<bool, int64_t> rankBlockTile(TileOp tile, int64_t bm, int64_t bn,
-                                       int64_t smCount);
+                                       int64_t smCount, int64_t splits = 1);
 
 /// Clones, at `b`, the body of matmul tile `old` but its loop `loop` (the
 /// epilogue) for one accumulator `acc` of the loop's result at output row
