@@ -634,11 +634,9 @@ LogicalResult MmaSync::rewrite(KernelOp kernel, const MmaSyncKnobs &option,
   if (!mm)
     return kernel.emitOpError() << llvm::toString(mm.takeError());
   if (int64_t splits = option.mmaSplitK.value_or(1); splits > 1) {
-    // The partial sums go to a workspace; the split axis is then a batch
-    // axis of the matmul.
+    // The split axis is then a batch axis of the matmul.
     if (failed(splitSumThroughWorkspace(kernel, mm->loop, splits)))
-      return kernel.emitOpError("mma_sync: cannot split K ")
-             << splits << " ways through a workspace";
+      return failure();
     mm = matchMmaMatmul(kernel, target);
     if (!mm)
       return kernel.emitOpError() << llvm::toString(mm.takeError());

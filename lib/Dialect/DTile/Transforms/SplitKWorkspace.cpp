@@ -131,14 +131,20 @@ bool dtile::canSplitSumThroughWorkspace(KernelOp kernel, dloop::ForOp loop,
 LogicalResult dtile::splitSumThroughWorkspace(KernelOp kernel,
                                               dloop::ForOp loop,
                                               int64_t splits) {
+  auto refuse = [&] {
+    return kernel.emitOpError("cannot split K ")
+           << splits << " ways through a workspace";
+  };
   if (!canSplitSumThroughWorkspace(kernel, loop, splits))
-    return failure();
+    return refuse();
   SmallVector<dloop::StoreOp> stores;
   for (Operation &op : llvm::make_range(std::next(loop->getIterator()),
                                         loop->getBlock()->end()))
     if (auto store = dyn_cast<dloop::StoreOp>(op))
       stores.push_back(store);
-  return splitInto(kernel, loop, stores, splits, addSplitAxis);
+  if (failed(splitInto(kernel, loop, stores, splits, addSplitAxis)))
+    return refuse();
+  return success();
 }
 
 /// Warps per SM that stream a matmul's operands well enough: fewer leave

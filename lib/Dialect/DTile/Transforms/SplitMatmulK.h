@@ -52,7 +52,8 @@ bool canSplitSumThroughWorkspace(KernelOp kernel, dloop::ForOp loop,
 /// and stores `loop`'s sum to the workspace [split, block points...]
 /// instead of running the epilogue; `loop` is left whole for the rule,
 /// which maps it with this axis as a batch axis and deals each split its
-/// share of the K chunks.
+/// share of the K chunks. Failure (with an error on `kernel`) where the
+/// split cannot be made.
 mlir::LogicalResult splitSumThroughWorkspace(KernelOp kernel, dloop::ForOp loop,
                                              int64_t splits);
 

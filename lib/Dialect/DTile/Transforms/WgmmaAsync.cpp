@@ -558,11 +558,9 @@ LogicalResult WgmmaAsync::rewrite(KernelOp kernel,
     return kernel.emitOpError() << llvm::toString(mm.takeError());
   int64_t splits = option.wgmmaSplitK.value_or(1);
   if (splits > 1) {
-    // The partial sums go to a workspace; the split axis is then a batch
-    // axis of the matmul.
+    // The split axis is then a batch axis of the matmul.
     if (failed(splitSumThroughWorkspace(kernel, mm->loop, splits)))
-      return kernel.emitOpError("wgmma_async: cannot split K ")
-             << splits << " ways through a workspace";
+      return failure();
     mm = matchWgmmaMatmul(kernel, target);
     if (!mm)
       return kernel.emitOpError() << llvm::toString(mm.takeError());
