@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @knob_unknown(%arg0: memref<4xf32>) {
-  // expected-error @+1 {{unknown knob 'BZ' (knobs: wgmma, warpgroups, wgmma_n, tensor_cores, WM, WN, warps, mma_k, mma_pad, mma_swizzle, BK, }}
+  // expected-error @+1 {{unknown knob 'BZ' (knobs: wgmma, warpgroups, wgmma_n, wgmma_split_k, tensor_cores, WM, WN, warps, mma_k, mma_pad, mma_swizzle, mma_split_k, BK, }}
   dtile.kernel @k knobs<BZ = 32> outs(%y = %arg0 : memref<4xf32>) {
   }
   return

@@ -66,8 +66,9 @@
 //       DEFAULT:   dtile.tile blocks(%{{.*}} : 16 "d0", %{{.*}} : 8 "d1") {
 
 /// Each tile is listed swizzled (first: conflict-free at no cost in shared
-/// memory), padded, then plain.
-// FORKS: half-matmuls.mlir:7:5: remark: @mm_0_reduce: mma_sync: (WM, WN, mma_k, mma_pad, mma_swizzle, tensor_cores, warps) in {(16, 8, 32, false, true, true, 1)*, (16, 8, 16, false, true, true, 1), (16, 8, 16, true, false, true, 1), (16, 8, 16, false, false, true, 1), {{.*}}, (64, 32, 64, true, false, true, 1), (64, 32, 64, false, false, true, 1), false}
+/// memory), padded, then plain, each followed by its K splits where its
+/// blocks leave the SMs short (here 8 steps of 16 split 2 ways).
+// FORKS: half-matmuls.mlir:7:5: remark: @mm_0_reduce: mma_sync: (WM, WN, mma_k, mma_pad, mma_split_k, mma_swizzle, tensor_cores, warps) in {(16, 8, 32, false, true, true, 1)*, (16, 8, 16, false, true, true, 1), (16, 8, 16, false, 2, true, true, 1), (16, 8, 16, true, false, true, 1), (16, 8, 16, true, 2, false, true, 1), {{.*}}, (64, 32, 64, true, false, true, 1), (64, 32, 64, false, false, true, 1), false}
 // FORKS: half-matmuls.mlir:52:5: remark: @halfsum_0_reduce: mma_sync: (WM, WN, mma_k, mma_pad, mma_swizzle, tensor_cores, warps) in {(16, 8, 32, false, true, true, 1)*, (16, 8, 16, false, true, true, 1), (16, 8, 16, true, false, true, 1), (16, 8, 16, false, false, true, 1), (16, 8, 32, true, false, true, 1), (16, 8, 32, false, false, true, 1), false}
 // FORKS: half-matmuls.mlir:94:5: remark: @single_0_reduce: mma_sync: does not apply
 

@@ -136,7 +136,7 @@
 // RUN: not deplodock-run --bench %s --fake-device --knobs=block_threads=48 2>&1 | FileCheck %s --check-prefix=KNOBS
 // KNOBS: bench-errors.mlir:[[# @LINE + 8]]:8: error: 'dtile.kernel' op knobs block_threads=48 are not a legal option of blockify_launch
 // RUN: not deplodock-run --bench %s --fake-device --knobs=nonsense=3 2>&1 | FileCheck %s --check-prefix=BADKNOB
-// BADKNOB: error: bad knobs option 'nonsense=3': unknown knob 'nonsense' (knobs: wgmma, warpgroups, wgmma_n, tensor_cores, WM, {{.*}})
+// BADKNOB: error: bad knobs option 'nonsense=3': unknown knob 'nonsense' (knobs: wgmma, warpgroups, wgmma_n, wgmma_split_k, tensor_cores, WM, {{.*}})
 // RUN: not deplodock-run --bench %s --func=nope --fake-device 2>&1 | FileCheck %s --check-prefix=NOFUNC
 // NOFUNC: bench-errors.mlir:{{[0-9]+:[0-9]+}}: error: no function @nope
 

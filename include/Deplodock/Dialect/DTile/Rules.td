@@ -118,7 +118,11 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
                "warpgroups per block of a wgmma matmul, 64 rows each", 1, 4>,
   OptionalKnob<"wgmma_n", KnobInt,
                "N of a wgmma matmul's m64nNk16 instruction: the block's "
-               "columns", 8, 256>]> {
+               "columns", 8, 256>,
+  OptionalKnob<"wgmma_split_k", KnobInt,
+               "blocks sharing the K chunks of one wgmma block tile, whose "
+               "partial sums a second kernel adds in order (absent: 1, no "
+               "split)", 2, 64, KnobCostLog2>]> {
   let description = [{
     Applies, on a target with the `wgmma` feature (sm_90a), to a matmul
     kernel without threads whose one reduce loop sums, in f32 from zero,
@@ -147,13 +151,31 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     warpgroup layout, its stores guarded where the block overhangs M or N.
     Legal where TMA can copy both slabs (boxes inside the sources: M at
     least 64 x warpgroups, N at least wgmma_n, K at least 64, rows a
-    multiple of 16 bytes) and they fit in shared memory: warpgroups 1, 2, 4
-    and wgmma_n 32, 64, 128, 256; wgmma=false last. Heuristic: wgmma, the
-    largest block tile that still fills half the SMs (else the one with most
-    blocks), then 2 warpgroups.
+    multiple of 16 bytes), they fit in shared memory and a thread's
+    wgmma_n / 2 f32 accumulators plus 32 registers (addresses, descriptors,
+    epilogue) fit in its share of the registers, min(registers_per_thread,
+    registers_per_sm / threads): warpgroups 1, 2, 4 and wgmma_n 32, 64,
+    128, 256 (on sm_90a not 4 x 256, whose 512 threads get 128 registers
+    each); wgmma=false last. With `wgmma_split_k` = S (split-K: few output
+    tiles, a long K) the K chunks are dealt to S blocks along a new
+    outermost block axis `<k>_s`, each a contiguous range of chunks; each
+    stores its f32 accumulators to a workspace `memref.alloc` of [S, block
+    extents...] instead of running the epilogue, and a second kernel,
+    `@<kernel>_split_sum`, created already mapped as split_matmul_k's,
+    sums the splits in order, then runs the epilogue (residual, activation,
+    the rounding, the store) once. Listed after each block tile whose
+    blocks give the SMs fewer than one block or 4 warps each: S a power of
+    two in [2, 64] dividing the chunk count and leaving each split 4 chunks
+    or more, where nothing reads the outputs, the tile writes memory only
+    after its loop and the workspace has at most 2^31 - 1 elements.
+    Heuristic: wgmma, the largest block tile that still fills half the SMs
+    (else the one with most blocks), counting each tile's blocks times the
+    split it would take (the fewest giving every SM a block and 4 warps,
+    else the most), then 2 warpgroups.
   }];
-  let forks = "wgmma_async: (warpgroups, wgmma, wgmma_n) in "
-              "{(2, true, 128)*, (1, true, 32), ..., (false)}";
+  let forks = "wgmma_async: (warpgroups, wgmma, wgmma_n, wgmma_split_k) in "
+              "{(2, true, 256, 8)*, (1, true, 32), (1, true, 32, 2), ..., "
+              "(false)}";
 }
 
 def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
@@ -174,7 +196,11 @@ def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
   OptionalKnob<"mma_swizzle", KnobBool,
                "XOR-swizzle the 16-byte chunks of an mma.sync matmul's slab "
                "rows by row, so that the eight rows of an ldmatrix fall in "
-               "distinct banks without padding">]> {
+               "distinct banks without padding">,
+  OptionalKnob<"mma_split_k", KnobInt,
+               "blocks sharing the K steps of one mma.sync block tile, whose "
+               "partial sums a second kernel adds in order (absent: 1, no "
+               "split)", 2, 64, KnobCostLog2>]> {
   let description = [{
     Applies, on a target with the `mma_sync` feature, to a matmul kernel
     without threads whose one reduce loop sums products of an f16 or bf16
@@ -204,11 +230,17 @@ def DTileMmaSync : TileRule<"dtile-mma-sync", "mma_sync",
     rounded-up extents, each swizzled (where some slab can be), padded or
     plain; tensor_cores=false last. Heuristic: tensor cores, mma_k 32 (or
     the largest legal), the largest block tile that still fills half the
-    SMs, then 4 warps, swizzled, else padded.
+    SMs, then 4 warps, swizzled, else padded. With `mma_split_k` = S the
+    K steps are split as wgmma_async's `wgmma_split_k` splits its chunks
+    (a workspace and `@<kernel>_split_sum`), listed after each option
+    whose blocks give the SMs fewer than one block or 4 warps each, for a
+    sum in f32; the heuristic counts each tile with the split it would
+    take, as wgmma_async's does.
   }];
-  let forks = "mma_sync: (WM, WN, mma_k, mma_pad, mma_swizzle, tensor_cores, "
-              "warps) in {(32, 32, 32, false, true, true, 4)*, "
-              "(16, 8, 16, false, true, true, 1), ..., (false)}";
+  let forks = "mma_sync: (WM, WN, mma_k, mma_pad, mma_split_k, mma_swizzle, "
+              "tensor_cores, warps) in {(32, 32, 32, false, true, true, 4)*, "
+              "(16, 8, 16, false, true, true, 1), (16, 8, 32, false, 2, true, "
+              "true, 1), ..., (false)}";
 }
 
 def DTileChunkMatmulK : TileRule<"dtile-chunk-matmul-k", "chunk_matmul_k",

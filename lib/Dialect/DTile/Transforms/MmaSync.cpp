@@ -17,6 +17,7 @@
 
 #include "MmaFragments.h"
 #include "Rules.h"
+#include "SplitMatmulK.h"
 #include "TileUtils.h"
 
 #include "Deplodock/Dialect/Common/Reductions.h"
@@ -229,7 +230,11 @@ public:
 
 protected:
   /// Every warp tile, warp count and K step whose block tile is at most twice
-  /// the rounded-up extents and whose slabs fit; then SIMT.
+  /// the rounded-up extents and whose slabs fit, each followed by its K
+  /// splits (getTensorCoreSplits) where its blocks leave the SMs short of
+  /// blocks or warps; then SIMT. A thread holds at most 64 accumulators and
+  /// 24 fragment registers of a 64 x 32 warp tile, and a block at most 256
+  /// threads (255 registers each): no option outgrows the registers.
   SmallVector<MmaSyncKnobs> listOptions(KernelOp kernel,
                                         TargetAttr target) const override {
     // getRefusal says why not; here a refusal is no options.
@@ -257,18 +262,26 @@ protected:
             continue;
           // Swizzled first (conflict-free at no cost in shared memory) where
           // a slab can be; then padded, then plain.
+          SmallVector<int64_t> splits =
+              listSplits(kernel, *mm, bm, bn, warps, step, target);
+          auto push = [&](bool pad, bool swizzle) {
+            options.push_back({true, wm, wn, warps, step, pad, swizzle});
+            for (int64_t s : splits)
+              options.push_back({true, wm, wn, warps, step, pad, swizzle, s});
+          };
           if (slabSwizzle(slabBox(mm->a, Role::M, bm, step), mm->element) ||
               slabSwizzle(slabBox(mm->b, Role::N, bn, step), mm->element))
-            options.push_back({true, wm, wn, warps, step, false, true});
-          options.push_back({true, wm, wn, warps, step, true, false});
-          options.push_back({true, wm, wn, warps, step, false, false});
+            push(false, true);
+          push(true, false);
+          push(false, false);
         }
     options.push_back({false, {}, {}, {}, {}, {}});
     return options;
   }
 
   /// Tensor cores; a K step of 32 (or the largest legal); the largest block
-  /// tile that fills half the SMs (else the one with most blocks), then 4
+  /// tile that fills half the SMs (else the one with most blocks), counting
+  /// each split the K split it would take (chooseTensorCoreSplit), then 4
   /// warps.
   size_t heuristic(KernelOp kernel, ArrayRef<MmaSyncKnobs> options,
                    TargetAttr target) const override {
@@ -276,15 +289,20 @@ protected:
     for (const MmaSyncKnobs &o : options)
       if (o.tensorCores && *o.mmaK <= 32)
         step = std::max(step, *o.mmaK);
+    auto getSplit = [](const MmaSyncKnobs &o) { return o.mmaSplitK; };
     size_t best = options.size() - 1;
+    int64_t bestSplit = 1;
     std::tuple<bool, int64_t, bool, int64_t, bool, bool> bestKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
-      if (!o.tensorCores || *o.mmaK != step)
+      if (!o.tensorCores || *o.mmaK != step || o.mmaSplitK)
         continue;
       int64_t bm = *o.WM * warpsAlongM(*o.warps);
       int64_t bn = *o.WN * (*o.warps / warpsAlongM(*o.warps));
+      int64_t split =
+          chooseTensorCoreSplit(countBlocks(kernel, bm, bn), *o.warps,
+                                getSplitsAfter(options, i, getSplit), target);
       auto [fills, size] =
-          rankBlockTile(kernel.getTile(), bm, bn, target.getSmCount());
+          rankBlockTile(kernel.getTile(), bm, bn, target.getSmCount(), split);
       std::tuple<bool, int64_t, bool, int64_t, bool, bool> key{
           fills,
           size,
@@ -294,14 +312,36 @@ protected:
           *o.mmaPad};
       if (best == options.size() - 1 || key > bestKey) {
         best = i;
+        bestSplit = split;
         bestKey = key;
       }
     }
-    return best;
+    return findSplitOption(options, best, bestSplit, getSplit);
   }
 
   LogicalResult rewrite(KernelOp kernel, const MmaSyncKnobs &option,
                         TargetAttr target) const override;
+
+private:
+  /// Blocks of a bm x bn block tile.
+  static int64_t countBlocks(KernelOp kernel, int64_t bm, int64_t bn) {
+    ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+    return product(extents.drop_back(2)) *
+           ceilDiv(extents.drop_back().back(), bm) *
+           ceilDiv(extents.back(), bn);
+  }
+
+  /// The K splits of a block tile (getTensorCoreSplits) the kernel can take.
+  static SmallVector<int64_t> listSplits(KernelOp kernel, const MmaMatmul &mm,
+                                         int64_t bm, int64_t bn, int64_t warps,
+                                         int64_t step, TargetAttr target) {
+    SmallVector<int64_t> splits = getTensorCoreSplits(
+        countBlocks(kernel, bm, bn), warps, ceilDiv(mm.k, step), target);
+    llvm::erase_if(splits, [&](int64_t s) {
+      return !canSplitSumThroughWorkspace(kernel, mm.loop, s);
+    });
+    return splits;
+  }
 };
 
 /// Builds the mma.sync form of one matmul.
@@ -309,6 +349,7 @@ class MmaBuilder {
 public:
   MmaBuilder(MmaMatmul mm, const MmaSyncKnobs &o)
       : mm(mm), wm(*o.WM), wn(*o.WN), warps(*o.warps), step(*o.mmaK),
+        splits(o.mmaSplitK.value_or(1)), perSplit(ceilDiv(mm.k, step) / splits),
         pad(*o.mmaPad), swizzle(o.mmaSwizzle.value_or(false)),
         warpsM(warpsAlongM(warps)), warpsN(warps / warpsM), bm(wm * warpsM),
         bn(wn * warpsN), tilesM(wm / kTileM), tilesN(wn / kTileN),
@@ -336,7 +377,9 @@ private:
   void epilogue(ValueRange accs);
 
   MmaMatmul mm;
-  int64_t wm, wn, warps, step;
+  /// With `splits` > 1 the outermost block axis is the K split
+  /// (splitSumThroughWorkspace's), each split taking `perSplit` steps.
+  int64_t wm, wn, warps, step, splits, perSplit;
   bool pad, swizzle;
   int64_t warpsM, warpsN, bm, bn, tilesM, tilesN, kTileK;
   OpBuilder b;
@@ -369,10 +412,15 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
       // Batch axes keep their place among the block axes.
       origin.push_back(getAffineDimExpr(op.values[d], ctx));
       break;
-    case Role::K:
-      origin.push_back(getAffineDimExpr(koPos, ctx) * step);
+    case Role::K: {
+      // Split s runs steps s * perSplit + [0, perSplit).
+      AffineExpr ko = getAffineDimExpr(koPos, ctx);
+      if (splits > 1)
+        ko = ko + getAffineDimExpr(0, ctx) * perSplit;
+      origin.push_back(ko * step);
       overhang |= mm.k % step != 0;
       break;
+    }
     default: {
       unsigned axis = other == Role::M ? numBlocks - 2 : numBlocks - 1;
       origin.push_back(getAffineDimExpr(axis, ctx) * box);
@@ -552,9 +600,8 @@ void MmaBuilder::build() {
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
   SmallVector<Value> inits(tilesM * tilesN * 4, zero);
   auto chunks = dloop::ForOp::create(
-      b, loc, ceilDiv(mm.k, step), LoopKind::reduce,
-      (mm.loop.getAxis() + "_o").str(), inits,
-      [&](OpBuilder &nested, Location, Value ko, ValueRange iters) {
+      b, loc, perSplit, LoopKind::reduce, (mm.loop.getAxis() + "_o").str(),
+      inits, [&](OpBuilder &nested, Location, Value ko, ValueRange iters) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
@@ -586,6 +633,14 @@ LogicalResult MmaSync::rewrite(KernelOp kernel, const MmaSyncKnobs &option,
   llvm::Expected<MmaMatmul> mm = matchMmaMatmul(kernel, target);
   if (!mm)
     return kernel.emitOpError() << llvm::toString(mm.takeError());
+  if (int64_t splits = option.mmaSplitK.value_or(1); splits > 1) {
+    // The split axis is then a batch axis of the matmul.
+    if (failed(splitSumThroughWorkspace(kernel, mm->loop, splits)))
+      return failure();
+    mm = matchMmaMatmul(kernel, target);
+    if (!mm)
+      return kernel.emitOpError() << llvm::toString(mm.takeError());
+  }
   MmaBuilder(*mm, option).build();
   TileOp old = mm->tile;
   old.erase();

@@ -97,7 +97,13 @@ public:
         return option.getEntries().get(w.getName()) == w.getValue();
       });
     };
-    auto it = llvm::find_if(options, matches);
+    // An option setting exactly the requested knobs first: an optional knob
+    // left out means its absence (no split), as a recorded variant says.
+    auto it = llvm::find_if(options, [&](KnobsAttr option) {
+      return matches(option) && option.getEntries().size() == wanted.size();
+    });
+    if (it == options.end())
+      it = llvm::find_if(options, matches);
     if (it != options.end())
       return static_cast<size_t>(it - options.begin());
     return kernel.emitOpError("knobs ")

@@ -10,6 +10,11 @@
 // the order blocks run in, the sum stays in f32 until the epilogue rounds
 // it once, and any pointwise epilogue is legal.
 //
+// The tensor-core rules (wgmma_async, mma_sync) split the same way, with a
+// knob of their own: they add the split axis and workspace store to the
+// kernel before mapping its sum loop whole, and deal each split its share
+// of the K chunks themselves.
+//
 // The sum kernel is born mapped (its innermost point axes over up to 256
 // threads, as blockify_launch maps pointwise kernels, so the workspace's
 // last dimension is read coalesced), because the lowering runs the rules
@@ -58,9 +63,12 @@ static LogicalResult buildSumKernel(KernelOp sum, dloop::ForOp chunk,
   return mapSecondKernel(sum);
 }
 
-LogicalResult dtile::splitThroughWorkspace(KernelOp kernel, dloop::ForOp chunk,
-                                           ArrayRef<dloop::StoreOp> stores,
-                                           int64_t splits) {
+/// splitThroughWorkspace, the split axis added by `split` (which deals the
+/// chunks to it or leaves that to a tensor-core rule).
+static LogicalResult
+splitInto(KernelOp kernel, dloop::ForOp chunk, ArrayRef<dloop::StoreOp> stores,
+          int64_t splits,
+          function_ref<Value(KernelOp, dloop::ForOp, int64_t)> split) {
   if (!workspaceFitsIndices(kernel, splits))
     return failure();
   // One workspace per sum: [splits, block extents...].
@@ -80,9 +88,9 @@ LogicalResult dtile::splitThroughWorkspace(KernelOp kernel, dloop::ForOp chunk,
     return failure();
 
   // The split kernel stores its partial sums and drops the epilogue.
-  Value split = dealChunksToSplits(kernel, chunk, splits);
+  Value coord = split(kernel, chunk, splits);
   ValueRange spaces = appendBuffers(kernel, workspaces, /*asInputs=*/false);
-  SmallVector<Value> indices{split};
+  SmallVector<Value> indices{coord};
   llvm::append_range(
       indices, kernel.getTile().getBody().front().getArguments().drop_front());
   OpBuilder b(chunk.getContext());
@@ -94,4 +102,80 @@ LogicalResult dtile::splitThroughWorkspace(KernelOp kernel, dloop::ForOp chunk,
   cleanupKernel(kernel);
   dropUnusedBuffers(kernel);
   return success();
+}
+
+LogicalResult dtile::splitThroughWorkspace(KernelOp kernel, dloop::ForOp chunk,
+                                           ArrayRef<dloop::StoreOp> stores,
+                                           int64_t splits) {
+  return splitInto(kernel, chunk, stores, splits, dealChunksToSplits);
+}
+
+bool dtile::canSplitSumThroughWorkspace(KernelOp kernel, dloop::ForOp loop,
+                                        int64_t splits) {
+  if (loop->getParentOp() != kernel.getTile() || loop.getNumResults() != 1 ||
+      !loop.getResult(0).getType().isF32() ||
+      !workspaceFitsIndices(kernel, splits))
+    return false;
+  // A split block must not read what the sum kernel writes, nor write
+  // before its loop, which every split repeats.
+  bool fits = true;
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<dloop::LoadOp>(op))
+      fits &= !llvm::is_contained(kernel.getOutputArgs(), load.getMemRef());
+    else if (isa<dloop::StoreOp>(op))
+      fits &= op->getBlock() == loop->getBlock() && loop->isBeforeInBlock(op);
+  });
+  return fits;
+}
+
+LogicalResult dtile::splitSumThroughWorkspace(KernelOp kernel,
+                                              dloop::ForOp loop,
+                                              int64_t splits) {
+  auto refuse = [&] {
+    return kernel.emitOpError("cannot split K ")
+           << splits << " ways through a workspace";
+  };
+  if (!canSplitSumThroughWorkspace(kernel, loop, splits))
+    return refuse();
+  SmallVector<dloop::StoreOp> stores;
+  for (Operation &op : llvm::make_range(std::next(loop->getIterator()),
+                                        loop->getBlock()->end()))
+    if (auto store = dyn_cast<dloop::StoreOp>(op))
+      stores.push_back(store);
+  if (failed(splitInto(kernel, loop, stores, splits, addSplitAxis)))
+    return refuse();
+  return success();
+}
+
+/// Warps per SM that stream a matmul's operands well enough: fewer leave
+/// the memory system idle between a warp's loads (no GPU measurement yet).
+static constexpr int64_t kWarpsPerSm = 4;
+
+/// Whether `blocks` blocks of `warps` warps give every SM a block and
+/// kWarpsPerSm warps.
+static bool fillsSms(int64_t blocks, int64_t warps,
+                     dkernel::TargetAttr target) {
+  return blocks >= target.getSmCount() &&
+         blocks * warps >= kWarpsPerSm * target.getSmCount();
+}
+
+SmallVector<int64_t> dtile::getTensorCoreSplits(int64_t blocks, int64_t warps,
+                                                int64_t chunks,
+                                                dkernel::TargetAttr target) {
+  SmallVector<int64_t> splits;
+  if (fillsSms(blocks, warps, target))
+    return splits;
+  for (int64_t s = 2; s <= 64 && 4 * s <= chunks; s *= 2)
+    if (chunks % s == 0)
+      splits.push_back(s);
+  return splits;
+}
+
+int64_t dtile::chooseTensorCoreSplit(int64_t blocks, int64_t warps,
+                                     ArrayRef<int64_t> splits,
+                                     dkernel::TargetAttr target) {
+  for (int64_t s : splits)
+    if (fillsSms(blocks * s, warps, target))
+      return s;
+  return splits.empty() ? 1 : splits.back();
 }

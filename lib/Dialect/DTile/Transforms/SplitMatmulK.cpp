@@ -261,9 +261,7 @@ std::string dtile::getSplitAxis(dloop::ForOp chunk) {
   return (axis + "_s").str();
 }
 
-Value dtile::dealChunksToSplits(KernelOp kernel, dloop::ForOp chunk,
-                                int64_t splits) {
-  int64_t perSplit = chunk.getExtent() / splits;
+Value dtile::addSplitAxis(KernelOp kernel, dloop::ForOp chunk, int64_t splits) {
   TileOp tile = kernel.getTile();
   SmallVector<Axis> blockAxes{{getSplitAxis(chunk), splits}};
   llvm::append_range(blockAxes, getBlockAxes(tile));
@@ -275,6 +273,13 @@ Value dtile::dealChunksToSplits(KernelOp kernel, dloop::ForOp chunk,
                     split.getParentBlock(),
                     SmallVector<Value>(blockCoords.drop_front()));
               });
+  return split;
+}
+
+Value dtile::dealChunksToSplits(KernelOp kernel, dloop::ForOp chunk,
+                                int64_t splits) {
+  int64_t perSplit = chunk.getExtent() / splits;
+  Value split = addSplitAxis(kernel, chunk, splits);
   // Split s runs chunks s * perSplit + [0, perSplit).
   chunk.setExtent(perSplit);
   OpBuilder b(kernel.getContext());

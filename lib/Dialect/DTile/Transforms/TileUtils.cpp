@@ -64,10 +64,16 @@ llvm::Expected<dloop::ForOp> dtile::getSoleSumLoop(KernelOp kernel) {
   return loop;
 }
 
+int64_t dtile::getRegisterBudget(dkernel::TargetAttr target, int64_t threads) {
+  return std::min(target.getRegistersPerThread(),
+                  target.getRegistersPerSM() / threads / 8 * 8);
+}
+
 std::pair<bool, int64_t> dtile::rankBlockTile(TileOp tile, int64_t bm,
-                                              int64_t bn, int64_t smCount) {
+                                              int64_t bn, int64_t smCount,
+                                              int64_t splits) {
   ArrayRef<int64_t> extents = tile.getBlockExtents();
-  int64_t blocks = product(extents.drop_back(2)) *
+  int64_t blocks = splits * product(extents.drop_back(2)) *
                    ceilDiv(extents.drop_back().back(), bm) *
                    ceilDiv(extents.back(), bn);
   bool fills = 2 * blocks >= smCount;

@@ -3,6 +3,7 @@
 #ifndef DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_TILEUTILS_H
 #define DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_TILEUTILS_H
 
+#include "Deplodock/Dialect/DKernel/IR/Target.h"
 #include "Deplodock/Dialect/DLoop/IR/DLoopOps.h"
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -48,11 +49,18 @@ llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);
 /// tensor-core rules start from); else why not.
 llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
 
-/// Ranks a bm x bn block tile of a matmul tile (block axes batch..., M, N)
-/// for the tensor-core heuristics: tiles whose blocks fill at least half of
-/// `smCount` SMs first, the larger first; then the others, more blocks first.
+/// The registers each thread of a block of `threads` may hold on `target`:
+/// the per-thread limit, or its share of the SM's file when one such block
+/// is resident (what __launch_bounds__(threads) lets ptxas assume), in the
+/// allocation granule of 8.
+int64_t getRegisterBudget(dkernel::TargetAttr target, int64_t threads);
+
+/// Ranks a bm x bn block tile of a matmul tile (block axes batch..., M, N),
+/// each block tile shared by `splits` blocks along K, for the tensor-core
+/// heuristics: tiles whose blocks fill at least half of `smCount` SMs
+/// first, the larger first; then the others, more blocks first.
 std::pair<bool, int64_t> rankBlockTile(TileOp tile, int64_t bm, int64_t bn,
-                                       int64_t smCount);
+                                       int64_t smCount, int64_t splits = 1);
 
 /// Clones, at `b`, the body of matmul tile `old` but its loop `loop` (the
 /// epilogue) for one accumulator `acc` of the loop's result at output row

@@ -21,6 +21,7 @@
 
 #include "ChunkStages.h"
 #include "Rules.h"
+#include "SplitMatmulK.h"
 #include "TileUtils.h"
 
 #include "Deplodock/Dialect/Common/Reductions.h"
@@ -204,12 +205,15 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
   return mm;
 }
 
-/// Builds the wgmma form of one matmul.
+/// Builds the wgmma form of one matmul; with `splits` > 1 its outermost
+/// block axis is the K split (splitSumThroughWorkspace's), each split
+/// taking its share of the K chunks.
 class WgmmaBuilder {
 public:
-  WgmmaBuilder(WgmmaMatmul mm, int64_t warpgroups, int64_t n)
+  WgmmaBuilder(WgmmaMatmul mm, int64_t warpgroups, int64_t n, int64_t splits)
       : mm(mm), warpgroups(warpgroups), instrN(n),
-        bm(kWarpgroupRows * warpgroups), b(mm.tile) {}
+        bm(kWarpgroupRows * warpgroups), splits(splits),
+        perSplit(ceilDiv(mm.k, kChunk) / splits), b(mm.tile) {}
 
   /// The tile, before the old one is erased.
   TileOp build();
@@ -227,7 +231,7 @@ private:
   void epilogue(ValueRange accs);
 
   WgmmaMatmul mm;
-  int64_t warpgroups, instrN, bm;
+  int64_t warpgroups, instrN, bm, splits, perSplit;
   OpBuilder b;
   Location loc = mm.tile.getLoc();
   /// The new tile's coordinates: block axes, then warpgroup and thread.
@@ -252,7 +256,11 @@ StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
       origin.push_back(getAffineConstantExpr(index.value, ctx));
       box.push_back(1);
     } else if (index.kind == Index::K) {
-      origin.push_back(getAffineDimExpr(koPos, ctx) * kChunk);
+      // Split s runs chunks s * perSplit + [0, perSplit).
+      AffineExpr chunk = getAffineDimExpr(koPos, ctx);
+      if (splits > 1)
+        chunk = chunk + getAffineDimExpr(0, ctx) * perSplit;
+      origin.push_back(chunk * kChunk);
       box.push_back(kChunk);
     } else if (index.value == axis) {
       origin.push_back(getAffineDimExpr(axis, ctx) * rows);
@@ -374,9 +382,8 @@ TileOp WgmmaBuilder::build() {
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
   SmallVector<Value> inits(instrN / 2, zero);
   auto chunks = dloop::ForOp::create(
-      b, loc, ceilDiv(mm.k, kChunk), LoopKind::reduce,
-      (mm.loop.getAxis() + "_o").str(), inits,
-      [&](OpBuilder &nested, Location, Value ko, ValueRange iters) {
+      b, loc, perSplit, LoopKind::reduce, (mm.loop.getAxis() + "_o").str(),
+      inits, [&](OpBuilder &nested, Location, Value ko, ValueRange iters) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
@@ -396,6 +403,21 @@ TileOp WgmmaBuilder::build() {
 
 /// Bytes of one slab row: a K chunk of halves.
 constexpr int64_t kRowBytes = kChunk * 2;
+
+/// Registers a wgmma thread needs beyond its accumulators: slab addresses,
+/// descriptors, the loop and the epilogue's indices. ptxas asked for 26
+/// more than the 128 accumulators of an m64n256 kernel; 32 rounds that up
+/// to the allocation granule of 8 registers with room to spare.
+constexpr int64_t kRegisterMargin = 32;
+
+/// Whether a thread of a block of `warpgroups` warpgroups holds its
+/// `n` / 2 f32 accumulators of an m64nNk16 and the margin within its share
+/// of the registers (past it ptxas refuses the kernel: it cannot spill the
+/// operands of one wgmma).
+bool fitsRegisters(TargetAttr target, int64_t warpgroups, int64_t n) {
+  return n / 2 + kRegisterMargin <=
+         getRegisterBudget(target, warpgroups * kWarpgroup);
+}
 
 class WgmmaAsync final : public TypedRule<WgmmaAsyncKnobs> {
 public:
@@ -433,8 +455,10 @@ public:
   }
 
 protected:
-  /// Every warpgroup count and N whose slabs TMA can copy and shared memory
-  /// holds; then not wgmma.
+  /// Every warpgroup count and N whose slabs TMA can copy, shared memory
+  /// holds and whose accumulators fit in registers, each followed by its K
+  /// splits (getTensorCoreSplits) where its blocks leave the SMs short of
+  /// warps; then not wgmma.
   SmallVector<WgmmaAsyncKnobs> listOptions(KernelOp kernel,
                                            TargetAttr target) const override {
     // getRefusal says why not; here a refusal is no options.
@@ -448,9 +472,11 @@ protected:
         int64_t bm = kWarpgroupRows * warpgroups;
         if ((bm + n) * kRowBytes > target.getSmemPerBlock() ||
             warpgroups * kWarpgroup > target.getThreadsPerBlock() ||
-            !tmaFits(*mm, bm, n))
+            !fitsRegisters(target, warpgroups, n) || !tmaFits(*mm, bm, n))
           continue;
         options.push_back({true, warpgroups, n});
+        for (int64_t s : listSplits(kernel, *mm, warpgroups, n, target))
+          options.push_back({true, warpgroups, n, s});
       }
     if (options.empty())
       return {};
@@ -459,30 +485,58 @@ protected:
   }
 
   /// wgmma; the largest block tile that fills half the SMs (else the one
-  /// with most blocks), then 2 warpgroups.
+  /// with most blocks), counting each split the K split it would take
+  /// (chooseTensorCoreSplit), then 2 warpgroups.
   size_t heuristic(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
                    TargetAttr target) const override {
+    auto getSplit = [](const WgmmaAsyncKnobs &o) { return o.wgmmaSplitK; };
     size_t best = options.size() - 1;
+    int64_t bestSplit = 1;
     std::tuple<bool, int64_t, bool> bestKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
-      if (!o.wgmma)
+      if (!o.wgmma || o.wgmmaSplitK)
         continue;
       int64_t bm = kWarpgroupRows * *o.warpgroups, bn = *o.wgmmaN;
+      int64_t split = chooseTensorCoreSplit(
+          countBlocks(kernel, *o.warpgroups, bn), *o.warpgroups * 4,
+          getSplitsAfter(options, i, getSplit), target);
       auto [fills, size] =
-          rankBlockTile(kernel.getTile(), bm, bn, target.getSmCount());
+          rankBlockTile(kernel.getTile(), bm, bn, target.getSmCount(), split);
       std::tuple<bool, int64_t, bool> key{fills, size, *o.warpgroups == 2};
       if (best == options.size() - 1 || key > bestKey) {
         best = i;
+        bestSplit = split;
         bestKey = key;
       }
     }
-    return best;
+    return findSplitOption(options, best, bestSplit, getSplit);
   }
 
   LogicalResult rewrite(KernelOp kernel, const WgmmaAsyncKnobs &option,
                         TargetAttr target) const override;
 
 private:
+  /// Blocks of a tile of `warpgroups` x 64 rows by `n` columns.
+  static int64_t countBlocks(KernelOp kernel, int64_t warpgroups, int64_t n) {
+    ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+    return product(extents.drop_back(2)) *
+           ceilDiv(extents.drop_back().back(), kWarpgroupRows * warpgroups) *
+           ceilDiv(extents.back(), n);
+  }
+
+  /// The K splits of a block tile (getTensorCoreSplits) the kernel can take.
+  static SmallVector<int64_t> listSplits(KernelOp kernel, const WgmmaMatmul &mm,
+                                         int64_t warpgroups, int64_t n,
+                                         TargetAttr target) {
+    SmallVector<int64_t> splits =
+        getTensorCoreSplits(countBlocks(kernel, warpgroups, n), warpgroups * 4,
+                            ceilDiv(mm.k, kChunk), target);
+    llvm::erase_if(splits, [&](int64_t s) {
+      return !canSplitSumThroughWorkspace(kernel, mm.loop, s);
+    });
+    return splits;
+  }
+
   /// Whether TMA can copy the slabs of a bm x n block tile: the boxes lie
   /// inside the operands and their rows span multiples of 16 bytes.
   static bool tmaFits(const WgmmaMatmul &mm, int64_t bm, int64_t n) {
@@ -502,7 +556,16 @@ LogicalResult WgmmaAsync::rewrite(KernelOp kernel,
   llvm::Expected<WgmmaMatmul> mm = matchWgmmaMatmul(kernel, target);
   if (!mm)
     return kernel.emitOpError() << llvm::toString(mm.takeError());
-  WgmmaBuilder builder(*mm, *option.warpgroups, *option.wgmmaN);
+  int64_t splits = option.wgmmaSplitK.value_or(1);
+  if (splits > 1) {
+    // The split axis is then a batch axis of the matmul.
+    if (failed(splitSumThroughWorkspace(kernel, mm->loop, splits)))
+      return failure();
+    mm = matchWgmmaMatmul(kernel, target);
+    if (!mm)
+      return kernel.emitOpError() << llvm::toString(mm.takeError());
+  }
+  WgmmaBuilder builder(*mm, *option.warpgroups, *option.wgmmaN, splits);
   TileOp tile = builder.build();
   if (!builder.slabsCopyByTma()) {
     tile.erase();
