@@ -283,8 +283,14 @@ public:
   llvm::SmallVector<int64_t, 3> blockCoords;
   int64_t blockIndex = 0;
 
-  /// dtile async stages in flight, oldest first: each lands as a whole.
-  std::deque<std::function<void()>> stagesInFlight;
+  /// A dtile async stage in flight: the slab it fills and its copy, which
+  /// lands as a whole.
+  struct StageInFlight {
+    const View *slab;
+    std::function<void()> copy;
+  };
+  /// dtile async stages in flight, oldest first.
+  std::deque<StageInFlight> stagesInFlight;
   /// cp.async copies per thread.
   std::vector<ThreadCopies> threadCopies;
   /// mbarriers by pool byte.

@@ -4,10 +4,10 @@
 // slot), poisoned with NaN at the start of each block. A `sync` stage lands
 // at once; a `cp_async` or `tma` stage poisons its slab when issued and
 // lands at the `dtile.async_wait` that leaves at most `keep` stages in
-// flight, so reading a slab before its wait, or refilling a slab that is
-// still being read, shows up as NaN in the results. Each async stage is one
-// unit of `keep`. All three ops synchronise the block: every thread must
-// reach them.
+// flight, or that names its slab, so reading a slab before its wait, or
+// refilling a slab that is still being read, shows up as NaN in the results.
+// Each async stage is one unit of `keep`. All three ops synchronise the block:
+// every thread must reach them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,17 +143,33 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
   // or refilling a slab still being read, shows up as NaN.
   std::fill(slab->local, slab->local + slab->size,
             std::numeric_limits<double>::quiet_NaN());
-  stagesInFlight.push_back(std::move(copy));
+  stagesInFlight.push_back({slab, std::move(copy)});
   return success();
 }
 
 LogicalResult Machine::execAsyncWait(const SInstr &instr, const Mask &mask) {
   if (failed(requireAllThreads(instr, mask)))
     return failure();
-  while (stagesInFlight.size() > static_cast<size_t>(instr.a)) {
-    stagesInFlight.front()();
-    stagesInFlight.pop_front();
+  if (instr.in.empty()) {
+    while (stagesInFlight.size() > static_cast<size_t>(instr.a)) {
+      stagesInFlight.front().copy();
+      stagesInFlight.pop_front();
+    }
+    return success();
   }
+  // Named slabs: their stages land, in issue order; the others stay in
+  // flight (still NaN), so a wait naming the wrong slab shows in results.
+  SmallVector<const View *, 4> named;
+  for (unsigned in : instr.in)
+    named.push_back(frame[in].view);
+  std::deque<StageInFlight> pending;
+  for (StageInFlight &stage : stagesInFlight) {
+    if (llvm::is_contained(named, stage.slab))
+      stage.copy();
+    else
+      pending.push_back(std::move(stage));
+  }
+  stagesInFlight = std::move(pending);
   return success();
 }
 

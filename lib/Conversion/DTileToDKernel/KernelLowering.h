@@ -140,8 +140,11 @@ private:
       return op.emitOpError("slot has no Kernel IR form");
     return success();
   }
-  /// Waits for every mbarrier a TMA copy was issued on since its last wait.
-  void waitForTma(Location loc);
+  /// Waits for each of the mbarriers `which` (indices) a TMA copy was
+  /// issued on since its last wait; with none named, for every mbarrier.
+  void waitForTma(Location loc, ArrayRef<Value> which = {});
+  /// The mbarrier indices of the slabs the TMA wait `op` names.
+  FailureOr<SmallVector<Value>> getTmaMbarriers(dtile::AsyncWaitOp op);
   LogicalResult cloneScalarOp(Operation *op);
 
   /// The value carried in place of `old` by a loop or branch (the slot of a

@@ -138,10 +138,15 @@ LogicalResult KernelLowering::lowerAsyncWait(dtile::AsyncWaitOp op) {
   // cp.async has no cp.async stages (they are rejected), so only the
   // barrier remains.
   // A kernel's stages use cp.async or TMA, never both (the Tile rules see
-  // to it); with TMA every pending copy is waited for, whatever `keep`.
-  if (mbarriers)
-    waitForTma(op.getLoc());
-  else if (target.has(GpuFeature::cp_async))
+  // to it). With TMA the named slabs' mbarriers are waited for, or every
+  // pending copy, whatever `keep`; cp.async waits for every copy when slabs
+  // are named (keep is 0 then).
+  if (mbarriers) {
+    FailureOr<SmallVector<Value>> which = getTmaMbarriers(op);
+    if (failed(which))
+      return failure();
+    waitForTma(op.getLoc(), *which);
+  } else if (target.has(GpuFeature::cp_async))
     dkernel::CpAsyncWaitOp::create(b, op.getLoc(), op.getKeep());
   barrier(op.getLoc());
   return success();

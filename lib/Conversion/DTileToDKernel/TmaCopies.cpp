@@ -145,20 +145,41 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   return success();
 }
 
-void KernelLowering::waitForTma(Location loc) {
+void KernelLowering::waitForTma(Location loc, ArrayRef<Value> which) {
   Value zero = constant(b.getI32IntegerAttr(0));
   Value one = constant(b.getI32IntegerAttr(1));
-  for (int64_t i = 0; i < numMbarriers; ++i) {
-    Value pending = memref::LoadOp::create(b, loc, tmaPending, index(i));
+  SmallVector<Value> all;
+  if (which.empty()) {
+    for (int64_t i = 0; i < numMbarriers; ++i)
+      all.push_back(index(i));
+    which = all;
+  }
+  for (Value mb : which) {
+    Value pending = memref::LoadOp::create(b, loc, tmaPending, mb);
     Value issued =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, pending, zero);
-    // Uniform: every thread issued (or noted) the same copies.
+    // Uniform: every thread issued (or noted) the same copies. The pending
+    // flag also keeps a barrier named twice from being waited on twice.
     ifThen(loc, issued, [&] {
-      Value phase = memref::LoadOp::create(b, loc, tmaPhase, index(i));
-      dkernel::MbarrierWaitOp::create(b, loc, mbarriers, index(i), phase);
+      Value phase = memref::LoadOp::create(b, loc, tmaPhase, mb);
+      dkernel::MbarrierWaitOp::create(b, loc, mbarriers, mb, phase);
       memref::StoreOp::create(b, loc, arith::XOrIOp::create(b, loc, phase, one),
-                              tmaPhase, index(i));
-      memref::StoreOp::create(b, loc, zero, tmaPending, index(i));
+                              tmaPhase, mb);
+      memref::StoreOp::create(b, loc, zero, tmaPending, mb);
     });
   }
+}
+
+FailureOr<SmallVector<Value>>
+KernelLowering::getTmaMbarriers(dtile::AsyncWaitOp op) {
+  SmallVector<Value> which;
+  for (Value slab : op.getSlabs()) {
+    auto it = slabs.find(slab);
+    if (it == slabs.end() || !it->second.alloc->descriptor)
+      return op.emitOpError("names a slab that no TMA stage fills");
+    Value base = index(it->second.alloc->mbarrierBase);
+    Value slot = it->second.slot;
+    which.push_back(slot ? add(op.getLoc(), slot, base) : base);
+  }
+  return which;
 }

@@ -31,8 +31,10 @@
 
 /// On the fake GPU the worker runs both launches (the workspace allocated
 /// between them), checks the final output against the CPU interpreter and
-/// times the sequence: two launches of the fake device's 10 us.
-// RUN: deplodock-tune %s --backend=cuda --fake-device --no-db --search=random --max-variants=5 --patience=0 -v 2>&1 | FileCheck %s --check-prefix=CUDA
+/// times the sequence: two launches of the fake device's 10 us. Twenty
+/// random variants (about a quarter of them workspace splits), so that a
+/// fork added elsewhere in the tree does not leave the sample without one.
+// RUN: deplodock-tune %s --backend=cuda --fake-device --no-db --search=random --max-variants=20 --patience=0 -v 2>&1 | FileCheck %s --check-prefix=CUDA
 // CUDA: split_workspace=true{{.*}}: 20.00 us {{.*}} samples, spread {{.*}}, 2 kernels, checked against the CPU interpreter
 
 /// Replay: a table in which every other variant is slow makes a workspace

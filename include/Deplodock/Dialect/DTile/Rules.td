@@ -669,18 +669,31 @@ def DTileCausalBound : TileRule<"dtile-causal-bound", "causal_bound",
 }
 
 def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
-    "pipeline_k_outer", "stage the next chunk before computing this one "
-    "(fork: apply / skip)", [
+    "pipeline_k_outer", "stage the next chunks before computing this one "
+    "(fork: apply / skip, depth)", [
   Knob<"pipeline", KnobBool,
-       "issue the next K chunk before computing this one">]> {
+       "issue the next K chunk before computing this one">,
+  OptionalKnob<"stages", KnobInt,
+               "slots a pipelined chunk loop rotates through: chunks in "
+               "flight plus the one computed (unset: 2)", 3, 4>]> {
   let description = [{
-    The slabs of chunk 0 are staged before a double-buffered chunk loop, and
-    iteration k stages chunk k + 1 into the other slot before computing on
-    chunk k. Applies where every staged chunk loop rotates two slots.
-    Heuristic: apply where the copies are asynchronous and a loop has two
-    chunks or more.
+    With depth d (`stages`, 2 when unset), the slabs of chunks 0 .. d - 2
+    are staged into slots 0 .. d - 2 before a chunk loop whose stages rotate
+    through d slots, and iteration k, once chunk k's slabs have landed,
+    stages chunk k + d - 1 into slot (k + d - 1) mod d (while there is such
+    a chunk) before computing on chunk k. Applies where every staged chunk
+    loop rotates two slots; depths 3 and 4 where, moreover, every stage
+    travels by TMA (the wait names chunk k's slabs, one mbarrier per slot;
+    cp.async would need its commit groups counted at the loop tail, a later
+    step), each loop has d chunks or more and the d slots fit in shared
+    memory with 1 KB to spare. Heuristic: apply, 2 deep, where the copies
+    are asynchronous and a loop has two chunks or more; a warpgroup MMA
+    kernel (wgmma) whose loops have eight chunks or more takes the deepest
+    depth offered, as its TMA latency (about 1 us) outlasts a chunk's
+    tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
   }];
-  let forks = "pipeline_k_outer: pipeline in {true*, false}";
+  let forks = "pipeline_k_outer: (pipeline, stages) in {(true)*, (false), "
+              "(true, 3), (true, 4)}";
 }
 
 def DTileRegisterDoubleBuffer : TileRule<"dtile-register-double-buffer",

@@ -865,6 +865,9 @@ void CombineOp::getEffects(
 LogicalResult AsyncWaitOp::verify() {
   if (getKeep() < 0)
     return emitOpError("keep must not be negative");
+  // Named slabs are waited for whole; a count would be ambiguous with them.
+  if (!getSlabs().empty() && getKeep() != 0)
+    return emitOpError("naming slabs needs keep 0");
   if (!(*this)->getParentOfType<TileOp>())
     return emitOpError("must be inside a dtile.tile");
   return success();

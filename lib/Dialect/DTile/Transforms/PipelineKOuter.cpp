@@ -1,14 +1,21 @@
-//===- PipelineKOuter.cpp - Prefetch the next chunk's slabs -----*- C++ -*-===//
+//===- PipelineKOuter.cpp - Prefetch the next chunks' slabs -----*- C++ -*-===//
 //
-// pipeline_k_outer: the slabs of chunk 0 are staged before a double-buffered
-// chunk loop, and iteration k, once chunk k's slabs have landed (its async
-// waits move to the top of the body), stages chunk k + 1 into the other slot
-// before computing on chunk k; the slabs are carried from one iteration to
-// the next. The prefetch is guarded by `k + 1 < chunks`, so every chunk is
-// staged exactly once and waited for exactly once, whatever the number of
-// chunks (one included: nothing is prefetched). Forks apply / skip; the
-// heuristic applies it where the copies are asynchronous (so they can
-// overlap the computation) and there are two chunks or more.
+// pipeline_k_outer: with depth d (`stages`, 2 unless set), the slabs of
+// chunks 0 .. d - 2 are staged into slots 0 .. d - 2 before a chunk loop
+// whose stages rotate through d slots, and iteration k, once chunk k's slabs
+// have landed (its async waits move to the top of the body), stages chunk
+// k + d - 1 into slot (k + d - 1) mod d before computing on chunk k; the
+// d - 1 slab sets in flight are carried from one iteration to the next. The
+// prefetch is guarded by `k + d - 1 < chunks`, so every chunk is staged
+// exactly once and waited for exactly once, whatever the number of chunks
+// (one included: nothing is prefetched). Deeper than 2, the wait names chunk
+// k's slabs, so the later chunks stay in flight; only TMA honours that (one
+// mbarrier per slot), so depths beyond 2 are offered where every stage
+// travels by TMA (cp.async's group counting at the loop tail is a later
+// step). Forks skip, apply, and apply deeper; the heuristic applies it where
+// the copies are asynchronous (so they can overlap the computation) and
+// there are two chunks or more, as deep as fits for warpgroup MMA loops of
+// eight chunks or more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +26,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace deplodock;
@@ -64,33 +73,55 @@ StageOp cloneForChunk(OpBuilder &b, StageOp stage, dloop::ForOp loop, Value k,
   return copy;
 }
 
-/// Rewrites `loop` into its pipelined form.
-void pipeline(dloop::ForOp loop) {
+/// The deepest pipeline offered: CUTLASS-style kernels keep 3 to 7 stages in
+/// flight, but shared memory rarely holds more than four of a wgmma tile.
+constexpr int64_t kMaxStages = 4;
+/// Warpgroup MMA loops at least this long take the deepest pipeline that
+/// fits by default; in shorter ones the prologue, whose d - 1 loads nothing
+/// overlaps, weighs more.
+constexpr int64_t kDeepChunks = 8;
+
+/// Rewrites `loop` into its pipelined form, `depth` chunks deep.
+void pipeline(dloop::ForOp loop, int64_t depth) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   SmallVector<StageOp> stages = getChunkStages(loop);
   SmallVector<AsyncWaitOp> waits =
       llvm::to_vector(loop.getBody()->getOps<AsyncWaitOp>());
   SmallVector<Type> slabTypes;
-  for (StageOp stage : stages)
+  for (StageOp stage : stages) {
     slabTypes.push_back(stage.getType());
+    if (depth > 2)
+      stage.setBuffers(depth);
+  }
 
-  // Prologue: chunk 0 into slot 0.
+  // Prologue: chunk c into slot c, for c < depth - 1.
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> inits;
-  for (StageOp stage : stages)
-    inits.push_back(cloneForChunk(b, stage, loop, Value(), 0, zero));
+  for (int64_t c = 0; c < depth - 1; ++c) {
+    Value slot = c == 0 ? zero : arith::ConstantIndexOp::create(b, loc, c);
+    for (StageOp stage : stages)
+      inits.push_back(cloneForChunk(b, stage, loop, Value(), c, slot));
+  }
 
   int64_t extent = loop.getExtent();
-  auto prefetchNext = [&](OpBuilder &b, Value k, ValueRange slabs,
+  size_t numStages = stages.size();
+  auto prefetchNext = [&](OpBuilder &b, Value k, ValueRange sets,
                           IRMapping &mapping) -> SmallVector<Value> {
+    // The oldest set is chunk k's.
+    ValueRange slabs = sets.take_front(numStages);
     for (auto [stage, slab] : llvm::zip(stages, slabs))
       mapping.map(stage.getResult(), slab);
-    // Chunk k has landed ...
-    for (AsyncWaitOp wait : waits)
-      b.clone(*wait);
-    // ... then chunk k + 1 goes to the other slot, if there is one.
-    Value last = arith::ConstantIndexOp::create(b, loc, extent - 1);
+    // Chunk k has landed: deeper, only its slabs are waited for.
+    if (depth == 2) {
+      for (AsyncWaitOp wait : waits)
+        b.clone(*wait);
+    } else if (!waits.empty()) {
+      AsyncWaitOp::create(b, loc, /*keep=*/0, slabs);
+    }
+    // ... then chunk k + depth - 1 goes to the slot chunk k - 1 left, if
+    // there is such a chunk.
+    Value last = arith::ConstantIndexOp::create(b, loc, extent - depth + 1);
     Value more =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, last);
     auto prefetch =
@@ -100,40 +131,86 @@ void pipeline(dloop::ForOp loop) {
     scf::YieldOp::create(b, loc, slabs);
     b.setInsertionPointToStart(prefetch.thenBlock());
     AffineExpr d = b.getAffineDimExpr(0);
+    AffineExpr slotExpr = depth == 2 ? 1 - d % 2 : (d + depth - 1) % depth;
     Value slot = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(1, 0, 1 - d % 2), ValueRange{k});
+        b, loc, AffineMap::get(1, 0, slotExpr), ValueRange{k});
     SmallVector<Value> next;
     for (StageOp stage : stages)
-      next.push_back(cloneForChunk(b, stage, loop, k, 1, slot));
+      next.push_back(cloneForChunk(b, stage, loop, k, depth - 1, slot));
     scf::YieldOp::create(b, loc, next);
-    return SmallVector<Value>(prefetch.getResults());
+    // The sets in flight move up by one; the new one comes last.
+    SmallVector<Value> carried(sets.drop_front(numStages));
+    llvm::append_range(carried, prefetch.getResults());
+    return carried;
   };
   // The computation on chunk k follows.
   carryAhead(loop, inits, prefetchNext,
              [](Operation *op) { return isa<StageOp, AsyncWaitOp>(op); });
 }
 
+/// The depths beyond 2 `kernel`'s staged chunk `loops` can take: every stage
+/// travels by TMA (whose waits can name a slot), each loop has that many
+/// chunks, and the deeper rotations fit in shared memory beside the other
+/// slabs with 1 KB to spare (as stage_inputs leaves).
+SmallVector<int64_t> deeperStages(KernelOp kernel, ArrayRef<dloop::ForOp> loops,
+                                  TargetAttr target) {
+  int64_t perSlot = 0, minChunks = std::numeric_limits<int64_t>::max();
+  for (dloop::ForOp loop : loops) {
+    minChunks = std::min(minChunks, loop.getExtent());
+    for (StageOp stage : getChunkStages(loop)) {
+      if (stage.getTransport() != Transport::tma || stage.getBuffers() != 2)
+        return {};
+      perSlot += getSlabBytes(stage);
+    }
+  }
+  SmallVector<int64_t> depths;
+  for (int64_t depth = 3; depth <= kMaxStages; ++depth)
+    if (depth <= minChunks &&
+        getStagedBytes(kernel) + perSlot * (depth - 2) + 1024 <=
+            target.getSmemPerBlock())
+      depths.push_back(depth);
+  return depths;
+}
+
 class PipelineKOuter final : public TypedRule<PipelineKOuterKnobs> {
 protected:
-  /// Skip, apply: where every staged chunk loop can move its stages ahead.
-  SmallVector<PipelineKOuterKnobs> listOptions(KernelOp kernel,
-                                               TargetAttr) const override {
+  /// Skip, apply 2 deep, then deeper where deeperStages allows: where every
+  /// staged chunk loop can move its stages ahead.
+  SmallVector<PipelineKOuterKnobs>
+  listOptions(KernelOp kernel, TargetAttr target) const override {
     SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
     if (loops.empty() || !llvm::all_of(loops, canPipeline))
       return {};
-    return {{false}, {true}};
+    SmallVector<PipelineKOuterKnobs> options = {{false}, {true}};
+    for (int64_t depth : deeperStages(kernel, loops, target))
+      options.push_back({true, depth});
+    return options;
   }
 
   /// Apply where the copies are asynchronous (synchronous ones cannot
   /// overlap the computation) and a loop has two chunks or more (one has
-  /// nothing to overlap with).
+  /// nothing to overlap with). Warpgroup MMA loops of kDeepChunks chunks or
+  /// more go as deep as fits: a 64-deep chunk of a 128 x 256 bf16 tile is
+  /// about 0.6 us of tensor-core work and its TMA load about 1 us in flight
+  /// (H200), so one chunk ahead leaves the loop waiting on latency, and two
+  /// or three ahead cover it.
   size_t heuristic(KernelOp kernel, ArrayRef<PipelineKOuterKnobs> options,
                    TargetAttr) const override {
-    bool worth =
-        hasStageTravelling(kernel) &&
-        llvm::any_of(getStagedChunkLoops(kernel),
-                     [](dloop::ForOp loop) { return loop.getExtent() > 1; });
-    return llvm::find(options, PipelineKOuterKnobs{worth}) - options.begin();
+    SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
+    bool worth = hasStageTravelling(kernel) &&
+                 llvm::any_of(loops, [](dloop::ForOp loop) {
+                   return loop.getExtent() > 1;
+                 });
+    PipelineKOuterKnobs pick{worth};
+    bool deep = worth && kernel.getKnobs().getWgmma() == true &&
+                llvm::all_of(loops, [](dloop::ForOp loop) {
+                  return loop.getExtent() >= kDeepChunks;
+                });
+    if (deep)
+      for (const PipelineKOuterKnobs &option : options)
+        if (option.pipeline && option.stages)
+          pick = option;
+    return llvm::find(options, pick) - options.begin();
   }
 
   LogicalResult rewrite(KernelOp kernel, const PipelineKOuterKnobs &option,
@@ -141,7 +218,7 @@ protected:
     if (!option.pipeline)
       return success();
     for (dloop::ForOp loop : getStagedChunkLoops(kernel))
-      pipeline(loop);
+      pipeline(loop, option.stages.value_or(2));
     cleanupKernel(kernel);
     return success();
   }

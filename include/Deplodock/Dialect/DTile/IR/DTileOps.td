@@ -292,14 +292,23 @@ def DTile_AsyncWaitOp : DTile_Op<"async_wait", [
   let description = [{
     Waits until at most `keep` of the asynchronous stages issued before it are
     still in flight (0: all have landed), then synchronises the block so every
-    thread sees the landed slabs.
+    thread sees the landed slabs. Naming slabs (`for`, with `keep 0`) waits
+    only for the stages that filled them, the others staying in flight: a
+    pipeline several chunks deep waits for the oldest chunk alone. TMA
+    honours the names (one mbarrier per slot); cp.async, which counts commit
+    groups, waits for every copy instead.
 
     ```mlir
     dtile.async_wait keep 1
+    dtile.async_wait keep 0 for %a, %b : memref<64x64xbf16, 3>, memref<64x64xbf16, 3>
     ```
   }];
-  let arguments = (ins I64Prop:$keep);
-  let assemblyFormat = "`keep` $keep attr-dict";
+  let arguments = (ins I64Prop:$keep, Variadic<AnyMemRef>:$slabs);
+  let assemblyFormat =
+      "`keep` $keep (`for` $slabs^ `:` type($slabs))? attr-dict";
+  let builders = [OpBuilder<(ins "int64_t":$keep), [{
+    build($_builder, $_state, keep, ::mlir::ValueRange());
+  }]>];
   let hasVerifier = 1;
 }
 

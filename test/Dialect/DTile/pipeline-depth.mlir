@@ -1,0 +1,110 @@
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1,stages=3" | FileCheck %s --check-prefix=D3
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1,stages=4" | FileCheck %s --check-prefix=D4
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1" | FileCheck %s --check-prefix=D2
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 list-forks knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 list-forks knobs=matmul_0_reduce:split_k=1" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=CPASYNC
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:split_k=1,stages=3" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=CPASYNC-KNOB
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 list-forks knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,BK=64" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FEW
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,BK=64,stages=3" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=FEW-KNOB
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1,stages=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 256 512 256 > %t.k512.mlir
+// RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 128 256 128 > %t.k256.mlir
+// RUN: deplodock-opt %t.k512.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=4,wgmma_n=256" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SMEM
+// RUN: deplodock-opt %t.k512.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=2,wgmma_n=256" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DEEP
+// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SHORT
+// RUN: deplodock-opt %s -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=PARSE
+
+/// Three deep (TMA stages, four chunks): chunks 0 and 1 are staged into
+/// slots 0 and 1 before the loop, both sets are carried, iteration k waits
+/// for chunk k's slabs alone, then stages chunk k + 2 into slot
+/// (k + 2) mod 3 while k < 2, and the sets move up by one.
+// D3: #[[$MAP:.*]] = affine_map<(d0) -> (d0 - ((d0 + 2) floordiv 3) * 3 + 2)>
+// D3-LABEL: func.func @matmul
+//       D3:   knobs<{{.*}} pipeline = true, {{.*}} stages = 3, swizzle = 0, tma = true
+//   D3-DAG:   %[[C0:.*]] = arith.constant 0 : index
+//   D3-DAG:   %[[C1:.*]] = arith.constant 1 : index
+//   D3-DAG:   %[[C2:.*]] = arith.constant 2 : index
+//       D3:     %[[A0:.*]] = dtile.stage %[[A:.*]][%{{.*}} * 4, 0] box [4, 32] buffers 3 slot %[[C0]] transport tma
+//  D3-NEXT:     %[[B0:.*]] = dtile.stage %[[B:.*]][0, %{{.*}} * 8] box [32, 8] buffers 3 slot %[[C0]] transport tma
+//  D3-NEXT:     %[[A1:.*]] = dtile.stage %[[A]][%{{.*}} * 4, 32] box [4, 32] buffers 3 slot %[[C1]] transport tma
+//  D3-NEXT:     %[[B1:.*]] = dtile.stage %[[B]][32, %{{.*}} * 8] box [32, 8] buffers 3 slot %[[C1]] transport tma
+//  D3-NEXT:     dloop.for %[[K:.*]] = 0 to 4 reduce "r0_o" iter(%{{.*}} = %{{.*}} : f32, %[[AS:.*]] = %[[A0]] : {{.*}}, %[[BS:.*]] = %[[B0]] : {{.*}}, %[[AT:.*]] = %[[A1]] : {{.*}}, %[[BT:.*]] = %[[B1]] : {{.*}})
+//  D3-NEXT:       dtile.async_wait keep 0 for %[[AS]], %[[BS]] :
+//  D3-NEXT:       %[[MORE:.*]] = arith.cmpi ult, %[[K]], %[[C2]] : index
+//  D3-NEXT:       %[[NEXT:.*]]:2 = scf.if %[[MORE]]
+//  D3-NEXT:         %[[SLOT:.*]] = affine.apply #[[$MAP]](%[[K]])
+//  D3-NEXT:         dtile.stage %[[A]][%{{.*}} * 4, %[[K]] * 32 + 64] box [4, 32] buffers 3 slot %[[SLOT]] transport tma
+//  D3-NEXT:         dtile.stage %[[B]][%[[K]] * 32 + 64, %{{.*}} * 8] box [32, 8] buffers 3 slot %[[SLOT]] transport tma
+//       D3:       } else {
+//  D3-NEXT:         scf.yield %[[AS]], %[[BS]]
+//       D3:       dloop.load %[[AS]]
+//  D3-NEXT:       dloop.load %[[BS]]
+//       D3:       dloop.yield %{{.*}}, %[[AT]], %[[BT]], %[[NEXT]]#0, %[[NEXT]]#1 :
+
+/// Four deep: chunks 0 .. 2 ahead of the loop, chunk k + 3 staged while
+/// k < 1.
+// D4: #[[$MAP4:.*]] = affine_map<(d0) -> (d0 - ((d0 + 3) floordiv 4) * 4 + 3)>
+// D4-LABEL: func.func @matmul
+//       D4:   stages = 4
+//       D4:     dtile.stage %{{.*}}[%{{.*}} * 4, 64] box [4, 32] buffers 4 slot %[[C2:[^ ]*]] transport tma
+//  D4-NEXT:     dtile.stage %{{.*}}[64, %{{.*}} * 8] box [32, 8] buffers 4 slot %[[C2]] transport tma
+//  D4-NEXT:     dloop.for %[[K:.*]] = 0 to 4 reduce "r0_o" iter(%{{.*}} = %{{.*}} : f32, %[[AS:.*]] = %{{.*}} : {{.*}}, %[[BS:.*]] = %{{.*}} : {{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+//  D4-NEXT:       dtile.async_wait keep 0 for %[[AS]], %[[BS]] :
+//  D4-NEXT:       arith.cmpi ult, %[[K]], %c1 : index
+//       D4:         affine.apply #[[$MAP4]](%[[K]])
+//  D4-NEXT:         dtile.stage %{{.*}}[%{{.*}} * 4, %[[K]] * 32 + 96] box [4, 32] buffers 4
+
+/// Unset, the depth is 2 as before: two slots, a wait for every stage.
+// D2-LABEL: func.func @matmul
+//   D2-NOT:   stages =
+//       D2:     dloop.for
+//  D2-NEXT:       dtile.async_wait keep 0{{$}}
+//       D2:         dtile.stage {{.*}} buffers 2 slot
+
+/// Every stage travels by TMA and the loop has four chunks: depths 3 and 4
+/// are offered after 2; with cp.async, or two chunks, only 2.
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages) in {true*, false, (true, 3), (true, 4)}
+// CPASYNC: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer: pipeline in {true*, false}
+// CPASYNC-KNOB: kernels.mlir:6:5: error: 'dtile.kernel' op no rule took knob "stages" for this kernel
+// FEW: kernels.mlir:6:5: remark: @matmul_0_reduce: pipeline_k_outer: pipeline in {true*, false}
+// FEW-KNOB: kernels.mlir:6:5: error: 'dtile.kernel' op no rule took knob "stages" for this kernel
+// RANGE: error: bad knobs option '{{.*}}stages=2': knob 'stages' must be in [3, 4], got 2
+
+/// A wgmma tile of 256 x 256 bf16 (64 KB a chunk) fits three slots in
+/// 227 KB, not four; 128 x 256 (48 KB) fits four. Eight chunks of
+/// warpgroup MMA or more take the deepest depth by default; four take 2.
+// SMEM: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages) in {(true, 3)*, false, true}
+// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages) in {(true, 4)*, false, true, (true, 3)}
+// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages) in {true*, false, (true, 3), (true, 4)}
+
+/// A wait may name the slabs it covers, with keep 0 only.
+// PARSE-LABEL: func.func @named
+//       PARSE:   dtile.async_wait keep 0 for %{{.*}} : memref<16x32xf32, #gpu.address_space<workgroup>>
+func.func @named(%arg0: memref<16x64xf32>, %arg1: memref<16xf32>) {
+  dtile.kernel @named ins(%x = %arg0 : memref<16x64xf32>) outs(%y = %arg1 : memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    dtile.tile blocks(%b : 1 "b") threads(%t : 16 "t") {
+      %s = dtile.stage %x[0, 0] box [16, 32] buffers 2 slot %c0 transport tma : memref<16x64xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>>
+      dtile.async_wait keep 0 for %s : memref<16x32xf32, #gpu.address_space<workgroup>>
+      %v = dloop.load %s[%t, %c0] : memref<16x32xf32, #gpu.address_space<workgroup>>
+      dloop.store %v, %y[%t] : memref<16xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @named_keep(%arg0: memref<16x64xf32>, %arg1: memref<16xf32>) {
+  dtile.kernel @named_keep ins(%x = %arg0 : memref<16x64xf32>) outs(%y = %arg1 : memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    dtile.tile blocks(%b : 1 "b") threads(%t : 16 "t") {
+      %s = dtile.stage %x[0, 0] box [16, 32] buffers 2 slot %c0 transport tma : memref<16x64xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{naming slabs needs keep 0}}
+      dtile.async_wait keep 1 for %s : memref<16x32xf32, #gpu.address_space<workgroup>>
+      %v = dloop.load %s[%t, %c0] : memref<16x32xf32, #gpu.address_space<workgroup>>
+      dloop.store %v, %y[%t] : memref<16xf32>
+    }
+  }
+  return
+}
