@@ -12,16 +12,17 @@
 // RUN: deplodock-run --interp %t.k384.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=4}" | FileCheck %s --check-prefix=EACH2
 // RUN: deplodock-run --interp %t.f16.k200.mlir --pipeline=lower-to-tensor --rtol=1e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=4}" | FileCheck %s --check-prefix=EACH2
 // RUN: deplodock-run --interp %t.odd.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=128,stages=3}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=4}" | FileCheck %s --check-prefix=EACH2
-// RUN: deplodock-opt %t.k512.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=DEFAULT
-// RUN: deplodock-run --interp %t.k512.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a}" | FileCheck %s --check-prefix=EACH1
+// RUN: deplodock-opt %t.k512.mlir --lower-to-kernel="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32" | FileCheck %s --check-prefix=DEFAULT
+// RUN: deplodock-run --interp %t.k512.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32}" | FileCheck %s --check-prefix=EACH1
 // RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=64,split_k=1,stages=3}" --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=64,split_k=1,stages=4}" --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=32,split_k=1,stages=3}" --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=32,split_k=1,stages=4,swizzle=32}" --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=32,split_k=2,stages=3}" --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=32,split_k=2,stages=4}" | FileCheck %s --check-prefix=EACH6
 
 /// pipeline_k_outer 3 and 4 deep, at the Kernel level on the SIMT
 /// interpreter against the reference within the dtype's tolerance. On
 /// warpgroup MMA (64-deep K chunks): K of 192, 256, 320 and 384 (3 to 6
 /// chunks: multiples of the depth and not), 200 (a zero-filled last chunk)
-/// and 520 with M and N no tile divides. The default lowering of a 512-deep
-/// bf16 matmul (eight chunks) takes the deepest depth that fits, four. On
+/// and 520 with M and N no tile divides. A 512-deep bf16 matmul whose K is
+/// not split (eight chunks; wgmma_split_k would leave each split four)
+/// takes the deepest depth that fits, four, by default. On
 /// the SIMT TMA matmul (K = 256): 4 and 8 chunks, split in two or not, one
 /// variant's slabs in 32-byte swizzle segments.
 // DEFAULT: dkernel.func @matmul_0_reduce

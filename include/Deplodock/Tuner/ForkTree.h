@@ -95,12 +95,6 @@ public:
   void queuePrior(NodeId node) override;
   void computeQueuedPriors() override;
 
-  /// Called once for every node whose kernel is first built, with its
-  /// cursor (to record its IR, say).
-  void setVisitor(std::function<void(NodeId, const dtile::ForkCursor &)> fn) {
-    visitor = std::move(fn);
-  }
-
   /// Nodes created so far.
   size_t getNumNodes() const { return nodes.size(); }
   /// Bytes the tree itself holds per node (no IR).
@@ -148,7 +142,6 @@ private:
   uint64_t clock = 0;
   size_t numChoices = 0;
   double replaySeconds = 0;
-  std::function<void(NodeId, const dtile::ForkCursor &)> visitor;
   std::function<PriorTask(NodeId, const dtile::ForkCursor &)> priorEstimator;
   llvm::ThreadPoolInterface *pool = nullptr;
   /// Priors computed so far, by terminal.

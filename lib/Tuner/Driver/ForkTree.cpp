@@ -68,8 +68,6 @@ void ForkTreeSpace::learn(NodeId id, const ForkCursor &cursor) {
       if (rule.get() == &cursor.getRule())
         node.rule = static_cast<uint16_t>(i);
   }
-  if (visitor)
-    visitor(id, cursor);
 }
 
 const ForkCursor *ForkTreeSpace::lookup(NodeId node) {

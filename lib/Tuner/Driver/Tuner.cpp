@@ -115,8 +115,6 @@ struct Tuner::Session {
   std::unique_ptr<ForkTreeSpace> space;
   std::unique_ptr<VariantEvaluator> evaluator;
   std::chrono::steady_clock::time_point start;
-  /// An error of the tile-op visitor, reported after the search.
-  std::string visitError;
 };
 
 llvm::Expected<Tuner> Tuner::create(Backend &backend,
@@ -165,22 +163,16 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
       return std::move(e);
     if (llvm::Error e = db->recordFamily(loopKey, s.familyKey))
       return std::move(e);
-    // Every fork point's Tile IR, once, as the search first builds it.
-    auto recordTile = [this, &s, loopKey = loopKey.str()](
-                          NodeId, const dtile::ForkCursor &cursor) {
-      if (!s.visitError.empty())
-        return;
-      std::string tile;
-      llvm::raw_string_ostream(tile) << cursor.getKernel();
-      llvm::Expected<bool> done = db->recordOp(
-          OpLevel::Tile, forkPointKey(loopKey, cursor.getKnobs()), tile);
-      if (!done)
-        s.visitError = llvm::toString(done.takeError());
-    };
-    recordTile(0, *s.space->getCursor(0));
-    s.space->setVisitor(recordTile);
-    if (!s.visitError.empty())
-      return makeError(s.visitError);
+    // The root's Tile IR; the evaluator records the fork points on the path
+    // of each measured variant.
+    std::string tile;
+    llvm::raw_string_ostream(tile) << s.space->getCursor(0)->getKernel();
+    if (llvm::Error e =
+            db->recordOp(OpLevel::Tile,
+                         forkPointKey(loopKey, s.space->getCursor(0)->getKnobs()),
+                         tile)
+                .takeError())
+      return std::move(e);
   }
 
   if (llvm::Error e = backend->beginKernel(kernel, loopKey))
@@ -291,14 +283,11 @@ Tuner::search(Session &s, const TuneOptions &options, size_t budget) {
   }
   std::function<bool()> userCancel = options.search.cancelled;
   search.cancelled = [&] {
-    return evaluator.hasError() || !s.visitError.empty() ||
-           (userCancel && userCancel());
+    return evaluator.hasError() || (userCancel && userCancel());
   };
   SearchResult found = (*strategy)->run(*s.space, evaluator, search);
   if (evaluator.hasError())
     return evaluator.takeError();
-  if (!s.visitError.empty())
-    return makeError(s.visitError);
   result.bestUs = evaluator.getBestUs();
   result.bestKnobs = evaluator.getBestKnobs().str();
   result.measured = evaluator.numMeasured();

@@ -324,6 +324,24 @@ llvm::Error VariantEvaluator::record(const Pending &p) {
     return db->recordLowering(row).takeError();
   };
   SmallVector<NodeId> path = space.getAncestry(p.node);
+  // The Tile IR of the fork points on the path, each once: only the paths
+  // to what was measured (the search walks and the prior estimates tens of
+  // thousands of fork points, whose IR the database has no use for). The
+  // terminal's IR is the variant's, recorded below.
+  for (NodeId step : ArrayRef<NodeId>(path).drop_back()) {
+    if (!recordedForkPoints.insert(step).second)
+      continue;
+    const dtile::ForkCursor *cursor = space.getCursor(step);
+    if (!cursor)
+      continue;
+    std::string tile;
+    llvm::raw_string_ostream(tile) << cursor->getKernel();
+    if (llvm::Error e =
+            db->recordOp(OpLevel::Tile, forkPointKey(loopKey, cursor->getKnobs()),
+                         tile)
+                .takeError())
+      return e;
+  }
   std::string parentKey = forkPointKey(loopKey, space.getKnobs(path[0]));
   if (llvm::Error e = hop(loopKey, OpLevel::Loop, parentKey, OpLevel::Tile, {}))
     return e;

@@ -19,6 +19,7 @@
 #include "Deplodock/Tuner/ForkTree.h"
 #include "Deplodock/Tuner/Tuner.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ThreadPool.h"
 
@@ -106,6 +107,8 @@ private:
   std::chrono::steady_clock::time_point start;
 
   std::unordered_map<NodeId, Measurement> results;
+  /// Fork points whose Tile IR the database has (record()).
+  llvm::DenseSet<NodeId> recordedForkPoints;
   /// Terminals lowered ahead by prefetch, not measured yet.
   std::unordered_map<NodeId, std::unique_ptr<Pending>> prefetched;
   /// Recorded results by canonical knobs JSON, and this run's by CUDA key.
