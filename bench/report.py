@@ -103,18 +103,25 @@ def merge(parts: list[dict], allow_mixed_devices: bool = False) -> dict:
                 mine[key] = value
         merged["updated"] = max(merged.get("updated", ""),
                                 part.get("updated", ""))
-    merged["merged_from"] = [
-        {"created": p.get("created"), "device": device_name(p),
-         "commit": p.get("environment", {}).get("commit"),
-         "target": p.get("settings", {}).get("target"),
-         "cases": sum(1 for r in p["cases"].values() if any(
-             isinstance(r.get(b), dict) and r[b].get("status") != "not_run"
-             for b in ALL_BACKENDS))}
-        for p in parts] if len(parts) > 1 else merged.get("merged_from", [])
+    if len(parts) > 1:
+        # A part that is itself a merge lists its own runs.
+        merged["merged_from"] = [run for p in parts
+                                 for run in (p.get("merged_from")
+                                             or [run_summary(p)])]
     merged["cases"] = in_table_order(merged["cases"])
     for record in merged["cases"].values():
         record["ratios"] = ratios(record)
     return merged
+
+
+def run_summary(part: dict) -> dict:
+    """One run of a merge: when, where, what and how many cases it measured."""
+    return {"created": part.get("created"), "device": device_name(part),
+            "commit": part.get("environment", {}).get("commit"),
+            "target": part.get("settings", {}).get("target"),
+            "cases": sum(1 for r in part["cases"].values() if any(
+                isinstance(r.get(b), dict) and r[b].get("status") != "not_run"
+                for b in ALL_BACKENDS))}
 
 
 def in_table_order(records: dict) -> dict:
@@ -276,8 +283,14 @@ def environment_lines(results: dict) -> list[str]:
     if sw:
         lines.append(f"* Software: {', '.join(sw)}")
     when = results.get("updated") or results.get("created")
-    lines.append(f"* Date: {when}" + (f", commit {env['commit']}"
-                                      if env.get("commit") else ""))
+    commits = sorted({r.get("commit") or "?" for r in
+                      results.get("merged_from") or []})
+    if len(commits) > 1:
+        lines.append(f"* Date: {when}, commits {', '.join(commits)} (the "
+                     "runs below say which measured what)")
+    else:
+        lines.append(f"* Date: {when}" + (f", commit {env['commit']}"
+                                          if env.get("commit") else ""))
     s = results.get("settings", {})
     t = s.get("timing", {})
     if t:
