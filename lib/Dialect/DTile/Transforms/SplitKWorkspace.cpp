@@ -174,6 +174,15 @@ SmallVector<int64_t> dtile::getTensorCoreSplits(int64_t blocks, int64_t warps,
 int64_t dtile::chooseTensorCoreSplit(int64_t blocks, int64_t warps,
                                      ArrayRef<int64_t> splits,
                                      dkernel::TargetAttr target) {
+  // Measured on an H200 (2026-11-27, BF16 suite): splitting a tile that
+  // already gives half the SMs a block and every SM 4 warps lost to the
+  // unsplit kernel (TinyLlama gate_proj s512, 88 blocks of 8 warps: 50 ->
+  // 63 us; Qwen gate_proj s128, 74 blocks: 82 -> 96 us), the workspace's
+  // traffic costing more than the blocks gained; splits of sparser tiles
+  // won (Qwen down_proj s32, 112 blocks of 1 warp: 474 -> 80 us).
+  if (2 * blocks >= target.getSmCount() &&
+      blocks * warps >= kWarpsPerSm * target.getSmCount())
+    return 1;
   for (int64_t s : splits)
     if (fillsSms(blocks * s, warps, target))
       return s;
