@@ -704,9 +704,11 @@ TEST_F(DTileRulesTest, LowerTakesAnInjectedChooser) {
   EXPECT_TRUE(llvm::is_contained(chooser->log, "split_matmul_k"));
   EXPECT_EQ(matmul.getSplitK(), 2);
   EXPECT_EQ(matmul.getSplitWorkspace(), true);
-  // The row sum: the last thread count of cooperative_reduce is 1.
-  EXPECT_EQ(getTileKernel(*lowered, "rowsum_0_reduce").getKnobs().getThreads(),
-            1);
+  // The row sum: cooperative_reduce's last option is two rows of 256
+  // threads per block.
+  KnobsAttr rowsum = getTileKernel(*lowered, "rowsum_0_reduce").getKnobs();
+  EXPECT_EQ(rowsum.getThreads(), 256);
+  EXPECT_EQ(rowsum.getRows(), 2);
 
   // simplest and an injected chooser both decide the same forks.
   OwningOpRef<ModuleOp> again = module->clone();

@@ -95,6 +95,10 @@ struct SearchOptions {
   uint64_t seed = 0;
   /// Nodes kept per depth by beam search (0 means 1).
   unsigned beamWidth = 4;
+  /// Candidates mcts draws per measurement when a prior ranks them. Each is
+  /// a walk down the tree (a Tile rule at every fork point not built
+  /// before) and a model estimate: tens of milliseconds on a GEMM's tree.
+  unsigned priorCandidates = 32;
   /// Monotonic time in seconds; unset: std::chrono::steady_clock. Inject a
   /// fake clock for deterministic time budgets.
   std::function<double()> clock;

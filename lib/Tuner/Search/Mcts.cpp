@@ -46,14 +46,9 @@ namespace {
 
 /// The share of the measured rewards that counts as good.
 constexpr double kGoodShare = 0.25;
-/// Candidates per measurement, without and with a prior to rank them. Each
-/// candidate is a walk down the tree (a Tile rule at every fork point not
-/// built before) and, with the prior, a model estimate: tens of milliseconds
-/// on a GEMM's tree of millions of leaves. With 32 the walks took 2-3 s per
-/// measurement there, against about a second per GPU measurement, and an
-/// H200 tune of 12 s measured 3 variants; 8 keep ranking below measuring.
+/// Candidates per measurement without a prior to rank them (with one:
+/// SearchOptions::priorCandidates, at least this many).
 constexpr unsigned kCandidates = 8;
-constexpr unsigned kPriorCandidates = 8;
 /// The share of candidates that mutate the best terminal: without a prior
 /// most of them (the odds draws of the rest explore, measured on the model
 /// backend over the examples' kernels); with one, half, the other half drawn
@@ -195,7 +190,8 @@ Index Mcts::rollout(Policy policy, ArrayRef<bool> changeAt, double &score) {
 Index Mcts::propose() {
   unsigned depth = best == kNoNode ? 0 : tree.pathShape(best).first;
   unsigned changes = 1 + std::min(sinceBest / kWidenEvery, kMaxChanges - 1);
-  unsigned numCandidates = hasPrior ? kPriorCandidates : kCandidates;
+  unsigned numCandidates =
+      hasPrior ? std::max(options.priorCandidates, kCandidates) : kCandidates;
   Index chosen = kNoNode;
   double chosenScore = -std::numeric_limits<double>::infinity();
   auto consider = [&](Index leaf, double score) {

@@ -170,8 +170,10 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     after its loop and the workspace has at most 2^31 - 1 elements.
     Heuristic: wgmma, the largest block tile that still fills half the SMs
     (else the one with most blocks), counting each tile's blocks times the
-    split it would take (the fewest giving every SM a block and 4 warps,
-    else the most), then 2 warpgroups.
+    split it would take (none where the tile already gives half the SMs a
+    block and every SM 4 warps, as measured on an H200; else the fewest
+    giving every SM a block and 4 warps, else the most), then 2
+    warpgroups.
   }];
   let forks = "wgmma_async: (warpgroups, wgmma, wgmma_n, wgmma_split_k) in "
               "{(2, true, 256, 8)*, (1, true, 32), (1, true, 32, 2), ..., "
