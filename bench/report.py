@@ -283,8 +283,8 @@ def environment_lines(results: dict) -> list[str]:
     if sw:
         lines.append(f"* Software: {', '.join(sw)}")
     when = results.get("updated") or results.get("created")
-    commits = sorted({r.get("commit") or "?" for r in
-                      results.get("merged_from") or []})
+    runs = results.get("merged_from") or []
+    commits = sorted({r.get("commit") or "?" for r in runs})
     if len(commits) > 1:
         lines.append(f"* Date: {when}, commits {', '.join(commits)} (the "
                      "runs below say which measured what)")
@@ -301,7 +301,6 @@ def environment_lines(results: dict) -> list[str]:
             f"{t.get('max_reps')} calls fitting in {t.get('rep_ms')} ms; "
             f"TF32 {'on' if s.get('tf32') else 'off'}; torch.compile mode "
             f"'{s.get('compile_mode')}'")
-    runs = results.get("merged_from") or []
     if len(runs) > 1:
         lines.append("* Merged from runs (a later run's measurement of a case "
                      "wins): " + "; ".join(

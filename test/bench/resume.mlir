@@ -8,7 +8,7 @@
 // RUN: %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.a --work-dir %t.w --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8,softmax.mini.s8 --resume %t.a/bench.FAKE.json | FileCheck %s --check-prefix=DONE
 /// Partial results of separate runs merge case by case, in table order;
 /// a later 'not_run' never replaces a measurement.
-// RUN: %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.b --work-dir %t.w --bin-dir %deplodock_obj_root/bin --cases rmsnorm.mini.s8 --backends eager,ours > /dev/null
+// RUN: env DEPLODOCK_COMMIT=bbb1234 %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.b --work-dir %t.w --bin-dir %deplodock_obj_root/bin --cases rmsnorm.mini.s8 --backends eager,ours > /dev/null
 // RUN: %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.c --work-dir %t.w --bin-dir %deplodock_obj_root/bin --cases softmax.mini.s8 --max-minutes 0 > /dev/null
 // RUN: %python %deplodock_src_root/bench/report.py %t.a/bench.FAKE.json %t.b/bench.FAKE.json %t.c/bench.FAKE.json --out %t.m | FileCheck %s --check-prefix=MERGE
 // RUN: FileCheck %s --check-prefix=MERGEMD < %t.m/bench.FAKE.md
@@ -47,7 +47,10 @@
 //      COMPACT: "median_us": {{[0-9.]+}}
 
 //      MERGEMD: # FAKE — Deplodock vs PyTorch
-//      MERGEMD: * Merged from runs {{.*}}, --target=sm_90, 2 cases; {{.*}}, --target=sm_90, 1 cases; {{.*}}, --target=sm_90, 0 cases
+/// (The second run names its commit by DEPLODOCK_COMMIT: the page names
+/// both commits and says which run measured what.)
+//      MERGEMD: * Date: {{.*}}, commits {{.*}}bbb1234{{.*}} (the runs below say which measured what)
+//      MERGEMD: * Merged from runs {{.*}}, --target=sm_90, 2 cases; {{.*}}, commit bbb1234, --target=sm_90, 1 cases; {{.*}}, --target=sm_90, 0 cases
 //      MERGEMD: | rmsnorm.mini.s8 |
 // MERGEMD-NEXT: | softmax.mini.s8 |
 // MERGEMD-NEXT: | silu_mul.mini.s8 |

@@ -58,6 +58,10 @@ public:
   virtual llvm::StringRef getName() const = 0;
   /// Whether its latencies are estimates rather than measurements.
   virtual bool isEstimate() const { return false; }
+  /// Whether a measurement costs wall time on a device (about a second of
+  /// compiling, checking and timing), so the search should spend less on
+  /// ranking candidates before each.
+  virtual bool measuresOnDevice() const { return false; }
   /// The context its rows are recorded under.
   virtual const DeviceContext &getContext() const = 0;
   /// Called before the first variant of the Loop IR `kernel` is measured

@@ -117,6 +117,7 @@ public:
         target(target.str()), context(std::move(context)), tf32(tf32) {}
 
   StringRef getName() const override { return "cuda"; }
+  bool measuresOnDevice() const override { return true; }
   const DeviceContext &getContext() const override { return context; }
   unsigned getParallelism() const override { return clients.size(); }
 

@@ -163,16 +163,8 @@ Tuner::begin(dloop::KernelOp kernel, StringRef loopKey,
       return std::move(e);
     if (llvm::Error e = db->recordFamily(loopKey, s.familyKey))
       return std::move(e);
-    // The root's Tile IR; the evaluator records the fork points on the path
-    // of each measured variant.
-    std::string tile;
-    llvm::raw_string_ostream(tile) << s.space->getCursor(0)->getKernel();
-    if (llvm::Error e =
-            db->recordOp(OpLevel::Tile,
-                         forkPointKey(loopKey, s.space->getCursor(0)->getKnobs()),
-                         tile)
-                .takeError())
-      return std::move(e);
+    // The evaluator records the Tile IR of the fork points on the path of
+    // each measured variant.
   }
 
   if (llvm::Error e = backend->beginKernel(kernel, loopKey))
@@ -279,7 +271,7 @@ Tuner::search(Session &s, const TuneOptions &options, size_t budget) {
   // suite's GEMM trees (a 12 s tune on an H200 measured 3 variants): rank
   // 8 there. Where measurements cost no time (the model, a replayed table),
   // ranking more finds the best in fewer measurements.
-  if (backend->getName() == "cuda")
+  if (backend->measuresOnDevice())
     search.priorCandidates = kGpuPriorCandidates;
   search.onMeasured = nullptr;
   evaluator.setBudget(budget);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionQueryRow.h"
+#include "TileUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -21,10 +22,6 @@ using namespace deplodock;
 using namespace deplodock::dtile;
 
 namespace {
-
-/// The longest row hoisted: a private buffer stays in registers only while
-/// it is small (mark_unroll unrolls at most 256 iterations).
-constexpr int64_t kMaxRow = 256;
 
 /// Whether anything in `root` writes `memref`.
 bool isWritten(Operation *root, Value memref) {
@@ -89,7 +86,7 @@ unsigned dtile::hoistKeyInvariantRows(dloop::ForOp keys) {
     return 0;
   SmallVector<std::pair<Operation *, dloop::ForOp>> rows;
   keys->walk([&](dloop::ForOp inner) {
-    if (inner == keys || inner.getExtent() > kMaxRow)
+    if (inner == keys || inner.getExtent() > kMaxPrivateUnroll)
       return;
     for (Operation &op : inner.getBody()->without_terminator())
       if (op.getNumRegions() > 0 || isa<dloop::LoadOp>(op))

@@ -21,11 +21,6 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The longest private-buffer loop unrolled fully: a buffer past 256 words
-/// would not fit the 255 registers of a thread anyway, and unrolling it
-/// would only grow the code.
-constexpr int64_t kMaxPrivateUnroll = 256;
-
 /// The innermost dloop.for loops of `kernel`.
 SmallVector<dloop::ForOp> innermostLoops(KernelOp kernel) {
   SmallVector<dloop::ForOp> loops;

@@ -14,6 +14,12 @@
 
 namespace deplodock::dtile {
 
+/// The longest loop over a thread's private buffer (a memref.alloca of the
+/// tile) that mark_unroll unrolls fully, so that nvcc keeps the buffer in
+/// registers: a buffer past 256 words would not fit a thread's 255
+/// registers anyway. Rules that create private buffers keep within it.
+constexpr int64_t kMaxPrivateUnroll = 256;
+
 /// What a kernel computes, as far as the rules care.
 enum class KernelClass {
   /// No reduction: every output element on its own.
