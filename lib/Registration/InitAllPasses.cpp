@@ -9,12 +9,14 @@
 #include "Deplodock/InitAllPasses.h"
 
 #include "Deplodock/Conversion/Passes.h"
+#include "Deplodock/CostModel/Passes.h"
 #include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
 #include "Deplodock/Dialect/DTile/Transforms/Passes.h"
 #include "Deplodock/Pipelines/Pipelines.h"
 
 void deplodock::registerDeplodockPasses() {
   registerDeplodockConversionPasses();
+  costmodel::registerCostModelPasses();
   dloop::registerDLoopPasses();
   dtile::registerDTilePasses();
   registerDeplodockPipelines();

@@ -9,7 +9,7 @@
 //   {
 //     "format": "deplodock-latency-table", "version": 1,
 //     "target": "sm_90",
-//     "recorded_with": "model", "recorded_context": "model-sm_90-v2",
+//     "recorded_with": "model", "recorded_context": "model-sm_90-v3",
 //     "kernels": {
 //       "<structural key>": {
 //         "name": "matmul",

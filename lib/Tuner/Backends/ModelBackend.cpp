@@ -4,10 +4,11 @@
 
 #include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Tuner/Replay.h"
-#include "Deplodock/Tuner/RooflineModel.h"
+#include "Deplodock/CostModel/RooflineModel.h"
 
 using namespace mlir;
 using namespace deplodock;
+using namespace deplodock::costmodel;
 using namespace deplodock::tuner;
 
 namespace {

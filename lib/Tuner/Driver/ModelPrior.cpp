@@ -2,13 +2,14 @@
 
 #include "ModelPrior.h"
 
-#include "Deplodock/Tuner/RooflineModel.h"
+#include "Deplodock/CostModel/RooflineModel.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "Deplodock/Tuner/Variant.h"
 
 #include <cmath>
 
 using namespace deplodock;
+using namespace deplodock::costmodel;
 using namespace deplodock::tuner;
 
 /// A standard normal number determined by `text` and `seed` (Box-Muller on

@@ -17,7 +17,7 @@
 
 #include "Deplodock/Tuner/ForkTree.h"
 #include "Deplodock/Tuner/KnobsJson.h"
-#include "Deplodock/Tuner/RooflineModel.h"
+#include "Deplodock/CostModel/RooflineModel.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -27,6 +27,7 @@
 
 using namespace mlir;
 using namespace deplodock;
+using namespace deplodock::costmodel;
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::detail;
 

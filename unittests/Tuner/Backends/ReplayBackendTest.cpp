@@ -27,7 +27,7 @@ LatencyTable sampleTable() {
   LatencyTable table;
   table.target = "sm_90";
   table.recordedWith = "model";
-  table.recordedContext = "model-sm_90-v2";
+  table.recordedContext = "model-sm_90-v3";
   LatencyEntry fast;
   fast.medianUs = 12.5;
   fast.minUs = 12.0;
@@ -88,7 +88,7 @@ TEST(LatencyTable, RoundTripsThroughText) {
   LatencyTable reordered;
   reordered.target = "sm_90";
   reordered.recordedWith = "model";
-  reordered.recordedContext = "model-sm_90-v2";
+  reordered.recordedContext = "model-sm_90-v3";
   reordered.add("k2", "softmax", "threads=128",
                 *back->lookup("k2", "threads=128"));
   reordered.add("k1", "matmul", "BK=16,BM=64", *broken);

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Deplodock/Tuner/RooflineModel.h"
+#include "Deplodock/CostModel/RooflineModel.h"
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/Tuner/Backend.h"
 #include "Deplodock/Tuner/Replay.h"
@@ -24,6 +24,7 @@
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::tuner;
+using namespace deplodock::costmodel;
 using namespace deplodock::tuner::testing;
 
 namespace {
@@ -127,6 +128,42 @@ dkernel.func @NAME(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256,
 }
 )mlir";
 
+/// A warp per block running TRIPS steps of one mma.sync of TYPE (f16:
+/// m16n8k16 on 8 + 4 operands; f32: TF32 m16n8k8 on 4 + 2) on registers.
+constexpr llvm::StringLiteral kMmaLoop = R"mlir(
+dkernel.func @NAME(%out: memref<4096xf32>) outputs [0] grid [1056, 1, 1] block [32, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant TRIPS : index
+  %zero = arith.constant 0.0 : f32
+  %x = arith.constant 1.0 : TYPE
+  %tid = gpu.thread_id x
+  %d:4 = scf.for %k = %c0 to %n step %c1 iter_args(%c0_ = %zero, %c1_ = %zero, %c2_ = %zero, %c3_ = %zero) -> (f32, f32, f32, f32) {
+    %r:4 = dkernel.mma_sync [OPERANDS], [%c0_, %c1_, %c2_, %c3_] : TYPE
+    scf.yield %r#0, %r#1, %r#2, %r#3 : f32, f32, f32, f32
+  }
+  memref.store %d#0, %out[%tid] : memref<4096xf32>
+  dkernel.return
+}
+)mlir";
+
+std::string mmaLoopKernel(StringRef name, StringRef type, int64_t trips) {
+  std::string text = kMmaLoop.str();
+  std::string operands = type == "f32" ? "%x, %x, %x, %x], [%x, %x"
+                                       : "%x, %x, %x, %x, %x, %x, %x, %x], "
+                                         "[%x, %x, %x, %x";
+  auto replace = [&](StringRef from, StringRef to) {
+    for (size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to.str());
+  };
+  replace("NAME", name);
+  replace("TYPE", type);
+  replace("TRIPS", std::to_string(trips));
+  replace("OPERANDS", operands);
+  return text;
+}
+
 /// kPrivateArray as kernel `name`, its loops unrolled by `unroll`.
 std::string privateArrayKernel(StringRef name, int64_t unroll) {
   std::string text = kPrivateArray.str();
@@ -149,7 +186,10 @@ protected:
     context.loadAllAvailableDialects();
     module = parseSourceString<ModuleOp>(
         kKernels.str() + privateArrayKernel("private_unrolled", 64) +
-            privateArrayKernel("private_dynamic", 4),
+            privateArrayKernel("private_dynamic", 4) +
+            mmaLoopKernel("mma_f16", "f16", 4096) +
+            mmaLoopKernel("mma_tf32", "f32", 4096) +
+            mmaLoopKernel("mma_f16_short", "f16", 16),
         &context);
     EXPECT_TRUE(module);
     h100 = *getDeviceModel("sm_90");
@@ -170,6 +210,23 @@ protected:
   OwningOpRef<ModuleOp> module;
   DeviceModel h100, a100;
 };
+
+TEST_F(RooflineModelTest, MmaSyncRunsAtTheTensorCoreRate) {
+  RooflineEstimate f16 = estimate("mma_f16", h100);
+  EXPECT_EQ(f16.bound, "tensor") << f16.describe();
+  // 1056 warps x 4096 m16n8k16 (4096 operations each) at 60% of the H100's
+  // 989.4 TFLOP/s, 8 blocks on each of the 132 SMs at once.
+  double flops = 1056.0 * 4096 * 4096;
+  EXPECT_NEAR(f16.tensorUs, flops / (0.6 * 989.4e6), 0.01 * f16.tensorUs);
+  // TF32 m16n8k8 does half the work at half the rate: the same time.
+  EXPECT_DOUBLE_EQ(estimate("mma_tf32", h100).tensorUs, f16.tensorUs);
+  // Fewer steps, less time; the A100 (312 TFLOP/s over 108 SMs, all of it
+  // through mma.sync) is slower per SM than the H100's share.
+  EXPECT_LT(estimate("mma_f16_short", h100).tensorUs, f16.tensorUs);
+  EXPECT_GT(estimate("mma_f16", a100).tensorUs, f16.tensorUs);
+  // No FP32 work was counted for it.
+  EXPECT_LT(f16.computeUs, 0.01 * f16.tensorUs);
+}
 
 TEST_F(RooflineModelTest, OneThreadPerBlockIsSlower) {
   RooflineEstimate wide = estimate("wide", h100);
@@ -300,7 +357,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_EQ((*backend)->getName(), "model");
   const DeviceContext &context = (*backend)->getContext();
   EXPECT_EQ(context.key, modelContextKey("sm_90"));
-  EXPECT_EQ(context.key, "model-sm_90-v2");
+  EXPECT_EQ(context.key, "model-sm_90-v3");
   EXPECT_EQ(contextBackend(context), "model");
   EXPECT_FALSE(contextAllowsTf32(context));
   EXPECT_EQ(context.ccMajor, 9);
@@ -311,7 +368,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
       check(createModelBackend("sm_90", /*tf32=*/true), error);
   ASSERT_TRUE(succeeded(tf32)) << error;
   EXPECT_EQ((*tf32)->getContext().key, modelContextKey("sm_90", true));
-  EXPECT_EQ((*tf32)->getContext().key, "model-sm_90-v2-tf32");
+  EXPECT_EQ((*tf32)->getContext().key, "model-sm_90-v3-tf32");
   EXPECT_TRUE(contextAllowsTf32((*tf32)->getContext()));
 
   Variant variant;

@@ -1,28 +1,29 @@
 //===- RooflineModel.h - An analytic latency estimate of a kernel -*- C++ -*-//
 //
-// The model backend's arithmetic. It reads a Kernel IR function the way a
+// The cost model the tuner's model backend and prior use, and the
+// `dkernel-estimate` pass reports. It reads a Kernel IR function the way a
 // GPU would run it — FLOPs and memory accesses per thread (loop trip counts
 // and branch fractions evaluated over the block's threads), 32-byte sectors
 // per warp for global accesses (coalescing, broadcasts) and for private
 // arrays an index of which is not constant after unrolling (local memory),
-// bank wavefronts for shared ones, an occupancy from threads, shared memory and estimated
-// registers, waves over the SMs — and bounds the time by the slowest of
-// compute, L2, DRAM, shared-memory throughput and memory latency. It is an
+// bank wavefronts for shared ones, an occupancy from threads, shared memory and
+// estimated registers, waves over the SMs — and bounds the time by the slowest
+// of compute, L2, DRAM, shared-memory throughput and memory latency. It is an
 // estimate for tests, priors and comparing strategies, never a measurement.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DEPLODOCK_TUNER_ROOFLINEMODEL_H
-#define DEPLODOCK_TUNER_ROOFLINEMODEL_H
+#ifndef DEPLODOCK_COSTMODEL_ROOFLINEMODEL_H
+#define DEPLODOCK_COSTMODEL_ROOFLINEMODEL_H
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 
 #include <string>
 
-namespace deplodock::tuner {
+namespace deplodock::costmodel {
 
 /// The reference GPU of a target. Numbers from the vendor's whitepapers and
-/// datasheets where they publish one; RooflineModel.cpp cites each, and
+/// datasheets where they publish one; DeviceModel.cpp cites each, and
 /// marks the assumptions.
 struct DeviceModel {
   std::string target;
@@ -32,6 +33,12 @@ struct DeviceModel {
   double clockGHz = 0;
   /// FP32 operations per SM per clock (FMA counts two).
   double flopsPerSMPerClock = 0;
+  /// Dense tensor-core operations per second of the whole GPU with 16-bit
+  /// inputs (f16, bf16; TF32 runs at half that), in TFLOP/s, through the
+  /// target's fastest MMA (wgmma on sm_90a, mma.sync before it), and the
+  /// share of that rate mma.sync reaches.
+  double tensorTflops = 0;
+  double mmaSyncShare = 1;
   double dramGBs = 0;
   double l2GBs = 0;
   /// Most L2-to-SM bandwidth one SM can draw, bytes per clock.
@@ -49,6 +56,9 @@ struct DeviceModel {
   /// a shared one; launch overhead in microseconds.
   double globalLatencyClocks = 0;
   double sharedLatencyClocks = 0;
+  /// Clocks from issuing the asynchronous copy of a pipeline stage (TMA or
+  /// cp.async) to the wait on it completing, under the load of a busy GPU.
+  double copyLatencyClocks = 0;
   double launchUs = 0;
 };
 
@@ -67,6 +77,10 @@ struct KernelProfile {
   /// function four), 32-byte-sector bytes moved between L2 and the SM,
   /// bytes of shared-memory wavefronts (128 bytes each).
   double flopsPerBlock = 0;
+  /// Per block: tensor-core operations of wgmma and of mma.sync, TF32 ones
+  /// counted twice (they run at half the 16-bit rate).
+  double wgmmaFlopsPerBlock = 0;
+  double mmaSyncFlopsPerBlock = 0;
   double l2BytesPerBlock = 0;
   double sharedBytesPerBlock = 0;
   /// Per thread: global and shared loads that wait one after another (each
@@ -74,6 +88,11 @@ struct KernelProfile {
   /// of barriers and shuffles.
   double serialGlobalLoads = 0;
   double serialSharedLoads = 0;
+  /// Per thread: whole latencies of asynchronous copies (TMA, cp.async)
+  /// waited for. A K loop whose stages rotate through d slots waits one
+  /// before its first step and then 1 / (d - 1) of one per step: d - 1
+  /// stages are in flight while a step computes.
+  double copyWaits = 0;
   double syncClocks = 0;
   /// Bytes of the kernel's buffers: what DRAM must move at least once.
   double uniqueBytes = 0;
@@ -92,6 +111,7 @@ struct RooflineEstimate {
   /// The bounds, in microseconds, the largest of which (plus the launch
   /// overhead) is `us`.
   double computeUs = 0;
+  double tensorUs = 0;
   double l2Us = 0;
   double dramUs = 0;
   double sharedUs = 0;
@@ -101,7 +121,7 @@ struct RooflineEstimate {
   int64_t blocksPerSM = 0;
   double occupancy = 0;
   int64_t rounds = 0;
-  /// "compute", "l2", "dram", "shared" or "latency".
+  /// "compute", "tensor", "l2", "dram", "shared" or "latency".
   std::string bound;
   /// Kernels summed in `us` (estimateKernels); the other fields are the
   /// slowest one's, which alone takes `slowestUs`.
@@ -124,10 +144,11 @@ RooflineEstimate estimateKernels(llvm::ArrayRef<dkernel::FuncOp> kernels,
                                  const DeviceModel &device);
 
 /// The floor no variant of the kernel `profile` describes can beat on
-/// `device`: its FLOPs at the peak rate of every SM, or its buffers moved
+/// `device`: its FLOPs at the peak rate of every SM (tensor-core ones at the
+/// tensor-core peak), or its buffers moved
 /// once at the full DRAM bandwidth, whichever is longer, plus the launch.
 double rooflineFloorUs(const KernelProfile &profile, const DeviceModel &device);
 
-} // namespace deplodock::tuner
+} // namespace deplodock::costmodel
 
-#endif // DEPLODOCK_TUNER_ROOFLINEMODEL_H
+#endif // DEPLODOCK_COSTMODEL_ROOFLINEMODEL_H

@@ -1,0 +1,44 @@
+// RUN: %python %S/../Examples/Inputs/half_matmul.py bf16 512 2048 2048 > %t.bf16.mlir
+// RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:double_buffer=true,pipeline=true,swizzle=128,unroll=4,warpgroups=2,wgmma=true,wgmma_n=256" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:double_buffer=true,pipeline=true,stages=4,swizzle=128,unroll=4,warpgroups=2,wgmma=true,wgmma_n=256" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=FOUR
+// RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90 knobs=matmul_0_reduce:WM=32,WN=32,async_copy=true,double_buffer=true,mma_k=32,mma_pad=false,mma_swizzle=true,pipeline=true,tensor_cores=true,unroll=4,warps=8" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=MMA
+// RUN: deplodock-opt %s --dkernel-estimate=target=sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=A100
+// RUN: not deplodock-opt %s --dkernel-estimate=target=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: deplodock-opt %s --dkernel-estimate=target=sm_90 | FileCheck %s --check-prefix=SAME
+
+/// The roofline model's estimate of each kernel, as a remark. The wgmma
+/// matmul (512 x 2048 x 2048 in bf16, 128 x 256 tiles: 32 blocks, 32 K
+/// steps of 64) with two slots per stage waits a whole TMA latency each K
+/// step: latency-bound, above its tensor-core time. With four slots three
+/// stages are in flight and L2 decides.
+// TWO: remark: estimate of @matmul_0_reduce: latency-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
+// FOUR: remark: estimate of @matmul_0_reduce: l2-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
+
+/// mma.sync fed by cp.async on sm_90 counts tensor-core work too.
+// MMA: remark: estimate of @matmul_0_reduce: {{[a-z0-9]+}}-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
+
+/// Kernel IR written by hand; the target option picks the reference GPU
+/// (the module names none); a block that cannot launch says why; the IR is
+/// unchanged.
+// A100: remark: estimate of @scale: dram-bound, {{[0-9.]+}} us, occupancy 100%
+// A100: remark: estimate of @too_big: cannot launch: 200000 bytes of shared memory, over the block limit of 166912
+// UNKNOWN: error: unknown target 'sm_75'; expected sm_80, sm_90 or sm_90a
+// SAME: dkernel.func @scale
+// SAME: dkernel.func @too_big
+dkernel.func @scale(%in: memref<1048576xf32>, %out: memref<1048576xf32>) outputs [1] grid [4096, 1, 1] block [256, 1, 1] smem 0 {
+  %c256 = arith.constant 256 : index
+  %bid = gpu.block_id x
+  %tid = gpu.thread_id x
+  %base = arith.muli %bid, %c256 : index
+  %i = arith.addi %base, %tid : index
+  %v = memref.load %in[%i] : memref<1048576xf32>
+  %w = arith.mulf %v, %v : f32
+  memref.store %w, %out[%i] : memref<1048576xf32>
+  dkernel.return
+}
+dkernel.func @too_big(%out: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 200000 {
+  %tid = gpu.thread_id x
+  %zero = arith.constant 0.0 : f32
+  memref.store %zero, %out[%tid] : memref<256xf32>
+  dkernel.return
+}
