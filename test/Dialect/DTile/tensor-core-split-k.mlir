@@ -7,6 +7,8 @@
 // RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 512 2048 5632 > %t.filled.mlir
 // RUN: deplodock-opt %t.filled.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=FILLED
 // RUN: deplodock-opt %t.filled.mlir --lower-to-tile="target=sm_90a list-forks" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=FILLED-FORKS
+// RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 512 2048 2048 > %t.most.mlir
+// RUN: deplodock-opt %t.most.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=MOST
 
 /// wgmma_split_k = 4: the K chunks (16 of 64) are dealt to 4 blocks along
 /// the new outermost block axis r0_s, each staging chunks 4 s + [0, 4) by
@@ -80,3 +82,11 @@
 //  FILLED-NOT: wgmma_split_k
 //  FILLED-NOT: dkernel.func
 //      FILLED-FORKS: wgmma_async: {{.*}}(2, true, 256)*{{.*}}(2, true, 256, 2)
+
+/// 512 x 2048 x 2048 makes 32 blocks of 128 x 256: 4 ways give 128 of the
+/// 132 SMs a block, close enough to a wave not to double the workspace's
+/// traffic by splitting 8 ways.
+//      MOST: dkernel.func @matmul_0_reduce
+// MOST-SAME: grid [8, 4, 4]
+// MOST-SAME: wgmma_split_k = 4
+//      MOST: dkernel.func @matmul_0_reduce_split_sum

@@ -172,7 +172,8 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     (else the one with most blocks), counting each tile's blocks times the
     split it would take (none where the tile already gives half the SMs a
     block and every SM 4 warps, as measured on an H200; else the fewest
-    giving every SM a block and 4 warps, else the most), then 2
+    giving 7/8 of the SMs a block and every SM 4 warps, else the most),
+    then 2
     warpgroups.
   }];
   let forks = "wgmma_async: (warpgroups, wgmma, wgmma_n, wgmma_split_k) in "

@@ -183,8 +183,15 @@ int64_t dtile::chooseTensorCoreSplit(int64_t blocks, int64_t warps,
   if (2 * blocks >= target.getSmCount() &&
       blocks * warps >= kWarpsPerSm * target.getSmCount())
     return 1;
+  // A split short of a whole wave by a few SMs is taken over twice the
+  // split: each split adds a full f32 copy of the output to the workspace's
+  // traffic. The roofline model (v3) puts TinyLlama q_proj s512 (32 blocks
+  // of 8 warps, 128 of 132 SMs at 4 ways) at 21 us split 4 ways against
+  // 31 us split 8, which the H200 measured at 50 us (unsplit: 33).
+  int64_t mostSms = target.getSmCount() - target.getSmCount() / 8;
   for (int64_t s : splits)
-    if (fillsSms(blocks * s, warps, target))
+    if (blocks * s >= mostSms &&
+        blocks * s * warps >= kWarpsPerSm * target.getSmCount())
       return s;
   return splits.empty() ? 1 : splits.back();
 }

@@ -70,8 +70,8 @@ llvm::SmallVector<int64_t> getTensorCoreSplits(int64_t blocks, int64_t warps,
 /// The default among `splits` (getTensorCoreSplits's) for `blocks` blocks
 /// of `warps` warps: 1 (no split) when the blocks already give half the SMs
 /// one and every SM 4 warps (measured: the split lost there) or `splits` is
-/// empty; else the fewest giving every SM a block and 4 warps, else the
-/// most.
+/// empty; else the fewest giving 7/8 of the SMs a block and every SM 4
+/// warps, else the most.
 int64_t chooseTensorCoreSplit(int64_t blocks, int64_t warps,
                               llvm::ArrayRef<int64_t> splits,
                               dkernel::TargetAttr target);
