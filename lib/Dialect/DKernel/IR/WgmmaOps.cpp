@@ -8,9 +8,11 @@
 
 #include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
 #include "Deplodock/Dialect/DKernel/IR/Target.h"
 
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -78,9 +80,13 @@ LogicalResult WgmmaWaitGroupOp::verify() {
   if (getPending() < 0 || getPending() > 7)
     return emitOpError("pending group count must be in [0, 7], got ")
            << getPending();
+  // A loop may carry accumulators in flight (a wait_group 1 in its body):
+  // its results are then waited for after it.
   for (Value acc : getAccumulators())
-    if (!acc.getDefiningOp<WgmmaMmaAsyncOp>())
-      return emitOpError("passes through only wgmma_mma_async results");
+    if (!acc.getDefiningOp<WgmmaMmaAsyncOp>() &&
+        !acc.getDefiningOp<LoopLikeOpInterface>())
+      return emitOpError("passes through only wgmma_mma_async results (or "
+                         "the results of a loop carrying them)");
   return success();
 }
 
@@ -151,13 +157,17 @@ LogicalResult WgmmaMmaAsyncOp::verify() {
              << " (its descriptor's swizzle is " << def.getSwizzle() << ")";
   }
   // The accumulators stay in flight until their wait: only the next op of
-  // the chain or the wait reads them.
+  // the chain, the wait or the yield of a loop carrying them to the next
+  // step's chain reads them.
   for (Value result : getResults())
     for (Operation *user : result.getUsers())
-      if (!isa<WgmmaMmaAsyncOp, WgmmaWaitGroupOp>(user))
+      if (!isa<WgmmaMmaAsyncOp, WgmmaWaitGroupOp>(user) &&
+          !(user->hasTrait<OpTrait::IsTerminator>() &&
+            isa<LoopLikeOpInterface>(user->getParentOp())))
         return emitOpError("accumulators may only be read by "
-                           "dkernel.wgmma_mma_async or "
-                           "dkernel.wgmma_wait_group, not by ")
+                           "dkernel.wgmma_mma_async, "
+                           "dkernel.wgmma_wait_group or a loop's yield, not "
+                           "by ")
                << user->getName();
   TargetAttr target = getTargetOrDefault(*this);
   if (!target.has(GpuFeature::wgmma))

@@ -106,7 +106,11 @@ def DKernel_WgmmaWaitGroupOp : DKernel_Op<"wgmma_wait_group", [
     committed groups are still in flight. The accumulators of the completed
     groups pass through: the results are the operands, readable from here
     on; reading an accumulator whose group is still in flight (or not yet
-    committed) is an error the SIMT interpreter reports.
+    committed) is an error the SIMT interpreter reports. A loop may carry
+    accumulators in flight from one step's chain to the next: its body then
+    waits with `pending` 1 and no accumulators (the previous step's group
+    retires, so the shared slabs it read may be refilled), and a wait after
+    the loop on the loop's results makes them readable.
 
     ```mlir
     %r:4 = dkernel.wgmma_wait_group 0 [%d#0, %d#1, %d#2, %d#3]
@@ -143,8 +147,11 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
 
     The op is asynchronous: a `dkernel.wgmma_fence` precedes it, a
     `dkernel.wgmma_commit_group` closes its group and its results are only
-    read by later wgmma_mma_async ops of the same chain (as `c`) or by the
-    `dkernel.wgmma_wait_group` that makes them visible. It needs a target
+    read by later wgmma_mma_async ops of the same chain (as `c`), by the
+    yield of a loop carrying them to its next step's chain, or by the
+    `dkernel.wgmma_wait_group` that makes them visible. The shared memory it
+    reads stays its operand until its group completes: the SIMT interpreter
+    reports a write to it before then. It needs a target
     with the `wgmma` feature (sm_90a) and blocks of whole warpgroups.
 
     ```mlir
