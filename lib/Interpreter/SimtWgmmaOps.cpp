@@ -153,6 +153,9 @@ LogicalResult Machine::execWgmma(const SInstr &instr, const Mask &mask) {
     return execWgmmaWait(instr, mask);
   case Kind::WgmmaMma:
     return execWgmmaMma(instr, mask);
+  case Kind::SetMaxNReg:
+    // No register file to resize: only the warpgroup must be whole.
+    return requireWarpgroups(*this, instr, mask);
   default:
     return error(instr) << "is not a wgmma op";
   }

@@ -254,3 +254,60 @@ dkernel.func @wait_if_result(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block
   dkernel.return
 }
 }
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_low(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 16}}
+  dkernel.setmaxnreg dec 16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_odd(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 236}}
+  dkernel.setmaxnreg inc 236
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_high(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 264}}
+  dkernel.setmaxnreg inc 264
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_block(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [96, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op runs in blocks of whole 128-thread warpgroups; the kernel's block has 96 threads}}
+  dkernel.setmaxnreg dec 40
+  dkernel.return
+}
+}
+
+// -----
+
+// The default target (sm_90) lacks sm_90a's arch-specific features.
+dkernel.func @setmaxnreg_target(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op needs a target with the arch-specific sm_90a features (wgmma), not sm_90}}
+  dkernel.setmaxnreg inc 232
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @setmaxnreg_keyword(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  // expected-error @+1 {{expected 'inc' or 'dec', got 'up'}}
+  dkernel.setmaxnreg up 232
+  dkernel.return
+}

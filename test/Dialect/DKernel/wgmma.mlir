@@ -36,6 +36,13 @@
 //  CHECK-NEXT:     dkernel.wgmma_wait_group 1{{$}}
 //  CHECK-NEXT:     scf.yield %[[M]]#0, %[[M]]#1, %[[M]]#2, %[[M]]#3
 //       CHECK:   dkernel.wgmma_wait_group 0 [%[[ACC]]#0, %[[ACC]]#1, %[[ACC]]#2, %[[ACC]]#3]
+// CHECK-LABEL: dkernel.func @warp_roles
+//       CHECK:   gpu.barrier
+//       CHECK:   scf.if
+//  CHECK-NEXT:     dkernel.setmaxnreg dec 40
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     dkernel.setmaxnreg inc 232
+//       CHECK:   dkernel.mbarrier_arrive %{{.*}}[%{{.*}}] : memref<1xi64, #gpu.address_space<workgroup>>
 
 /// The emitter prints inline PTX: the descriptor's address bits joined to
 /// its constant fields (LBO 128 / 16 = 8 at bit 16, SBO 256 / 16 = 16 at
@@ -68,6 +75,10 @@
 //  CUDA-NEXT:     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
 //       CUDA:   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 //  CUDA-NEXT:   asm volatile("" : "+f"(
+// CUDA-LABEL: warp_roles(
+//       CUDA:   asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+//       CUDA:   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+//       CUDA:   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"((unsigned)__cvta_generic_to_shared(&smem{{[0-9]+}}[0])) : "memory");
 
 module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
 
@@ -216,6 +227,33 @@ dkernel.func @wgmma_in_flight(%d: memref<64x8xf32>) outputs [0] grid [1, 1, 1] b
   }
   %r:4 = dkernel.wgmma_wait_group 0 [%acc#0, %acc#1, %acc#2, %acc#3]
   memref.store %r#0, %d[%t, %c0] : memref<64x8xf32>
+  dkernel.return
+}
+
+/// Warp roles (the ops a warp-specialised pipeline uses): the first
+/// warpgroup lowers its registers, the second raises them, and every thread
+/// arrives on an mbarrier ("empty") that thread 0 initialised for 256
+/// arrivals, then waits for that phase.
+dkernel.func @warp_roles(%d: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 8 {
+  %mb = dkernel.alloc_shared offset 0 : memref<1xi64, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %one = arith.constant 1.0 : f32
+  %t = gpu.thread_id x
+  %leader = arith.cmpi eq, %t, %c0 : index
+  scf.if %leader {
+    dkernel.mbarrier_init %mb[%c0], 256 : memref<1xi64, #gpu.address_space<workgroup>>
+  }
+  gpu.barrier
+  %producer = arith.cmpi ult, %t, %c128 : index
+  scf.if %producer {
+    dkernel.setmaxnreg dec 40
+  } else {
+    dkernel.setmaxnreg inc 232
+  }
+  dkernel.mbarrier_arrive %mb[%c0] : memref<1xi64, #gpu.address_space<workgroup>>
+  dkernel.mbarrier_wait %mb[%c0], %c0 : memref<1xi64, #gpu.address_space<workgroup>>
+  memref.store %one, %d[%t] : memref<256xf32>
   dkernel.return
 }
 }

@@ -235,3 +235,51 @@ ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
   result.addTypes(SmallVector<Type>(count, b64.getF32Type()));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// SetMaxNRegOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SetMaxNRegOp::verify() {
+  int64_t count = getCount();
+  if (count < 24 || count > 256 || count % 8 != 0)
+    return emitOpError("register count must be a multiple of 8 in [24, 256], "
+                       "got ")
+           << count;
+  TargetAttr target = getTargetOrDefault(*this);
+  if (!target.has(GpuFeature::wgmma))
+    return emitOpError("needs a target with the arch-specific sm_90a "
+                       "features (wgmma), not ")
+           << target.getName();
+  if (auto func = (*this)->getParentOfType<FuncOp>();
+      func && func.getNumThreads() % kWarpgroupThreads != 0)
+    return emitOpError("runs in blocks of whole 128-thread warpgroups; the "
+                       "kernel's block has ")
+           << func.getNumThreads() << " threads";
+  return success();
+}
+
+// dec 40
+void SetMaxNRegOp::print(OpAsmPrinter &p) {
+  p << " " << stringifyRegisterChange(getChange()) << " " << getCount();
+  p.printOptionalAttrDict((*this)->getAttrs(), {"change", "count"});
+}
+
+ParseResult SetMaxNRegOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringRef keyword;
+  int64_t count = 0;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<RegisterChange> change = symbolizeRegisterChange(keyword);
+  if (!change)
+    return parser.emitError(loc, "expected 'inc' or 'dec', got '")
+           << keyword << "'";
+  if (parser.parseInteger(count) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  auto &props = result.getOrAddProperties<Properties>();
+  props.change = *change;
+  props.count = count;
+  return success();
+}

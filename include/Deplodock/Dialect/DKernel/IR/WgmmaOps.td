@@ -171,4 +171,30 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
   let hasVerifier = 1;
 }
 
+def DKernel_SetMaxNRegOp : DKernel_Op<"setmaxnreg", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "raises or lowers the registers of a warpgroup's threads";
+  let description = [{
+    `setmaxnreg.{inc,dec}.sync.aligned.u32 count`: all 128 threads of a
+    warpgroup execute it together and each then holds `count` registers, a
+    multiple of 8 in [24, 256]: `inc` waits until the SM's pool can grant
+    them, `dec` returns the rest to the pool. A warp-specialised kernel
+    lowers its producer warpgroup's registers (it only issues copies) so
+    that its consumer warpgroups can raise theirs (they hold the
+    accumulators). It needs a target with the arch-specific features of
+    sm_90a (the `wgmma` feature's) and blocks of whole warpgroups. The SIMT
+    interpreter checks that whole warpgroups execute it and otherwise
+    ignores it (it models no register file).
+
+    ```mlir
+    dkernel.setmaxnreg dec 40
+    dkernel.setmaxnreg inc 232
+    ```
+  }];
+  let arguments = (ins EnumProp<DKernel_RegisterChange>:$change,
+                       I64Prop:$count);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 #endif // DEPLODOCK_DIALECT_DKERNEL_WGMMAOPS
