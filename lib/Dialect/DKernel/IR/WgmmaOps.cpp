@@ -114,6 +114,21 @@ ParseResult WgmmaWaitGroupOp::parse(OpAsmParser &parser,
   return success();
 }
 
+/// Verifies what every warpgroup op of sm_90a needs: a target with the
+/// `wgmma` feature (`what` names it in the error) and, in a kernel, blocks
+/// of whole warpgroups.
+static LogicalResult verifyWarpgroupOp(Operation *op, StringRef what) {
+  TargetAttr target = getTargetOrDefault(op);
+  if (!target.has(GpuFeature::wgmma))
+    return op->emitOpError("needs ") << what << ", not " << target.getName();
+  if (auto func = op->getParentOfType<FuncOp>();
+      func && func.getNumThreads() % kWarpgroupThreads != 0)
+    return op->emitOpError("runs in blocks of whole 128-thread warpgroups; "
+                           "the kernel's block has ")
+           << func.getNumThreads() << " threads";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // WgmmaMmaAsyncOp
 //===----------------------------------------------------------------------===//
@@ -169,16 +184,7 @@ LogicalResult WgmmaMmaAsyncOp::verify() {
                            "dkernel.wgmma_wait_group or a loop's yield, not "
                            "by ")
                << user->getName();
-  TargetAttr target = getTargetOrDefault(*this);
-  if (!target.has(GpuFeature::wgmma))
-    return emitOpError("needs a target with wgmma (sm_90a), not ")
-           << target.getName();
-  if (auto func = (*this)->getParentOfType<FuncOp>();
-      func && func.getNumThreads() % kWarpgroupThreads != 0)
-    return emitOpError("runs in blocks of whole 128-thread warpgroups; the "
-                       "kernel's block has ")
-           << func.getNumThreads() << " threads";
-  return success();
+  return verifyWarpgroupOp(*this, "a target with wgmma (sm_90a)");
 }
 
 // %a, %b, [%c0, ...] n 8 (major_a mn)? (major_b mn)? : bf16
@@ -246,17 +252,8 @@ LogicalResult SetMaxNRegOp::verify() {
     return emitOpError("register count must be a multiple of 8 in [24, 256], "
                        "got ")
            << count;
-  TargetAttr target = getTargetOrDefault(*this);
-  if (!target.has(GpuFeature::wgmma))
-    return emitOpError("needs a target with the arch-specific sm_90a "
-                       "features (wgmma), not ")
-           << target.getName();
-  if (auto func = (*this)->getParentOfType<FuncOp>();
-      func && func.getNumThreads() % kWarpgroupThreads != 0)
-    return emitOpError("runs in blocks of whole 128-thread warpgroups; the "
-                       "kernel's block has ")
-           << func.getNumThreads() << " threads";
-  return success();
+  return verifyWarpgroupOp(
+      *this, "a target with the arch-specific sm_90a features (wgmma)");
 }
 
 // dec 40
