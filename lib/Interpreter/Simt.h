@@ -126,6 +126,7 @@ enum class Kind : uint8_t {
   WgmmaCommit,
   WgmmaWait,
   WgmmaMma,
+  SetMaxNReg,
 };
 
 struct SBlock;

@@ -418,6 +418,16 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.a = arrive.getBytes();
             return success();
           })
+          .Case([&](dkernel::MbarrierArriveOp) {
+            // An arrival expecting no bytes.
+            instr.kind = Kind::MbArrive;
+            instr.a = 0;
+            return success();
+          })
+          .Case([&](dkernel::SetMaxNRegOp) {
+            instr.kind = Kind::SetMaxNReg;
+            return success();
+          })
           .Case([&](dkernel::MbarrierWaitOp) {
             instr.kind = Kind::MbWait;
             return success();

@@ -320,11 +320,14 @@ LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
   auto carry = [&](const Mask &active, bool whole) {
     const SmallVectorImpl<unsigned> *from = &body.yields;
     if (body.yieldsAliasArgs) {
-      for (unsigned i = 0; i < numIters; ++i)
+      for (unsigned i = 0; i < numIters; ++i) {
         assign(frame[instr.temps[i]], frame[body.yields[i]]);
+        carryWgmmaGroup(instr.temps[i], body.yields[i]);
+      }
       from = &instr.temps;
     }
     for (unsigned i = 0; i < numIters; ++i) {
+      carryWgmmaGroup(body.args[1 + i], (*from)[i]);
       if (whole)
         assign(frame[body.args[1 + i]], frame[(*from)[i]]);
       else
@@ -383,8 +386,10 @@ LogicalResult Machine::execLoop(const SInstr &instr, const Mask &mask) {
         iv.v[l] += step.at(l);
     }
   }
-  for (unsigned i = 0; i < numIters; ++i)
+  for (unsigned i = 0; i < numIters; ++i) {
     assign(frame[instr.out[i]], frame[body.args[1 + i]]);
+    carryWgmmaGroup(instr.out[i], body.args[1 + i]);
+  }
   return success();
 }
 

@@ -125,6 +125,7 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
   case Kind::WgmmaCommit:
   case Kind::WgmmaWait:
   case Kind::WgmmaMma:
+  case Kind::SetMaxNReg:
     return execWgmma(instr, mask);
   default:
     return error(instr) << "cannot be interpreted in a kernel";

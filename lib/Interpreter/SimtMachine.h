@@ -74,6 +74,11 @@ struct WgmmaState {
   /// The group (the commit count that closes it) of the op that last wrote
   /// each accumulator slot.
   llvm::DenseMap<unsigned, int64_t> groupOfSlot;
+  /// Per pool byte, once a wgmma ran in the block: the group and warpgroup
+  /// of the last wgmma that read it, as group * 16 + warpgroup + 1 (0:
+  /// none). The tensor cores may read it until that group completes, so a
+  /// write before then is an error.
+  std::vector<int64_t> readBy;
 
   void reset(uint32_t numThreads);
 };
@@ -212,6 +217,22 @@ public:
   mlir::LogicalResult execWgmmaDesc(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execWgmmaWait(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execWgmmaMma(const SInstr &instr, const Mask &mask);
+  /// Fails if `byte` of the pool is read by a wgmma group still in flight
+  /// (a write by `lane`, -1 for a TMA copy, must wait for it to retire).
+  /// Slot `to` now holds slot `from`'s value: a loop carrying wgmma
+  /// accumulators in flight carries their group with them.
+  void carryWgmmaGroup(unsigned to, unsigned from) {
+    if (wgmma.groupOfSlot.empty())
+      return;
+    if (auto it = wgmma.groupOfSlot.find(from); it != wgmma.groupOfSlot.end()) {
+      int64_t group = it->second;
+      wgmma.groupOfSlot[to] = group;
+    } else {
+      wgmma.groupOfSlot.erase(to);
+    }
+  }
+  mlir::LogicalResult checkWgmmaReaders(const SInstr &instr, int64_t byte,
+                                        int32_t lane);
   mlir::LogicalResult execCpWait(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execMbarrier(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execTmaLoad(const SInstr &instr, const Mask &mask);

@@ -318,6 +318,8 @@ LogicalResult Machine::trackRead(const SInstr &instr, int64_t byte,
 
 LogicalResult Machine::trackWrite(const SInstr &instr, int64_t byte,
                                   int32_t lane, bool record) {
+  if (failed(checkWgmmaReaders(instr, byte, lane)))
+    return failure();
   PoolAccess &a = poolAccess[byte];
   if (a.generation != generation) {
     a = PoolAccess();

@@ -13,7 +13,10 @@
 //   land in the accumulators in the warpgroup layout;
 // * the op is asynchronous: each thread needs a wgmma_fence since its last
 //   wait, its ops belong to the group its next commit closes, and a
-//   wgmma_wait_group fails for an accumulator whose group is not complete.
+//   wgmma_wait_group fails for an accumulator whose group is not complete;
+// * the shared bytes a group read stay its operands until the group
+//   completes: a write to them before (a store, a copy, a TMA refill) is an
+//   error, as the tensor cores may still be reading them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,6 +89,29 @@ void WgmmaState::reset(uint32_t numThreads) {
   committed.assign(numThreads, 0);
   completed.assign(numThreads, 0);
   groupOfSlot.clear();
+  readBy.clear();
+}
+
+/// The readBy code of a read by `group` of `warpgroup`, and back.
+constexpr int64_t kReaderWarpgroups = 16;
+
+LogicalResult Machine::checkWgmmaReaders(const SInstr &instr, int64_t byte,
+                                         int32_t lane) {
+  if (wgmma.readBy.empty() || wgmma.readBy[byte] == 0)
+    return success();
+  int64_t code = wgmma.readBy[byte] - 1;
+  int64_t group = code / kReaderWarpgroups;
+  uint32_t warpgroup = code % kReaderWarpgroups;
+  if (group <= wgmma.completed[warpgroup * kWarpgroup])
+    return success();
+  InFlightDiagnostic diag =
+      error(instr) << "overwrites shared memory (pool byte " << byte
+                   << ") that wgmma group " << group << " of warpgroup "
+                   << warpgroup
+                   << " still reads: no wgmma_wait_group has retired it";
+  if (lane >= 0)
+    diag << where(static_cast<uint32_t>(lane));
+  return diag;
 }
 
 /// Fails unless the block is whole warpgroups, each all active or idle.
@@ -127,6 +153,9 @@ LogicalResult Machine::execWgmma(const SInstr &instr, const Mask &mask) {
     return execWgmmaWait(instr, mask);
   case Kind::WgmmaMma:
     return execWgmmaMma(instr, mask);
+  case Kind::SetMaxNReg:
+    // No register file to resize: only the warpgroup must be whole.
+    return requireWarpgroups(*this, instr, mask);
   default:
     return error(instr) << "is not a wgmma op";
   }
@@ -213,6 +242,10 @@ LogicalResult Machine::execWgmmaMma(const SInstr &instr, const Mask &mask) {
                                "warpgroup"
                             << where(t);
     }
+    if (wgmma.readBy.size() != pool.size())
+      wgmma.readBy.assign(pool.size(), 0);
+    int64_t reader =
+        (wgmma.committed[base] + 1) * kReaderWarpgroups + base / kWarpgroup + 1;
     // The multiplicands, read as the warpgroup's first thread.
     auto fetch = [&](const Descriptor &desc, uint32_t rows, bool mnMajor,
                      std::vector<double> &into) -> LogicalResult {
@@ -225,6 +258,8 @@ LogicalResult Machine::execWgmmaMma(const SInstr &instr, const Mask &mask) {
                    << pool.size() << " bytes" << where(base);
           if (failed(trackRead(instr, byte, base)))
             return failure();
+          // The tensor cores may read it until the group completes.
+          wgmma.readBy[byte] = wgmma.readBy[byte + 1] = reader;
           into[r * 16 + k] = pool[byte];
         }
       return success();

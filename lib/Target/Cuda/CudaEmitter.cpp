@@ -95,6 +95,7 @@ private:
   LogicalResult printOperation(dkernel::CpAsyncWaitOp op);
   LogicalResult printOperation(dkernel::MbarrierInitOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveExpectTxOp op);
+  LogicalResult printOperation(dkernel::MbarrierArriveOp op);
   LogicalResult printOperation(dkernel::MbarrierWaitOp op);
   LogicalResult printOperation(dkernel::TmaLoadOp op);
   LogicalResult printOperation(dkernel::WarpReduceOp op);
@@ -109,6 +110,7 @@ private:
   LogicalResult printOperation(dkernel::WgmmaCommitGroupOp op);
   LogicalResult printOperation(dkernel::WgmmaWaitGroupOp op);
   LogicalResult printOperation(dkernel::WgmmaMmaAsyncOp op);
+  LogicalResult printOperation(dkernel::SetMaxNRegOp op);
   /// A fresh name for a local the emitter introduces itself.
   std::string fresh(StringRef prefix) {
     return (prefix + Twine(counters[prefix]++)).str();
@@ -488,12 +490,13 @@ LogicalResult CudaEmitter::emitOperation(Operation *op) {
             dkernel::VectorLoadOp, dkernel::VectorStoreOp,
             dkernel::CpAsyncCommitOp, dkernel::CpAsyncWaitOp,
             dkernel::MbarrierInitOp, dkernel::MbarrierArriveExpectTxOp,
-            dkernel::MbarrierWaitOp, dkernel::TmaLoadOp, dkernel::WarpReduceOp,
-            dkernel::TreeReduceOp, dkernel::AtomicStoreOp, dkernel::LdMatrixOp,
-            dkernel::MmaSyncOp, dkernel::WgmmaDescOp, dkernel::WgmmaFenceOp,
+            dkernel::MbarrierArriveOp, dkernel::MbarrierWaitOp,
+            dkernel::TmaLoadOp, dkernel::WarpReduceOp, dkernel::TreeReduceOp,
+            dkernel::AtomicStoreOp, dkernel::LdMatrixOp, dkernel::MmaSyncOp,
+            dkernel::WgmmaDescOp, dkernel::WgmmaFenceOp,
             dkernel::FenceProxyAsyncOp, dkernel::WgmmaCommitGroupOp,
-            dkernel::WgmmaWaitGroupOp, dkernel::WgmmaMmaAsyncOp>(
-          [&](auto op) { return printOperation(op); })
+            dkernel::WgmmaWaitGroupOp, dkernel::WgmmaMmaAsyncOp,
+            dkernel::SetMaxNRegOp>([&](auto op) { return printOperation(op); })
       .Case<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
             arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp, arith::SubIOp,
@@ -1147,6 +1150,14 @@ CudaEmitter::printOperation(dkernel::MbarrierArriveExpectTxOp op) {
   return success();
 }
 
+LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveOp op) {
+  // The arrival state is discarded into the sink `_`.
+  os << "asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: "
+        "\"r\"("
+     << sharedAddress(op.getMbarriers(), op.getSlot()) << ") : \"memory\");\n";
+  return success();
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierWaitOp op) {
   // Spin on try_wait.parity until the phase with this parity has completed.
   os << "{\n";
@@ -1608,5 +1619,12 @@ LogicalResult CudaEmitter::printOperation(dkernel::WgmmaMmaAsyncOp op) {
     os << (i ? ", " : "") << "\"+f\"(" << v << ")";
   os << " : \"l\"(" << expr(op.getA()) << "), \"l\"(" << expr(op.getB())
      << "), \"r\"(" << (op.getC().empty() ? 0 : 1) << ") : \"memory\");\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::SetMaxNRegOp op) {
+  os << "asm volatile(\"setmaxnreg."
+     << dkernel::stringifyRegisterChange(op.getChange()) << ".sync.aligned.u32 "
+     << op.getCount() << ";\\n\" ::: \"memory\");\n";
   return success();
 }

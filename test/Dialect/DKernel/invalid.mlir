@@ -612,6 +612,16 @@ dkernel.func @mbarrier_tx_bytes(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] bl
 
 // -----
 
+dkernel.func @mbarrier_arrive_f32(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 16 {
+  %c0 = arith.constant 0 : index
+  %mb = dkernel.alloc_shared offset 0 : memref<2xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{mbarriers must be a rank-1 memref of i64 in workgroup memory, got 'memref<2xf32, #gpu.address_space<workgroup>>'}}
+  dkernel.mbarrier_arrive %mb[%c0] : memref<2xf32, #gpu.address_space<workgroup>>
+  dkernel.return
+}
+
+// -----
+
 dkernel.func @mbarrier_global(%y: memref<4xf32>, %mb: memref<2xi64>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{mbarriers must be a rank-1 memref of i64 in workgroup memory, got 'memref<2xi64>'}}

@@ -121,7 +121,7 @@ dkernel.func @mma_read_early(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
   %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'dkernel.wgmma_mma_async' op accumulators may only be read by dkernel.wgmma_mma_async or dkernel.wgmma_wait_group, not by memref.store}}
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op accumulators may only be read by dkernel.wgmma_mma_async, dkernel.wgmma_wait_group or a loop's yield, not by memref.store}}
   %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16
   memref.store %r#0, %a[%c0] : memref<4xf32>
   dkernel.return
@@ -180,7 +180,7 @@ dkernel.func @wait_pending(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [
 module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @wait_values(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
   %x = arith.constant 0.0 : f32
-  // expected-error @+1 {{'dkernel.wgmma_wait_group' op passes through only wgmma_mma_async results}}
+  // expected-error @+1 {{'dkernel.wgmma_wait_group' op passes through only wgmma_mma_async results (or the results of a loop carrying them)}}
   %r = dkernel.wgmma_wait_group 0 [%x]
   dkernel.return
 }
@@ -211,4 +211,103 @@ dkernel.func @bad_major(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128
   %d:4 = dkernel.wgmma_mma_async %da, %da, [] n 8 major_b n : bf16
   dkernel.return
 }
+}
+
+// -----
+
+// A loop may carry accumulators in flight to its next step's chain; a
+// branch may not yield them.
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_if_yield(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %t = gpu.thread_id x
+  %p = arith.cmpi eq, %t, %c0 : index
+  %x = arith.constant 0.0 : f32
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op accumulators may only be read by dkernel.wgmma_mma_async, dkernel.wgmma_wait_group or a loop's yield, not by scf.yield}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16
+  %y = scf.if %p -> (f32) {
+    scf.yield %r#0 : f32
+  } else {
+    scf.yield %x : f32
+  }
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @wait_if_result(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %x = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %t = gpu.thread_id x
+  %p = arith.cmpi eq, %t, %c0 : index
+  %y = scf.if %p -> (f32) {
+    scf.yield %x : f32
+  } else {
+    scf.yield %x : f32
+  }
+  // expected-error @+1 {{'dkernel.wgmma_wait_group' op passes through only wgmma_mma_async results (or the results of a loop carrying them)}}
+  %r = dkernel.wgmma_wait_group 0 [%y]
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_low(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 16}}
+  dkernel.setmaxnreg dec 16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_odd(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 236}}
+  dkernel.setmaxnreg inc 236
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_high(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 264}}
+  dkernel.setmaxnreg inc 264
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @setmaxnreg_block(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [96, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op runs in blocks of whole 128-thread warpgroups; the kernel's block has 96 threads}}
+  dkernel.setmaxnreg dec 40
+  dkernel.return
+}
+}
+
+// -----
+
+// The default target (sm_90) lacks sm_90a's arch-specific features.
+dkernel.func @setmaxnreg_target(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.setmaxnreg' op needs a target with the arch-specific sm_90a features (wgmma), not sm_90}}
+  dkernel.setmaxnreg inc 232
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @setmaxnreg_keyword(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  // expected-error @+1 {{expected 'inc' or 'dec', got 'up'}}
+  dkernel.setmaxnreg up 232
+  dkernel.return
 }

@@ -29,6 +29,20 @@
 //       CHECK:   dkernel.wgmma_desc %{{.*}}[%{{.*}}] swizzle 128 lbo 8192 sbo 1024 : memref<8192xbf16, #gpu.address_space<workgroup>>
 //       CHECK:   %{{.*}}:64 = dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 128 major_b mn : bf16
 //       CHECK:   %{{.*}}:64 = dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 128 major_a mn major_b mn : f16
+// CHECK-LABEL: dkernel.func @wgmma_in_flight
+//       CHECK:   %[[ACC:.*]]:4 = scf.for
+//       CHECK:     %[[M:.*]]:4 = dkernel.wgmma_mma_async
+//       CHECK:     dkernel.wgmma_commit_group
+//  CHECK-NEXT:     dkernel.wgmma_wait_group 1{{$}}
+//  CHECK-NEXT:     scf.yield %[[M]]#0, %[[M]]#1, %[[M]]#2, %[[M]]#3
+//       CHECK:   dkernel.wgmma_wait_group 0 [%[[ACC]]#0, %[[ACC]]#1, %[[ACC]]#2, %[[ACC]]#3]
+// CHECK-LABEL: dkernel.func @warp_roles
+//       CHECK:   gpu.barrier
+//       CHECK:   scf.if
+//  CHECK-NEXT:     dkernel.setmaxnreg dec 40
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     dkernel.setmaxnreg inc 232
+//       CHECK:   dkernel.mbarrier_arrive %{{.*}}[%{{.*}}] : memref<1xi64, #gpu.address_space<workgroup>>
 
 /// The emitter prints inline PTX: the descriptor's address bits joined to
 /// its constant fields (LBO 128 / 16 = 8 at bit 16, SBO 256 / 16 = 16 at
@@ -55,6 +69,16 @@
 //       CUDA:   (long long)((((unsigned long long)(unsigned)__cvta_generic_to_shared(&smem{{[0-9]+}}[0]) & 0x3ffffull) >> 4) | 0x4000004002000000ull);
 //       CUDA:   wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, {{.*}}, %63}, %64, %65, p, 1, 1, 0, 1;
 //       CUDA:   wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, {{.*}}, %63}, %64, %65, p, 1, 1, 1, 1;
+// CUDA-LABEL: wgmma_in_flight(
+//       CUDA:   for (
+//       CUDA:     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+//  CUDA-NEXT:     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+//       CUDA:   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+//  CUDA-NEXT:   asm volatile("" : "+f"(
+// CUDA-LABEL: warp_roles(
+//       CUDA:   asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+//       CUDA:   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+//       CUDA:   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"((unsigned)__cvta_generic_to_shared(&smem{{[0-9]+}}[0])) : "memory");
 
 module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
 
@@ -178,6 +202,58 @@ dkernel.func @wgmma_mn_major(%d: memref<128x128xf32>) outputs [0] grid [1, 1, 1]
   %r:2 = dkernel.wgmma_wait_group 0 [%acc#0, %acc2#63]
   memref.store %r#0, %d[%t, %c0] : memref<128x128xf32>
   memref.store %r#1, %d[%t, %c63] : memref<128x128xf32>
+  dkernel.return
+}
+
+/// Groups in flight across loop steps (pipeline_k_outer's wgmma_wait = 1):
+/// each step's chain takes the accumulators the previous step left in
+/// flight, waits with wait_group 1 (the previous step's group retires) and
+/// yields its own unwaited; a wait_group 0 on the loop's results makes them
+/// readable.
+dkernel.func @wgmma_in_flight(%d: memref<64x8xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
+  %sa = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0.0 : f32
+  %t = gpu.thread_id x
+  %acc:4 = scf.for %k = %c0 to %c4 step %c1 iter_args(%a0 = %z, %a1 = %z, %a2 = %z, %a3 = %z) -> (f32, f32, f32, f32) {
+    dkernel.wgmma_fence
+    %da = dkernel.wgmma_desc %sa[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+    %m:4 = dkernel.wgmma_mma_async %da, %da, [%a0, %a1, %a2, %a3] n 8 : bf16
+    dkernel.wgmma_commit_group
+    dkernel.wgmma_wait_group 1
+    scf.yield %m#0, %m#1, %m#2, %m#3 : f32, f32, f32, f32
+  }
+  %r:4 = dkernel.wgmma_wait_group 0 [%acc#0, %acc#1, %acc#2, %acc#3]
+  memref.store %r#0, %d[%t, %c0] : memref<64x8xf32>
+  dkernel.return
+}
+
+/// Warp roles (the ops a warp-specialised pipeline uses): the first
+/// warpgroup lowers its registers, the second raises them, and every thread
+/// arrives on an mbarrier ("empty") that thread 0 initialised for 256
+/// arrivals, then waits for that phase.
+dkernel.func @warp_roles(%d: memref<256xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 8 {
+  %mb = dkernel.alloc_shared offset 0 : memref<1xi64, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %one = arith.constant 1.0 : f32
+  %t = gpu.thread_id x
+  %leader = arith.cmpi eq, %t, %c0 : index
+  scf.if %leader {
+    dkernel.mbarrier_init %mb[%c0], 256 : memref<1xi64, #gpu.address_space<workgroup>>
+  }
+  gpu.barrier
+  %producer = arith.cmpi ult, %t, %c128 : index
+  scf.if %producer {
+    dkernel.setmaxnreg dec 40
+  } else {
+    dkernel.setmaxnreg inc 232
+  }
+  dkernel.mbarrier_arrive %mb[%c0] : memref<1xi64, #gpu.address_space<workgroup>>
+  dkernel.mbarrier_wait %mb[%c0], %c0 : memref<1xi64, #gpu.address_space<workgroup>>
+  memref.store %one, %d[%t] : memref<256xf32>
   dkernel.return
 }
 }

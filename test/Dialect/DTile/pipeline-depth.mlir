@@ -11,6 +11,12 @@
 // RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 128 256 128 > %t.k256.mlir
 // RUN: deplodock-opt %t.k512.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=2,wgmma_n=256" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DEEP
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SHORT
+// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3,wgmma_wait=1" | FileCheck %s --check-prefix=BEHIND
+// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3" | FileCheck %s --check-prefix=WAIT0
+// RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,wgmma_wait=1" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BEHIND-DEPTH
+// RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3,wgmma_wait=1,pipeline=false" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BEHIND-OFF
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1,stages=3,wgmma_wait=1" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BEHIND-SIMT
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:wgmma_wait=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BEHIND-RANGE
 // RUN: deplodock-opt %s -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=PARSE
 
 /// Three deep (TMA stages, four chunks): chunks 0 and 1 are staged into
@@ -74,8 +80,46 @@
 /// wgmma tile on sm_90a: 256 x 256, 64 KB a chunk and three slots, needs
 /// more registers than 512 threads have.) Eight chunks of warpgroup MMA or
 /// more take the deepest depth by default; four take 2.
-// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages) in {(true, 4)*, false, true, (true, 3)}
-// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages) in {true*, false, (true, 3), (true, 4)}
+/// Each depth of 3 or more is followed, on warpgroup MMA, by its
+/// wgmma_wait = 1 form, never the default.
+// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {(true, 4)*, false, true, (true, 3), (true, 3, 1), (true, 4, 1)}
+// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {true*, false, (true, 3), (true, 3, 1), (true, 4), (true, 4, 1)}
+
+/// wgmma_wait = 1, three deep on a 64 x 256 x 128 bf16 wgmma loop (four
+/// chunks): iteration k waits for chunk k's slabs, issues its wgmma group
+/// on the accumulators the previous step left in flight, waits with
+/// wait_group 1 (chunk k - 1's group retires) and only then refills the
+/// slot that group read with chunk k + 2; the loop yields the unwaited
+/// accumulators and a wait_group 0 after it makes them readable for the
+/// epilogue. Without the knob the step still waits for its own group.
+// BEHIND-LABEL: func.func @matmul
+//       BEHIND:   stages = 3, {{.*}}wgmma_wait = 1
+//       BEHIND:   %[[LOOP:.*]]:20 = dloop.for %[[K:.*]] = 0 to 4 reduce "r0_o" iter(%[[ACC:[^ ]*]] = %{{.*}} : f32,
+//  BEHIND-NEXT:     dtile.async_wait keep 0 for %[[AS:[^,]*]], %[[BS:[^ ]*]] :
+//  BEHIND-NEXT:     %[[MORE:.*]] = arith.cmpi ult, %[[K]], %c2 : index
+//       BEHIND:     dkernel.wgmma_fence
+//       BEHIND:     dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [%[[ACC]],
+// BEHIND-COUNT-2:     dkernel.wgmma_mma_async
+//       BEHIND:     %[[DLAST:.*]]:16 = dkernel.wgmma_mma_async
+//  BEHIND-NEXT:     dkernel.wgmma_commit_group
+//  BEHIND-NEXT:     dkernel.wgmma_wait_group 1{{$}}
+//  BEHIND-NEXT:     %[[NEXT:.*]]:2 = scf.if %[[MORE]]
+//       BEHIND:       dtile.stage {{.*}} buffers 3 slot
+//       BEHIND:     dloop.yield %[[DLAST]]#0, {{.*}}, %[[DLAST]]#15, %{{.*}}, %{{.*}}, %[[NEXT]]#0, %[[NEXT]]#1 :
+//       BEHIND:   %[[READY:.*]]:16 = dkernel.wgmma_wait_group 0 [%[[LOOP]]#0, {{.*}}, %[[LOOP]]#15]
+//       BEHIND:   arith.truncf %[[READY]]#0
+// WAIT0-LABEL: func.func @matmul
+//   WAIT0-NOT:   wgmma_wait =
+//       WAIT0:     dkernel.wgmma_commit_group
+//  WAIT0-NEXT:     dkernel.wgmma_wait_group 0 [
+//   WAIT0-NOT:   dkernel.wgmma_wait_group 1
+
+/// Refusals: two slots (stages unset), no pipeline, no wgmma loop, a count
+/// other than 1.
+// BEHIND-DEPTH: error: 'dtile.kernel' op knob wgmma_wait=1: pipeline_k_outer cannot take @matmul_0_reduce: wgmma_wait=1 refills a slot only after wait_group 1 retires the group that read it, which leaves stages - 2 chunks in flight while one computes: it needs stages=3 or more
+// BEHIND-OFF: error: 'dtile.kernel' op knob wgmma_wait=1 needs pipeline=true
+// BEHIND-SIMT: kernels.mlir:6:5: error: 'dtile.kernel' op knob wgmma_wait=1: pipeline_k_outer cannot take @matmul_0_reduce: wgmma_wait=1 needs every pipelined chunk loop to be a warpgroup MMA loop (wgmma=true) with one wgmma group a step
+// BEHIND-RANGE: error: bad knobs option '{{.*}}wgmma_wait=2': knob 'wgmma_wait' must be in [1, 1], got 2
 
 /// A wait may name the slabs it covers, with keep 0 only.
 // PARSE-LABEL: func.func @named

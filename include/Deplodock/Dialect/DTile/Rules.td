@@ -678,7 +678,10 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
        "issue the next K chunk before computing this one">,
   OptionalKnob<"stages", KnobInt,
                "slots a pipelined chunk loop rotates through: chunks in "
-               "flight plus the one computed (unset: 2)", 3, 4>]> {
+               "flight plus the one computed (unset: 2)", 3, 4>,
+  OptionalKnob<"wgmma_wait", KnobInt,
+               "wgmma groups a warpgroup MMA chunk loop leaves in flight at "
+               "each step's wait (unset: 0)", 1, 1>]> {
   let description = [{
     With depth d (`stages`, 2 when unset), the slabs of chunks 0 .. d - 2
     are staged into slots 0 .. d - 2 before a chunk loop whose stages rotate
@@ -694,9 +697,24 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     kernel (wgmma) whose loops have eight chunks or more takes the deepest
     depth offered, as its TMA latency (about 1 us) outlasts a chunk's
     tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
+
+    With `wgmma_wait` = 1 (offered after each depth of 3 or more where every
+    pipelined loop is a warpgroup MMA chunk loop: one wgmma group a chunk,
+    ending in wait_group 0), chunk k's group is left in flight: the step
+    waits with wait_group 1, which retires chunk k - 1's group, the
+    accumulators are carried in flight to the next step's wgmma chain and a
+    wait_group 0 after the loop makes them readable. The refill of slot
+    (k + d - 1) mod d, which chunk k - 1 read, then moves after that wait (a
+    block barrier orders every warpgroup's wait before the TMA is issued),
+    so a prefetch never overwrites a slab an unretired group still reads;
+    d - 2 chunks stay in flight while chunk k computes, so depth 2 is
+    refused (knob wgmma_wait=1 with stages unset or 2, or on a loop without
+    wgmma, is an error saying why). Never the heuristic's choice (it is
+    unmeasured).
   }];
-  let forks = "pipeline_k_outer: (pipeline, stages) in {(true)*, (false), "
-              "(true, 3), (true, 4)}";
+  let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait) in "
+              "{(true)*, (false), (true, 3), (true, 3, 1), (true, 4), "
+              "(true, 4, 1)}";
 }
 
 def DTileRegisterDoubleBuffer : TileRule<"dtile-register-double-buffer",

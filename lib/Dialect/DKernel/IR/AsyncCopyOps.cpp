@@ -132,6 +132,10 @@ LogicalResult MbarrierArriveExpectTxOp::verify() {
   return verifyMbarriers(*this, getMbarriers());
 }
 
+LogicalResult MbarrierArriveOp::verify() {
+  return verifyMbarriers(*this, getMbarriers());
+}
+
 LogicalResult MbarrierWaitOp::verify() {
   return verifyMbarriers(*this, getMbarriers());
 }

@@ -8,9 +8,11 @@
 
 #include "Deplodock/Dialect/Common/Swizzle.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
 #include "Deplodock/Dialect/DKernel/IR/Target.h"
 
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -78,9 +80,13 @@ LogicalResult WgmmaWaitGroupOp::verify() {
   if (getPending() < 0 || getPending() > 7)
     return emitOpError("pending group count must be in [0, 7], got ")
            << getPending();
+  // A loop may carry accumulators in flight (a wait_group 1 in its body):
+  // its results are then waited for after it.
   for (Value acc : getAccumulators())
-    if (!acc.getDefiningOp<WgmmaMmaAsyncOp>())
-      return emitOpError("passes through only wgmma_mma_async results");
+    if (!acc.getDefiningOp<WgmmaMmaAsyncOp>() &&
+        !acc.getDefiningOp<LoopLikeOpInterface>())
+      return emitOpError("passes through only wgmma_mma_async results (or "
+                         "the results of a loop carrying them)");
   return success();
 }
 
@@ -105,6 +111,21 @@ ParseResult WgmmaWaitGroupOp::parse(OpAsmParser &parser,
     return failure();
   result.getOrAddProperties<Properties>().pending = pending;
   result.addTypes(SmallVector<Type>(accumulators.size(), f32));
+  return success();
+}
+
+/// Verifies what every warpgroup op of sm_90a needs: a target with the
+/// `wgmma` feature (`what` names it in the error) and, in a kernel, blocks
+/// of whole warpgroups.
+static LogicalResult verifyWarpgroupOp(Operation *op, StringRef what) {
+  TargetAttr target = getTargetOrDefault(op);
+  if (!target.has(GpuFeature::wgmma))
+    return op->emitOpError("needs ") << what << ", not " << target.getName();
+  if (auto func = op->getParentOfType<FuncOp>();
+      func && func.getNumThreads() % kWarpgroupThreads != 0)
+    return op->emitOpError("runs in blocks of whole 128-thread warpgroups; "
+                           "the kernel's block has ")
+           << func.getNumThreads() << " threads";
   return success();
 }
 
@@ -151,24 +172,19 @@ LogicalResult WgmmaMmaAsyncOp::verify() {
              << " (its descriptor's swizzle is " << def.getSwizzle() << ")";
   }
   // The accumulators stay in flight until their wait: only the next op of
-  // the chain or the wait reads them.
+  // the chain, the wait or the yield of a loop carrying them to the next
+  // step's chain reads them.
   for (Value result : getResults())
     for (Operation *user : result.getUsers())
-      if (!isa<WgmmaMmaAsyncOp, WgmmaWaitGroupOp>(user))
+      if (!isa<WgmmaMmaAsyncOp, WgmmaWaitGroupOp>(user) &&
+          !(user->hasTrait<OpTrait::IsTerminator>() &&
+            isa<LoopLikeOpInterface>(user->getParentOp())))
         return emitOpError("accumulators may only be read by "
-                           "dkernel.wgmma_mma_async or "
-                           "dkernel.wgmma_wait_group, not by ")
+                           "dkernel.wgmma_mma_async, "
+                           "dkernel.wgmma_wait_group or a loop's yield, not "
+                           "by ")
                << user->getName();
-  TargetAttr target = getTargetOrDefault(*this);
-  if (!target.has(GpuFeature::wgmma))
-    return emitOpError("needs a target with wgmma (sm_90a), not ")
-           << target.getName();
-  if (auto func = (*this)->getParentOfType<FuncOp>();
-      func && func.getNumThreads() % kWarpgroupThreads != 0)
-    return emitOpError("runs in blocks of whole 128-thread warpgroups; the "
-                       "kernel's block has ")
-           << func.getNumThreads() << " threads";
-  return success();
+  return verifyWarpgroupOp(*this, "a target with wgmma (sm_90a)");
 }
 
 // %a, %b, [%c0, ...] n 8 (major_a mn)? (major_b mn)? : bf16
@@ -223,5 +239,44 @@ ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
   // The verifier checks n; a nonsensical one gets no results here.
   int64_t count = n >= 8 && n <= 256 && n % 8 == 0 ? n / 2 : 0;
   result.addTypes(SmallVector<Type>(count, b64.getF32Type()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SetMaxNRegOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SetMaxNRegOp::verify() {
+  int64_t count = getCount();
+  if (count < 24 || count > 256 || count % 8 != 0)
+    return emitOpError("register count must be a multiple of 8 in [24, 256], "
+                       "got ")
+           << count;
+  return verifyWarpgroupOp(
+      *this, "a target with the arch-specific sm_90a features (wgmma)");
+}
+
+// dec 40
+void SetMaxNRegOp::print(OpAsmPrinter &p) {
+  p << " " << stringifyRegisterChange(getChange()) << " " << getCount();
+  p.printOptionalAttrDict((*this)->getAttrs(), {"change", "count"});
+}
+
+ParseResult SetMaxNRegOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringRef keyword;
+  int64_t count = 0;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<RegisterChange> change = symbolizeRegisterChange(keyword);
+  if (!change)
+    return parser.emitError(loc, "expected 'inc' or 'dec', got '")
+           << keyword << "'";
+  if (parser.parseInteger(count) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  auto &props = result.getOrAddProperties<Properties>();
+  props.change = *change;
+  props.count = count;
   return success();
 }

@@ -15,13 +15,18 @@
 // step). Forks skip, apply, and apply deeper; the heuristic applies it where
 // the copies are asynchronous (so they can overlap the computation) and
 // there are two chunks or more, as deep as fits for warpgroup MMA loops of
-// eight chunks or more.
+// eight chunks or more. With wgmma_wait = 1 (depth 3 or more, warpgroup MMA
+// loops only, never by default) each step leaves its wgmma group in flight
+// and waits for the previous one (wait_group 1); the refill of the slot that
+// group read moves after that wait.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ChunkStages.h"
 #include "Rules.h"
 #include "TileUtils.h"
+
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -81,8 +86,9 @@ constexpr int64_t kMaxStages = 4;
 /// overlaps, weighs more.
 constexpr int64_t kDeepChunks = 8;
 
-/// Rewrites `loop` into its pipelined form, `depth` chunks deep.
-void pipeline(dloop::ForOp loop, int64_t depth) {
+/// Rewrites `loop` into its pipelined form, `depth` chunks deep; returns the
+/// new loop.
+dloop::ForOp pipeline(dloop::ForOp loop, int64_t depth) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   SmallVector<StageOp> stages = getChunkStages(loop);
@@ -144,8 +150,66 @@ void pipeline(dloop::ForOp loop, int64_t depth) {
     return carried;
   };
   // The computation on chunk k follows.
-  carryAhead(loop, inits, prefetchNext,
-             [](Operation *op) { return isa<StageOp, AsyncWaitOp>(op); });
+  return carryAhead(loop, inits, prefetchNext, [](Operation *op) {
+    return isa<StageOp, AsyncWaitOp>(op);
+  });
+}
+
+/// The one wgmma wait of `loop`'s body if the loop is a warpgroup MMA chunk
+/// loop as wgmma_async builds it: one group a step, ending in wait_group 0
+/// on the accumulators the loop carries; else null.
+dkernel::WgmmaWaitGroupOp getChunkWgmmaWait(dloop::ForOp loop) {
+  auto waits =
+      llvm::to_vector(loop.getBody()->getOps<dkernel::WgmmaWaitGroupOp>());
+  if (waits.size() != 1 || waits.front().getPending() != 0 ||
+      waits.front().getAccumulators().empty() ||
+      llvm::range_size(loop.getBody()->getOps<dkernel::WgmmaCommitGroupOp>()) !=
+          1)
+    return {};
+  return waits.front();
+}
+
+/// Why `loops` cannot take wgmma_wait = 1 at `depth`, or empty.
+std::string whyNotWaitBehind(ArrayRef<dloop::ForOp> loops, int64_t depth) {
+  if (depth < 3)
+    return "wgmma_wait=1 refills a slot only after wait_group 1 retires the "
+           "group that read it, which leaves stages - 2 chunks in flight "
+           "while one computes: it needs stages=3 or more";
+  if (!llvm::all_of(loops, getChunkWgmmaWait))
+    return "wgmma_wait=1 needs every pipelined chunk loop to be a warpgroup "
+           "MMA loop (wgmma=true) with one wgmma group a step";
+  return {};
+}
+
+/// Leaves each step's wgmma group in flight in the pipelined `loop`: the
+/// step waits with wait_group 1 (retiring the previous step's group), its
+/// accumulators are carried to the next step's chain unwaited, the refill
+/// (the prefetch) moves after that wait, as the slot it fills is the one
+/// the retired group read, and a wait_group 0 after the loop makes the
+/// accumulators readable.
+void waitOneGroupBehind(dloop::ForOp loop) {
+  dkernel::WgmmaWaitGroupOp wait = getChunkWgmmaWait(loop);
+  auto prefetches = llvm::to_vector(loop.getBody()->getOps<scf::IfOp>());
+  OpBuilder b(wait);
+  Location loc = wait.getLoc();
+  wait.replaceAllUsesWith(wait.getAccumulators());
+  auto behind = dkernel::WgmmaWaitGroupOp::create(b, loc, TypeRange{},
+                                                  /*pending=*/1, ValueRange{});
+  wait.erase();
+  for (scf::IfOp prefetch : llvm::reverse(prefetches))
+    prefetch->moveAfter(behind);
+  // The accumulators leave the loop in flight.
+  SmallVector<Value> accs;
+  for (auto [result, yielded] :
+       llvm::zip(loop.getResults(), loop.getYield().getValues()))
+    if (yielded.getDefiningOp<dkernel::WgmmaMmaAsyncOp>())
+      accs.push_back(result);
+  b.setInsertionPointAfter(loop);
+  auto drain = dkernel::WgmmaWaitGroupOp::create(
+      b, loc, SmallVector<Type>(accs.size(), b.getF32Type()), /*pending=*/0,
+      accs);
+  for (auto [acc, ready] : llvm::zip(accs, drain.getResults()))
+    acc.replaceAllUsesExcept(ready, drain);
 }
 
 /// The depths beyond 2 `kernel`'s staged chunk `loops` can take: every stage
@@ -182,8 +246,11 @@ protected:
     if (loops.empty() || !llvm::all_of(loops, canPipeline))
       return {};
     SmallVector<PipelineKOuterKnobs> options = {{false}, {true}};
-    for (int64_t depth : deeperStages(kernel, loops, target))
+    for (int64_t depth : deeperStages(kernel, loops, target)) {
       options.push_back({true, depth});
+      if (whyNotWaitBehind(loops, depth).empty())
+        options.push_back({true, depth, 1});
+    }
     return options;
   }
 
@@ -208,7 +275,7 @@ protected:
                 });
     if (deep)
       for (const PipelineKOuterKnobs &option : options)
-        if (option.pipeline && option.stages)
+        if (option.pipeline && option.stages && !option.wgmmaWait)
           pick = option;
     return llvm::find(options, pick) - options.begin();
   }
@@ -217,10 +284,34 @@ protected:
                         TargetAttr) const override {
     if (!option.pipeline)
       return success();
-    for (dloop::ForOp loop : getStagedChunkLoops(kernel))
-      pipeline(loop, option.stages.value_or(2));
+    for (dloop::ForOp loop : getStagedChunkLoops(kernel)) {
+      dloop::ForOp pipelined = pipeline(loop, option.stages.value_or(2));
+      if (option.wgmmaWait == 1)
+        waitOneGroupBehind(pipelined);
+    }
     cleanupKernel(kernel);
     return success();
+  }
+
+public:
+  /// wgmma_wait=1 must be possible: say why not where it is not.
+  LogicalResult checkRequest(KernelOp kernel, TargetAttr,
+                             KnobsAttr requested) const override {
+    std::optional<int64_t> wait = requested.getWgmmaWait();
+    if (!wait || *wait == 0 || !kernel.getTile() || hasDecided(*this, kernel))
+      return success();
+    SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
+    if (requested.getPipeline() == std::optional<bool>(false))
+      return kernel.emitOpError("knob wgmma_wait=1 needs pipeline=true");
+    std::string why =
+        loops.empty()
+            ? std::string("wgmma_wait=1 needs a staged chunk loop")
+            : whyNotWaitBehind(loops, requested.getStages().value_or(2));
+    if (why.empty())
+      return success();
+    return kernel.emitOpError("knob wgmma_wait=1: pipeline_k_outer cannot "
+                              "take @")
+           << kernel.getSymName() << ": " << why;
   }
 };
 

@@ -17,4 +17,16 @@ def DKernel_WgmmaMajor : I32Enum<"WgmmaMajor",
   }];
 }
 
+def DKernel_RegisterChange : I32Enum<"RegisterChange",
+    "whether setmaxnreg raises or lowers a warpgroup's registers", [
+    I32EnumCase<"inc", 0>,
+    I32EnumCase<"dec", 1>]> {
+  let cppNamespace = "::deplodock::dkernel";
+  let description = [{
+    `inc`: raise each thread's registers to the count, waiting until the
+    SM's pool can grant them. `dec`: lower them to the count, releasing the
+    rest to the pool.
+  }];
+}
+
 #endif // DEPLODOCK_DIALECT_DKERNEL_ENUMS

@@ -408,6 +408,30 @@ def DKernel_MbarrierWaitOp : DKernel_Op<"mbarrier_wait", [
   let hasVerifier = 1;
 }
 
+def DKernel_MbarrierArriveOp : DKernel_Op<"mbarrier_arrive", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrives on an mbarrier";
+  let description = [{
+    `mbarrier.arrive`: every thread executing it arrives once on the current
+    phase of `mbarriers[slot]`, adding no transaction bytes. The phase
+    completes once it has the arrival count `dkernel.mbarrier_init` gave and
+    its expected bytes have landed. The consumers of a warp-specialised
+    pipeline release a slot this way (its "empty" mbarrier, initialised for
+    as many arrivals as there are consumer threads), and the producer waits
+    for that phase before refilling the slot; the arrival releases what the
+    thread did before it to the threads that wait for the phase.
+
+    ```mlir
+    dkernel.mbarrier_arrive %mb[%slot] : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins DKernel_Buffer:$mbarriers, Index:$slot);
+  let assemblyFormat = [{
+    $mbarriers `[` $slot `]` attr-dict `:` type($mbarriers)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // TMA
 //===----------------------------------------------------------------------===//

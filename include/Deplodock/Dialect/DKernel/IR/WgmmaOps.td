@@ -106,7 +106,11 @@ def DKernel_WgmmaWaitGroupOp : DKernel_Op<"wgmma_wait_group", [
     committed groups are still in flight. The accumulators of the completed
     groups pass through: the results are the operands, readable from here
     on; reading an accumulator whose group is still in flight (or not yet
-    committed) is an error the SIMT interpreter reports.
+    committed) is an error the SIMT interpreter reports. A loop may carry
+    accumulators in flight from one step's chain to the next: its body then
+    waits with `pending` 1 and no accumulators (the previous step's group
+    retires, so the shared slabs it read may be refilled), and a wait after
+    the loop on the loop's results makes them readable.
 
     ```mlir
     %r:4 = dkernel.wgmma_wait_group 0 [%d#0, %d#1, %d#2, %d#3]
@@ -143,8 +147,11 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
 
     The op is asynchronous: a `dkernel.wgmma_fence` precedes it, a
     `dkernel.wgmma_commit_group` closes its group and its results are only
-    read by later wgmma_mma_async ops of the same chain (as `c`) or by the
-    `dkernel.wgmma_wait_group` that makes them visible. It needs a target
+    read by later wgmma_mma_async ops of the same chain (as `c`), by the
+    yield of a loop carrying them to its next step's chain, or by the
+    `dkernel.wgmma_wait_group` that makes them visible. The shared memory it
+    reads stays its operand until its group completes: the SIMT interpreter
+    reports a write to it before then. It needs a target
     with the `wgmma` feature (sm_90a) and blocks of whole warpgroups.
 
     ```mlir
@@ -160,6 +167,32 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
                          "::deplodock::dkernel::WgmmaMajor::k">:$majorB);
   let results = (outs Variadic<F32>:$results);
   // The results, N / 2 of them, are implied by `n`.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def DKernel_SetMaxNRegOp : DKernel_Op<"setmaxnreg", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "raises or lowers the registers of a warpgroup's threads";
+  let description = [{
+    `setmaxnreg.{inc,dec}.sync.aligned.u32 count`: all 128 threads of a
+    warpgroup execute it together and each then holds `count` registers, a
+    multiple of 8 in [24, 256]: `inc` waits until the SM's pool can grant
+    them, `dec` returns the rest to the pool. A warp-specialised kernel
+    lowers its producer warpgroup's registers (it only issues copies) so
+    that its consumer warpgroups can raise theirs (they hold the
+    accumulators). It needs a target with the arch-specific features of
+    sm_90a (the `wgmma` feature's) and blocks of whole warpgroups. The SIMT
+    interpreter checks that whole warpgroups execute it and otherwise
+    ignores it (it models no register file).
+
+    ```mlir
+    dkernel.setmaxnreg dec 40
+    dkernel.setmaxnreg inc 232
+    ```
+  }];
+  let arguments = (ins EnumProp<DKernel_RegisterChange>:$change,
+                       I64Prop:$count);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
