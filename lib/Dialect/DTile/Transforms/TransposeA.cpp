@@ -105,7 +105,7 @@ llvm::Expected<SmallVector<StageOp>> planKernel(KernelOp kernel) {
     return stages;
   if (firstWhy.empty())
     return llvm::createStringError("no input is staged in shared memory");
-  return llvm::createStringError("no slab is read a column per thread (" +
+  return llvm::createStringError("no staged slab can be held transposed (" +
                                  firstWhy + ")");
 }
 
