@@ -568,7 +568,10 @@ def DTileVectorReads : TileRule<"dtile-vector-reads", "vector_reads",
     quarter-warp's reads cover 32 consecutive words. Legal where the
     slab's (padded) rows and the read's innermost index coefficients and
     base are multiples of W. A's rows, a slab column per thread, stay
-    scalar. Heuristic: skip, until it is measured on a GPU.
+    scalar unless transpose_a held A's slab transposed: then a thread's FM
+    rows at one K are adjacent and form runs too, also where
+    permute_register_tile interleaved B's columns (B's reads stay scalar
+    then). Heuristic: skip, until it is measured on a GPU.
   }];
   let forks = "vector_reads: vector_reads in {false*, true}";
 }
@@ -594,7 +597,8 @@ def DTilePadSmem : TileRule<"dtile-pad-smem", "pad_smem",
   Knob<"pad", KnobBool, "pad shared rows against bank conflicts">]> {
   let description = [{
     Per stage, the smallest row padding (whole words) that lowers the worst
-    conflict degree of the slab's reads. Applies where some stage gains and
+    conflict degree of the slab's reads (plus, for a slab transpose_a holds
+    transposed, of its copy's writes down the slab's columns). Applies where some stage gains and
     the padded slabs still fit; TMA stages are dense and never padded.
     Heuristic: pad.
   }];
