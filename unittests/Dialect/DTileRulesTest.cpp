@@ -266,18 +266,31 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
     names.push_back(rule->getName());
   // wgmma_async and mma_sync first, register_tile before stage_inputs: see
   // Rules.td.
-  EXPECT_EQ(
-      names,
-      (SmallVector<StringRef>{
-          "wgmma_async",      "mma_sync",           "chunk_matmul_k",
-          "split_matmul_k",   "cooperative_reduce", "attention_mma",
-          "attention_blocks", "blockify_launch",    "chunk_reduce",
-          "register_tile",    "stage_inputs",       "permute_register_tile",
-          "transpose_a",      "vector_reads",       "vector_stores",
-          "pad_smem",         "double_buffer",      "async_copy",
-          "tma_copy",         "vector_copy",        "split_inner_for_swizzle",
-          "causal_bound",     "pipeline_k_outer",   "register_double_buffer",
-          "mark_unroll"}));
+  EXPECT_EQ(names, (SmallVector<StringRef>{"wgmma_async",
+                                           "mma_sync",
+                                           "chunk_matmul_k",
+                                           "split_matmul_k",
+                                           "cooperative_reduce",
+                                           "attention_mma",
+                                           "attention_blocks",
+                                           "blockify_launch",
+                                           "chunk_reduce",
+                                           "register_tile",
+                                           "stage_inputs",
+                                           "permute_register_tile",
+                                           "transpose_a",
+                                           "vector_reads",
+                                           "vector_stores",
+                                           "pad_smem",
+                                           "double_buffer",
+                                           "async_copy",
+                                           "tma_copy",
+                                           "vector_copy",
+                                           "split_inner_for_swizzle",
+                                           "causal_bound",
+                                           "pipeline_k_outer",
+                                           "register_double_buffer",
+                                           "mark_unroll"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)
     EXPECT_TRUE(unique.insert(name).second) << name.str();
