@@ -288,14 +288,15 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             auto type = cast<MemRefType>(stage.getType());
             instr.element = type.getElementType();
             instr.access = affineAccess(stage.getMap(), 1, instr.a);
-            // Stages of one source and box with `buffers N > 1` rotate
-            // through one ring of N slabs (a prologue fills slot 0 of the
-            // ring its loop refills); other stages have slabs of their own.
+            // Stages of one source and slab shape with `buffers N > 1`
+            // rotate through one ring of N slabs (a prologue fills slot 0 of
+            // the ring its loop refills); other stages have slabs of their
+            // own. The shape is the slab's (a transposed box's is swapped).
             SmallVector<unsigned, 2> *ring = nullptr;
             if (stage.getBuffers() > 1)
               ring = &rings[{stage.getSource().getAsOpaquePointer(),
-                             std::vector<int64_t>(stage.getBox().begin(),
-                                                  stage.getBox().end()),
+                             std::vector<int64_t>(type.getShape().begin(),
+                                                  type.getShape().end()),
                              stage.getBuffers()}];
             if (ring && !ring->empty()) {
               instr.views.assign(ring->begin(), ring->end());

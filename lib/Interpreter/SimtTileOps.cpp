@@ -14,6 +14,7 @@
 #include "SimtMachine.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 
@@ -97,7 +98,9 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
   }
   View *slab = &views[instr.views[slotIndex]];
   frame[instr.out[0]].view = slab;
-  ArrayRef<int64_t> box = slab->shape;
+  // The box in source order; a transposed slab holds its two innermost
+  // dimensions swapped.
+  ArrayRef<int64_t> box = stage.getBox();
   // A zero-filled box may reach past the end of the source.
   bool zeroFill = stage.getZeroFill();
   for (unsigned d = 0; d < rank; ++d)
@@ -106,35 +109,61 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
                           << origin[d] + box[d] << ") of dimension " << d
                           << " of size " << source->shape[d] << whichBlock();
 
-  auto copy = [source, slab, origin = std::move(origin)]() {
-    ArrayRef<int64_t> box = slab->shape;
-    unsigned rank = box.size();
-    int64_t inner = rank ? box[rank - 1] : 1;
-    int64_t rows = slab->numElements() / std::max<int64_t>(inner, 1);
-    SmallVector<int64_t, 4> index(rank, 0);
-    double *dst = slab->local;
-    for (int64_t row = 0; row < rows; ++row) {
-      // Elements past the end of the source (zero_fill) read as zero.
-      int64_t from = 0, valid = inner;
-      for (unsigned d = 0; d < rank; ++d) {
-        int64_t i = origin[d] + index[d];
-        if (i >= source->shape[d])
-          valid = 0;
-        from = from * source->shape[d] + std::min(i, source->shape[d] - 1);
+  std::function<void()> copy;
+  if (stage.getTranspose())
+    copy = [source, slab, box = SmallVector<int64_t, 4>(box), origin]() {
+      unsigned rank = box.size();
+      ArrayRef<int64_t> shape = slab->shape;
+      SmallVector<int64_t, 4> index(rank, 0);
+      for (int64_t e = 0, n = slab->numElements(); e < n; ++e) {
+        int64_t from = 0, to = 0;
+        bool inside = true;
+        for (unsigned d = 0; d < rank; ++d) {
+          int64_t i = origin[d] + index[d];
+          inside &= i < source->shape[d];
+          from = from * source->shape[d] + std::min(i, source->shape[d] - 1);
+          // Slab dimension d holds box dimension boxDim.
+          unsigned boxDim = d + 2 >= rank ? 2 * rank - 3 - d : d;
+          to = to * shape[d] + index[boxDim];
+        }
+        slab->local[to] = inside ? source->load(from) : 0.0;
+        for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
+          if (++index[d] < box[d])
+            break;
+          index[d] = 0;
+        }
       }
-      if (rank && valid)
-        valid = std::clamp<int64_t>(source->shape[rank - 1] - origin[rank - 1],
-                                    0, inner);
-      for (int64_t k = 0; k < valid; ++k)
-        dst[row * inner + k] = source->load(from + k);
-      std::fill(dst + row * inner + valid, dst + (row + 1) * inner, 0.0);
-      for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
-        if (++index[d] < box[d])
-          break;
-        index[d] = 0;
+    };
+  else
+    copy = [source, slab, origin = std::move(origin)]() {
+      ArrayRef<int64_t> box = slab->shape;
+      unsigned rank = box.size();
+      int64_t inner = rank ? box[rank - 1] : 1;
+      int64_t rows = slab->numElements() / std::max<int64_t>(inner, 1);
+      SmallVector<int64_t, 4> index(rank, 0);
+      double *dst = slab->local;
+      for (int64_t row = 0; row < rows; ++row) {
+        // Elements past the end of the source (zero_fill) read as zero.
+        int64_t from = 0, valid = inner;
+        for (unsigned d = 0; d < rank; ++d) {
+          int64_t i = origin[d] + index[d];
+          if (i >= source->shape[d])
+            valid = 0;
+          from = from * source->shape[d] + std::min(i, source->shape[d] - 1);
+        }
+        if (rank && valid)
+          valid = std::clamp<int64_t>(
+              source->shape[rank - 1] - origin[rank - 1], 0, inner);
+        for (int64_t k = 0; k < valid; ++k)
+          dst[row * inner + k] = source->load(from + k);
+        std::fill(dst + row * inner + valid, dst + (row + 1) * inner, 0.0);
+        for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
+          if (++index[d] < box[d])
+            break;
+          index[d] = 0;
+        }
       }
-    }
-  };
+    };
   if (dtile::isSynchronous(stage.getTransport())) {
     copy();
     return success();

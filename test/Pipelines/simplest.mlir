@@ -20,6 +20,6 @@
 // KNOBS-SAME: stage = [], unroll = 1>
 /// With stages, every copy stays synchronous: no second slot, neither
 /// cp.async nor TMA (sm_90, the default target, offers both).
-// STAGED: async_copy = false, double_buffer = false, reg_double = false, split_k = 1, stage = [0, 1], tma = false, unroll = 1, vector_copy = false>
+// STAGED: async_copy = false, double_buffer = false, reg_double = false, split_k = 1, stage = [0, 1], tma = false, transpose_a = false, unroll = 1, vector_copy = false>
 // NUM: compare result #0 after 'lower-to-kernel{simplest}': {{.*}}: PASS
 // BOTH: error: simplest and tune-db choose the same forks: pass one of them

@@ -2,7 +2,8 @@
 //
 // The conflict degree of a warp's shared-memory access: broadcasts, strides,
 // sub-word elements; and the degree of the reads of a parsed slab, with and
-// without padding, as pad_smem and permute_register_tile see them; and the
+// without padding, as pad_smem and permute_register_tile see them; the
+// scattered writes of a transposed slab's copy (transpose_a); and the
 // ldmatrix reads of the mma_sync rule's slabs in each of their layouts.
 //
 //===----------------------------------------------------------------------===//
@@ -166,6 +167,66 @@ TEST(SlabReadConflicts, SwizzleSpreadsColumns) {
   EXPECT_EQ(slabReadConflicts(stage, read, {0, 0}, 32), 4);
   // A padded layout is not a swizzled one.
   EXPECT_EQ(slabReadConflicts(stage, read, {0, 1}, 128), std::nullopt);
+}
+
+/// One warp of 4 x 8 threads, each holding FM = 4 rows of A: A's 16 x 32
+/// box held transposed (transpose_a), a slab row per K, so a thread's four
+/// rows at one K are adjacent words.
+constexpr llvm::StringLiteral kTransposedA = R"mlir(
+func.func @matmul(%arg0: memref<64x128xf32>, %arg1: memref<64x8xf32>) {
+  dtile.kernel @k ins(%in0 = %arg0 : memref<64x128xf32>) outs(%out0 = %arg1 : memref<64x8xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    dtile.tile blocks(%mo : 4 "mo") threads(%mi : 4 "mi", %ni : 8 "ni") {
+      %0 = dloop.for %ko = 0 to 4 reduce "ko" iter(%acc = %cst : f32) {
+        %1 = dtile.stage %in0[%mo * 16, %ko * 32] box [16, 32] transpose : memref<64x128xf32> -> memref<32x16xf32, #gpu.address_space<workgroup>>
+        %2 = dloop.for %ki = 0 to 32 reduce "ki" iter(%acc_0 = %acc : f32) {
+          %3 = dloop.load %1[%ki, %mi * 4] : memref<32x16xf32, #gpu.address_space<workgroup>>
+          %4 = arith.addf %acc_0, %3 : f32
+          dloop.yield %4 : f32
+        }
+        dloop.yield %2 : f32
+      }
+      dloop.store %0, %out0[%mo * 16 + %mi * 4, %ni] : memref<64x8xf32>
+    }
+  }
+  return
+}
+)mlir";
+
+TEST(TransposedWriteConflicts, PaddingStaggersTheScatteredWrite) {
+  MLIRContext context;
+  loadDeplodockDialects(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kTransposedA, &context);
+  ASSERT_TRUE(module);
+  StageOp stage;
+  module->walk([&](StageOp s) { stage = s; });
+  ASSERT_TRUE(stage);
+  // A warp copies one source row (32 K values of one m) down a slab
+  // column, 16 + pad words apart: 16 words put the 32 lanes on 2 banks.
+  EXPECT_EQ(transposedWriteConflicts(stage, {0, 0}), 16);
+  // An odd row length reaches every bank.
+  EXPECT_EQ(transposedWriteConflicts(stage, {0, 1}), 1);
+  // A pad of one float4 (what vector reads of the slab allow): 20 words,
+  // 8 banks, 4 lanes each; two float4s: 24 words, 4 banks.
+  EXPECT_EQ(transposedWriteConflicts(stage, {0, 4}), 4);
+  EXPECT_EQ(transposedWriteConflicts(stage, {0, 8}), 8);
+  EXPECT_EQ(transposedWriteConflicts(stage, {0, 16}), 32);
+  // The reads: the four threads' rows at one K are 4 words apart in one
+  // slab row, on four banks, whatever the pad.
+  auto read = cast<dloop::LoadOp>(*stage.getResult().getUsers().begin());
+  EXPECT_EQ(slabReadConflicts(stage, read, {0, 0}), 1);
+  EXPECT_EQ(slabReadConflicts(stage, read, {0, 4}), 1);
+}
+
+TEST(TransposedWriteConflicts, OnlyTransposedStagesScatter) {
+  MLIRContext context;
+  loadDeplodockDialects(context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kSlabs, &context);
+  ASSERT_TRUE(module);
+  module->walk([&](StageOp stage) {
+    EXPECT_EQ(transposedWriteConflicts(stage, {0, 0}), std::nullopt);
+  });
 }
 
 /// A 64 x 128 x 64 f16 matmul, A stored M x K and B K x N, on sm_80.

@@ -278,6 +278,7 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "register_tile",
                                            "stage_inputs",
                                            "permute_register_tile",
+                                           "transpose_a",
                                            "vector_reads",
                                            "vector_stores",
                                            "pad_smem",

@@ -52,9 +52,11 @@ struct SlabAlloc {
   Value view;
   /// The number of slabs; with one there is no slot dimension.
   int64_t buffers = 1;
-  /// What makes two stages one rotation.
+  /// What makes two stages one rotation; `box` is the slab's shape (the
+  /// stage's box, transposed or not).
   Value source;
   SmallVector<int64_t> box, pad;
+  bool transpose = false;
   dtile::Transport transport = dtile::Transport::sync;
   int64_t swizzle = 0;
   /// For TMA: the descriptor parameter, the first of the `buffers`

@@ -35,13 +35,14 @@ Value KernelLowering::viewShared(Location loc, ArrayRef<int64_t> shape,
 }
 
 SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
-  SmallVector<int64_t> box(op.getBox()), pad = op.getPadding();
+  SmallVector<int64_t> box(op.getSlabShape()), pad = op.getPadding();
   int64_t buffers = op.getBuffers();
   // The stages of one rotation fill the slots of one allocation.
   if (buffers > 1)
     for (const std::unique_ptr<SlabAlloc> &alloc : slabAllocs)
       if (alloc->buffers == buffers && alloc->source == op.getSource() &&
           alloc->box == box && alloc->pad == pad &&
+          alloc->transpose == op.getTranspose() &&
           alloc->transport == op.getTransport() &&
           alloc->swizzle == op.getSwizzle())
         return alloc.get();
@@ -67,6 +68,7 @@ SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
   alloc->source = op.getSource();
   alloc->box = box;
   alloc->pad = pad;
+  alloc->transpose = op.getTranspose();
   alloc->transport = op.getTransport();
   slabAllocs.push_back(std::move(alloc));
   return slabAllocs.back().get();

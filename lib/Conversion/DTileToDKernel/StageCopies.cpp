@@ -3,7 +3,9 @@
 // A sync stage copies its box through registers, spread over the threads; a
 // cp.async stage in the widest aligned runs, committed as one group that
 // dtile.async_wait waits for. Boxes that may reach past the source are
-// zero-filled there.
+// zero-filled there. A transposed stage reads its box along the source's
+// rows (coalesced) and writes each element at its transposed place in the
+// slab, one element a copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +91,10 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
       Value inside = cmpLt(loc, src.back(), sourceType.getDimSize(d));
       valid = valid ? arith::AndIOp::create(b, loc, valid, inside) : inside;
     }
+    // The two innermost slab dimensions are the box's swapped (runs are
+    // one element: getCpAsyncRunBytes).
+    if (op.getTranspose())
+      std::swap(dst[dst.size() - 1], dst[dst.size() - 2]);
     // A run stays inside one 16-byte chunk, which the swizzle moves whole.
     if (alloc->swizzle != 0)
       dst = {swizzledSlabIndex(loc, *alloc, slot, coords)};

@@ -1028,3 +1028,77 @@ func.func @zero_init_unsorted(%a: memref<4xf32>, %b: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @stage_transpose_shape(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{result must be the box of the source with its two innermost dimensions swapped, 'memref<32x16xf32, #gpu.address_space<workgroup>>'}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] transpose : memref<64x64xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_transpose_rank(%arg0: memref<64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{transposes the two innermost dimensions of its box, which needs a rank of 2 or more, got 1}}
+      %s = dtile.stage %x[%b * 16] box [16] transpose : memref<64xf32> -> memref<16xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+/// TMA writes the box as the source holds it.
+func.func @stage_transpose_tma(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a transposed stage is copied one element at a time, which transport tma cannot do}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] transpose transport tma : memref<64x64xf32> -> memref<32x16xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_transpose_vector(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a vector stage needs rows that allow aligned runs of 8 or 16 bytes in the source and the slab}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] transpose transport vector : memref<64x64xf32> -> memref<32x16xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_transpose_swizzle(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a transposed stage cannot be swizzled}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] transpose transport cp_async swizzle 128 : memref<64x64xf32> -> memref<32x16xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+/// cp.async moves 4 bytes at least: two halves would land in two places.
+func.func @stage_transpose_cp_async_half(%arg0: memref<64x64xf16>, %arg1: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf16>) outs(%y = %arg1 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a transposed cp_async stage copies 4-byte elements one at a time, but its elements are 2 bytes}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 32] transpose transport cp_async : memref<64x64xf16> -> memref<32x16xf16, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}

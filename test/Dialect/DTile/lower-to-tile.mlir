@@ -48,7 +48,7 @@
 /// 32); then 32 x 128 tiles (128 blocks), 256 threads of 4 x 4 outputs,
 /// both operands staged per K chunk; the leading 1 of x stays a unit slab
 /// dimension.
-// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 8, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32> zero_init [0]
 // MATMUL:   dtile.tile blocks(%[[S:.*]] : 8 "r0_s", %[[MO:.*]] : 1 "d0_o", %[[NO:.*]] : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 // MATMUL:     dtile.stage %{{.*}}[0, %[[MO]] * 32, %[[S]] * 256] box [1, 32, 32] buffers 2 slot %{{.*}} transport cp_async : memref<1x32x2048xf32> -> memref<1x32x32xf32, #gpu.address_space<workgroup>>
 // MATMUL:     dtile.stage %{{.*}}[%[[S]] * 256, %[[NO]] * 128] box [32, 128] buffers 2 slot %{{.*}} transport cp_async : memref<2048x2048xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
@@ -60,7 +60,7 @@
 
 /// On an A100 (108 SMs) K splits over 4 blocks: the fewest that, with
 /// 64 x 64 tiles, give a block per SM.
-// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 4, stage = [0, 1], unroll = 32> zero_init [0]
+// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 4, stage = [0, 1], transpose_a = false, unroll = 32> zero_init [0]
 // MATMUL80:   dtile.tile blocks(%{{.*}} : 4 "r0_s", %{{.*}} : 1 "d0_o", %{{.*}} : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 
 /// One row of 2048 per block, 256 threads sharing it: the sum of squares
@@ -93,7 +93,7 @@
 // SDPA80: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 16, split_kv = 16, unroll = 1>
 // SDPA80-NOT: dtile.kernel
 
-// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, async_copy = true, double_buffer = true, pad = true, permute = true, pipeline = true, reg_double = false, split_k = 1, stage = [0, 1], unroll = 4>
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, async_copy = true, double_buffer = true, pad = true, permute = true, pipeline = true, reg_double = false, split_k = 1, stage = [0, 1], transpose_a = false, unroll = 4>
 // VARIANT:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 32 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
 
 /// One row per thread: the 32 rows fill one warp in one block.

@@ -34,7 +34,7 @@
 
 /// Every rule in order on every kernel; the knobs record every decision.
 // DEFAULT-LABEL: func.func @matmul
-//       DEFAULT:   dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, async_copy = true, double_buffer = true, pad = true, pipeline = true, reg_double = false, split_k = 2, stage = [0, 1], unroll = 32> zero_init [0]
+//       DEFAULT:   dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, async_copy = true, double_buffer = true, pad = true, pipeline = true, reg_double = false, split_k = 2, stage = [0, 1], transpose_a = false, unroll = 32> zero_init [0]
 //       DEFAULT:     dtile.tile blocks(%{{.*}} : 2 "r0_s", %{{.*}} : 4 "d0_o", %{{.*}} : 8 "d1_o") threads(%{{.*}} : 4 "d0_i", %{{.*}} : 8 "d1_i") {
 //       DEFAULT:       dloop.for %{{.*}} = 0 to 2 reduce "r0_o"
 //       DEFAULT:         dtile.stage
@@ -89,12 +89,12 @@
 /// tile (2 x 2 outputs per thread, both operands staged, unroll 4 for the
 /// 64-long chunk loop). One thread per gemv column: blockify, chunk_reduce
 /// and stage_inputs now apply.
-// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 16, BN = 64, FM = 2, FN = 2, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, stage = [0, 1], unroll = 4>
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 16, BN = 64, FM = 2, FN = 2, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, stage = [0, 1], transpose_a = false, unroll = 4>
 // VARIANT: dtile.kernel @rowsum_0_reduce knobs<threads = 256>
 // VARIANT: dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 // VARIANT: dtile.kernel @gemv_0_reduce knobs<async_copy = true, block_threads = 64, chunk = 128, double_buffer = true, pipeline = true, reg_double = false, stage = [0], threads = 1, unroll = 4>
 
-// GLOBAL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, async_copy = true, double_buffer = true, pad = true, pipeline = true, reg_double = false, split_k = 2, stage = [0, 1], unroll = 32>
+// GLOBAL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 4, BN = 8, FM = 1, FN = 1, async_copy = true, double_buffer = true, pad = true, pipeline = true, reg_double = false, split_k = 2, stage = [0, 1], transpose_a = false, unroll = 32>
 // GLOBAL: dtile.kernel @rowsum_0_reduce knobs<threads = 64>
 // GLOBAL: dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 // GLOBAL: dtile.kernel @gemv_0_reduce knobs<threads = 64>

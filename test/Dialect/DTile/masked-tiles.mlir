@@ -12,7 +12,7 @@
 /// reach (40) and is zero-filled past the 37 rows of A, so reads of it need
 /// no guard; each row copy's stores are guarded by its own row.
 // CHECK-LABEL: func.func @masked_matmul
-//       CHECK:   dtile.kernel @masked_matmul knobs<BK = 32, BM = 37, BN = 24, FM = 4, FN = 2, async_copy = false, double_buffer = false, pad = false, reg_double = false, stage = [0, 1], tma = false, unroll = 1, vector_copy = false, vector_reads = false, vector_stores = false> ins(%[[A:[^ ]+]] = %{{[^ ]+}} : memref<37x64xf32>, %[[B:[^ ]+]] = %{{[^ ]+}} : memref<64x24xf32>) outs(%[[C:[^ ]+]] = %{{[^ ]+}} : memref<37x24xf32>) {
+//       CHECK:   dtile.kernel @masked_matmul knobs<BK = 32, BM = 37, BN = 24, FM = 4, FN = 2, async_copy = false, double_buffer = false, pad = false, reg_double = false, stage = [0, 1], tma = false, transpose_a = false, unroll = 1, vector_copy = false, vector_reads = false, vector_stores = false> ins(%[[A:[^ ]+]] = %{{[^ ]+}} : memref<37x64xf32>, %[[B:[^ ]+]] = %{{[^ ]+}} : memref<64x24xf32>) outs(%[[C:[^ ]+]] = %{{[^ ]+}} : memref<37x24xf32>) {
 //       CHECK:     %[[M:.*]] = arith.constant 37 : index
 //       CHECK:     dtile.tile blocks(%[[MO:.*]] : 1 "m_o", %[[NO:.*]] : 1 "n_o") threads(%[[MI:.*]] : 10 "m_i", %[[NI:.*]] : 12 "n_i") {
 //       CHECK:       %[[R1:.*]] = affine.apply #{{.*}}(%[[MI]])

@@ -403,3 +403,28 @@ func.func @split_k(%arg0: memref<8x64xf32>, %arg1: memref<8xf32>) {
   }
   return
 }
+
+/// transpose_a: A's [16, 32] box held as a [32, 16] slab, its rows padded
+/// by a float4, copied 4 bytes at a time; read at [k, m].
+// CHECK-LABEL: func.func @transposed_stage
+//       CHECK:   dtile.stage %{{.*}}[%{{.*}} * 16, %{{.*}} * 32] box [16, 32] transpose pad [0, 4] transport cp_async : memref<64x128xf32> -> memref<32x16xf32, #gpu.address_space<workgroup>>
+//       CHECK:   dloop.load %{{.*}}[%{{.*}}, %{{.*}} * 4] : memref<32x16xf32, #gpu.address_space<workgroup>>
+func.func @transposed_stage(%arg0: memref<64x128xf32>, %arg1: memref<64x8xf32>) {
+  dtile.kernel @transposed_stage ins(%a = %arg0 : memref<64x128xf32>) outs(%y = %arg1 : memref<64x8xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dtile.tile blocks(%mo : 4 "mo") threads(%mi : 4 "mi", %ni : 8 "ni") {
+      %sum = dloop.for %ko = 0 to 4 reduce "ko" iter(%acc = %zero : f32) {
+        %as = dtile.stage %a[%mo * 16, %ko * 32] box [16, 32] transpose pad [0, 4] transport cp_async : memref<64x128xf32> -> memref<32x16xf32, #gpu.address_space<workgroup>>
+        dtile.async_wait keep 0
+        %p = dloop.for %ki = 0 to 32 reduce "ki" iter(%acc_0 = %acc : f32) {
+          %v = dloop.load %as[%ki, %mi * 4] : memref<32x16xf32, #gpu.address_space<workgroup>>
+          %n = arith.addf %acc_0, %v : f32
+          dloop.yield %n : f32
+        }
+        dloop.yield %p : f32
+      }
+      dloop.store %sum, %y[%mo * 16 + %mi * 4, %ni] : memref<64x8xf32>
+    }
+  }
+  return
+}

@@ -53,7 +53,7 @@
 
 /// 100 columns in tiles of 128: the bias read and the stores move with the
 /// columns; only the last quarter of each thread's columns can pass 100.
-// WIDE: knobs<BK = 32, BM = 16, BN = 128, FM = 2, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, stage = [0, 1], unroll = 32>
+// WIDE: knobs<BK = 32, BM = 16, BN = 128, FM = 2, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, stage = [0, 1], transpose_a = false, unroll = 32>
 // WIDE: dloop.load %in2[%[[NO:.*]] * 128 + %[[NI:[a-z0-9_]+]]]
 // WIDE: dloop.load %in2[%[[NO]] * 128 + %[[NI]] + 32]
 // WIDE: dloop.load %in2[%[[NO]] * 128 + %[[NI]] + 64]

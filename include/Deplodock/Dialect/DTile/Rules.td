@@ -531,6 +531,30 @@ def DTilePermuteRegisterTile : TileRule<"dtile-permute-register-tile",
   let forks = "permute_register_tile: permute in {true*, false}";
 }
 
+def DTileTransposeA : TileRule<"dtile-transpose-a", "transpose_a",
+    "hold a slab read a column per thread (A's) transposed "
+    "(fork: skip / apply)", [
+  Knob<"transpose_a", KnobBool,
+       "A's slab is held [BK][BM], a thread's FM rows adjacent">]> {
+  let description = [{
+    register_tile gives a thread FM rows of A, which it reads down a column
+    of A's [BM][BK] slab at each K step. Holding that slab transposed
+    (`dtile.stage ... transpose`, [BK][BM]) makes the FM rows adjacent, so
+    vector_reads reads them as 128-bit (float4) vectors too. The stage
+    still reads the source along its rows (coalesced along K) and scatters
+    each element to its transposed place; pad_smem pads the slab rows
+    against the bank conflicts of that write. Legal for synchronous,
+    unpadded stages (its place in the pipeline: before any transport or
+    layout is chosen) of 4-byte elements, every read of which is a
+    dloop.load whose innermost index names no thread coordinate and the
+    one before it some (a slab column per thread); later rules respect it:
+    async_copy copies it 4 bytes at a time, tma_copy, vector_copy and
+    split_inner_for_swizzle leave it alone. list-forks says why a kernel
+    has no such slab. Heuristic: skip, until a GPU measures it.
+  }];
+  let forks = "transpose_a: transpose_a in {false*, true}";
+}
+
 def DTileVectorReads : TileRule<"dtile-vector-reads", "vector_reads",
     "read register-tile columns of a slab as 8/16-byte vectors "
     "(fork: skip / apply)", [
@@ -545,7 +569,10 @@ def DTileVectorReads : TileRule<"dtile-vector-reads", "vector_reads",
     quarter-warp's reads cover 32 consecutive words. Legal where the
     slab's (padded) rows and the read's innermost index coefficients and
     base are multiples of W. A's rows, a slab column per thread, stay
-    scalar. Heuristic: skip, until it is measured on a GPU.
+    scalar unless transpose_a held A's slab transposed: then a thread's FM
+    rows at one K are adjacent and form runs too, also where
+    permute_register_tile interleaved B's columns (B's reads stay scalar
+    then). Heuristic: skip, until it is measured on a GPU.
   }];
   let forks = "vector_reads: vector_reads in {false*, true}";
 }
@@ -571,7 +598,8 @@ def DTilePadSmem : TileRule<"dtile-pad-smem", "pad_smem",
   Knob<"pad", KnobBool, "pad shared rows against bank conflicts">]> {
   let description = [{
     Per stage, the smallest row padding (whole words) that lowers the worst
-    conflict degree of the slab's reads. Applies where some stage gains and
+    conflict degree of the slab's reads (plus, for a slab transpose_a holds
+    transposed, of its copy's writes down the slab's columns). Applies where some stage gains and
     the padded slabs still fit; TMA stages are dense and never padded.
     Heuristic: pad.
   }];
@@ -759,9 +787,10 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// The order the rules run in. register_tile runs before stage_inputs, so
 /// that stages are placed once in the already jammed body; permute and
 /// pad_smem follow stage_inputs, so that their conflict analyses see the
-/// slab reads as they end up; vector_reads follows permute (it applies
-/// where permute kept the columns) and precedes pad_smem, which keeps its
-/// vectors aligned; tma_copy follows async_copy and applies only
+/// slab reads as they end up; transpose_a follows permute and precedes
+/// vector_reads, which then reads A's transposed rows as vectors;
+/// vector_reads follows permute (it deals B's columns where permute kept
+/// them) and precedes pad_smem, which keeps its vectors aligned; tma_copy follows async_copy and applies only
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
 /// attention_blocks takes the place of blockify_launch for online-softmax
 /// kernels, so it runs first; stage_inputs then stages its key steps, and
@@ -789,6 +818,7 @@ def TileRulePipeline {
     DTileRegisterTile,
     DTileStageInputs,
     DTilePermuteRegisterTile,
+    DTileTransposeA,
     DTileVectorReads,
     DTileVectorStores,
     DTilePadSmem,

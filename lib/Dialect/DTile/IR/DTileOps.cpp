@@ -568,6 +568,10 @@ std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
   auto source = cast<MemRefType>(getSource().getType());
   int64_t elementBytes =
       (source.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  // A transposed slab is written one element at a time (a source row
+  // scatters down a slab column): only 4-byte elements fit cp.async.
+  if (getTranspose())
+    return elementBytes == 4 ? std::optional<int64_t>(4) : std::nullopt;
   ArrayRef<int64_t> box = getBox();
   bool scalar = box.empty();
   int64_t innerBox = scalar ? 1 : box.back();
@@ -605,6 +609,7 @@ ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   props.map = cast<AffineMapAttr>(mapAttrs.get("map"));
   props.box = b.getDenseI64ArrayAttr(box);
+  props.transpose = succeeded(parser.parseOptionalKeyword("transpose"));
   props.zero_fill = succeeded(parser.parseOptionalKeyword("zero_fill"));
   if (succeeded(parser.parseOptionalKeyword("pad"))) {
     if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
@@ -651,6 +656,8 @@ void StageOp::print(OpAsmPrinter &p) {
   p << ' ' << getSource() << '[';
   p.printAffineMapOfSSAIds(getMapAttr(), getOrigin());
   p << "] box [" << getBox() << ']';
+  if (getTranspose())
+    p << " transpose";
   if (getZeroFill())
     p << " zero_fill";
   if (getPad())
@@ -663,7 +670,8 @@ void StageOp::print(OpAsmPrinter &p) {
     p << " swizzle " << getSwizzle();
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {"map", "box", "pad", "buffers", "transport",
-                           "swizzle", "zero_fill", "operandSegmentSizes"});
+                           "swizzle", "zero_fill", "transpose",
+                           "operandSegmentSizes"});
   p << " : " << getSource().getType() << " -> " << getType();
 }
 
@@ -804,10 +812,32 @@ LogicalResult StageOp::verify() {
       dyn_cast_or_null<gpu::AddressSpaceAttr>(resultType.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
     return emitOpError("result must live in workgroup memory");
-  auto expected = MemRefType::get(box, sourceType.getElementType(),
+  SmallVector<int64_t> slabShape(box);
+  if (getTranspose()) {
+    if (rank < 2)
+      return emitOpError("transposes the two innermost dimensions of its "
+                         "box, which needs a rank of 2 or more, got ")
+             << rank;
+    if (getTransport() == Transport::tma || getTransport() == Transport::vector)
+      return emitOpError("a transposed stage is copied one element at a "
+                         "time, which transport ")
+             << stringifyTransport(getTransport()) << " cannot do";
+    if (swizzle != 0)
+      return emitOpError("a transposed stage cannot be swizzled");
+    if (getTransport() == Transport::cp_async && !getCpAsyncRunBytes())
+      return emitOpError("a transposed cp_async stage copies 4-byte "
+                         "elements one at a time, but its elements are ")
+             << (sourceType.getElementTypeBitWidth() + 7) / 8 << " bytes";
+    std::swap(slabShape[rank - 1], slabShape[rank - 2]);
+  }
+  auto expected = MemRefType::get(slabShape, sourceType.getElementType(),
                                   MemRefLayoutAttrInterface(), space);
   if (resultType != expected)
-    return emitOpError("result must be the box of the source, ") << expected;
+    return emitOpError(getTranspose()
+                           ? "result must be the box of the source with its "
+                             "two innermost dimensions swapped, "
+                           : "result must be the box of the source, ")
+           << expected;
   if (!(*this)->getParentOfType<TileOp>())
     return emitOpError("must be inside a dtile.tile");
   return verifyStageBounds(*this);

@@ -77,7 +77,7 @@ struct SlabLayout {
       return std::nullopt;
     auto type = cast<MemRefType>(stage.getResult().getType());
     SlabLayout layout;
-    layout.box = stage.getBox();
+    layout.box = stage.getSlabShape();
     layout.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
     layout.rows =
         type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
@@ -316,5 +316,38 @@ std::optional<int64_t> dtile::vectorReadConflicts(StageOp stage,
         words.push_back((*starts)[l] + w);
     worst = std::max(worst, bankConflictDegree(words));
   }
+  return worst;
+}
+
+std::optional<int64_t> dtile::transposedWriteConflicts(StageOp stage,
+                                                       ArrayRef<int64_t> pad) {
+  auto tile = stage->getParentOfType<TileOp>();
+  std::optional<SlabLayout> layout = SlabLayout::get(stage, pad, 0);
+  if (!stage.getTranspose() || !tile || !layout ||
+      layout->elementBytes > kBankBytes)
+    return std::nullopt;
+  ArrayRef<int64_t> box = stage.getBox();
+  int64_t rank = box.size(), threads = tile.getNumThreads();
+  int64_t count = ShapedType::getNumElements(box);
+  // The slab address of element `e` of the box in source order.
+  auto address = [&](int64_t e) {
+    SmallVector<int64_t> index(rank);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      index[d] = e % box[d];
+      e /= box[d];
+    }
+    std::swap(index[rank - 1], index[rank - 2]);
+    return layout->byteOffset(index);
+  };
+  int64_t worst = 1;
+  for (int64_t first = 0; first < count; first += threads)
+    for (int64_t warp = 0; warp < threads; warp += kNumBanks) {
+      SmallVector<int64_t> addresses;
+      for (int64_t lane = warp;
+           lane < std::min(threads, warp + kNumBanks) && first + lane < count;
+           ++lane)
+        addresses.push_back(address(first + lane));
+      worst = std::max(worst, bankConflictDegree(addresses));
+    }
   return worst;
 }

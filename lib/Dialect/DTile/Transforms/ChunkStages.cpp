@@ -33,7 +33,7 @@ static int64_t elementBytes(StageOp stage) {
 
 int64_t dtile::getSlabBytes(StageOp stage) {
   int64_t elements = 1;
-  for (auto [extent, pad] : llvm::zip(stage.getBox(), stage.getPadding()))
+  for (auto [extent, pad] : llvm::zip(stage.getSlabShape(), stage.getPadding()))
     elements *= extent + pad;
   return elements * elementBytes(stage);
 }
@@ -54,7 +54,8 @@ bool dtile::canCopyTma(StageOp stage) {
   ArrayRef<int64_t> box = stage.getBox();
   auto source = cast<MemRefType>(stage.getSource().getType());
   int64_t bytes = elementBytes(stage);
-  if (box.empty() || box.size() > 5 ||
+  // TMA writes the box as the source holds it, never transposed.
+  if (stage.getTranspose() || box.empty() || box.size() > 5 ||
       static_cast<int64_t>(box.size()) != source.getRank() ||
       !llvm::is_contained({1, 2, 4, 8}, bytes))
     return false;

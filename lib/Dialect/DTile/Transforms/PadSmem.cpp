@@ -6,8 +6,10 @@
 // rule takes the smallest pad of the innermost dimension (whole words, so
 // cp.async runs stay aligned; whole vectors where vector_reads read the
 // slab in runs) that lowers the worst conflict degree of the
-// slab's reads; it forks (pad / no pad) only when some stage gains and the
-// padded slabs still fit. TMA stages are dense by definition and not padded.
+// slab's reads (and, for a slab transpose_a holds transposed, of its
+// copy's scattered writes); it forks (pad / no pad) only when some stage gains
+// and the padded slabs still fit. TMA stages are dense by definition and not
+// padded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,8 +41,19 @@ std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
   for (Operation *user : stage.getResult().getUsers())
     if (auto vector = dyn_cast<dkernel::VectorLoadOp>(user))
       run = std::max<int64_t>(run, vector.getNumResults());
+  // A transposed slab's copy scatters its writes down slab columns: they
+  // count as much as a read.
+  auto cost = [&](ArrayRef<int64_t> pad) -> std::optional<int64_t> {
+    std::optional<int64_t> reads = slabReadCost(stage, pad);
+    if (!reads || !stage.getTranspose())
+      return reads;
+    std::optional<int64_t> writes = transposedWriteConflicts(stage, pad);
+    if (!writes)
+      return std::nullopt;
+    return *reads + *writes;
+  };
   SmallVector<int64_t> pad(rank, 0);
-  std::optional<int64_t> base = slabReadCost(stage, pad);
+  std::optional<int64_t> base = cost(pad);
   if (!base)
     return std::nullopt;
   std::optional<SmallVector<int64_t>> best;
@@ -49,9 +62,9 @@ std::optional<SmallVector<int64_t>> choosePad(StageOp stage) {
     pad.back() = words * 32 / elementBits;
     if (pad.back() % run != 0)
       continue;
-    std::optional<int64_t> cost = slabReadCost(stage, pad);
-    if (cost && *cost < bestCost) {
-      bestCost = *cost;
+    std::optional<int64_t> padded = cost(pad);
+    if (padded && *padded < bestCost) {
+      bestCost = *padded;
       best = pad;
     }
   }
@@ -68,7 +81,7 @@ planPads(KernelOp kernel, bool &fits, TargetAttr t) {
     SmallVector<int64_t> padding = pad ? *pad : stage.getPadding();
     auto type = cast<MemRefType>(stage.getResult().getType());
     int64_t elements = stage.getBuffers();
-    for (auto [extent, p] : llvm::zip(stage.getBox(), padding))
+    for (auto [extent, p] : llvm::zip(stage.getSlabShape(), padding))
       elements *= extent + p;
     bytes += elements * ((type.getElementTypeBitWidth() + 7) / 8);
     if (pad)

@@ -10,8 +10,10 @@
 // kept the columns, the slab's (padded) rows and the read's innermost
 // index coefficients and base are multiples of W: the run is aligned
 // whatever the operands hold. A's rows (a column of its slab per thread)
-// stay scalar reads. Forks skip / apply; the heuristic skips until a GPU
-// measures it.
+// stay scalar reads, unless transpose_a held A's slab transposed: then a
+// thread's FM rows at one K are adjacent and form runs too, whether or not
+// permute_register_tile interleaved B's columns. Forks skip / apply; the
+// heuristic skips until a GPU measures it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,46 +37,55 @@ static bool isAlignedSlab(Value slab, int64_t width) {
   if (!stage || !llvm::is_contained(
                     vectorWidths(getElementTypeOrSelf(slab.getType())), width))
     return false;
-  return stage.getBox().back() % width == 0 &&
-         (stage.getBox().back() + stage.getPadding().back()) % width == 0;
+  int64_t row = stage.getSlabShape().back();
+  return row % width == 0 && (row + stage.getPadding().back()) % width == 0;
 }
 
 /// Deals `kernel`'s register-tile columns in runs of the widest vector
 /// that forms runs of slab reads and rewrites those reads; false (the
-/// kernel unchanged, or a clone to throw away) when none forms.
+/// kernel unchanged, or a clone to throw away) when none forms. Where the
+/// columns cannot be dealt (permute_register_tile interleaved them), the
+/// rows of a transposed slab (transpose_a) still form runs: a thread's
+/// rows are adjacent there already.
 static bool vectorizeReads(KernelOp kernel, bool rewrite) {
   std::optional<PermuteRegisterTileKnobs> permuted =
       kernel.getKnobs().get<PermuteRegisterTileKnobs>();
   std::optional<ColumnThreads> columns = getRegisterColumnThreads(kernel);
-  if ((permuted && permuted->permute) || !columns)
-    return false;
+  bool dealColumns = !(permuted && permuted->permute) && columns;
   SmallVector<int64_t, 4> widths;
+  bool anyTransposed = false;
   kernel.walk([&](StageOp stage) {
+    anyTransposed |= stage.getTranspose();
     for (int64_t w : vectorWidths(getElementTypeOrSelf(stage.getResult())))
       if (!llvm::is_contained(widths, w))
         widths.push_back(w);
   });
+  if (!dealColumns && !anyTransposed)
+    return false;
   llvm::sort(widths, std::greater<>());
   for (int64_t width : widths) {
-    if (width > columns->fn && columns->fn % width != 0)
-      continue;
+    bool deal =
+        dealColumns && (width <= columns->fn || columns->fn % width == 0);
+    // Without dealt columns only the transposed slabs' rows form runs.
+    auto accept = [&](Value v) {
+      return isAlignedSlab(v, width) &&
+             (deal || v.getDefiningOp<StageOp>().getTranspose());
+    };
     auto copy = cast<KernelOp>(kernel->clone());
-    bool dealt =
-        columns->fn <= width || succeeded(permuteRegisterColumns(copy, width));
+    bool dealt = !deal || columns->fn <= width ||
+                 succeeded(permuteRegisterColumns(copy, width));
     SmallVector<VectorRun> runs =
-        dealt ? findVectorRuns(copy, /*stores=*/false, width,
-                               [&](Value v) { return isAlignedSlab(v, width); })
+        dealt ? findVectorRuns(copy, /*stores=*/false, width, accept)
               : SmallVector<VectorRun>();
     copy->erase();
     if (runs.empty())
       continue;
     if (!rewrite)
       return true;
-    if (columns->fn > width && failed(permuteRegisterColumns(kernel, width)))
+    if (deal && columns->fn > width &&
+        failed(permuteRegisterColumns(kernel, width)))
       return false;
-    rewriteVectorRuns(
-        findVectorRuns(kernel, /*stores=*/false, width,
-                       [&](Value v) { return isAlignedSlab(v, width); }));
+    rewriteVectorRuns(findVectorRuns(kernel, /*stores=*/false, width, accept));
     cleanupKernel(kernel);
     return true;
   }

@@ -217,6 +217,13 @@ def DTile_StageOp : DTile_Op<"stage", [
     `[0, buffers - 1]`. With `zero_fill` the box may reach past the end of
     the source (the last tile of an extent the tile does not divide): those
     elements of the slab read as zero, and the bounds check is left out.
+    With `transpose` the slab holds the box with its two innermost
+    dimensions swapped (the result's shape), `pad` padding the slab's
+    dimensions: a box [64, 32] of an A operand becomes a [32, 64] slab whose
+    rows are a K index, so the FM rows of A one thread reads at one K are
+    adjacent. The copy still reads the source along its rows and scatters
+    into the slab, one element at a time: plain loads and stores or 4-byte
+    cp.async copies; TMA, vector copies and swizzles cannot transpose.
 
     ```mlir
     %as = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] pad [0, 1]
@@ -224,6 +231,8 @@ def DTile_StageOp : DTile_Op<"stage", [
         : memref<512x2048xf32> -> memref<64x32xf32, #gpu.address_space<workgroup>>
     %bs = dtile.stage %b[%ko * 32, %no * 64] box [32, 64] zero_fill
         : memref<1000x333xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
+    %at = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] transpose pad [0, 4]
+        : memref<512x2048xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins AnyStaticShapeMemRef:$source,
@@ -236,13 +245,19 @@ def DTile_StageOp : DTile_Op<"stage", [
                        DefaultValuedProp<DTile_TransportProp,
                                          "::deplodock::dtile::Transport::sync">:$transport,
                        DefaultValuedProp<I64Prop, "0">:$swizzle,
-                       UnitProp:$zero_fill);
+                       UnitProp:$zero_fill,
+                       UnitProp:$transpose);
   let results = (outs AnyStaticShapeMemRef:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The padding of each slab dimension (zeros when none is set).
     ::llvm::SmallVector<int64_t> getPadding();
+    /// The slab's logical shape: the box, its two innermost dimensions
+    /// swapped with `transpose` (the result type's shape).
+    ::llvm::ArrayRef<int64_t> getSlabShape() {
+      return ::llvm::cast<::mlir::MemRefType>(getType()).getShape();
+    }
     /// The widest cp.async run (16, 8 or 4 bytes) that stays aligned in the
     /// source and the (padded) slab for every origin: the box, the source
     /// rows, the slab rows and the innermost origin are multiples of it.

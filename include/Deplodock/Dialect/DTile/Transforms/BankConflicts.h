@@ -79,6 +79,17 @@ std::optional<int64_t> vectorReadConflicts(StageOp stage,
                                            llvm::ArrayRef<int64_t> pad,
                                            int64_t swizzle = 0);
 
+/// The worst conflict degree of the shared writes of the copy of the
+/// transposed stage `stage` (transpose_a), were the slab laid out with
+/// `pad`: the block's threads take the box's elements in source order
+/// (thread t elements t, t + T, ..., as the Kernel lowering's copy), so a
+/// warp reads 32 consecutive source elements and writes each at its
+/// transposed place, down a slab column. Nullopt for a stage that is not
+/// transposed (its copy writes runs in slab order) or whose elements are
+/// wider than a bank.
+std::optional<int64_t> transposedWriteConflicts(StageOp stage,
+                                                llvm::ArrayRef<int64_t> pad);
+
 } // namespace deplodock::dtile
 
 #endif // DEPLODOCK_DIALECT_DTILE_TRANSFORMS_BANKCONFLICTS_H
