@@ -431,11 +431,13 @@ private:
   /// mbarriers it arms per step) give d = S / G. cp.async: a wait that
   /// leaves N groups pending in a loop committing G per step keeps N / G
   /// steps in flight, one more when the loop issues the next step's copies
-  /// before it reads shared memory. A loop that refills nothing waits once.
+  /// before it reads shared memory; each wgmma group a step leaves in
+  /// flight (wait_group N) keeps one slot from being refilled. A loop that
+  /// refills nothing waits once.
   bool chargeCopyPipeline(scf::ForOp loop, double count, double trips) {
     dkernel::MbarrierWaitOp tmaWait;
     dkernel::CpAsyncWaitOp cpWait;
-    int64_t armed = 0, committed = 0;
+    int64_t armed = 0, committed = 0, wgmmaInFlight = 0;
     // Whether the first cp.async of the body comes before its first read
     // of shared memory, once one of the two is seen.
     std::optional<bool> prefetches;
@@ -446,6 +448,8 @@ private:
         cpWait = w;
       else if (isa<dkernel::MbarrierArriveExpectTxOp>(op))
         ++armed;
+      else if (auto w = dyn_cast<dkernel::WgmmaWaitGroupOp>(op))
+        wgmmaInFlight = std::max<int64_t>(wgmmaInFlight, w.getPending());
       else if (isa<dkernel::CpAsyncCommitOp>(op))
         ++committed;
       else if (!prefetches && isa<dkernel::CpAsyncOp>(op))
@@ -456,7 +460,11 @@ private:
     int64_t depth = 0;
     if (tmaWait) {
       auto slots = cast<MemRefType>(tmaWait.getMbarriers().getType());
-      depth = armed ? std::max<int64_t>(slots.getNumElements() / armed, 1) : 0;
+      // A slot is refilled only once the wgmma groups reading it retire:
+      // each group a step leaves in flight holds one more slot.
+      depth = armed ? std::max<int64_t>(
+                          slots.getNumElements() / armed - wgmmaInFlight, 1)
+                    : 0;
     } else if (cpWait) {
       depth = committed ? (prefetches.value_or(false) ? 2 : 1) +
                               int64_t(cpWait.getPending()) / committed
