@@ -44,7 +44,6 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -159,7 +158,6 @@ private:
   /// `signaturesAt`.
   DenseSet<uint64_t> signatures;
   unsigned signaturesAt = ~0u;
-  /// Whether the last proposal was a pair move.
   /// Whether the last proposal was a pair move; pair moves made.
   bool lastWasPair = false;
   unsigned numPairs = 0;
