@@ -5,13 +5,13 @@
 # over all of them, the median best / reference after 16, 32 and 64 measured
 # variants, the kernels within 2% and the kernels where each strategy did
 # better, as well or worse than uniform random terminals. The reference is
-# the best known (docs/Tuner/best-known-sm_90.json, once --best-known has
-# written it), or better if a run finds it. See docs/Tuner/Search.md for the results and what they mean.
+# the best known (docs/Tuner/best-known-sm_90.json), or better if a run finds
+# it. See docs/Tuner/Search.md for the results and what they mean.
 #
 #   scripts/compare-search.sh                  # mcts and random (no prior: the model backend's default)
 #   scripts/compare-search.sh --prior=model --prior-noise=0.3   # mcts with a model that is ~30% off
 #   scripts/compare-search.sh --kernel=decoder_block_1_reduce   # one kernel
-#   scripts/compare-search.sh --best-known     # recompute the best known (an hour or more)
+#   scripts/compare-search.sh --best-known [TABLE...]   # improve the best known (see below)
 #
 # Environment: RUNS (default 3), STRATEGIES (default mcts,random), BUILD_DIR.
 set -euo pipefail
@@ -26,20 +26,30 @@ trap 'rm -rf "$scratch"' EXIT
 cat "$root"/examples/*.mlir > "$scratch/suite.mlir"
 
 if [ "${1:-}" = --best-known ]; then
-  # The best of a long search ranked by the (exact) model, of a long uniform
-  # one, and of the current best known.
-  "$tune" "$scratch/suite.mlir" --no-db --prior=model --max-variants=300 \
-    --patience=0 --quiet --record-table="$scratch/guided.json" >/dev/null
-  "$tune" "$scratch/suite.mlir" --no-db --search=random --max-variants=1000 \
-    --patience=0 --quiet --record-table="$scratch/random.json" >/dev/null
-  python3 - "$reference" "$scratch/guided.json" "$scratch/random.json" <<'PY'
+  # The best of two long searches (1,000 variants each, about half an hour of
+  # CPU together), of the latency tables given (e.g. --record-table of other
+  # runs on the model backend) and of the current best known.
+  shift
+  for seed in 1 2; do
+    "$tune" "$scratch/suite.mlir" --no-db --max-variants=1000 --patience=0 \
+      --seed=$seed --quiet --record-table="$scratch/long$seed.json" >/dev/null
+  done
+  python3 - "$reference" "$scratch/long1.json" "$scratch/long2.json" "$@" <<'PY'
 import json, os, sys
 out, tables = sys.argv[1], sys.argv[2:]
 if os.path.exists(out):
     tables.append(out)
 best = {}
+context = None
 for path in tables:
     table = json.load(open(path))
+    # Latencies of another model version are not comparable: the first
+    # table (a search just run) sets the context.
+    context = context or table.get("recorded_context")
+    if table.get("recorded_context") != context:
+        print(f"{path}: recorded in {table.get('recorded_context')}, not "
+              f"{context}: skipped")
+        continue
     for key, kernel in table["kernels"].items():
         for knobs, entry in kernel["variants"].items():
             if entry["status"] != "ok":
@@ -48,7 +58,7 @@ for path in tables:
                 best[key] = (kernel["name"], knobs, entry)
 result = {"format": "deplodock-latency-table", "version": 1,
           "target": "sm_90", "recorded_with": "model",
-          "recorded_context": "model-sm_90-v1",
+          "recorded_context": context,
           "kernels": {key: {"name": name, "variants": {knobs: entry}}
                       for key, (name, knobs, entry) in sorted(best.items())}}
 with open(out, "w") as f:
@@ -59,8 +69,7 @@ PY
   exit 0
 fi
 
-# Without the best known (not computed yet), the reference is the best any
-# run finds.
+# Without the best known, the reference is the best any run finds.
 ref_args=()
 [ -f "$reference" ] && ref_args=(--reference-table="$reference")
 "$tune" "$scratch/suite.mlir" --no-db --compare="${STRATEGIES:-mcts,random}" \

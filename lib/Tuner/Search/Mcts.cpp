@@ -19,6 +19,17 @@
 //    pseudo-count per option); with a prior, uniform terminals instead,
 //    which the prior can judge unmeasured.
 //
+// Without a prior, two more rules spend the measurements where outcomes
+// can differ (ForkStats.h). Forks whose options the measurements show to be
+// equivalent (inert: swaps of them tie, none changes anything) are never
+// mutated, and a candidate that takes a measured terminal's decisions at
+// every fork not inert is predicted to tie it and dropped. And once the best
+// has not improved for a while, every other measurement is a pair move: a
+// near miss's change (the fastest terminals that differ from the best in
+// one or two decisions) applied to the best together with one more change
+// elsewhere, for the optimum that takes two changes each worse alone (a
+// latency that is the largest of several bottlenecks).
+//
 // A candidate's score is its prior (SearchSpace::prior: the roofline model's
 // 1 / µs when the tuner gives one) or else the product of its decisions'
 // l / g. With the exploration constant c as a temperature, odds are raised
@@ -28,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ForkStats.h"
 #include "SearchTree.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -59,6 +71,15 @@ constexpr double kPriorMutateShare = 0.5;
 /// terminal, up to kMaxChanges.
 constexpr unsigned kWidenEvery = 8;
 constexpr unsigned kMaxChanges = 4;
+/// Pair moves combine the fastest this many near misses, each differing
+/// from the best in at most kMaxMoveSize decisions (at forks not inert).
+constexpr unsigned kNearMisses = 8;
+constexpr unsigned kMaxMoveSize = 2;
+/// The fastest terminals searched for near misses.
+constexpr unsigned kNearMissScan = 256;
+/// Near misses a pair move tries before it gives way to the usual
+/// candidates.
+constexpr unsigned kPairAttempts = 4;
 /// Patience when unset: the tree's mean fan-out times its depth (along the
 /// heuristic's path), at least this.
 constexpr unsigned kMinPatience = 16;
@@ -81,9 +102,29 @@ private:
   /// l / g and l of the decision leading to `child`, among `numOptions`.
   std::pair<double, double> odds(Index child, Index numOptions);
   /// Walks from the root to a live terminal with `policy`; `changeAt` marks
-  /// the depths a mutation changes. Adds the log odds of the path to
-  /// `score`. kNoNode at a dead end or when the run stops.
-  Index rollout(Policy policy, ArrayRef<bool> changeAt, double &score);
+  /// the depths a mutation changes, `forced` decisions a mutation takes
+  /// wherever they are options. Adds the log odds of the path to `score`.
+  /// kNoNode at a dead end or when the run stops.
+  Index rollout(Policy policy, ArrayRef<bool> changeAt, double &score,
+                const DenseSet<uint64_t> *forced = nullptr);
+  /// The sorted decision keys of the path to `n`; declares the forks on
+  /// the way to `forks`.
+  SmallVector<uint64_t, 16> decisionsOf(Index n);
+  /// Learns from measured terminal `n` which forks are inert.
+  void observe(Index n, double reward);
+  /// Whether terminal `n` is predicted to tie a measured one: the same
+  /// decisions at every fork not inert.
+  bool isEquivalentToMeasured(Index n);
+  /// A pair move once single changes stall: the decisions a near miss (one
+  /// of the fastest other terminals, in turn) differs from the best in at
+  /// forks not inert (at most kMaxMoveSize), applied to the best with one
+  /// more change at another fork. kNoNode when none is left.
+  Index pairMove();
+  /// The depths of the best's path where a mutation may change the fork
+  /// (another option, not inert), skipping the forks in `exclude`; sets
+  /// `depth` to the path's length.
+  SmallVector<unsigned, 16> mutationSites(unsigned &depth,
+                                          const DenseSet<uint64_t> &exclude);
   /// The candidate to measure next, or kNoNode.
   Index propose();
   /// Measures `batch` (reserved terminals) and learns from them.
@@ -102,6 +143,24 @@ private:
   Index best = kNoNode;
   DenseSet<uint64_t> bestDecisions;
   unsigned sinceBest = 0;
+  /// A measured valid terminal and its path's decision keys, sorted.
+  struct Measured {
+    Index node;
+    double reward;
+    SmallVector<uint64_t, 16> keys;
+  };
+  /// Measured valid terminals, fastest first.
+  std::vector<Measured> measured;
+  ForkStats forks;
+  /// Nodes whose children were declared a fork.
+  DenseSet<Index> declared;
+  /// The signatures of the measured terminals, as of forks' generation
+  /// `signaturesAt`.
+  DenseSet<uint64_t> signatures;
+  unsigned signaturesAt = ~0u;
+  /// Whether the last proposal was a pair move; pair moves made.
+  bool lastWasPair = false;
+  unsigned numPairs = 0;
   bool hasPrior = false;
   SmallVector<Index> scratch;
 };
@@ -127,7 +186,8 @@ std::pair<double, double> Mcts::odds(Index child, Index numOptions) {
   return {l / g, l};
 }
 
-Index Mcts::rollout(Policy policy, ArrayRef<bool> changeAt, double &score) {
+Index Mcts::rollout(Policy policy, ArrayRef<bool> changeAt, double &score,
+                    const DenseSet<uint64_t> *forced) {
   Index n = 0;
   for (unsigned depth = 0;; ++depth) {
     if (tree.isTerminal(n))
@@ -142,14 +202,26 @@ Index Mcts::rollout(Policy policy, ArrayRef<bool> changeAt, double &score) {
     }
     const Index first = tree[n].firstChild, k = tree[n].numChildren;
     bool change = depth < changeAt.size() && changeAt[depth];
-    // The best terminal's decision here, if it is an option.
+    // The best terminal's decision here (or a forced one), if it is an
+    // option.
     Index kept = kNoNode;
+    bool isForced = false;
     if (policy == Policy::Mutate)
-      for (Index i = first; i != first + k; ++i)
+      for (Index i = first; i != first + k && !isForced; ++i)
         if (tree[i].live > 0)
-          if (std::optional<uint64_t> key = keyOf(i))
-            if (bestDecisions.contains(*key))
+          if (std::optional<uint64_t> key = keyOf(i)) {
+            if (forced && forced->contains(*key)) {
               kept = i;
+              isForced = true;
+            } else if (bestDecisions.contains(*key)) {
+              kept = i;
+            }
+          }
+    if (isForced) {
+      score += std::log(odds(kept, k).first);
+      n = kept;
+      continue;
+    }
     if (kept != kNoNode && !change) {
       score += std::log(odds(kept, k).first);
       n = kept;
@@ -187,8 +259,133 @@ Index Mcts::rollout(Policy policy, ArrayRef<bool> changeAt, double &score) {
   }
 }
 
+SmallVector<uint64_t, 16> Mcts::decisionsOf(Index n) {
+  SmallVector<uint64_t, 16> keys;
+  for (Index i = n; i != 0; i = tree[i].parent) {
+    std::optional<uint64_t> key = keyOf(i);
+    if (!key)
+      continue;
+    keys.push_back(*key);
+    Index parent = tree[i].parent;
+    if (declared.insert(parent).second) {
+      SmallVector<uint64_t, 16> options;
+      for (Index c = tree[parent].firstChild, e = c + tree[parent].numChildren;
+           c != e; ++c)
+        if (std::optional<uint64_t> option = keyOf(c))
+          options.push_back(*option);
+      forks.addFork(options);
+    }
+  }
+  llvm::sort(keys);
+  return keys;
+}
+
+void Mcts::observe(Index n, double reward) {
+  Measured m{n, reward, decisionsOf(n)};
+  forks.addMeasured(m.keys, reward);
+  if (signaturesAt == forks.getGeneration())
+    signatures.insert(forks.signature(m.keys));
+  auto at =
+      llvm::upper_bound(measured, reward, [](double r, const Measured &x) {
+        return r > x.reward;
+      });
+  measured.insert(at, std::move(m));
+}
+
+bool Mcts::isEquivalentToMeasured(Index n) {
+  if (signaturesAt != forks.getGeneration()) {
+    signatures.clear();
+    for (const Measured &m : measured)
+      signatures.insert(forks.signature(m.keys));
+    signaturesAt = forks.getGeneration();
+  }
+  return signatures.contains(forks.signature(decisionsOf(n)));
+}
+
+Index Mcts::pairMove() {
+  // The near misses: what each changes from the best at forks not inert.
+  SmallVector<SmallVector<uint64_t, kMaxMoveSize>, kNearMisses> near;
+  for (const Measured &m : ArrayRef(measured).take_front(kNearMissScan)) {
+    if (near.size() == kNearMisses)
+      break;
+    if (m.node == best)
+      continue;
+    SmallVector<uint64_t, kMaxMoveSize> move;
+    bool small = true;
+    for (uint64_t key : m.keys)
+      if (!bestDecisions.contains(key) && !forks.isInert(key)) {
+        if (move.size() == kMaxMoveSize) {
+          small = false;
+          break;
+        }
+        move.push_back(key);
+      }
+    // A move already among the near misses adds nothing.
+    if (small && !move.empty() && !llvm::is_contained(near, move))
+      near.push_back(std::move(move));
+  }
+  if (near.empty())
+    return kNoNode;
+  // A near miss's move (in turn, fastest first) and one more change at
+  // another fork: the second of two coupled changes may be worse alone, so
+  // it is drawn like any mutation's.
+  for (unsigned attempt = 0; attempt < kPairAttempts; ++attempt) {
+    ArrayRef<uint64_t> move = near[numPairs++ % near.size()];
+    DenseSet<uint64_t> moveForks, forced;
+    for (uint64_t key : move) {
+      moveForks.insert(forks.forkOf(key));
+      forced.insert(key);
+    }
+    unsigned depth;
+    SmallVector<unsigned, 16> sites = mutationSites(depth, moveForks);
+    if (sites.empty())
+      continue;
+    SmallVector<bool, 16> changeAt(depth, false);
+    changeAt[sites[tree.getRng()() % sites.size()]] = true;
+    double score = 0;
+    Index leaf = rollout(Policy::Mutate, changeAt, score, &forced);
+    if (leaf != kNoNode && !tree[leaf].done && !isEquivalentToMeasured(leaf))
+      return leaf;
+  }
+  return kNoNode;
+}
+
+SmallVector<unsigned, 16>
+Mcts::mutationSites(unsigned &depth, const DenseSet<uint64_t> &exclude) {
+  SmallVector<unsigned, 16> sites;
+  depth = 0;
+  if (best == kNoNode)
+    return sites;
+  // The path from the best up to the root's child.
+  SmallVector<Index, 16> path;
+  for (Index i = best; i != 0; i = tree[i].parent)
+    path.push_back(i);
+  depth = path.size();
+  for (unsigned d = 0; d < depth; ++d) {
+    Index taken = path[depth - 1 - d];
+    if (tree[tree[taken].parent].numChildren < 2)
+      continue;
+    std::optional<uint64_t> key = keyOf(taken);
+    if (key && (forks.isInert(*key) || exclude.contains(forks.forkOf(*key))))
+      continue;
+    sites.push_back(d);
+  }
+  return sites;
+}
+
 Index Mcts::propose() {
-  unsigned depth = best == kNoNode ? 0 : tree.pathShape(best).first;
+  // Once single changes stall, every other measurement is a pair move.
+  if (!hasPrior && best != kNoNode && sinceBest >= kWidenEvery &&
+      !lastWasPair) {
+    Index n = pairMove();
+    if (n != kNoNode) {
+      lastWasPair = true;
+      return n;
+    }
+  }
+  lastWasPair = false;
+  unsigned depth = 0;
+  SmallVector<unsigned, 16> sites = mutationSites(depth, {});
   unsigned changes = 1 + std::min(sinceBest / kWidenEvery, kMaxChanges - 1);
   unsigned numCandidates =
       hasPrior ? std::max(options.priorCandidates, kCandidates) : kCandidates;
@@ -216,11 +413,11 @@ Index Mcts::propose() {
     double score = 0;
     Index leaf;
     double draw = tree.unit();
-    if (best != kNoNode && depth &&
+    if (!sites.empty() &&
         draw < (hasPrior ? kPriorMutateShare : kMutateShare)) {
       changeAt.assign(depth, false);
       for (unsigned m = 0; m < changes; ++m)
-        changeAt[tree.getRng()() % depth] = true;
+        changeAt[sites[tree.getRng()() % sites.size()]] = true;
       leaf = rollout(Policy::Mutate, changeAt, score);
     } else if (hasPrior && draw > kPriorMutateShare) {
       // The prior can judge terminals far from anything measured.
@@ -229,6 +426,9 @@ Index Mcts::propose() {
       leaf = rollout(Policy::Odds, {}, score);
     }
     if (leaf == kNoNode || tree[leaf].done)
+      continue;
+    // A terminal predicted to tie a measured one teaches nothing.
+    if (!hasPrior && isEquivalentToMeasured(leaf))
       continue;
     if (!together) {
       consider(leaf, score);
@@ -251,6 +451,8 @@ void Mcts::measure(ArrayRef<Index> batch) {
   for (auto [n, m] : llvm::zip(batch, measured)) {
     double reward = m.reward();
     tree.reward(n, reward);
+    if (reward > 0)
+      observe(n, reward);
     rewards.insert(llvm::upper_bound(rewards, reward), reward);
     for (Index i = n; i != 0; i = tree[i].parent)
       if (std::optional<uint64_t> key = keyOf(i)) {

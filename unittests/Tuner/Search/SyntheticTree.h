@@ -287,6 +287,46 @@ makeSeparableTree(const std::vector<std::vector<double>> &factors) {
   return tree;
 }
 
+/// A tree shaped like a GEMM's forks under a roofline-like model: the
+/// latency is the largest of three bottlenecks (compute, parallelism, the
+/// split's reduction) set by two coupled forks, `split` (level 0) and
+/// `tile` (level 1), times separable factors of two more forks; two forks
+/// change nothing (like `unroll` on the model). From the heuristic, every
+/// single change of split or tile is worse, the best tile alone by 50%; the
+/// optimum, 16% below the best single-change terminal, takes split = 3 and
+/// tile = 2 together. Every level is full, so its keys are (depth, option).
+inline SyntheticTree makeBottleneckTree(unsigned inertWidth = 8) {
+  static const double compute[] = {1.0, 1.1, 0.8, 1.2, 1.05, 1.3};
+  static const double perTile[] = {1.0, 1.0, 1.5, 1.2, 1.1, 0.9};
+  static const double split[] = {1.0, 0.8, 0.9, 1.9, 0.7, 1.1};
+  static const double reduce[] = {0.5, 0.6, 0.55, 1.05, 0.7, 0.9};
+  static const double third[] = {1.0, 1.1, 0.97, 1.3};
+  static const double fifth[] = {1.0, 1.2, 0.98};
+  const unsigned widths[] = {6, 6, inertWidth, 4, inertWidth, 3};
+  SyntheticTree tree;
+  std::vector<std::pair<NodeId, std::vector<unsigned>>> level{{0, {}}};
+  for (unsigned l = 0; l < 6; ++l) {
+    std::vector<std::pair<NodeId, std::vector<unsigned>>> next;
+    for (auto &[id, options] : level)
+      for (unsigned k = 0; k < widths[l]; ++k) {
+        std::vector<unsigned> path = options;
+        path.push_back(k);
+        if (l < 5) {
+          next.push_back({tree.addInner(id), path});
+          continue;
+        }
+        unsigned a = path[0], b = path[1];
+        double us = 10 *
+                    std::max({compute[b], perTile[b] / split[a],
+                              reduce[a] * compute[b]}) *
+                    third[path[3]] * fifth[path[5]];
+        tree.addLeaf(id, us);
+      }
+    level = std::move(next);
+  }
+  return tree;
+}
+
 } // namespace deplodock::tuner::testing
 
 #endif // DEPLODOCK_UNITTESTS_TUNER_SEARCH_SYNTHETICTREE_H
