@@ -195,8 +195,7 @@ loadLoopIR(MLIRContext &context, StringRef inputFile, StringRef target,
   // first pass to ask records the default (sm_90), and the Kernel lowering
   // of every variant checks its ops (wgmma needs sm_90a) against that.
   if (failed(dkernel::resolveTarget(*module, target)))
-    return makeError("--target " + target + " contradicts '" + inputFile +
-                     "'");
+    return makeError("--target " + target + " contradicts '" + inputFile + "'");
   PassManager pm(&context);
   buildLowerToLoopPipeline(pm);
   if (failed(pm.run(*module)))
@@ -484,6 +483,16 @@ static llvm::Error compare(const TuneDriverOptions &o,
     llvm::Expected<LatencyTable> table = LatencyTable::read(o.referenceTable);
     if (!table)
       return table.takeError();
+    // A best known from another context (another model version, another
+    // GPU) is no reference for these latencies.
+    const std::string &context = backend.getContext().key;
+    if (table->recordedContext != context)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "--reference-table: " + o.referenceTable + " was recorded in " +
+              "context '" + table->recordedContext + "', not '" + context +
+              "' this comparison measures in; recompute it (for the model: "
+              "scripts/compare-search.sh --best-known)");
     known = std::move(*table);
   }
   std::vector<ComparisonReport> reports;

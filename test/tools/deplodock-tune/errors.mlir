@@ -8,6 +8,10 @@
 // RUN: not deplodock-tune %s --no-db --compare=mcts --runs=0 2>&1 | FileCheck %s --check-prefix=RUNS
 // RUN: not deplodock-tune %s --no-db --compare=mcts --runs=1001 2>&1 | FileCheck %s --check-prefix=RUNS-HIGH
 // RUN: not deplodock-tune %s --no-db --budgets=16 2>&1 | FileCheck %s --check-prefix=BUDGETS-UNUSED
+/// A best known recorded in another context (here another GPU; also an
+/// older model) is refused as a reference.
+// RUN: rm -rf %t.ctx && mkdir -p %t.ctx && deplodock-tune %s --no-db --target=sm_80 --max-variants=1 --quiet --record-table=%t.ctx/sm80.json > /dev/null
+// RUN: not deplodock-tune %s --no-db --compare=mcts --budgets=1 --runs=1 --reference-table=%t.ctx/sm80.json 2>&1 | FileCheck %s --check-prefix=STALE-REFERENCE
 // RUN: not deplodock-tune %s --no-db --compare=mcts --knobs-out=%t/knobs.txt 2>&1 | FileCheck %s --check-prefix=KNOBS-MODE
 // RUN: test ! -e %t/knobs.txt
 // RUN: not deplodock-tune %s --no-db --count-variants=2 --record-table=%t/table.json 2>&1 | FileCheck %s --check-prefix=RECORD-TABLE
@@ -72,6 +76,7 @@ func.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
 // RUNS: error: --runs must be between 1 and 1000, got 0
 // RUNS-HIGH: error: --runs must be between 1 and 1000, got 1001
 // BUDGETS-UNUSED: error: --budgets, --runs and --reference-table are only read by --compare
+// STALE-REFERENCE: error: --reference-table: {{.*}}sm80.json was recorded in context 'model-sm_80-v3', not 'model-sm_90-v3' this comparison measures in; recompute it (for the model: scripts/compare-search.sh --best-known)
 // KNOBS-MODE: error: --knobs-out: only a tuning run writes winners
 // RECORD-TABLE: error: --record-table: only a tuning run records latencies
 // MODES: error: --compare, --time-lowering, --count-variants, --list-db, --show and --prune are separate modes: give one
