@@ -109,6 +109,10 @@ def _lowering_steps(level: str, shapes, rng: random.Random) -> list:
                                          "k.cu"],
                  oracle=oracles.cuda_kernels("in.mlir", "k.cu")),
             interp,
+            # The cost model reads any Kernel IR that verifies.
+            Step("deplodock-opt", ["in.mlir", "--dkernel-estimate", "-o",
+                                   "est.mlir"], after=0,
+                 oracle=oracles.file_written("est.mlir")),
         ]
         if rng.random() < 0.15:
             steps.append(_bench_step(shapes))
