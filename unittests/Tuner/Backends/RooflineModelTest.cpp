@@ -147,34 +147,32 @@ dkernel.func @NAME(%out: memref<4096xf32>) outputs [0] grid [1056, 1, 1] block [
 }
 )mlir";
 
+/// `pattern` with every occurrence of each placeholder replaced.
+std::string instantiate(StringRef pattern,
+                        ArrayRef<std::pair<StringRef, std::string>> values) {
+  std::string text = pattern.str();
+  for (const auto &[from, to] : values)
+    for (size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  return text;
+}
+
+/// kMmaLoop as kernel `name` on `type` operands, `trips` steps long.
 std::string mmaLoopKernel(StringRef name, StringRef type, int64_t trips) {
-  std::string text = kMmaLoop.str();
   std::string operands = type == "f32" ? "%x, %x, %x, %x], [%x, %x"
                                        : "%x, %x, %x, %x, %x, %x, %x, %x], "
                                          "[%x, %x, %x, %x";
-  auto replace = [&](StringRef from, StringRef to) {
-    for (size_t at = text.find(from); at != std::string::npos;
-         at = text.find(from, at + to.size()))
-      text.replace(at, from.size(), to.str());
-  };
-  replace("NAME", name);
-  replace("TYPE", type);
-  replace("TRIPS", std::to_string(trips));
-  replace("OPERANDS", operands);
-  return text;
+  return instantiate(kMmaLoop, {{"NAME", name.str()},
+                                {"TYPE", type.str()},
+                                {"TRIPS", std::to_string(trips)},
+                                {"OPERANDS", operands}});
 }
 
 /// kPrivateArray as kernel `name`, its loops unrolled by `unroll`.
 std::string privateArrayKernel(StringRef name, int64_t unroll) {
-  std::string text = kPrivateArray.str();
-  auto replace = [&](StringRef from, StringRef to) {
-    for (size_t at = text.find(from); at != std::string::npos;
-         at = text.find(from, at + to.size()))
-      text.replace(at, from.size(), to.str());
-  };
-  replace("NAME", name);
-  replace("UNROLL", std::to_string(unroll));
-  return text;
+  return instantiate(kPrivateArray, {{"NAME", name.str()},
+                                     {"UNROLL", std::to_string(unroll)}});
 }
 
 class RooflineModelTest : public ::testing::Test {
