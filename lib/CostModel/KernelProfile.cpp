@@ -428,12 +428,12 @@ private:
   /// in flight while a step computes: one whole latency before the first
   /// step, then 1 / (d - 1) of one per step, or a whole one per step when
   /// d is 1. TMA: S mbarrier slots for the G stages the loop refills (the
-  /// mbarriers it arms per step) give d = S / G. cp.async: a wait that
-  /// leaves N groups pending in a loop committing G per step keeps N / G
-  /// steps in flight, one more when the loop issues the next step's copies
-  /// before it reads shared memory; each wgmma group a step leaves in
-  /// flight (wait_group N) keeps one slot from being refilled. A loop that
-  /// refills nothing waits once.
+  /// mbarriers it arms per step) give d = S / G, less one for each wgmma
+  /// group a step leaves in flight (wait_group N), whose slot is not
+  /// refilled yet. cp.async: a wait that leaves N groups pending in a loop
+  /// committing G per step keeps N / G steps in flight, one more when the
+  /// loop issues the next step's copies before it reads shared memory. A
+  /// loop that refills nothing waits once.
   bool chargeCopyPipeline(scf::ForOp loop, double count, double trips) {
     dkernel::MbarrierWaitOp tmaWait;
     dkernel::CpAsyncWaitOp cpWait;
@@ -513,7 +513,7 @@ private:
   int64_t localWords = 0;
   llvm::DenseMap<Operation *, double> trips;
   llvm::DenseMap<Block *, int64_t> waitsPerBlock;
-  /// Inside a K loop whose TMA waits chargeCopyPipeline counted.
+  /// Inside a K loop whose copy waits chargeCopyPipeline counted.
   bool inCopyLoop = false;
 };
 
