@@ -14,9 +14,11 @@ def DKernelEstimate : Pass<"dkernel-estimate", "::mlir::ModuleOp"> {
     GPU of the module's target, and reports it as a remark at the function:
     the estimate in microseconds and its bound, then each bound (compute,
     tensor cores, L2, DRAM, shared memory, latency), the occupancy and the
-    rounds of blocks. The IR is unchanged. It is what `deplodock-tune
-    --backend=model` would record for a variant of one kernel, and lets a
-    lit test or a user see why the model prefers one lowering to another:
+    rounds of blocks. The kernels are unchanged (a module naming no target
+    records the one estimated on, as every pass reading it does). It is what
+    `deplodock-tune --backend=model` would record for a variant of one
+    kernel, and lets a lit test or a user see why the model prefers one
+    lowering to another:
 
     ```
     deplodock-opt layer.mlir --lower-to-kernel=target=sm_90a --dkernel-estimate
