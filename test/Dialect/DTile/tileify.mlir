@@ -122,3 +122,49 @@ func.func @free_then_reduce(%arg0: memref<4x8xf32>) -> (memref<4x8xf32>, memref<
   }
   return %a, %b : memref<4x8xf32>, memref<4xf32>
 }
+
+// -----
+
+/// A load of a buffer the kernel only reads (a per-tensor scale, hoisted out
+/// by dloop-hoist-invariants) is invariant too: it moves into the innermost
+/// body and the loops stay block axes.
+// CHECK-LABEL: func.func @scale_before_loops
+//       CHECK:   dtile.tile blocks(%[[I:.*]] : 4 "i", %[[J:.*]] : 8 "j") {
+//  CHECK-NEXT:     %[[S:.*]] = dloop.load %{{.*}}[] : memref<f32>
+//  CHECK-NEXT:     %[[V:.*]] = dloop.load %{{.*}}[%[[I]], %[[J]]] : memref<4x8xf32>
+//  CHECK-NEXT:     arith.mulf %[[V]], %[[S]] : f32
+func.func @scale_before_loops(%arg0: memref<4x8xf32>, %arg1: memref<f32>) -> memref<4x8xf32> {
+  %alloc = memref.alloc() : memref<4x8xf32>
+  dloop.kernel @scale_before_loops ins(%x = %arg0 : memref<4x8xf32>, %scale = %arg1 : memref<f32>) outs(%y = %alloc : memref<4x8xf32>) {
+    %s = dloop.load %scale[] : memref<f32>
+    dloop.for %i = 0 to 4 free "i" {
+      dloop.for %j = 0 to 8 free "j" {
+        %1 = dloop.load %x[%i, %j] : memref<4x8xf32>
+        %2 = arith.mulf %1, %s : f32
+        dloop.store %2, %y[%i, %j] : memref<4x8xf32>
+      }
+    }
+  }
+  return %alloc : memref<4x8xf32>
+}
+
+// -----
+
+/// A load of a buffer the kernel writes is not: run per output element it
+/// could see another element's store, so the chain stops above it.
+// CHECK-LABEL: func.func @load_of_written_buffer
+//       CHECK:   dtile.tile blocks(%{{.*}} : 1 "unit") {
+//       CHECK:     dloop.for %{{.*}} = 0 to 4 free "i"
+func.func @load_of_written_buffer(%arg0: memref<4xf32>) -> memref<4xf32> {
+  %alloc = memref.alloc() : memref<4xf32>
+  dloop.kernel @load_of_written_buffer ins(%x = %arg0 : memref<4xf32>) outs(%y = %alloc : memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %first = dloop.load %y[%c0] : memref<4xf32>
+    dloop.for %i = 0 to 4 free "i" {
+      %1 = dloop.load %x[%i] : memref<4xf32>
+      %2 = arith.addf %1, %first : f32
+      dloop.store %2, %y[%i] : memref<4xf32>
+    }
+  }
+  return %alloc : memref<4xf32>
+}

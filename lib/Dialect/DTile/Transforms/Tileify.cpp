@@ -2,8 +2,10 @@
 //
 // The outer chain of free loops of a dloop.kernel becomes the block axes of
 // a dtile.tile: one block per output element of that chain and one thread
-// per block. Scalar code between the loops of the chain moves into the
-// innermost body (it was invariant there, so it only runs more often).
+// per block. Scalar code between the loops of the chain, loads of buffers
+// the kernel only reads included (the per-tensor scales of an FP8 matmul,
+// which dloop-hoist-invariants lifted out), moves into the innermost body
+// (it was invariant there, so it only runs more often).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +19,24 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
 
-/// The free loop that is the only non-pure op of `block`, if any.
-static dloop::ForOp soleFreeLoop(Block &block) {
+/// Whether `op` may run more often without changing the kernel: pure, or a
+/// load of a buffer no op of `kernel` writes.
+static bool isInvariant(Operation *op, dloop::KernelOp kernel) {
+  if (isPure(op))
+    return true;
+  auto load = dyn_cast<dloop::LoadOp>(op);
+  if (!load)
+    return false;
+  Value buffer = load.getMemRef();
+  WalkResult written = kernel.walk([&](dloop::StoreOp store) {
+    return store.getMemRef() == buffer ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+  });
+  return !written.wasInterrupted();
+}
+
+/// The free loop beside which every op of `block` is invariant, if any.
+static dloop::ForOp soleFreeLoop(Block &block, dloop::KernelOp kernel) {
   dloop::ForOp loop;
   for (Operation &op : block.without_terminator()) {
     auto candidate = dyn_cast<dloop::ForOp>(op);
@@ -26,7 +44,7 @@ static dloop::ForOp soleFreeLoop(Block &block) {
       loop = candidate;
       continue;
     }
-    if (!isPure(&op))
+    if (!isInvariant(&op, kernel))
       return {};
   }
   return loop;
@@ -36,7 +54,7 @@ FailureOr<KernelOp> dtile::tileify(dloop::KernelOp kernel) {
   // The chain of free loops, outermost first.
   SmallVector<dloop::ForOp> chain;
   for (Block *block = kernel.getBody();;) {
-    dloop::ForOp loop = soleFreeLoop(*block);
+    dloop::ForOp loop = soleFreeLoop(*block, kernel);
     if (!loop)
       break;
     chain.push_back(loop);
