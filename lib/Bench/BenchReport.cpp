@@ -120,9 +120,10 @@ LogicalResult bench::writeResults(StringRef dir, const BenchRun &run,
     return success(); // The kernels failed before their results existed.
   llvm::sys::fs::create_directories(dir);
   for (auto [i, buffer] : llvm::enumerate(results)) {
-    auto found = llvm::find_if(request.outputs, [&](const OutputSpec &o) {
-      return o.buffer == buffer;
-    });
+    auto found = llvm::find_if(request.outputs,
+                               [&, buffer = buffer](const OutputSpec &o) {
+                                 return o.buffer == buffer;
+                               });
     size_t k = found - request.outputs.begin();
     interp::Buffer out =
         fromBytes(run.result.outputs[k], request.buffers[buffer].dtype,

@@ -102,6 +102,10 @@ void ElementArray::set(int64_t i, double v) {
   case DType::F64:
     as<double>()[i] = v;
     return;
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    as<uint8_t>()[i] = runtime::doubleToF8Bits(kind, v);
+    return;
   }
 }
 

@@ -19,11 +19,13 @@ using namespace mlir;
 using namespace deplodock::interp;
 
 /// The NumPy descr of `type`, or "" if .npy cannot hold it. NumPy has no
-/// bf16: it is written as f32, which holds every bf16 value exactly.
+/// bf16 nor 8-bit floats: they are written as f32, which holds each of their
+/// values exactly.
 static std::string descrOf(Type type) {
   if (type.isF16())
     return "<f2";
-  if (type.isF32() || type.isBF16())
+  if (type.isF32() || type.isBF16() ||
+      isa<Float8E4M3FNType, Float8E5M2Type>(type))
     return "<f4";
   if (type.isF64())
     return "<f8";
@@ -48,6 +50,7 @@ static std::pair<Type, size_t> typeOf(StringRef descr, Builder &b) {
       .Case("<f8", {b.getF64Type(), 8})
       .Case("|b1", {b.getI1Type(), 1})
       .Case("|i1", {b.getIntegerType(8), 1})
+      .Case("|u1", {b.getIntegerType(8), 1})
       .Case("<i2", {b.getIntegerType(16), 2})
       .Case("<u2", {b.getIntegerType(16), 2})
       .Case("<i4", {b.getI32Type(), 4})
@@ -234,7 +237,7 @@ FailureOr<Buffer> deplodock::interp::readNpy(StringRef path,
       v = readRaw<double>(p);
     else if (descr == "|b1")
       v = *p != 0;
-    else if (descr == "|i1")
+    else if (descr == "|i1" || descr == "|u1") // u1 as i8 holds it: wrapped.
       v = readRaw<int8_t>(p);
     else if (descr == "<i2")
       v = readRaw<int16_t>(p);
@@ -262,6 +265,22 @@ void deplodock::interp::adaptElementType(Buffer &buffer, Type expected) {
       adapted.set(i, got.isF32() ? v
                                  : runtime::bf16BitsToDouble(
                                        static_cast<uint16_t>(wrapToInt64(v))));
+    }
+    buffer = std::move(adapted);
+  } else if (isa<Float8E4M3FNType, Float8E5M2Type>(expected) &&
+             (got.isInteger(8) || got.isF32())) {
+    // The bits of 8-bit float values (uint8 or int8, as torch's
+    // .view(torch.uint8) gives them), or floats to round.
+    runtime::DType dtype = isa<Float8E4M3FNType>(expected)
+                               ? runtime::DType::F8E4M3FN
+                               : runtime::DType::F8E5M2;
+    Buffer adapted(buffer.shape, expected);
+    for (int64_t i = 0, n = buffer.size(); i < n; ++i) {
+      double v = buffer.get(i);
+      adapted.set(i, got.isF32()
+                         ? v
+                         : runtime::f8BitsToDouble(
+                               dtype, static_cast<uint8_t>(wrapToInt64(v))));
     }
     buffer = std::move(adapted);
   }

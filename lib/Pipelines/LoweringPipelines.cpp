@@ -28,6 +28,8 @@ void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
   pm.addPass(createConvertDTensorToDLoop());
   pm.addPass(createCanonicalizerPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
+  // Kernel IR holds 8-bit floats but computes nothing in them.
+  func.addPass(dloop::createDLoopWidenF8());
   func.addPass(dloop::createDLoopFuse());
   // Attention: the softmax fuses into its contraction by online softmax,
   // after which the scores fuse in without recomputation.

@@ -43,6 +43,12 @@ Tolerance deplodock::runtime::defaultTolerance(DType dtype) {
     return {1e-2, 1e-3, 5e-3};
   case DType::BF16:
     return {2e-2, 1e-2, 2e-2};
+  // As bf16's, in units of the type's epsilon (2^-3 for e4m3fn, 2^-2 for
+  // e5m2): two ulps relative, one absolute.
+  case DType::F8E4M3FN:
+    return {0.25, 0.125, 0.25};
+  case DType::F8E5M2:
+    return {0.5, 0.25, 0.5};
   default:
     return {0, 0, 0};
   }

@@ -357,6 +357,8 @@ llvm::Expected<CUtensorMap> CudaDevice::encodeTma(DevicePtr base, DType dtype,
     break;
   case DType::I1:
   case DType::I8:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
     break;
   case DType::I16:

@@ -2,6 +2,7 @@
 
 #include "Deplodock/Runtime/DType.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
 
 #include <cmath>
@@ -29,13 +30,18 @@ llvm::StringRef deplodock::runtime::dtypeName(DType dtype) {
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::F8E4M3FN:
+    return "f8e4m3fn";
+  case DType::F8E5M2:
+    return "f8e5m2";
   }
   return "?";
 }
 
 std::optional<DType> deplodock::runtime::parseDType(llvm::StringRef name) {
-  for (DType dtype : {DType::F16, DType::BF16, DType::F32, DType::F64,
-                      DType::I1, DType::I8, DType::I16, DType::I32, DType::I64})
+  for (DType dtype :
+       {DType::F16, DType::BF16, DType::F32, DType::F64, DType::I1, DType::I8,
+        DType::I16, DType::I32, DType::I64, DType::F8E4M3FN, DType::F8E5M2})
     if (dtypeName(dtype) == name)
       return dtype;
   return std::nullopt;
@@ -45,6 +51,8 @@ unsigned deplodock::runtime::dtypeSize(DType dtype) {
   switch (dtype) {
   case DType::I1:
   case DType::I8:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     return 1;
   case DType::F16:
   case DType::BF16:
@@ -62,7 +70,8 @@ unsigned deplodock::runtime::dtypeSize(DType dtype) {
 
 bool deplodock::runtime::isFloat(DType dtype) {
   return dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32 ||
-         dtype == DType::F64;
+         dtype == DType::F64 || dtype == DType::F8E4M3FN ||
+         dtype == DType::F8E5M2;
 }
 
 /// The bits of the binary float with `expBits` exponent and `mantBits`
@@ -145,6 +154,28 @@ double deplodock::runtime::bf16BitsToDouble(uint16_t bits) {
   return narrowFloatValue(bits, 8, 7);
 }
 
+/// The APFloat semantics of an 8-bit float dtype.
+static const llvm::fltSemantics &f8Semantics(DType dtype) {
+  return dtype == DType::F8E4M3FN ? llvm::APFloat::Float8E4M3FN()
+                                  : llvm::APFloat::Float8E5M2();
+}
+
+uint8_t deplodock::runtime::doubleToF8Bits(DType dtype, double v) {
+  llvm::APFloat value(v);
+  bool losesInfo = false;
+  value.convert(f8Semantics(dtype), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return static_cast<uint8_t>(value.bitcastToAPInt().getZExtValue());
+}
+
+double deplodock::runtime::f8BitsToDouble(DType dtype, uint8_t bits) {
+  llvm::APFloat value(f8Semantics(dtype), llvm::APInt(8, bits));
+  bool losesInfo = false;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
 template <typename T> static T load(const uint8_t *bytes, int64_t index) {
   T value;
   std::memcpy(&value, bytes + index * sizeof(T), sizeof(T));
@@ -177,6 +208,9 @@ double deplodock::runtime::readElement(DType dtype, const uint8_t *bytes,
     return load<int32_t>(bytes, index);
   case DType::I64:
     return static_cast<double>(load<int64_t>(bytes, index));
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return f8BitsToDouble(dtype, load<uint8_t>(bytes, index));
   }
   return 0;
 }
@@ -215,6 +249,9 @@ void deplodock::runtime::writeElement(DType dtype, uint8_t *bytes,
     return store(bytes, index, static_cast<uint32_t>(toWrappedInt(v)));
   case DType::I64:
     return store(bytes, index, toWrappedInt(v));
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return store(bytes, index, doubleToF8Bits(dtype, v));
   }
 }
 

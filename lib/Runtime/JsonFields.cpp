@@ -43,7 +43,7 @@ bool readDType(const Value &value, DType &out, Path path) {
   std::optional<DType> dtype = text ? parseDType(*text) : std::nullopt;
   if (!dtype) {
     path.report("expected a dtype (f16, bf16, f32, f64, i1, i8, i16, i32, "
-                "i64)");
+                "i64, f8e4m3fn, f8e5m2)");
     return false;
   }
   out = *dtype;

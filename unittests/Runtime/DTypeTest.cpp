@@ -28,16 +28,66 @@ using namespace deplodock::runtime;
 namespace {
 
 TEST(DType, NamesParseBack) {
-  for (DType dtype : {DType::F16, DType::BF16, DType::F32, DType::F64,
-                      DType::I1, DType::I8, DType::I16, DType::I32, DType::I64})
+  for (DType dtype :
+       {DType::F16, DType::BF16, DType::F32, DType::F64, DType::I1, DType::I8,
+        DType::I16, DType::I32, DType::I64, DType::F8E4M3FN, DType::F8E5M2})
     EXPECT_EQ(parseDType(dtypeName(dtype)), dtype);
+  EXPECT_EQ(dtypeName(DType::F8E4M3FN), "f8e4m3fn");
   EXPECT_FALSE(parseDType("f8"));
   EXPECT_FALSE(parseDType(""));
   EXPECT_EQ(dtypeSize(DType::BF16), 2u);
   EXPECT_EQ(dtypeSize(DType::I1), 1u);
   EXPECT_EQ(dtypeSize(DType::I64), 8u);
+  EXPECT_EQ(dtypeSize(DType::F8E5M2), 1u);
   EXPECT_TRUE(isFloat(DType::BF16));
+  EXPECT_TRUE(isFloat(DType::F8E4M3FN));
   EXPECT_FALSE(isFloat(DType::I32));
+}
+
+/// The OCP 8-bit formats' landmarks: e4m3fn has no infinity (out of range is
+/// NaN, 0x7f) and tops out at 448; e5m2 is IEEE-like, up to 57344.
+TEST(DType, EightBitFloatsRoundToTheirFormats) {
+  struct Case {
+    DType dtype;
+    double value;
+    uint8_t bits;
+  };
+  for (Case c : std::initializer_list<Case>{
+           {DType::F8E4M3FN, 1.0, 0x38},
+           {DType::F8E4M3FN, -2.0, 0xc0},
+           {DType::F8E4M3FN, 448.0, 0x7e},
+           {DType::F8E4M3FN, 464.0, 0x7e}, // The tie with 480: to even.
+           {DType::F8E4M3FN, 465.0, 0x7f}, // Nearer 480, which is NaN.
+           {DType::F8E4M3FN, 1e9, 0x7f},
+           {DType::F8E4M3FN, 0x1p-9, 0x01},  // The smallest subnormal.
+           {DType::F8E4M3FN, 0x1p-10, 0x00}, // Half of it: ties to even.
+           {DType::F8E4M3FN, 1.0625, 0x38},  // Tie between 1 and 1.125.
+           {DType::F8E4M3FN, 1.1875, 0x3a},  // Tie between 1.125 and 1.25.
+           {DType::F8E5M2, 1.0, 0x3c},
+           {DType::F8E5M2, 57344.0, 0x7b},
+           {DType::F8E5M2, 61440.0, 0x7c}, // The tie with 2^16: infinity.
+           {DType::F8E5M2, -INFINITY, 0xfc},
+           {DType::F8E5M2, 0x1p-16, 0x01},
+           {DType::F8E5M2, 1.125, 0x3c}, // Tie between 1 and 1.25.
+       }) {
+    EXPECT_EQ(doubleToF8Bits(c.dtype, c.value), c.bits)
+        << dtypeName(c.dtype).str() << " " << c.value;
+  }
+  EXPECT_TRUE(std::isnan(f8BitsToDouble(DType::F8E4M3FN, 0x7f)));
+  EXPECT_TRUE(std::isnan(f8BitsToDouble(DType::F8E5M2, 0x7e)));
+  EXPECT_EQ(f8BitsToDouble(DType::F8E5M2, 0x7c), INFINITY);
+  // Every finite bit pattern survives a round trip through the buffer.
+  for (DType dtype : {DType::F8E4M3FN, DType::F8E5M2})
+    for (uint32_t bits = 0; bits < 0x100; ++bits) {
+      uint8_t byte = static_cast<uint8_t>(bits);
+      double v = f8BitsToDouble(dtype, byte);
+      if (std::isnan(v))
+        continue;
+      uint8_t buffer[1];
+      writeElement(dtype, buffer, 0, v);
+      EXPECT_EQ(buffer[0], byte) << dtypeName(dtype).str();
+      EXPECT_EQ(readElement(dtype, buffer, 0), v);
+    }
 }
 
 /// The bits APFloat gives rounding `v` to `semantics`, ties to even.
@@ -118,7 +168,8 @@ TEST(DType, SeededValuesAreTheInterpretersValues) {
           "func.func @f(%a: memref<3x5xf16>, %b: memref<17xbf16>, "
           "%c: memref<4x4xf32>, %d: memref<9xf64>, %e: memref<33xi1>, "
           "%f: memref<8xi8>, %g: memref<8xi16>, %h: memref<8xi32>, "
-          "%i: memref<8xi64>, %j: memref<8xindex>) { return }",
+          "%i: memref<8xi64>, %j: memref<8xindex>, %k: memref<8xf8E4M3FN>, "
+          "%l: memref<8xf8E5M2>) { return }",
           &context);
   ASSERT_TRUE(module);
   auto func = *module->getOps<mlir::func::FuncOp>().begin();

@@ -115,7 +115,9 @@ TEST_F(KernelProgramTest, HostFunction) {
   EXPECT_EQ(getDType(IndexType::get(&context), 64), DType::I64);
   EXPECT_EQ(getDType(BFloat16Type::get(&context)), DType::BF16);
   EXPECT_FALSE(getDType(IntegerType::get(&context, 4)));
-  EXPECT_FALSE(getDType(Float8E4M3FNType::get(&context)));
+  EXPECT_EQ(getDType(Float8E4M3FNType::get(&context)), DType::F8E4M3FN);
+  EXPECT_EQ(getDType(Float8E5M2Type::get(&context)), DType::F8E5M2);
+  EXPECT_FALSE(getDType(Float8E4M3FNUZType::get(&context)));
 
   // The request: seeded arguments, poisoned allocations, one output per
   // distinct result, and it is valid.

@@ -224,7 +224,8 @@ TEST(LayerManifest, MalformedManifestsNameTheField) {
   EXPECT_EQ(decodeError(edited([](Object &o) {
               (*(*o.getArray("buffers"))[1].getAsObject())["dtype"] = "f8";
             })),
-            "expected a dtype (f16, bf16, f32, f64, i1, i8, i16, i32, i64) "
+            "expected a dtype (f16, bf16, f32, f64, i1, i8, i16, i32, i64, "
+            "f8e4m3fn, f8e5m2) "
             "at manifest.buffers[1].dtype");
   EXPECT_EQ(decodeError(edited([](Object &o) {
               (*(*o.getArray("launches"))[1].getAsObject())["grid"] =

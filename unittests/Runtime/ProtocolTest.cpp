@@ -399,7 +399,8 @@ TEST(Protocol, MalformedRequestsNameTheField) {
   Object badDtype = minimalRequest();
   (*(*badDtype.getArray("buffers"))[0].getAsObject())["dtype"] = "f8";
   EXPECT_EQ(requestError(badDtype),
-            "expected a dtype (f16, bf16, f32, f64, i1, i8, i16, i32, i64) at "
+            "expected a dtype (f16, bf16, f32, f64, i1, i8, i16, i32, i64, "
+            "f8e4m3fn, f8e5m2) at "
             "request.buffers[0].dtype");
   Object badGrid = minimalRequest();
   (*(*badGrid.getArray("launches"))[0].getAsObject())["grid"] =

@@ -84,6 +84,9 @@ public:
       return as<float>()[i];
     case DType::F64:
       return as<double>()[i];
+    case DType::F8E4M3FN:
+    case DType::F8E5M2:
+      return runtime::f8BitsToDouble(kind, as<uint8_t>()[i]);
     }
     return 0;
   }

@@ -21,10 +21,22 @@
 namespace deplodock::runtime {
 
 /// An element type of a device buffer.
-enum class DType : uint8_t { F16, BF16, F32, F64, I1, I8, I16, I32, I64 };
+enum class DType : uint8_t {
+  F16,
+  BF16,
+  F32,
+  F64,
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  F8E4M3FN,
+  F8E5M2
+};
 
 /// The spelling of `dtype` in requests: "f16", "bf16", "f32", "f64", "i1",
-/// "i8", "i16", "i32" or "i64".
+/// "i8", "i16", "i32", "i64", "f8e4m3fn" or "f8e5m2".
 llvm::StringRef dtypeName(DType dtype);
 
 /// The dtype spelled `name`, if any.
@@ -44,6 +56,12 @@ uint16_t doubleToBF16Bits(double v);
 double halfBitsToDouble(uint16_t bits);
 /// The value of bf16 bits.
 double bf16BitsToDouble(uint16_t bits);
+/// The bits of the 8-bit float `dtype` (F8E4M3FN or F8E5M2) nearest to `v`,
+/// ties to even; out of range is NaN (e4m3fn, which has no infinity) or
+/// infinity (e5m2), as MLIR's arith.truncf rounds.
+uint8_t doubleToF8Bits(DType dtype, double v);
+/// The value of 8-bit float bits of `dtype`.
+double f8BitsToDouble(DType dtype, uint8_t bits);
 
 /// Reads element `index` of `bytes`, a buffer of `dtype`, as a double.
 double readElement(DType dtype, const uint8_t *bytes, int64_t index);

@@ -14,6 +14,15 @@ static std::string acceptedFiles(Type type) {
   if (type.isBF16())
     return "a bf16 argument is read from uint16 or int16 .npy holding its "
            "bits, or from float32 rounded to bf16";
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type)) {
+    std::string text;
+    llvm::raw_string_ostream(text)
+        << "an argument of " << type
+        << " is read from uint8 or int8 .npy holding its bits, or from "
+           "float32 rounded to "
+        << type;
+    return text;
+  }
   if (type.isIndex())
     return "an index argument is read from int64 .npy";
   std::string name;

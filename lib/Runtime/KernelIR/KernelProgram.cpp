@@ -22,6 +22,10 @@ std::optional<DType> deplodock::runtime::getDType(Type type,
     return DType::F32;
   if (type.isF64())
     return DType::F64;
+  if (isa<Float8E4M3FNType>(type))
+    return DType::F8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return DType::F8E5M2;
   if (type.isIndex())
     return indexBitwidth == 64 ? DType::I64 : DType::I32;
   if (auto integer = dyn_cast<IntegerType>(type);

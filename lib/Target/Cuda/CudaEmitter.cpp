@@ -55,6 +55,11 @@ FailureOr<std::string> CudaEmitter::typeName(Type type, Location loc) {
     bf16 = true;
     return std::string("__nv_bfloat16");
   }
+  if (isF8(type)) {
+    fp8 = true;
+    return std::string(isa<Float8E4M3FNType>(type) ? "__nv_fp8_e4m3"
+                                                   : "__nv_fp8_e5m2");
+  }
   if (auto integer = dyn_cast<IntegerType>(type);
       integer && integer.isSignless()) {
     switch (integer.getWidth()) {
@@ -95,11 +100,24 @@ FailureOr<std::string> CudaEmitter::literal(TypedAttr attr, Location loc) {
     return std::to_string(v) + (type.isInteger(64) ? "LL" : "");
   }
   auto fp = dyn_cast<FloatAttr>(attr);
-  if (!fp ||
-      !(fp.getType().isF32() || fp.getType().isF64() || isHalf(fp.getType())))
+  if (!fp || !(fp.getType().isF32() || fp.getType().isF64() ||
+               isHalf(fp.getType()) || isF8(fp.getType())))
     return emitError(loc, "cannot print constant ") << attr << " as CUDA";
   Type type = fp.getType();
   APFloat value = fp.getValue();
+  if (isF8(type)) {
+    // Every 8-bit float is exactly a double; the helper's rounding of it
+    // is exact.
+    bool losesInfo = false;
+    value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    FailureOr<std::string> f64 = literal(
+        FloatAttr::get(Float64Type::get(attr.getContext()), value), loc);
+    if (failed(f64))
+      return failure();
+    (void)typeName(type, loc);
+    return toF8Helper(type) + "(" + *f64 + ")";
+  }
   if (type.isF64()) {
     if (!value.isFinite())
       return "__longlong_as_double(" +
@@ -301,7 +319,22 @@ LogicalResult CudaEmitter::emitBlock(Block &block) {
   return success();
 }
 
+/// Whether `op` computes on 8-bit float values rather than holding, moving
+/// or converting them: cuda_fp8.h's types have no arithmetic.
+static bool computesOnF8(Operation *op) {
+  if (isa<arith::ConstantOp, arith::SelectOp, arith::SIToFPOp, arith::UIToFPOp,
+          arith::FPToSIOp, arith::FPToUIOp, arith::ExtFOp, arith::TruncFOp,
+          memref::LoadOp, memref::StoreOp, dkernel::VectorLoadOp,
+          dkernel::VectorStoreOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
+    return false;
+  return llvm::any_of(op->getOperandTypes(), isF8) ||
+         llvm::any_of(op->getResultTypes(), isF8);
+}
+
 LogicalResult CudaEmitter::emitOperation(Operation *op) {
+  if (computesOnF8(op))
+    return op->emitOpError("on 8-bit floats cannot be emitted as CUDA: "
+                           "Kernel IR computes them in f32 (dloop-widen-f8)");
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, arith::CmpFOp, arith::CmpIOp, arith::SelectOp,
             scf::ForOp, scf::IfOp, memref::AllocaOp, memref::LoadOp,
@@ -418,6 +451,8 @@ LogicalResult deplodock::translateToCuda(Operation *op, raw_ostream &os,
     os << "#include <cuda_fp16.h>\n";
   if (emitter.usesBf16())
     os << "#include <cuda_bf16.h>\n";
+  if (emitter.usesFp8())
+    os << "#include <cuda_fp8.h>\n";
   if (emitter.usesTma())
     os << kTensorMapDecl;
   os << '\n';

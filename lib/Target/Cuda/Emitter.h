@@ -66,6 +66,9 @@ public:
   bool usesFp16() const { return fp16; }
   /// Whether a printed kernel uses __nv_bfloat16 (cuda_bf16.h).
   bool usesBf16() const { return bf16; }
+  /// Whether a printed kernel uses __nv_fp8_e4m3 or __nv_fp8_e5m2
+  /// (cuda_fp8.h).
+  bool usesFp8() const { return fp8; }
   /// Whether a printed kernel takes a CUtensorMap.
   bool usesTma() const { return tma; }
 
@@ -157,6 +160,10 @@ private:
   /// The name of a compare-and-swap helper doing `*p = *p <kind> v`.
   FailureOr<std::string> casAtomicHelper(ReduceKind kind, Type type,
                                          Location loc);
+  /// The name of the device helper rounding a double to 8-bit float `type`
+  /// (nearest, ties to even; overflow gives NaN for e4m3fn and infinity for
+  /// e5m2, as arith.truncf does).
+  std::string toF8Helper(Type type);
   /// Fails with a located error when `op` writes a kernel input parameter.
   LogicalResult checkWritable(Operation *op, Value memref);
   /// Records a device helper, printed once before the kernels.
@@ -175,12 +182,20 @@ private:
   HelperMap helpers;
   bool fp16 = false;
   bool bf16 = false;
+  bool fp8 = false;
   bool tma = false;
 };
 
 /// Whether `type` is f16 or bf16: arithmetic works through the cuda_fp16.h and
 /// cuda_bf16.h operators, math functions go through f32.
 inline bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
+
+/// Whether `type` is an 8-bit float: held in the cuda_fp8.h types, read
+/// through f32 and written by a rounding helper (Kernel IR does no
+/// arithmetic on them).
+inline bool isF8(Type type) {
+  return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
+}
 
 /// The width of integer or index `type` in the emitted code.
 inline unsigned intWidth(Type type, const CudaEmitterOptions &options) {
@@ -191,6 +206,10 @@ inline unsigned intWidth(Type type, const CudaEmitterOptions &options) {
 inline std::string typeSuffix(Type type) {
   if (type.isBF16())
     return "bf16";
+  if (mlir::isa<mlir::Float8E4M3FNType>(type))
+    return "f8e4m3";
+  if (mlir::isa<mlir::Float8E5M2Type>(type))
+    return "f8e5m2";
   if (type.isF16())
     return "f16";
   return (type.isInteger() ? "i" : "f") +

@@ -154,6 +154,15 @@ LogicalResult CudaEmitter::printCast(Operation *op) {
       return op->emitOpError("from ")
              << from << " to " << type << " cannot be emitted";
     text = (intrinsic + "(" + expr(in) + ")").str();
+  } else if (isF8(type)) {
+    // Through double, which holds every source value exactly: one rounding.
+    text = toF8Helper(type) + "((double)" +
+           (isF8(from) ? "(float)" + expr(in) : asSigned(in)) + ")";
+    if (isa<arith::UIToFPOp>(op))
+      text = toF8Helper(type) + "((double)" + asUnsigned(in) + ")";
+  } else if (isF8(from)) {
+    // cuda_fp8.h converts explicitly to float, exactly.
+    text = "(" + *to + ")(float)" + expr(in);
   } else if (type.isInteger(1)) {
     // trunci to i1 keeps the low bit; a C conversion to bool tests != 0.
     text = "(bool)(" + expr(in) + " & 1)";
@@ -414,4 +423,22 @@ LogicalResult CudaEmitter::printOperation(scf::IfOp op) {
   }
   os << "}\n";
   return success();
+}
+
+std::string CudaEmitter::toF8Helper(Type type) {
+  bool e4m3 = isa<Float8E4M3FNType>(type);
+  std::string name = "dk_to_" + typeSuffix(type);
+  StringRef cuda = e4m3 ? "__nv_fp8_e4m3" : "__nv_fp8_e5m2";
+  // __NV_NOSAT: overflow is NaN (e4m3) or infinity (e5m2), not the largest
+  // finite value the type's constructor saturates to.
+  addHelper(name, llvm::formatv("__device__ __forceinline__ {0} {1}(double "
+                                "x) {{\n"
+                                "  {0} r;\n"
+                                "  r.__x = __nv_cvt_double_to_fp8(x, "
+                                "__NV_NOSAT, {2});\n"
+                                "  return r;\n"
+                                "}\n",
+                                cuda, name, e4m3 ? "__NV_E4M3" : "__NV_E5M2")
+                      .str());
+  return name;
 }

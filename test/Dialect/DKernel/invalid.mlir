@@ -127,7 +127,7 @@ dkernel.func @strided_param(%y: memref<4x4xf32, strided<[8, 1]>>) outputs [0] gr
 
 // -----
 
-// expected-error @+1 {{parameter #0 has element type 'index'; buffers hold i1, i8, i16, i32, i64, f16, bf16, f32 or f64}}
+// expected-error @+1 {{parameter #0 has element type 'index'; buffers hold i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2}}
 dkernel.func @index_param(%y: memref<4xindex>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
   dkernel.return
 }

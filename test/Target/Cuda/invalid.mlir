@@ -37,12 +37,37 @@ dkernel.func @unsupported_arith(%y: memref<4xi32>) outputs [0] grid [1, 1, 1] bl
 
 // -----
 
-/// A value of a type CUDA has no scalar for.
+/// A value of a type CUDA has no scalar for (cuda_fp8.h holds the OCP
+/// formats e4m3fn and e5m2, not the FNUZ variants).
 dkernel.func @f8_value(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
   %c0 = arith.constant 0 : index
   %v = memref.load %y[%c0] : memref<4xf32>
-  // expected-error @+1 {{cannot print type 'f8E4M3FN' as CUDA}}
-  %t = arith.truncf %v : f32 to f8E4M3FN
+  // expected-error @+1 {{cannot print type 'f8E4M3FNUZ' as CUDA}}
+  %t = arith.truncf %v : f32 to f8E4M3FNUZ
+  dkernel.return
+}
+
+// -----
+
+/// Arithmetic on an 8-bit float, which cuda_fp8.h's types lack: the
+/// pipeline widens it to f32 before Kernel IR (dloop-widen-f8).
+dkernel.func @f8_arith(%y: memref<4xf8E4M3FN>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %y[%c0] : memref<4xf8E4M3FN>
+  // expected-error @+1 {{'arith.addf' op on 8-bit floats cannot be emitted as CUDA: Kernel IR computes them in f32 (dloop-widen-f8)}}
+  %s = arith.addf %v, %v : f8E4M3FN
+  memref.store %s, %y[%c0] : memref<4xf8E4M3FN>
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @f8_compare(%y: memref<4xf8E5M2>, %z: memref<4xi1>) outputs [1] grid [1, 1, 1] block [1, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %y[%c0] : memref<4xf8E5M2>
+  // expected-error @+1 {{'arith.cmpf' op on 8-bit floats cannot be emitted as CUDA}}
+  %p = arith.cmpf olt, %v, %v : f8E5M2
+  memref.store %p, %z[%c0] : memref<4xi1>
   dkernel.return
 }
 
@@ -59,8 +84,8 @@ dkernel.func @vector_constant(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] bloc
 // -----
 
 dkernel.func @f8_constant(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 0 {
-  // expected-error @+1 {{cannot print constant 1.000000e+00 : f8E4M3FN as CUDA}}
-  %v = arith.constant 1.0 : f8E4M3FN
+  // expected-error @+1 {{cannot print constant 1.000000e+00 : f8E4M3FNUZ as CUDA}}
+  %v = arith.constant 1.0 : f8E4M3FNUZ
   dkernel.return
 }
 

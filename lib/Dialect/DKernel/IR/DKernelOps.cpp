@@ -29,7 +29,10 @@ bool dkernel::isKernelScalar(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     return integer.isSignless() &&
            llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+  // The 8-bit floats are storage types: loads, stores, copies and
+  // conversions (cuda_fp8.h); their arithmetic is emulated in f32 before.
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
 int64_t dkernel::getScalarBytes(Type type) {
@@ -275,7 +278,8 @@ LogicalResult FuncOp::verify() {
     if (!isKernelScalar(memref.getElementType()))
       return emitOpError("parameter #")
              << i << " has element type " << memref.getElementType()
-             << "; buffers hold i1, i8, i16, i32, i64, f16, bf16, f32 or f64";
+             << "; buffers hold i1, i8, i16, i32, i64, f16, bf16, f32, f64, "
+                "f8E4M3FN or f8E5M2";
   }
 
   // The limits of the module's target (the default one when it names

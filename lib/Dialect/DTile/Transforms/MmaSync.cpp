@@ -264,7 +264,7 @@ protected:
           // a slab can be; then padded, then plain.
           SmallVector<int64_t> splits =
               listSplits(kernel, *mm, bm, bn, warps, step, target);
-          auto push = [&](bool pad, bool swizzle) {
+          auto push = [&, wm = wm, wn = wn](bool pad, bool swizzle) {
             options.push_back({true, wm, wn, warps, step, pad, swizzle});
             for (int64_t s : splits)
               options.push_back({true, wm, wn, warps, step, pad, swizzle, s});

@@ -20,7 +20,7 @@
 namespace deplodock::dkernel {
 
 /// Whether `type` is a scalar the emitter prints as a CUDA type: i1, i8, i16,
-/// i32, i64, f16, bf16, f32 or f64.
+/// i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2.
 bool isKernelScalar(mlir::Type type);
 
 /// Bytes of one element of type `type`, a kernel scalar (i1 takes a byte).

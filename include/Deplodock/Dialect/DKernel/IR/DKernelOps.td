@@ -32,7 +32,7 @@ def DKernel_InKernelOrTile : NativeOpTrait<"InKernelOrTile"> {
 
 /// A scalar the emitter can print as a CUDA type.
 def DKernel_Scalar : Type<CPred<"::deplodock::dkernel::isKernelScalar($_self)">,
-    "i1, i8, i16, i32, i64, f16, bf16, f32 or f64">;
+    "i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2">;
 
 /// A statically shaped buffer of such scalars, in any memory space.
 def DKernel_Buffer : StaticShapeMemRefOf<[DKernel_Scalar]>;

@@ -94,4 +94,20 @@ def DLoopDropUnitLoops : Pass<"dloop-drop-unit-loops", "::mlir::func::FuncOp"> {
   let summary = "Replace dloop.for loops of extent 1 by their body";
 }
 
+def DLoopWidenF8 : Pass<"dloop-widen-f8", "::mlir::func::FuncOp"> {
+  let summary = "Compute arithmetic and math on 8-bit floats in f32";
+  let description = [{
+    Kernel IR holds f8E4M3FN and f8E5M2 values (loads, stores, copies,
+    conversions) but computes nothing in them: CUDA's cuda_fp8.h types have
+    no arithmetic. Each arith or math op on them (a compare, a sum, an exp)
+    becomes the same op on f32 operands (`arith.extf`, exact) with each
+    8-bit result rounded back (`arith.truncf`), once per op as the op itself
+    rounds: exact for sums, differences and products of two 8-bit values,
+    which f32 holds. Unlike upstream's arith-emulate-unsupported-floats, the
+    conversions carry no `contract` flag, so canonicalization cannot drop
+    the rounding between two ops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // DEPLODOCK_DIALECT_DLOOP_TRANSFORMS_PASSES
