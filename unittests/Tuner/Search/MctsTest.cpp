@@ -543,15 +543,22 @@ unsigned seedsAtOptimum(GridSpace &space, unsigned kSeeds,
   return found;
 }
 
+/// Per fork, per option, a factor drawn uniformly from [1, 2).
+std::vector<std::vector<double>> randomFactors(uint64_t seed, unsigned forks,
+                                               unsigned options) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<double>> factor(forks, std::vector<double>(options));
+  for (auto &fork : factor)
+    for (double &f : fork)
+      f = 1 + unit(rng);
+  return factor;
+}
+
 TEST(SearchMctsQuality, DescendsSeparableGrid) {
   // Ten forks of six options (60 M terminals), the latency a product of one
   // factor per fork: the optimum takes the best option of every fork,
   // which single-fork changes reach one by one.
-  std::mt19937_64 rng(5);
-  std::vector<std::vector<double>> factor(10, std::vector<double>(6));
-  for (auto &fork : factor)
-    for (double &f : fork)
-      f = 1 + unit(rng);
+  std::vector<std::vector<double>> factor = randomFactors(5, 10, 6);
   GridSpace space(std::vector<unsigned>(10, 6),
                   [&](const std::vector<unsigned> &path) {
                     double us = 1;
@@ -571,11 +578,7 @@ TEST(SearchMctsQuality, DescendsBottleneckGrid) {
   // Eight forks of eight options (16.8 M terminals); the latency is the
   // largest of two bottlenecks, each set by two forks, times one factor per
   // other fork: once one bottleneck is low, only changes of the other pay.
-  std::mt19937_64 rng(9);
-  std::vector<std::vector<double>> factor(8, std::vector<double>(8));
-  for (auto &fork : factor)
-    for (double &f : fork)
-      f = 1 + unit(rng);
+  std::vector<std::vector<double>> factor = randomFactors(9, 8, 8);
   GridSpace space(std::vector<unsigned>(8, 8),
                   [&](const std::vector<unsigned> &p) {
                     double a = factor[0][p[0]] * factor[1][p[1]];
