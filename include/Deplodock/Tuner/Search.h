@@ -149,7 +149,8 @@ public:
 /// MCTS with learnt decision odds: the heuristic's terminal, the seeds, a
 /// few uniform terminals, then each measurement the best of several
 /// candidates (mutations of the best terminal, draws by the odds of each
-/// decision), ranked by the space's prior when it has one.
+/// decision), ranked by the space's prior when it has one; without a prior,
+/// coordinate descent from the best once the mutations stall.
 std::unique_ptr<SearchStrategy> createMctsSearch();
 /// Follows preferredChild from the root and measures that one terminal.
 std::unique_ptr<SearchStrategy> createGreedySearch();

@@ -30,6 +30,16 @@
 // elsewhere, for the optimum that takes two changes each worse alone (a
 // latency that is the largest of several bottlenecks).
 //
+// Once the mutations stall (kWidenEvery measurements without a better
+// terminal), coordinate descent takes over: it changes one fork of the
+// best's path at a time, the forks in path order, each to its options of
+// the best odds (kDescentOptions per fork and cycle), completing the rest
+// with the best's decisions where they are options and option 0
+// elsewhere. A cycle that improved the best starts another; one that did
+// not gives every fork kDescentOptions more; once every option of every
+// fork was tried without a gain (a local optimum), the pair moves and
+// mutations go on until they improve the best and stall again.
+//
 // A candidate's score is its prior (SearchSpace::prior: the roofline model's
 // 1 / µs when the tuner gives one) or else the product of its decisions'
 // l / g. With the exploration constant c as a temperature, odds are raised
@@ -80,6 +90,10 @@ constexpr unsigned kNearMissScan = 256;
 /// Near misses a pair move tries before it gives way to the usual
 /// candidates.
 constexpr unsigned kPairAttempts = 4;
+/// Coordinate descent tries at most this many options of a fork per cycle,
+/// those of the best odds first, so that a 33-way fork does not spend the
+/// budget.
+constexpr unsigned kDescentOptions = 3;
 /// Patience when unset: the tree's mean fan-out times its depth (along the
 /// heuristic's path), at least this.
 constexpr unsigned kMinPatience = 16;
@@ -125,6 +139,13 @@ private:
   /// `depth` to the path's length.
   SmallVector<unsigned, 16> mutationSites(unsigned &depth,
                                           const DenseSet<uint64_t> &exclude);
+  /// Coordinate descent: the next unmeasured neighbour of the best (one
+  /// fork changed, the rest kept) at a fork not yet swept in this cycle,
+  /// options in order of their odds; kNoNode at a local optimum.
+  Index descend();
+  /// Walks down from `n`, keeping the best's decisions where they are
+  /// options and taking the first live option elsewhere.
+  Index completeBelow(Index n);
   /// The candidate to measure next, or kNoNode.
   Index propose();
   /// Measures `batch` (reserved terminals) and learns from them.
@@ -163,6 +184,17 @@ private:
   unsigned numPairs = 0;
   bool hasPrior = false;
   SmallVector<Index> scratch;
+  /// Coordinate descent: the forks swept in this cycle, the options tried
+  /// per fork, whether the best improved during the cycle, and whether the
+  /// descent ended at a local optimum.
+  DenseSet<uint64_t> swept;
+  DenseMap<uint64_t, unsigned> triedInCycle;
+  unsigned allowance = kDescentOptions;
+  /// Whether the last proposal was the descent's (it goes on while it has
+  /// candidates, improving or not).
+  bool inDescent = false;
+  bool improvedInCycle = false;
+  bool descentStalled = false;
 };
 
 std::pair<double, double> Mcts::odds(Index child, Index numOptions) {
@@ -373,7 +405,104 @@ Mcts::mutationSites(unsigned &depth, const DenseSet<uint64_t> &exclude) {
   return sites;
 }
 
+Index Mcts::completeBelow(Index n) {
+  while (!tree.isTerminal(n)) {
+    if (!tree.expand(n) || tree[n].done)
+      return kNoNode;
+    // Deterministic, measured or not: the best's decision where it is an
+    // option, else the first option; known dead ends are passed over.
+    const Index first = tree[n].firstChild, k = tree[n].numChildren;
+    Index next = kNoNode;
+    for (Index i = first; i != first + k; ++i) {
+      if (tree[i].done && tree[i].expanded)
+        continue;
+      if (next == kNoNode)
+        next = i;
+      std::optional<uint64_t> key = keyOf(i);
+      if (key && bestDecisions.contains(*key)) {
+        next = i;
+        break;
+      }
+    }
+    if (next == kNoNode)
+      return kNoNode;
+    n = next;
+  }
+  return n;
+}
+
+Index Mcts::descend() {
+  if (best == kNoNode)
+    return kNoNode;
+  while (true) {
+    SmallVector<Index, 16> path;
+    for (Index i = best; i != 0; i = tree[i].parent)
+      path.push_back(i);
+    std::reverse(path.begin(), path.end());
+    bool capped = false;
+    for (Index taken : path) {
+      Index parent = tree[taken].parent;
+      if (tree[parent].numChildren < 2)
+        continue;
+      std::optional<uint64_t> key = keyOf(taken);
+      if (!key || forks.isInert(*key))
+        continue;
+      uint64_t fork = forks.forkOf(*key);
+      if (swept.contains(fork))
+        continue;
+      const Index first = tree[parent].firstChild, k = tree[parent].numChildren;
+      SmallVector<std::pair<double, Index>, 32> order;
+      for (Index c = first; c != first + k; ++c)
+        if (c != taken && tree[c].live > 0)
+          order.push_back({odds(c, k).first, c});
+      // The best odds first; equal odds in option order.
+      llvm::sort(order, [](auto &a, auto &b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+      });
+      unsigned &tried = triedInCycle[fork];
+      for (auto [ratio, c] : order) {
+        if (tried >= allowance) {
+          capped = true;
+          break;
+        }
+        Index leaf = completeBelow(c);
+        if (leaf != kNoNode && !tree[leaf].done &&
+            !isEquivalentToMeasured(leaf)) {
+          ++tried;
+          return leaf;
+        }
+        if (run.stopped())
+          return kNoNode;
+      }
+      swept.insert(fork);
+    }
+    if (improvedInCycle) {
+      // A cycle that improved the best starts another.
+      triedInCycle.clear();
+      allowance = kDescentOptions;
+    } else if (capped) {
+      // No better neighbour among each fork's most likely options: the
+      // next ones.
+      allowance += kDescentOptions;
+    } else {
+      descentStalled = true;
+      return kNoNode;
+    }
+    swept.clear();
+    improvedInCycle = false;
+  }
+}
+
 Index Mcts::propose() {
+  // Once mutations stall, coordinate descent from the best until it
+  // reaches a local optimum; then pair moves and mutations until they
+  // improve the best and stall again.
+  if (!hasPrior && !descentStalled && (sinceBest >= kWidenEvery || inDescent)) {
+    Index n = descend();
+    inDescent = n != kNoNode;
+    if (n != kNoNode)
+      return n;
+  }
   // Once single changes stall, every other measurement is a pair move.
   if (!hasPrior && best != kNoNode && sinceBest >= kWidenEvery &&
       !lastWasPair) {
@@ -471,6 +600,15 @@ void Mcts::measure(ArrayRef<Index> batch) {
       for (Index i = n; i != 0; i = tree[i].parent)
         if (std::optional<uint64_t> key = keyOf(i))
           bestDecisions.insert(*key);
+    }
+    if (better) {
+      improvedInCycle = true;
+      if (descentStalled) {
+        descentStalled = false;
+        swept.clear();
+        triedInCycle.clear();
+        allowance = kDescentOptions;
+      }
     }
     if (better)
       sinceBest = 0;

@@ -8,6 +8,10 @@ using namespace llvm;
 using namespace deplodock::tuner;
 using namespace deplodock::tuner::detail;
 
+/// Walks below a decision before its mean estimates the same decision
+/// elsewhere (one walk's estimate is noisy).
+static constexpr unsigned kWalksPerDecision = 2;
+
 SearchTree::SearchTree(SearchRun &run, uint64_t seed) : run(run), rng(seed) {
   nodes.push_back({run.getSpace().root(), kNoNode});
 }
@@ -115,8 +119,18 @@ std::pair<unsigned, double> SearchTree::pathShape(Index n) {
 double SearchTree::leaves(Index n) {
   if (nodes[n].leaves > 0)
     return nodes[n].leaves;
+  // The same decision elsewhere (the same option of the same fork under
+  // another prefix) has about as many terminals below: its estimates'
+  // mean spares a walk that expands a node per level.
+  std::optional<uint64_t> key = run.getSpace().decisionKey(nodes[n].id);
+  if (key) {
+    auto it = byDecision.find(*key);
+    if (it != byDecision.end() && it->second.second >= kWalksPerDecision)
+      return nodes[n].leaves = it->second.first / it->second.second;
+  }
   // Knuth's estimator: one uniform walk down, the product of the fan-outs.
   double product = 1;
+  bool deadEnd = false;
   Index at = n;
   while (!isTerminal(at)) {
     if (!expand(at))
@@ -126,12 +140,19 @@ double SearchTree::leaves(Index n) {
       // The walk met a dead end: the subtree may still hold terminals on
       // other paths, so it keeps a small weight.
       product = 0.5;
+      deadEnd = true;
       break;
     }
     product *= fanOut;
     at = nodes[at].firstChild + Index(rng() % fanOut);
   }
   nodes[n].leaves = product;
+  // A dead end says nothing of the same decision elsewhere.
+  if (key && !deadEnd) {
+    auto &[sum, count] = byDecision[*key];
+    sum += product;
+    ++count;
+  }
   return product;
 }
 

@@ -6,8 +6,10 @@
 // estimate of the terminals below it. The estimate is Knuth's: a random
 // walk down multiplies the fan-outs it meets; once a node's children are
 // estimated, their sum replaces its own, so estimates sharpen where the
-// search goes. Sampling children in proportion to it draws terminals about
-// uniformly, however unbalanced the tree.
+// search goes; a decision (key) walked below twice lends its mean estimate
+// to the same decision under other prefixes, which spares most walks.
+// Sampling children in proportion to it draws terminals about uniformly,
+// however unbalanced the tree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,8 @@
 #define DEPLODOCK_LIB_TUNER_SEARCH_SEARCHTREE_H
 
 #include "SearchRun.h"
+
+#include "llvm/ADT/DenseMap.h"
 
 #include <limits>
 #include <random>
@@ -76,7 +80,8 @@ public:
   Index follow(llvm::ArrayRef<unsigned> path);
   /// The distinct unmeasured terminals `paths` lead to (paths that lead
   /// nowhere are skipped); stops early when the run stops.
-  llvm::SmallVector<Index> seedLeaves(llvm::ArrayRef<std::vector<unsigned>> paths);
+  llvm::SmallVector<Index>
+  seedLeaves(llvm::ArrayRef<std::vector<unsigned>> paths);
   /// Follows option 0 from the root: the heuristic's terminal, or kNoNode.
   Index defaultLeaf();
   /// The depth of the path to `n` and the mean fan-out along it.
@@ -101,6 +106,8 @@ private:
   std::mt19937_64 rng;
   std::vector<TreeNode> nodes;
   llvm::SmallVector<NodeId> scratch;
+  /// Per decision key, the sum and count of the walks' estimates below it.
+  llvm::DenseMap<uint64_t, std::pair<double, unsigned>> byDecision;
 };
 
 } // namespace deplodock::tuner::detail

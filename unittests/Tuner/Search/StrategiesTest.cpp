@@ -225,6 +225,34 @@ TEST(RandomSearch, TerminalsAreAboutEquallyLikely) {
   EXPECT_GE(inChain, kSeeds * 80 / 100);
 }
 
+TEST(RandomSearch, SameDecisionsShareTheirEstimates) {
+  // Eight forks of eight options, every option the same decision wherever
+  // it is taken (16.8 M terminals). A walk below every child of every node
+  // met would expand hundreds of nodes per variant; estimates shared by
+  // decision need two walks per decision, then about one expansion per
+  // level of each draw.
+  GridSpace space(std::vector<unsigned>(8, 8),
+                  [](const std::vector<unsigned> &path) {
+                    return 10.0 + path[0] + path[7];
+                  });
+  GridEvaluator evaluator(space);
+  SearchOptions options;
+  options.maxVariants = 64;
+  options.seed = 3;
+  SearchResult result = createRandomSearch()->run(space, evaluator, options);
+  ASSERT_EQ(result.numMeasured(), 64u);
+  printf("random, 64 variants of 8^8 terminals: %zu expansions\n",
+         result.numExpanded);
+  EXPECT_LE(result.numExpanded, 64u * 8 * 3);
+  // Still spread over the first fork's options, and never a terminal twice.
+  std::set<unsigned> first;
+  for (const MeasuredVariant &v : result.variants)
+    first.insert(GridSpace::optionsOf(v.node)[0]);
+  EXPECT_EQ(first.size(), 8u);
+  for (auto [node, count] : space.measured)
+    EXPECT_EQ(count, 1u);
+}
+
 //===----------------------------------------------------------------------===//
 // Beam
 //===----------------------------------------------------------------------===//

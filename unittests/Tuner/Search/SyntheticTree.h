@@ -17,6 +17,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -326,6 +327,72 @@ inline SyntheticTree makeBottleneckTree(unsigned inertWidth = 8) {
   }
   return tree;
 }
+
+/// A full tree too large to build: `widths[l]` options at level l, node ids
+/// encoding the depth (top byte) and the options taken (four bits each), the
+/// latency of a terminal any function of its options. Option k at depth d is
+/// the same decision wherever it is taken.
+class GridSpace : public SearchSpace {
+public:
+  using Latency = std::function<double(const std::vector<unsigned> &)>;
+  GridSpace(std::vector<unsigned> widths, Latency latency)
+      : widths(std::move(widths)), latency(std::move(latency)) {}
+
+  static unsigned depthOf(NodeId id) { return unsigned(id >> 56); }
+  /// The options taken from the root to `id`.
+  static std::vector<unsigned> optionsOf(NodeId id) {
+    std::vector<unsigned> path(depthOf(id));
+    for (unsigned l = 0; l < path.size(); ++l)
+      path[l] = unsigned(id >> (4 * l)) & 15;
+    return path;
+  }
+  NodeId root() override { return 0; }
+  bool isTerminal(NodeId id) override { return depthOf(id) == widths.size(); }
+  void children(NodeId id, llvm::SmallVectorImpl<NodeId> &out) override {
+    ++expansions;
+    unsigned d = depthOf(id);
+    if (d == widths.size())
+      return;
+    NodeId base = (id & ((NodeId(1) << 56) - 1)) | (NodeId(d + 1) << 56);
+    for (unsigned k = 0; k < widths[d]; ++k)
+      out.push_back(base | (NodeId(k) << (4 * d)));
+  }
+  std::optional<uint64_t> decisionKey(NodeId id) override {
+    unsigned d = depthOf(id);
+    if (d == 0)
+      return std::nullopt;
+    return (uint64_t(d) << 32) | ((id >> (4 * (d - 1))) & 15);
+  }
+  Measurement measure(NodeId id) {
+    ++measured[id];
+    return Measurement::latency(latency(optionsOf(id)));
+  }
+  /// The best latency, by enumeration (small grids only).
+  double bestUs() const {
+    double best = std::numeric_limits<double>::infinity();
+    std::vector<unsigned> path(widths.size(), 0);
+    while (true) {
+      best = std::min(best, latency(path));
+      size_t l = 0;
+      while (l < path.size() && ++path[l] == widths[l])
+        path[l++] = 0;
+      if (l == path.size())
+        return best;
+    }
+  }
+
+  std::vector<unsigned> widths;
+  Latency latency;
+  size_t expansions = 0;
+  std::map<NodeId, unsigned> measured;
+};
+
+class GridEvaluator : public Evaluator {
+public:
+  explicit GridEvaluator(GridSpace &space) : space(space) {}
+  Measurement measure(NodeId id) override { return space.measure(id); }
+  GridSpace &space;
+};
 
 } // namespace deplodock::tuner::testing
 
