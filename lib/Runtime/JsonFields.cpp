@@ -69,11 +69,9 @@ Value toleranceToJSON(const Tolerance &tolerance) {
 }
 
 bool readTolerance(const Value &value, Tolerance &out, Path path) {
-  const Object *object = value.getAsObject();
-  if (!object) {
-    path.report("expected an object");
+  const Object *object = readObject(value, path);
+  if (!object)
     return false;
-  }
   return optField(*object, "rtol", out.rtol, path) &&
          optField(*object, "atol", out.atol, path) &&
          optField(*object, "scale", out.scale, path);

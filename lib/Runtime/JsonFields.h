@@ -190,6 +190,14 @@ bool optField(const Object &object, llvm::StringLiteral name, T &out,
   return field(object, name, out, path);
 }
 
+/// `value` as an object, or null after reporting that it is not one.
+inline const Object *readObject(const Value &value, Path path) {
+  const Object *object = value.getAsObject();
+  if (!object)
+    path.report("expected an object");
+  return object;
+}
+
 /// Reads a dtype name (f32, bf16, ...).
 bool readDType(const Value &value, DType &out, Path path);
 

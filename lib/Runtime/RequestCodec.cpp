@@ -73,11 +73,9 @@ static bool readParam(const Value &value, LaunchParam &out, Path path) {
 }
 
 static bool readLaunch(const Value &value, LaunchSpec &out, Path path) {
-  const Object *object = value.getAsObject();
-  if (!object) {
-    path.report("expected an object");
+  const Object *object = readObject(value, path);
+  if (!object)
     return false;
-  }
   return field(*object, "kernel", out.kernel, path) &&
          field(*object, "grid", out.grid, path, readDims) &&
          field(*object, "block", out.block, path, readDims) &&
@@ -111,11 +109,9 @@ static Value timingToJSON(const TimingOptions &timing) {
 }
 
 static bool readTiming(const Value &value, TimingOptions &out, Path path) {
-  const Object *object = value.getAsObject();
-  if (!object) {
-    path.report("expected an object");
+  const Object *object = readObject(value, path);
+  if (!object)
     return false;
-  }
   return optField(*object, "warmup_ms", out.warmupMs, path) &&
          optField(*object, "min_samples", out.minSamples, path) &&
          optField(*object, "max_samples", out.maxSamples, path) &&
@@ -187,11 +183,9 @@ deplodock::runtime::decodeRequest(const Frame &frame) {
   const Object &json = frame.json;
 
   auto readBuffer = [&](const Value &value, BufferSpec &out, Path p) {
-    const Object *object = value.getAsObject();
-    if (!object) {
-      p.report("expected an object");
+    const Object *object = readObject(value, p);
+    if (!object)
       return false;
-    }
     std::string init = "poison";
     if (!decodeBufferShape(*object, out, p) ||
         !optField(*object, "init", init, p))
@@ -216,11 +210,9 @@ deplodock::runtime::decodeRequest(const Frame &frame) {
     return false;
   };
   auto readOutput = [&](const Value &value, OutputSpec &out, Path p) {
-    const Object *object = value.getAsObject();
-    if (!object) {
-      p.report("expected an object");
+    const Object *object = readObject(value, p);
+    if (!object)
       return false;
-    }
     if (!field(*object, "buffer", out.buffer, p))
       return false;
     if (const Value *tolerance = object->get("tolerance")) {

@@ -91,11 +91,9 @@ deplodock::runtime::decodeResult(const Frame &frame) {
     return true;
   };
   auto readCheck = [](const Value &value, OutputCheck &out, Path p) {
-    const Object *object = value.getAsObject();
-    if (!object) {
-      p.report("expected an object");
+    const Object *object = readObject(value, p);
+    if (!object)
       return false;
-    }
     return field(*object, "buffer", out.buffer, p) &&
            field(*object, "ok", out.ok, p) &&
            field(*object, "max_abs_error", out.maxAbsError, p, readNumber) &&
@@ -107,11 +105,9 @@ deplodock::runtime::decodeResult(const Frame &frame) {
            field(*object, "tolerance", out.tolerance, p, readTolerance);
   };
   auto readKernel = [](const Value &value, KernelInfo &out, Path p) {
-    const Object *object = value.getAsObject();
-    if (!object) {
-      p.report("expected an object");
+    const Object *object = readObject(value, p);
+    if (!object)
       return false;
-    }
     return field(*object, "name", out.name, p) &&
            field(*object, "registers", out.registers, p) &&
            field(*object, "static_smem_bytes", out.staticSmemBytes, p) &&
@@ -120,11 +116,9 @@ deplodock::runtime::decodeResult(const Frame &frame) {
            field(*object, "max_threads_per_block", out.maxThreadsPerBlock, p);
   };
   auto readTimingEntry = [](const Value &value, UnitTiming &out, Path p) {
-    const Object *object = value.getAsObject();
-    if (!object) {
-      p.report("expected an object");
+    const Object *object = readObject(value, p);
+    if (!object)
       return false;
-    }
     Stats &s = out.stats;
     if (!(field(*object, "launch", out.launch, p) &&
           field(*object, "median_us", s.medianUs, p, readNumber) &&
