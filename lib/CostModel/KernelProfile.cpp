@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -245,10 +246,14 @@ private:
   }
 
   /// Whether the CUDA compiler unrolls `loop` completely: a short loop with
-  /// a known trip count and no unroll hint of its own.
+  /// constant bounds and no unroll hint of its own. A loop whose bounds
+  /// depend on the block (a persistent grid's loop over tiles) has a trip
+  /// count nvcc cannot know.
   bool unrolledFully(scf::ForOp loop, double trips) {
+    auto constant = [](Value v) { return matchPattern(v, m_Constant()); };
     return !loop->hasAttr("dkernel.unroll") && trips <= 8 &&
-           trips == std::floor(trips);
+           trips == std::floor(trips) && constant(loop.getLowerBound()) &&
+           constant(loop.getUpperBound()) && constant(loop.getStep());
   }
 
   /// Loads issued back to back in one pass over `block`: its own, those of
