@@ -4,10 +4,13 @@
 // launched by `dkernel.launch`) with GPU semantics. A block's threads run in
 // lock step: every SSA value is a vector with one lane per thread (or one
 // uniform value shared by all lanes), and an active-lane mask drives
-// divergence. Blocks run one after another. See Simt*.cpp:
+// divergence (sides that wait on each other run as tasks taking turns).
+// Blocks run one after another. See Simt*.cpp:
 //
 //   SimtCompile.cpp  kernels compiled once into slot-indexed instructions
 //   SimtExecute.cpp  launches, blocks, control flow and scalar ops
+//   SimtTasks.cpp    divergent sides that wait on each other's mbarriers
+//   SimtClocks.cpp   happens-before through mbarriers (race tracking)
 //   SimtMemory.cpp   views, bounds-checked accesses, shared-memory races
 //   SimtTileOps.cpp  dtile.stage / combine / async_wait
 //   SimtKernelOps.cpp  gpu ids, barriers, shuffles, cp.async, mbarriers,

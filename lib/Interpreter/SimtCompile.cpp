@@ -199,8 +199,15 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.kind = Kind::ScfFor;
             return success();
           })
-          .Case([&](scf::IfOp) {
+          .Case([&](scf::IfOp branch) {
             instr.kind = Kind::ScfIf;
+            // Sides that may wait on each other run as tasks when they
+            // diverge (SimtTasks.cpp).
+            instr.c = branch
+                          ->walk([](dkernel::MbarrierWaitOp) {
+                            return WalkResult::interrupt();
+                          })
+                          .wasInterrupted();
             return success();
           })
           .Case([&](dloop::ForOp loop) {

@@ -4,7 +4,9 @@
 // one uniform double. Pure ops compute on the active lanes only (uniform
 // operands give a uniform result, computed once). `scf.if` on a per-lane
 // condition runs the then-side under the lanes that take it, then the
-// else-side under the others, and merges its results lane by lane. A loop
+// else-side under the others, and merges its results lane by lane (sides
+// that may wait on each other's mbarrier arrivals run as tasks instead,
+// SimtTasks.cpp). A loop
 // whose bounds differ across lanes runs while any lane is still in range,
 // masking the lanes that are done; a loop with uniform bounds runs under the
 // mask it was reached with.
@@ -134,6 +136,10 @@ void Machine::startBlock(ArrayRef<int64_t> coords) {
     copies.groups.clear();
   }
   mbarriers.clear();
+  tasks.reset();
+  clocksOn = false;
+  now = 1;
+  numBarrierAgents = 0;
   wgmma.reset(numThreads);
   ++generation;
   barriers = 0;
@@ -419,9 +425,13 @@ LogicalResult Machine::execIf(const SInstr &instr, const Mask &mask) {
                 false};
   Mask elseMask{elseLanes.data(), static_cast<uint32_t>(elseLanes.size()),
                 false};
-  if (failed(runBlock(thenBlock, thenMask)) ||
-      failed(runBlock(elseBlock, elseMask)))
+  if (instr.c) {
+    if (failed(runSides(thenBlock, thenMask, elseBlock, elseMask)))
+      return failure();
+  } else if (failed(runBlock(thenBlock, thenMask)) ||
+             failed(runBlock(elseBlock, elseMask))) {
     return failure();
+  }
   for (auto [i, out] : llvm::enumerate(instr.out)) {
     const LaneValue &a = frame[thenBlock.yields[i]];
     const LaneValue &b = frame[elseBlock.yields[i]];

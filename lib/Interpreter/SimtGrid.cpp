@@ -38,9 +38,10 @@ static bool blocksMeet(const SBlock &block) {
   return false;
 }
 
-/// Whether this thread is a worker of a spread launch, whose diagnostics
-/// are dropped.
-static thread_local bool quietWorker = false;
+bool &simt::quietThread() {
+  static thread_local bool quiet = false;
+  return quiet;
+}
 
 LogicalResult Machine::runGrid() {
   int64_t gx = kernel.grid[0], gy = kernel.grid[1];
@@ -63,12 +64,12 @@ LogicalResult Machine::runGrid() {
   }
 
   ScopedDiagnosticHandler quiet(kernel.op->getContext(), [](Diagnostic &) {
-    return success(quietWorker);
+    return success(quietThread());
   });
   // Every worker but the first gets its own state (this one is the first),
   // as many as fit in the memory limit.
   std::vector<std::unique_ptr<Machine>> others;
-  quietWorker = true;
+  quietThread() = true;
   for (unsigned w = 1; w < workers; ++w) {
     auto machine = std::make_unique<Machine>(kernel, buffers);
     shareWork(*machine);
@@ -76,7 +77,7 @@ LogicalResult Machine::runGrid() {
       break;
     others.push_back(std::move(machine));
   }
-  quietWorker = false;
+  quietThread() = false;
   workers = others.size() + 1;
   std::atomic<int64_t> next{0}, firstFailure{numBlocks};
   {
@@ -86,7 +87,7 @@ LogicalResult Machine::runGrid() {
     for (unsigned w = 0; w < workers; ++w) {
       Machine *m = w == 0 ? this : others[w - 1].get();
       pool.async([&, m] {
-        quietWorker = true;
+        quietThread() = true;
         for (int64_t b; (b = next++) < firstFailure.load();) {
           if (succeeded(runOne(*m, b)))
             continue;
@@ -95,7 +96,7 @@ LogicalResult Machine::runGrid() {
           }
           break;
         }
-        quietWorker = false;
+        quietThread() = false;
       });
     }
     pool.wait();

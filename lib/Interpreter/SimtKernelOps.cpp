@@ -9,8 +9,9 @@
 // arrival made and the transaction bytes matched. Between issue and landing
 // the destination holds NaN, so a missing or short wait shows in results. A
 // wait whose phase can no longer complete (lock-step threads cannot arrive
-// later) is an error rather than a hang. Atomics are exact and applied thread
-// after thread.
+// later) is an error rather than a hang; sides of a divergent branch running
+// as tasks (SimtTasks.cpp) wait for each other instead. Atomics are exact and
+// applied thread after thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -373,14 +374,31 @@ LogicalResult Machine::execCpWait(const SInstr &instr, const Mask &mask) {
 // mbarriers and TMA
 //===----------------------------------------------------------------------===//
 
-/// Completes the current phase of `mb`: its TMA copies land.
-static void completePhase(MBarrier &mb) {
+void Machine::completePhase(MBarrier &mb) {
+  landingAgent = mb.agent;
   for (std::function<void()> &copy : mb.copies)
     copy();
+  publishPhase(mb);
   mb.copies.clear();
   mb.phase ^= 1;
   mb.pending = mb.count;
   mb.expectedBytes = mb.queuedBytes = 0;
+  noteProgress();
+}
+
+/// Whether every lane of each warp with a lane in `mask` is in it.
+static bool wholeWarps(const Mask &mask, uint32_t numThreads) {
+  if (mask.count == numThreads)
+    return true;
+  for (uint32_t i = 0; i < mask.count;) {
+    uint32_t warp = mask.lanes[i] / 32;
+    uint32_t size = std::min<uint32_t>(32, numThreads - warp * 32);
+    if (mask.lanes[i] % 32 != 0 || i + size > mask.count ||
+        mask.lanes[i + size - 1] != mask.lanes[i] + size - 1)
+      return false;
+    i += size;
+  }
+  return true;
 }
 
 LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
@@ -388,6 +406,9 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
   const LaneValue &slot = frame[instr.in[1]];
   if (view.space != Space::Shared)
     return error(instr) << "needs an mbarrier in shared memory";
+  // A warp arriving together on one mbarrier releases its accesses.
+  bool releasesWarps = instr.kind == Kind::MbArrive && clocksOn &&
+                       slot.uniform && wholeWarps(mask, numThreads);
   for (uint32_t i = 0; i < mask.count; ++i) {
     uint32_t l = mask.lanes[i];
     int64_t s = wrapToInt64(slot.at(l));
@@ -399,14 +420,16 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
       MBarrier &mb = mbarriers[byte];
       mb = MBarrier();
       mb.count = mb.pending = instr.a;
+      mb.agent = (numThreads + 31) / 32 + numBarrierAgents++;
+      noteProgress();
       continue;
     }
     auto it = mbarriers.find(byte);
     if (it == mbarriers.end())
       return error(instr) << "uses mbarrier " << s
                           << ", which no mbarrier_init initialised" << where(l);
-    MBarrier &mb = it->second;
     if (instr.kind == Kind::MbArrive) {
+      MBarrier &mb = it->second;
       if (mb.pending == 0) {
         if (mb.queuedBytes != mb.expectedBytes)
           return error(instr)
@@ -418,22 +441,44 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
       }
       --mb.pending;
       mb.expectedBytes += instr.a;
+      release(mb, l, releasesWarps);
+      noteProgress();
       continue;
     }
     // mbarrier_wait: the phase of this parity must have completed, or be
-    // complete now; no thread can arrive later, as all run in lock step.
+    // complete now. Lock-step threads cannot arrive later; sides running as
+    // tasks can, so the wait blocks until another task completes it.
     int64_t parity = wrapToInt64(frame[instr.in[2]].at(l)) & 1;
-    if (static_cast<int64_t>(mb.phase) != parity)
-      continue;
-    if (mb.pending != 0 || mb.queuedBytes != mb.expectedBytes)
-      return error(instr) << "waits for phase parity " << parity
-                          << " of mbarrier " << s
-                          << ", which never completes: " << mb.pending
-                          << " arrivals missing, " << mb.queuedBytes << " of "
-                          << mb.expectedBytes << " expected bytes loaded"
-                          << where(l);
-    completePhase(mb);
+    for (;;) {
+      // Another task may have initialised mbarriers (moving this one).
+      MBarrier &mb = mbarriers.find(byte)->second;
+      if (static_cast<int64_t>(mb.phase) != parity)
+        break;
+      if (mb.pending == 0 && mb.queuedBytes == mb.expectedBytes) {
+        completePhase(mb);
+        break;
+      }
+      Parked parked = park();
+      if (parked == Parked::Resumed)
+        continue;
+      if (parked == Parked::Aborted)
+        return failure();
+      MBarrier &now = mbarriers.find(byte)->second;
+      InFlightDiagnostic diag =
+          error(instr) << "waits for phase parity " << parity << " of mbarrier "
+                       << s << ", which never completes: " << now.pending
+                       << " arrivals missing, " << now.queuedBytes << " of "
+                       << now.expectedBytes << " expected bytes loaded"
+                       << where(l);
+      if (parked == Parked::Deadlock)
+        diag << "; every other thread of the block is blocked on a wait or "
+                "done (a deadlock)";
+      return diag;
+    }
+    acquire(l, mbarriers.find(byte)->second);
   }
+  if (instr.kind == Kind::MbArrive)
+    tick();
   // A wait the whole block makes orders what every thread did before the
   // phase completed (its arrivals) before what they do next.
   if (instr.kind == Kind::MbWait && mask.count == numThreads)
@@ -481,6 +526,7 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
     }
     int64_t swizzle = instr.b;
     it->second.queuedBytes += boxBytes;
+    noteProgress();
     it->second.copies.push_back([this, &instr, src, dst, box, coords,
                                  boxElements, elementBytes, swizzle]() {
       // Elements outside the tensor are filled with zeros.

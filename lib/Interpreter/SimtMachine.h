@@ -13,10 +13,15 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <array>
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <functional>
+#include <list>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace deplodock::interp::simt {
 
@@ -49,6 +54,33 @@ struct MBarrier {
   unsigned phase = 0;
   /// TMA copies that land when the phase completes.
   std::vector<std::function<void()>> copies;
+  /// The clock component of its TMA landings (SimtClocks.cpp).
+  unsigned agent = 0;
+  /// Clocks: what the arrivals of the current phase release, and what the
+  /// phases completed so far released (a wait acquires it).
+  std::vector<uint32_t> releasing, released;
+};
+
+/// A side of a divergent branch run as a task of its own (SimtTasks.cpp).
+struct Task {
+  Task *parent = nullptr;
+  unsigned liveChildren = 0;
+  bool done = false, failed = false;
+  std::thread thread;
+};
+
+/// The tasks of the current block. One runs at a time: it hands the machine
+/// over when it blocks on an mbarrier wait, spawns sides or finishes.
+struct TaskSet {
+  std::mutex mutex;
+  std::condition_variable turn;
+  /// The block's own thread first, then the sides in the order spawned.
+  std::list<Task> tasks;
+  Task *running = nullptr;
+  bool aborted = false;
+  /// Changes of mbarrier state, and the blocked waits seen since the last.
+  uint64_t progress = 0, seenProgress = 0;
+  unsigned idle = 0;
 };
 
 /// Who last wrote and read one element of the shared pool, to report data
@@ -63,6 +95,15 @@ struct PoolAccess {
   /// The readers' warp: a warp, -1 none, -2 several.
   int32_t readerWarp = -1;
   uint32_t readBarriers = 0, readWarpSyncs = 0;
+  /// Clock stamps (SimtClocks.cpp): the last write's (0: none) and its
+  /// agent (the writer's warp or the mbarrier a TMA load landed through);
+  /// the last read of each reading warp since, -1 readers when there were
+  /// more warps than fit.
+  uint32_t writeStamp = 0;
+  uint16_t writeAgent = 0;
+  int8_t stampedReaders = 0;
+  std::array<uint8_t, 4> readAgents{};
+  std::array<uint32_t, 4> readStamps{};
 };
 
 /// The warpgroup MMA state of a block's threads (SimtWgmmaOps.cpp).
@@ -103,6 +144,57 @@ public:
   mlir::LogicalResult execTile(const SInstr &instr);
   mlir::LogicalResult execLoop(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execIf(const SInstr &instr, const Mask &mask);
+
+  //===--- SimtTasks.cpp: divergent sides that wait on each other ---------===//
+
+  /// Runs `first` under `firstMask` and `second` under `secondMask` as two
+  /// tasks that take turns at blocked mbarrier waits.
+  mlir::LogicalResult runSides(const SBlock &first, const Mask &firstMask,
+                               const SBlock &second, const Mask &secondMask);
+  /// What became of a wait that cannot complete now.
+  enum class Parked {
+    Alone,    ///< no other task could complete it (lock-step threads)
+    Resumed,  ///< other tasks ran: look again
+    Deadlock, ///< every task is blocked
+    Aborted,  ///< another task failed
+  };
+  Parked park();
+  /// Notes a change that may let a blocked wait complete.
+  void noteProgress() {
+    if (tasks)
+      ++tasks->progress;
+  }
+
+  //===--- SimtClocks.cpp: happens-before through mbarriers ---------------===//
+
+  /// Starts the clocks (with the first tasks of the block).
+  void startClocks();
+  /// The clock component of `lane`'s warp.
+  static unsigned warpAgent(uint32_t lane) { return lane / 32; }
+  /// `lane` arrives on `mb`, releasing what it knows (with its warp's own
+  /// accesses when `wholeWarp` arrives together).
+  void release(MBarrier &mb, uint32_t lane, bool wholeWarp);
+  /// `lane` passed a wait on `mb`: it acquires what the phases released.
+  void acquire(uint32_t lane, const MBarrier &mb);
+  /// The current phase of `mb` completes (its TMA loads landed).
+  void publishPhase(MBarrier &mb);
+  /// Advances the clock past a release.
+  void tick() {
+    if (clocksOn)
+      ++now;
+  }
+  /// Whether `lane` knows of the access of `agent` stamped `stamp`.
+  bool knows(uint32_t lane, unsigned agent, uint32_t stamp) const {
+    if (!clocksOn)
+      return false;
+    const std::vector<uint32_t> &row = clocks[lane];
+    return agent < row.size() && row[agent] >= stamp;
+  }
+  /// Whether `lane` knows of every read of `a` since its last write.
+  bool knowsReads(const PoolAccess &a, uint32_t lane) const;
+  /// Stamps a read of `a` by `lane`; `fresh` when earlier reads are ordered
+  /// before it.
+  void stampRead(PoolAccess &a, uint32_t lane, bool fresh);
   mlir::LogicalResult execScalar(const SInstr &instr, const Mask &mask);
   /// The error for an integer result beyond what a double holds exactly.
   mlir::LogicalResult inexactInteger(const SInstr &instr, double value,
@@ -235,6 +327,8 @@ public:
                                         int32_t lane);
   mlir::LogicalResult execCpWait(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execMbarrier(const SInstr &instr, const Mask &mask);
+  /// Completes the current phase of `mb`: its TMA copies land.
+  void completePhase(MBarrier &mb);
   mlir::LogicalResult execTmaLoad(const SInstr &instr, const Mask &mask);
   mlir::LogicalResult execAtomic(const SInstr &instr, const Mask &mask);
   /// Lands `copy` as written by `lane`.
@@ -324,7 +418,22 @@ public:
   /// Scratch lane vectors.
   std::vector<double> scratch, scratch2;
   std::vector<uint32_t> maskScratch;
+
+  /// The sides of divergent branches running as tasks (null until the
+  /// block's first).
+  std::unique_ptr<TaskSet> tasks;
+  /// Happens-before through mbarriers, kept once tasks run: the clock, per
+  /// thread what it knows of each agent's accesses, the mbarriers
+  /// initialised, and the agent of the TMA copies landing.
+  bool clocksOn = false;
+  uint32_t now = 1;
+  std::vector<std::vector<uint32_t>> clocks;
+  unsigned numBarrierAgents = 0, landingAgent = 0;
 };
+
+/// Whether the current CPU thread drops its diagnostics (a worker of a
+/// spread grid, or a task one of them started).
+bool &quietThread();
 
 } // namespace deplodock::interp::simt
 

@@ -298,10 +298,12 @@ LogicalResult Machine::trackRead(const SInstr &instr, int64_t byte,
   uint32_t warp = lane / 32;
   if (a.writer >= 0 && a.writer != static_cast<int32_t>(lane) &&
       !ordered(barriers, a.writeBarriers, warp, a.writer / 32, warpSyncs[warp],
-               a.writeWarpSyncs))
+               a.writeWarpSyncs) &&
+      !knows(lane, a.writeAgent, a.writeStamp))
     return error(instr) << "reads shared memory (pool byte " << byte
                         << ") that thread " << a.writer
                         << " wrote with no barrier between" << where(lane);
+  stampRead(a, lane, a.reader == -1 || a.readBarriers != barriers);
   if (a.reader == -1 || a.readBarriers != barriers) {
     a.reader = static_cast<int32_t>(lane);
     a.readerWarp = static_cast<int32_t>(warp);
@@ -327,28 +329,42 @@ LogicalResult Machine::trackWrite(const SInstr &instr, int64_t byte,
   }
   if (lane >= 0) {
     uint32_t warp = static_cast<uint32_t>(lane) / 32;
+    auto self = static_cast<uint32_t>(lane);
     if (a.writer >= 0 && a.writer != lane &&
         !ordered(barriers, a.writeBarriers, warp, a.writer / 32,
-                 warpSyncs[warp], a.writeWarpSyncs))
+                 warpSyncs[warp], a.writeWarpSyncs) &&
+        !knows(self, a.writeAgent, a.writeStamp))
       return error(instr) << "writes shared memory (pool byte " << byte
                           << ") that thread " << a.writer
-                          << " wrote with no barrier between"
-                          << where(static_cast<uint32_t>(lane));
+                          << " wrote with no barrier between" << where(self);
+    // With tasks, a TMA copy's bytes are the waiters' until they release
+    // them: overwriting them unordered may clobber what they have not read.
+    if (clocksOn && a.writer == -1 && a.writeStamp != 0 &&
+        a.writeBarriers == barriers && !knows(self, a.writeAgent, a.writeStamp))
+      return error(instr) << "overwrites shared memory (pool byte " << byte
+                          << ") that a TMA load landed in, with neither a "
+                             "barrier nor a wait that orders the threads "
+                             "reading it before"
+                          << where(self);
     if (a.reader != -1 && a.reader != lane && a.readBarriers == barriers &&
         !(a.readerWarp == static_cast<int32_t>(warp) &&
-          a.readWarpSyncs != warpSyncs[warp]))
+          a.readWarpSyncs != warpSyncs[warp]) &&
+        !knowsReads(a, self))
       return error(instr) << "writes shared memory (pool byte " << byte
                           << ") that "
                           << (a.reader >= 0
                                   ? "thread " + std::to_string(a.reader)
                                   : std::string("other threads"))
-                          << " read with no barrier between"
-                          << where(static_cast<uint32_t>(lane));
+                          << " read with no barrier between" << where(self);
   }
   if (!record)
     return success();
   a.writer = lane;
   a.writeBarriers = barriers;
+  a.writeStamp = now;
+  a.writeAgent = static_cast<uint16_t>(
+      lane >= 0 ? warpAgent(static_cast<uint32_t>(lane)) : landingAgent);
+  a.stampedReaders = 0;
   a.writeWarpSyncs = lane >= 0 ? warpSyncs[lane / 32] : 0;
   a.reader = -1;
   a.readerWarp = -1;

@@ -289,6 +289,7 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "split_inner_for_swizzle",
                                            "causal_bound",
                                            "pipeline_k_outer",
+                                           "warp_specialize",
                                            "register_double_buffer",
                                            "mark_unroll"}));
   llvm::StringSet<> unique;

@@ -143,6 +143,13 @@ LogicalResult KernelLowering::cloneScalarOp(Operation *op) {
 }
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
+  if (role == Role::Producer) {
+    FailureOr<bool> left = leaveToConsumers(op);
+    if (failed(left))
+      return failure();
+    if (*left)
+      return success();
+  }
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](arith::ConstantOp cst) {
         values.map(cst.getResult(), constant(cast<TypedAttr>(cst.getValue())));

@@ -90,6 +90,8 @@ LogicalResult KernelLowering::lowerTile(dtile::TileOp tileOp) {
 
   if (failed(setUpTma(tileOp)))
     return failure();
+  if (warpSpecialized)
+    return lowerRoles(tileOp);
   return lowerOps(body);
 }
 
@@ -142,6 +144,12 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
       grid[0] = blocks;
     }
     block[0] = tileOp.getNumThreads();
+    // warp_specialize: a producer warpgroup after the consumers.
+    warpSpecialized =
+        kernel.getKnobs() &&
+        kernel.getKnobs().getWarpSpecialize() == std::optional<bool>(true);
+    if (warpSpecialized)
+      block[0] += kProducerThreads;
   }
 
   OpBuilder fb(kernel.getContext());

@@ -7,6 +7,7 @@
 //   Barriers.cpp        where a stage needs a barrier before or after it
 //   StageCopies.cpp     sync and cp.async stages, async waits
 //   TmaCopies.cpp       TMA stages, descriptors and mbarriers
+//   WarpRoles.cpp       warp_specialize: producer and consumer warpgroups
 //   Combines.cpp        dtile.combine: warp shuffles, trees, sequential folds
 //   MemoryAccesses.cpp  loads, stores and slab reads (swizzled or not)
 //   ControlFlow.cpp     loops, branches and the values they carry
@@ -40,6 +41,9 @@ using namespace mlir;
 
 /// Alignment of every shared-memory slice, in bytes.
 constexpr int64_t kSmemAlignment = 16;
+/// warp_specialize: the producer warpgroup, and the registers it keeps
+/// under setmaxnreg (the warp_specialize rule counts on 40 too).
+constexpr int64_t kProducerThreads = 128, kProducerRegisters = 40;
 /// Grid limits (x, then y and z).
 constexpr int64_t kMaxGridX = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxGridYZ = 65535;
@@ -196,7 +200,16 @@ private:
   // Synchronisation and shared memory
   //===--------------------------------------------------------------------===//
 
-  void barrier(Location loc) { gpu::BarrierOp::create(b, loc); }
+  /// A block barrier. Under warp roles the other role would never reach
+  /// it: the first one asked for is remembered and the kernel refused.
+  void barrier(Location loc) {
+    if (role != Role::Block) {
+      if (!roleBarrier)
+        roleBarrier = loc;
+      return;
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
   /// An `alignment`-byte aligned slice of the pool of type `shape x element`.
   Value allocShared(Location loc, ArrayRef<int64_t> shape, Type element,
                     int64_t alignment = kSmemAlignment);
@@ -248,6 +261,29 @@ private:
   int64_t numMbarriers = 0;
   /// The slab of each TMA stage, set up before the body is lowered.
   DenseMap<Operation *, SlabAlloc *> tmaSlabs;
+
+  //===--------------------------------------------------------------------===//
+  // Warp roles (WarpRoles.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// Who runs the ops being lowered: the whole block, or under
+  /// warp_specialize the consumer warpgroups (threads [0, numThreads)) or
+  /// the producer warpgroup after them.
+  enum class Role { Block, Consumer, Producer };
+  /// Lowers the tile body twice, once per role, under a branch on the
+  /// thread id.
+  LogicalResult lowerRoles(dtile::TileOp tileOp);
+  /// Under the producer role, leaves out `op` (it computes or stores) and
+  /// maps its results to zeros; false for ops the producer runs.
+  FailureOr<bool> leaveToConsumers(Operation *op);
+
+  bool warpSpecialized = false;
+  Role role = Role::Block;
+  /// Warp specialisation: the "empty" mbarriers follow the numMbarriers
+  /// "full" ones; the producer's phase parity per slot.
+  Value emptyPhase;
+  /// A block barrier some role asked for.
+  std::optional<Location> roleBarrier;
 };
 
 //===----------------------------------------------------------------------===//

@@ -152,6 +152,10 @@ LogicalResult KernelLowering::lowerAsyncWait(dtile::AsyncWaitOp op) {
     if (failed(which))
       return failure();
     waitForTma(op.getLoc(), *which);
+    // Consumers of a producer warp: each waited for the copies itself, and
+    // releases the slot through its "empty" mbarrier, not a barrier.
+    if (role == Role::Consumer)
+      return success();
   } else if (target.has(GpuFeature::cp_async))
     dkernel::CpAsyncWaitOp::create(b, op.getLoc(), op.getKeep());
   barrier(op.getLoc());

@@ -3,7 +3,9 @@
 // Each TMA slab gets a descriptor parameter (the runtime encodes it from the
 // source buffer) and one mbarrier per slot; thread 0 issues each box and
 // every thread tracks the phase of every mbarrier, so that waits are
-// uniform.
+// uniform. Warp-specialised (WarpRoles.cpp), the producer's first thread
+// issues the boxes once the slot's "empty" mbarrier says every consumer
+// released it, and the consumers arrive on it instead of copying.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,7 +82,10 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
     }
   }
 
-  mbarriers = allocShared(loc, {numMbarriers}, b.getI64Type(), 8);
+  // Warp-specialised, each slot also has an "empty" mbarrier, after the
+  // "full" ones.
+  int64_t total = warpSpecialized ? 2 * numMbarriers : numMbarriers;
+  mbarriers = allocShared(loc, {total}, b.getI64Type(), 8);
   // Per-thread phase tracking: every thread runs every stage and wait, so
   // each counts the phases of every mbarrier for itself.
   auto local = MemRefType::get({numMbarriers}, b.getI32Type());
@@ -91,11 +96,21 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
     memref::StoreOp::create(b, loc, zero, tmaPhase, index(i));
     memref::StoreOp::create(b, loc, zero, tmaPending, index(i));
   }
-  // One arrival per phase: the issuing thread's expect_tx.
+  // One arrival per phase: the issuing thread's expect_tx. An "empty" phase
+  // completes when every consumer thread released the slot.
   ifThen(loc, cmpEq(loc, tid, 0), [&] {
     for (int64_t i = 0; i < numMbarriers; ++i)
       dkernel::MbarrierInitOp::create(b, loc, mbarriers, index(i), 1);
+    if (warpSpecialized)
+      for (int64_t i = 0; i < numMbarriers; ++i)
+        dkernel::MbarrierInitOp::create(b, loc, mbarriers,
+                                        index(numMbarriers + i), numThreads);
   });
+  if (warpSpecialized) {
+    emptyPhase = memref::AllocaOp::create(b, loc, local);
+    for (int64_t i = 0; i < numMbarriers; ++i)
+      memref::StoreOp::create(b, loc, zero, emptyPhase, index(i));
+  }
   barrier(loc);
   return success();
 }
@@ -109,14 +124,17 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   Value slot;
   if (failed(lowerStagePlacement(op, origin, slot)))
     return failure();
-  // The slab's previous contents may still be read.
-  if (needsBarrierBefore(op))
+  // The slab's previous contents may still be read (warp roles order the
+  // readers through the slot's "empty" mbarrier instead).
+  if (role == Role::Block && needsBarrierBefore(op))
     barrier(loc);
   Value mb = slot ? add(loc, slot, index(alloc->mbarrierBase))
                   : index(alloc->mbarrierBase);
-  // Every thread notes the copy its next wait must cover.
-  memref::StoreOp::create(b, loc, constant(b.getI32IntegerAttr(1)), tmaPending,
-                          mb);
+  // Every thread notes the copy its next wait must cover (the producer
+  // never waits for "full").
+  if (role != Role::Producer)
+    memref::StoreOp::create(b, loc, constant(b.getI32IntegerAttr(1)),
+                            tmaPending, mb);
   auto descType = cast<dkernel::TmaDescriptorType>(alloc->descriptor.getType());
   int64_t segments = alloc->slotViews.front().size();
   // One box per swizzle segment, all completing on the slot's mbarrier.
@@ -129,7 +147,27 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
                                  mbarriers, mb);
     }
   };
-  ifThen(loc, cmpEq(loc, tid, 0), [&] {
+  slabs[op.getResult()] = Slab{alloc, slot};
+  // Consumers release the slot where the lock-step kernel would refill it:
+  // the slab's readers are done with it there.
+  if (role == Role::Consumer) {
+    dkernel::MbarrierArriveOp::create(b, loc, mbarriers,
+                                      add(loc, mb, index(numMbarriers)));
+    return success();
+  }
+  // The producer refills it once every consumer released it: fill j of a
+  // slot waits for the j-th phase of its "empty" mbarrier.
+  ifThen(loc, cmpEq(loc, tid, role == Role::Producer ? numThreads : 0), [&] {
+    if (role == Role::Producer) {
+      Value phase = memref::LoadOp::create(b, loc, emptyPhase, mb);
+      dkernel::MbarrierWaitOp::create(b, loc, mbarriers,
+                                      add(loc, mb, index(numMbarriers)), phase);
+      memref::StoreOp::create(
+          b, loc,
+          arith::XOrIOp::create(b, loc, phase,
+                                constant(b.getI32IntegerAttr(1))),
+          emptyPhase, mb);
+    }
     dkernel::MbarrierArriveExpectTxOp::create(
         b, loc, mbarriers, mb, segments * descType.getBoxBytes());
     std::optional<int64_t> fixed =
@@ -141,7 +179,6 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
       ifThen(loc, cmpEq(loc, slot, i),
              [&, &views = views] { loadSlot(views); });
   });
-  slabs[op.getResult()] = Slab{alloc, slot};
   return success();
 }
 

@@ -258,8 +258,12 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
   });
   if (huge.wasInterrupted())
     return failure();
+  // setmaxnreg needs the register count at entry fixed: one block per SM
+  // fixes it (ptxas ignores setmaxnreg otherwise).
+  bool fixedRegisters = false;
+  func.walk([&](dkernel::SetMaxNRegOp) { fixedRegisters = true; });
   os << "extern \"C\" __global__ void __launch_bounds__("
-     << func.getNumThreads() << ")\n"
+     << func.getNumThreads() << (fixedRegisters ? ", 1" : "") << ")\n"
      << func.getSymName() << "(";
   SmallVector<std::string> params;
   for (BlockArgument arg : func.getArguments()) {

@@ -745,6 +745,35 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
               "(true, 4, 1)}";
 }
 
+def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
+    "warp_specialize", "split a TMA-pipelined warpgroup MMA kernel into a "
+    "producer warp and consumer warpgroups (fork: skip / apply, setmaxnreg)", [
+  Knob<"warp_specialize", KnobBool,
+       "a producer warpgroup issues the TMA loads; the others only compute">,
+  OptionalKnob<"setmaxnreg", KnobInt,
+               "registers a consumer thread raises to with setmaxnreg, the "
+               "producer lowering to 40 (unset: none)", 24, 256>]> {
+  let description = [{
+    Applies to a warpgroup MMA kernel (wgmma) whose chunk loop
+    pipeline_k_outer pipelined, every stage travelling by TMA, with room in
+    the block for one more warpgroup. The Kernel lowering then adds a
+    producer warpgroup after the consumer warpgroups (their thread ids stay
+    as they were): one of its threads runs the stages, waiting on an
+    "empty" mbarrier per slot before refilling it; the consumer warpgroups
+    run everything else, arrive on "empty" where the lock-step kernel would
+    refill the slot (after the wgmma reading it retired) and wait on the
+    slot's "full" mbarrier (the TMA bytes) as before, with no block barrier.
+    With `setmaxnreg` = R the producer warpgroup lowers its registers to 40
+    and the consumers raise theirs to R, the largest multiple of 8 the
+    register file leaves them (at most 240), offered where that is at least
+    the 24 setmaxnreg allows and the block is whole warpgroups (it is). The Tile IR is
+    unchanged: the knob only steers the Kernel lowering. Never the
+    heuristic's choice (unmeasured on a GPU).
+  }];
+  let forks = "warp_specialize: (warp_specialize, setmaxnreg) in "
+              "{(false)*, (true), (true, 232)}";
+}
+
 def DTileRegisterDoubleBuffer : TileRule<"dtile-register-double-buffer",
     "register_double_buffer", "load the next K step's slab fragments into "
     "registers before this step's products (fork: skip / apply)", [
@@ -829,6 +858,7 @@ def TileRulePipeline {
     DTileSplitInnerForSwizzle,
     DTileCausalBound,
     DTilePipelineKOuter,
+    DTileWarpSpecialize,
     DTileRegisterDoubleBuffer,
     DTileMarkUnroll
   ];
