@@ -290,7 +290,8 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "causal_bound",
                                            "pipeline_k_outer",
                                            "register_double_buffer",
-                                           "mark_unroll"}));
+                                           "mark_unroll",
+                                           "persistent_tiles"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)
     EXPECT_TRUE(unique.insert(name).second) << name.str();

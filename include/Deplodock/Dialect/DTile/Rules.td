@@ -784,6 +784,36 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
   let forks = "mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}";
 }
 
+def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
+    "persistent_tiles", "launch a grid the multiprocessors hold at once and "
+    "loop each block over the tiles (fork: skip / blocks per SM)", [
+  Knob<"persistent", KnobBool,
+       "each block loops over the tiles, a grid-size stride apart">,
+  OptionalKnob<"persistent_per_sm", KnobInt,
+               "blocks per multiprocessor of a persistent grid: the grid is "
+               "sm_count times this", 1, 4>]> {
+  let description = [{
+    With `persistent` = true the grid launches `sm_count` x
+    `persistent_per_sm` blocks, and block b runs the tiles b, b + grid,
+    b + 2 grid, ... of the linearised block axes (the last fastest: the
+    order a plain launch rasterises them in), each tile's body unchanged
+    inside an `scf.for` over them. The stage copies that begin a tile's body
+    put a block barrier before overwriting the slabs the previous tile read
+    (a stage in a loop body is never assumed fenced), TMA mbarriers are
+    initialised once and their phases, tracked per thread, carry from tile
+    to tile, and the accumulators start from zero in each tile's K loop.
+    Applies to block-tiled kernels: a K loop (`dloop.for` reduce) at the top
+    of the tile body (SIMT, mma_sync and wgmma matmuls), more tiles than
+    `sm_count` x `persistent_per_sm`, that many blocks resident per
+    multiprocessor by threads and staged bytes; list-forks says why not.
+    Refused: split-K blocks that fold partial sums into zeroed outputs by
+    atomics (their split already multiplies the blocks), online-softmax
+    kernels. Heuristic: skip, until a GPU measures it.
+  }];
+  let forks = "persistent_tiles: (persistent, persistent_per_sm) in "
+              "{(false)*, (true, 1), (true, 2)}";
+}
+
 /// The order the rules run in. register_tile runs before stage_inputs, so
 /// that stages are placed once in the already jammed body; permute and
 /// pad_smem follow stage_inputs, so that their conflict analyses see the
@@ -800,7 +830,9 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// wgmma_async runs first: it maps a half matmul (K- or MN-major operands)
 /// whole onto warpgroup MMA or leaves it to mma_sync.
 /// register_double_buffer runs last but mark_unroll, once every other rule
-/// has settled the inner K loops and their slab reads.
+/// has settled the inner K loops and their slab reads. persistent_tiles runs
+/// last of all: it wraps the finished tile body in its tile loop, which no
+/// other rule then has to look through.
 /// mma_sync runs before all of them: it maps a half matmul whole (tiles,
 /// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and
 /// pipeline_k_outer to rework its stages, or leaves it to the SIMT rules.
@@ -830,7 +862,8 @@ def TileRulePipeline {
     DTileCausalBound,
     DTilePipelineKOuter,
     DTileRegisterDoubleBuffer,
-    DTileMarkUnroll
+    DTileMarkUnroll,
+    DTilePersistentTiles
   ];
 }
 
