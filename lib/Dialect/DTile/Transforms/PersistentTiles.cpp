@@ -73,8 +73,8 @@ llvm::Expected<SmallVector<int64_t>> planPersistent(KernelOp kernel,
     return refuse("online-softmax kernels are not offered");
   if (llvm::none_of(tile.getBody().front().getOps<dloop::ForOp>(),
                     [](dloop::ForOp loop) { return loop.isReduction(); }))
-    return refuse("no K loop at the top of the tile body: a block tile "
-                  "with a reduction to amortise the tile loop over");
+    return refuse("no reduce loop at the top of the tile body: not a "
+                  "block-tiled reduction");
   int64_t tiles = tile.getNumBlocks();
   int64_t threads = tile.getNumThreads();
   int64_t smem = slabBytesPerBlock(kernel);
@@ -101,6 +101,19 @@ public:
     if (!plan)
       return llvm::toString(plan.takeError());
     return {};
+  }
+
+  LogicalResult checkRequest(KernelOp kernel, TargetAttr target,
+                             KnobsAttr requested) const override {
+    if (requested.getPersistent() != std::optional<bool>(true) ||
+        !kernel.getTile() || hasDecided(*this, kernel))
+      return success();
+    llvm::Expected<SmallVector<int64_t>> plan = planPersistent(kernel, target);
+    if (!plan)
+      return kernel.emitOpError("knob persistent=true: persistent_tiles "
+                                "cannot take @")
+             << kernel.getSymName() << ": " << llvm::toString(plan.takeError());
+    return success();
   }
 
 protected:
