@@ -791,17 +791,25 @@ def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
        "each block loops over the tiles, a grid-size stride apart">,
   OptionalKnob<"persistent_per_sm", KnobInt,
                "blocks per multiprocessor of a persistent grid: the grid is "
-               "sm_count times this", 1, 4>]> {
+               "sm_count times this", 1, 4>,
+  OptionalKnob<"persistent_group", KnobInt,
+               "rows of tiles a persistent grid deals as one group, column "
+               "by column (absent: row by row)", 2, 64>]> {
   let description = [{
     With `persistent` = true the grid launches `sm_count` x
     `persistent_per_sm` blocks, and block b runs the tiles b, b + grid,
     b + 2 grid, ... of the linearised block axes (the last fastest: the
     order a plain launch rasterises them in), each tile's body unchanged
-    inside an `scf.for` over them. The stage copies that begin a tile's body
-    put a block barrier before overwriting the slabs the previous tile read
-    (a stage in a loop body is never assumed fenced), TMA mbarriers are
-    initialised once and their phases, tracked per thread, carry from tile
-    to tile, and the accumulators start from zero in each tile's K loop.
+    inside an `scf.for` over them. With `persistent_group` = g (offered
+    as 8 where the tile rows, the second-last block axis, are a multiple of
+    8 and more than 8) the tiles are dealt g rows at a time, column by
+    column within the g rows, so that the blocks of a wave share the
+    operand rows and columns they read (A's g rows, a few of B's columns)
+    in L2. The stage copies that begin a tile's body put a block barrier
+    before overwriting the slabs the previous tile read (a stage in a loop
+    body is never assumed fenced), TMA mbarriers are initialised once and
+    their phases, tracked per thread, carry from tile to tile, and the
+    accumulators start from zero in each tile's K loop.
     Applies to block-tiled kernels: a K loop (`dloop.for` reduce) at the top
     of the tile body (SIMT, mma_sync and wgmma matmuls), more tiles than
     `sm_count` x `persistent_per_sm`, that many blocks resident per
@@ -810,8 +818,9 @@ def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
     atomics (their split already multiplies the blocks), online-softmax
     kernels. Heuristic: skip, until a GPU measures it.
   }];
-  let forks = "persistent_tiles: (persistent, persistent_per_sm) in "
-              "{(false)*, (true, 1), (true, 2)}";
+  let forks = "persistent_tiles: (persistent, persistent_group, "
+              "persistent_per_sm) in {false*, (true, 1), (true, 8, 1), "
+              "(true, 2), (true, 8, 2)}";
 }
 
 /// The order the rules run in. register_tile runs before stage_inputs, so

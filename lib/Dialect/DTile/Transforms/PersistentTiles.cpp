@@ -2,7 +2,8 @@
 //
 // persistent_tiles: instead of one block per tile, the grid launches as
 // many blocks as the multiprocessors hold at once (sm_count x a factor), and
-// block b runs tiles b, b + grid, ... of the linearised block axes. Each
+// block b runs tiles b, b + grid, ... of the linearised block axes (row by
+// row, or a group of tile rows at a time, column by column inside it). Each
 // tile's body is the finished body of the plain kernel, unchanged, inside an
 // scf.for: its K loop starts its accumulators from zero, its first stage
 // puts a block barrier before refilling the slabs the previous tile read
@@ -94,6 +95,44 @@ llvm::Expected<SmallVector<int64_t>> planPersistent(KernelOp kernel,
   return factors;
 }
 
+/// The group of tile rows offered: 8, where the tile rows (the second-last
+/// block axis) are a multiple of 8 and more than 8.
+std::optional<int64_t> groupFor(TileOp tile) {
+  constexpr int64_t kGroup = 8;
+  ArrayRef<int64_t> extents = tile.getBlockExtents();
+  if (extents.size() < 2)
+    return std::nullopt;
+  int64_t rows = extents[extents.size() - 2];
+  if (rows <= kGroup || rows % kGroup != 0)
+    return std::nullopt;
+  return kGroup;
+}
+
+/// The block coordinates of linear tile index `t` over `extents`: row-major,
+/// the last axis fastest; with `group` > 1, the last two axes (rows, columns)
+/// are dealt `group` rows at a time, down the rows of a group first and
+/// then across its columns (`group` divides the rows).
+SmallVector<AffineExpr> tileCoords(AffineExpr t, ArrayRef<int64_t> extents,
+                                   int64_t group) {
+  SmallVector<AffineExpr> coords;
+  int64_t stride = product(extents);
+  for (auto [i, extent] : llvm::enumerate(extents)) {
+    stride /= extent;
+    AffineExpr e = t.floorDiv(stride);
+    coords.push_back(i == 0 ? e : e % extent);
+  }
+  if (group <= 1)
+    return coords;
+  int64_t cols = extents.back();
+  unsigned n = extents.size();
+  // The position among the rows x columns tiles of the outer coordinates.
+  AffineExpr r = n > 2 ? t % (extents[n - 2] * cols) : t;
+  AffineExpr inGroup = r % (group * cols);
+  coords[n - 2] = r.floorDiv(group * cols) * group + inGroup % group;
+  coords[n - 1] = inGroup.floorDiv(group);
+  return coords;
+}
+
 class PersistentTiles final : public TypedRule<PersistentTilesKnobs> {
 public:
   std::string getRefusal(KernelOp kernel, TargetAttr target) const override {
@@ -125,9 +164,20 @@ protected:
         llvm::expectedToOptional(planPersistent(kernel, target));
     if (!factors)
       return {};
-    SmallVector<PersistentTilesKnobs> options{{false, std::nullopt}};
-    for (int64_t f : *factors)
-      options.push_back({true, f});
+    std::optional<int64_t> group = groupFor(kernel.getTile());
+    PersistentTilesKnobs skip;
+    skip.persistent = false;
+    SmallVector<PersistentTilesKnobs> options{skip};
+    for (int64_t f : *factors) {
+      PersistentTilesKnobs option;
+      option.persistent = true;
+      option.persistentPerSm = f;
+      options.push_back(option);
+      if (group) {
+        option.persistentGroup = group;
+        options.push_back(option);
+      }
+    }
     return options;
   }
 
@@ -150,6 +200,9 @@ protected:
     SmallVector<int64_t> extents(tile.getBlockExtents());
     int64_t tiles = tile.getNumBlocks();
     int64_t grid = target.getSmCount() * *option.persistentPerSm;
+    std::optional<int64_t> group = option.persistentGroup;
+    if (group && group != groupFor(tile))
+      return failure();
     rebuildTile(
         tile, {{"persistent", grid}}, getThreadAxes(tile),
         [&](OpBuilder &b, Location loc, ValueRange blockCoords,
@@ -159,18 +212,11 @@ protected:
                                  arith::ConstantIndexOp::create(b, loc, tiles),
                                  arith::ConstantIndexOp::create(b, loc, grid));
           b.setInsertionPointToStart(loop.getBody());
-          // The old coordinates of the linear tile index, row-major.
           SmallVector<Value> old;
-          int64_t stride = tiles;
-          for (auto [i, extent] : llvm::enumerate(extents)) {
-            stride /= extent;
-            AffineExpr t = b.getAffineDimExpr(0);
-            AffineExpr e = t.floorDiv(stride);
-            if (i != 0)
-              e = e % extent;
+          for (AffineExpr e :
+               tileCoords(b.getAffineDimExpr(0), extents, group.value_or(1)))
             old.push_back(affine::AffineApplyOp::create(
                 b, loc, AffineMap::get(1, 0, e), loop.getInductionVar()));
-          }
           // The threads stay as they were.
           llvm::append_range(old, threadCoords);
           return std::make_pair(loop.getBody(), old);
