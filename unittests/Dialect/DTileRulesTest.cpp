@@ -291,7 +291,8 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "pipeline_k_outer",
                                            "warp_specialize",
                                            "register_double_buffer",
-                                           "mark_unroll"}));
+                                           "mark_unroll",
+                                           "persistent_tiles"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)
     EXPECT_TRUE(unique.insert(name).second) << name.str();

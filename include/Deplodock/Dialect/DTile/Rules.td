@@ -813,6 +813,45 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
   let forks = "mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}";
 }
 
+def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
+    "persistent_tiles", "launch a grid the multiprocessors hold at once and "
+    "loop each block over the tiles (fork: skip / blocks per SM)", [
+  Knob<"persistent", KnobBool,
+       "each block loops over the tiles, a grid-size stride apart">,
+  OptionalKnob<"persistent_per_sm", KnobInt,
+               "blocks per multiprocessor of a persistent grid: the grid is "
+               "sm_count times this", 1, 4>,
+  OptionalKnob<"persistent_group", KnobInt,
+               "rows of tiles a persistent grid deals as one group, column "
+               "by column (absent: row by row)", 2, 64>]> {
+  let description = [{
+    With `persistent` = true the grid launches `sm_count` x
+    `persistent_per_sm` blocks, and block b runs the tiles b, b + grid,
+    b + 2 grid, ... of the linearised block axes (the last fastest: the
+    order a plain launch rasterises them in), each tile's body unchanged
+    inside an `scf.for` over them. With `persistent_group` = g (offered
+    as 8 where the tile rows, the second-last block axis, are a multiple of
+    8 and more than 8) the tiles are dealt g rows at a time, column by
+    column within the g rows, so that the blocks of a wave share the
+    operand rows and columns they read (A's g rows, a few of B's columns)
+    in L2. The stage copies that begin a tile's body put a block barrier
+    before overwriting the slabs the previous tile read (a stage in a loop
+    body is never assumed fenced), TMA mbarriers are initialised once and
+    their phases, tracked per thread, carry from tile to tile, and the
+    accumulators start from zero in each tile's K loop.
+    Applies to block-tiled kernels: a K loop (`dloop.for` reduce) at the top
+    of the tile body (SIMT, mma_sync and wgmma matmuls), more tiles than
+    `sm_count` x `persistent_per_sm`, that many blocks resident per
+    multiprocessor by threads and staged bytes; list-forks says why not.
+    Refused: split-K blocks that fold partial sums into zeroed outputs by
+    atomics (their split already multiplies the blocks), online-softmax
+    kernels. Heuristic: skip, until a GPU measures it.
+  }];
+  let forks = "persistent_tiles: (persistent, persistent_group, "
+              "persistent_per_sm) in {false*, (true, 1), (true, 8, 1), "
+              "(true, 2), (true, 8, 2)}";
+}
+
 /// The order the rules run in. register_tile runs before stage_inputs, so
 /// that stages are placed once in the already jammed body; permute and
 /// pad_smem follow stage_inputs, so that their conflict analyses see the
@@ -829,7 +868,9 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
 /// wgmma_async runs first: it maps a half matmul (K- or MN-major operands)
 /// whole onto warpgroup MMA or leaves it to mma_sync.
 /// register_double_buffer runs last but mark_unroll, once every other rule
-/// has settled the inner K loops and their slab reads.
+/// has settled the inner K loops and their slab reads. persistent_tiles runs
+/// last of all: it wraps the finished tile body in its tile loop, which no
+/// other rule then has to look through.
 /// mma_sync runs before all of them: it maps a half matmul whole (tiles,
 /// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and
 /// pipeline_k_outer to rework its stages, or leaves it to the SIMT rules.
@@ -860,7 +901,8 @@ def TileRulePipeline {
     DTilePipelineKOuter,
     DTileWarpSpecialize,
     DTileRegisterDoubleBuffer,
-    DTileMarkUnroll
+    DTileMarkUnroll,
+    DTilePersistentTiles
   ];
 }
 
