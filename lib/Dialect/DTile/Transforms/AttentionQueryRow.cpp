@@ -93,7 +93,9 @@ unsigned dtile::hoistKeyInvariantRows(dloop::ForOp keys) {
         if (isKeyInvariantRow(&op, inner, keys, kernel))
           rows.push_back({&op, inner});
   });
-  for (auto [op, inner] : rows) {
+  for (auto [rowOp, rowLoop] : rows) {
+    Operation *op = rowOp;
+    dloop::ForOp inner = rowLoop;
     OpBuilder b(keys);
     Location loc = op->getLoc();
     Value result = op->getResult(0);
