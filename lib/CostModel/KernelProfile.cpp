@@ -447,11 +447,16 @@ private:
     // of shared memory, once one of the two is seen.
     std::optional<bool> prefetches;
     loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (auto w = dyn_cast<dkernel::MbarrierWaitOp>(op); w && !tmaWait)
-        tmaWait = w;
-      else if (auto w = dyn_cast<dkernel::CpAsyncWaitOp>(op); w && !cpWait)
-        cpWait = w;
-      else if (isa<dkernel::MbarrierArriveExpectTxOp>(op))
+      // The K loop is the one whose own steps wait: a loop around it (a
+      // persistent grid's loop over tiles) repeats the whole pipeline.
+      bool own = op->getParentOfType<scf::ForOp>() == loop;
+      if (auto w = dyn_cast<dkernel::MbarrierWaitOp>(op); w && !tmaWait) {
+        if (own)
+          tmaWait = w;
+      } else if (auto w = dyn_cast<dkernel::CpAsyncWaitOp>(op); w && !cpWait) {
+        if (own)
+          cpWait = w;
+      } else if (isa<dkernel::MbarrierArriveExpectTxOp>(op))
         ++armed;
       else if (auto w = dyn_cast<dkernel::WgmmaWaitGroupOp>(op))
         wgmmaInFlight = std::max<int64_t>(wgmmaInFlight, w.getPending());

@@ -2,6 +2,10 @@
 // RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:double_buffer=true,pipeline=true,swizzle=128,unroll=4,warpgroups=2,wgmma=true,wgmma_n=256" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:double_buffer=true,pipeline=true,stages=4,swizzle=128,unroll=4,warpgroups=2,wgmma=true,wgmma_n=256" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=FOUR
 // RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90 knobs=matmul_0_reduce:WM=32,WN=32,async_copy=true,double_buffer=true,mma_k=32,mma_pad=false,mma_swizzle=true,pipeline=true,tensor_cores=true,unroll=4,warps=8" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=MMA
+// RUN: %python %S/../Examples/Inputs/half_matmul.py bf16 4096 4096 4096 > %t.big.mlir
+// RUN: deplodock-opt %t.big.mlir --deplodock-pipeline=target=sm_90a --dkernel-estimate -o /dev/null > %t.rounds 2>&1
+// RUN: deplodock-opt %t.big.mlir "--deplodock-pipeline=target=sm_90a knobs=persistent=true" --dkernel-estimate -o /dev/null >> %t.rounds 2>&1
+// RUN: FileCheck %s --check-prefix=PERSISTENT < %t.rounds
 // RUN: deplodock-opt %s --dkernel-estimate=target=sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=A100
 // RUN: not deplodock-opt %s --dkernel-estimate=target=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: deplodock-opt %s --dkernel-estimate=target=sm_90 | FileCheck %s --check-prefix=SAME
@@ -13,6 +17,12 @@
 /// stages are in flight and L2 decides.
 // TWO: remark: estimate of @matmul_0_reduce: latency-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
 // FOUR: remark: estimate of @matmul_0_reduce: l2-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
+
+/// A persistent grid (132 blocks looping over 512 tiles) runs in one round,
+/// but each block waits out the K pipeline of every tile it takes: the
+/// latency chain of the launch's four rounds, not of one tile.
+// PERSISTENT: estimate of @matmul_0_reduce: {{.*}}, 4 rounds; {{.*}} latency [[LAT:[0-9]+]].{{[0-9]+}} us
+// PERSISTENT: estimate of @matmul_0_reduce: {{.*}}, 1 round; {{.*}} latency [[LAT]].{{[0-9]+}} us
 
 /// mma.sync fed by cp.async on sm_90 counts tensor-core work too.
 // MMA: remark: estimate of @matmul_0_reduce: {{[a-z0-9]+}}-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
