@@ -82,7 +82,9 @@ public:
     warpsPerBlock = llvm::divideCeil(profile.threadsPerBlock, 32);
     lanes = std::min<int64_t>(profile.threadsPerBlock, 32);
     // Sample at most 256 threads of the block for averages.
-    threadStride = std::max<int64_t>(profile.threadsPerBlock / 256, 1);
+    int64_t threadStride = std::max<int64_t>(profile.threadsPerBlock / 256, 1);
+    for (int64_t t = 0; t < profile.threadsPerBlock; t += threadStride)
+      active.push_back(t);
   }
 
   KernelProfile run() {
@@ -101,12 +103,12 @@ private:
     return std::max<double>(type.getIntOrFloatBitWidth() / 8.0, 1.0);
   }
 
-  /// The average over the block's threads of `fn(thread)`; `fallback` when
-  /// it cannot be evaluated.
+  /// The average over the sampled threads that reach the code being walked
+  /// of `fn(thread)`; `fallback` when it cannot be evaluated.
   template <typename Fn> double average(Fn fn, double fallback) {
     double sum = 0;
     int64_t count = 0;
-    for (int64_t t = 0; t < profile.threadsPerBlock; t += threadStride) {
+    for (int64_t t : active) {
       eval.setThread(t);
       std::optional<double> v = fn();
       if (!v)
@@ -299,16 +301,34 @@ private:
         continue;
       }
       if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        // Each side is walked with the sampled threads that take it: a
+        // branch nested in another (a warp role's single issuing thread)
+        // is taken by a share of the threads that reach it, not of all.
         bool hasElse = !branch.getElseRegion().empty();
-        double taken = average(
-            [&]() -> std::optional<double> {
-              std::optional<int64_t> c = eval.eval(branch.getCondition());
-              return c ? std::optional<double>(*c != 0) : std::nullopt;
-            },
-            hasElse ? 0.5 : 1.0);
+        SmallVector<int64_t> thenThreads, elseThreads;
+        bool known = !active.empty();
+        for (int64_t t : active) {
+          eval.setThread(t);
+          std::optional<int64_t> c = eval.eval(branch.getCondition());
+          if (!c) {
+            known = false;
+            break;
+          }
+          (*c != 0 ? thenThreads : elseThreads).push_back(t);
+        }
+        double taken = hasElse ? 0.5 : 1.0;
+        if (known) {
+          taken = double(thenThreads.size()) / double(active.size());
+        } else {
+          thenThreads = elseThreads = active;
+        }
+        SmallVector<int64_t> reaching = std::exchange(active, thenThreads);
         walk(branch.getThenRegion().front(), count * taken, overlap);
-        if (hasElse)
+        if (hasElse) {
+          active = elseThreads;
           walk(branch.getElseRegion().front(), count * (1 - taken), overlap);
+        }
+        active = std::move(reaching);
         continue;
       }
       llvm::TypeSwitch<Operation *>(&op)
@@ -519,7 +539,9 @@ private:
   KernelProfile profile;
   int64_t warpsPerBlock = 1;
   int64_t lanes = 1;
-  int64_t threadStride = 1;
+  /// The sampled threads (at most 256 of the block) that reach the code
+  /// being walked.
+  SmallVector<int64_t> active;
   int64_t localWords = 0;
   llvm::DenseMap<Operation *, double> trips;
   llvm::DenseMap<Block *, int64_t> waitsPerBlock;

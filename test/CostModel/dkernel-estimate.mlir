@@ -6,6 +6,8 @@
 // RUN: deplodock-opt %t.big.mlir --deplodock-pipeline=target=sm_90a --dkernel-estimate -o /dev/null > %t.rounds 2>&1
 // RUN: deplodock-opt %t.big.mlir "--deplodock-pipeline=target=sm_90a knobs=persistent=true" --dkernel-estimate -o /dev/null >> %t.rounds 2>&1
 // RUN: FileCheck %s --check-prefix=PERSISTENT < %t.rounds
+// RUN: deplodock-opt %t.big.mlir "--deplodock-pipeline=target=sm_90a knobs=warp_specialize=true" --dkernel-estimate -o /dev/null >> %t.rounds 2>&1
+// RUN: FileCheck %s --check-prefix=ROLES < %t.rounds
 // RUN: deplodock-opt %s --dkernel-estimate=target=sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=A100
 // RUN: not deplodock-opt %s --dkernel-estimate=target=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: deplodock-opt %s --dkernel-estimate=target=sm_90 | FileCheck %s --check-prefix=SAME
@@ -23,6 +25,13 @@
 /// latency chain of the launch's four rounds, not of one tile.
 // PERSISTENT: estimate of @matmul_0_reduce: {{.*}}, 4 rounds; {{.*}} latency [[LAT:[0-9]+]].{{[0-9]+}} us
 // PERSISTENT: estimate of @matmul_0_reduce: {{.*}}, 1 round; {{.*}} latency [[LAT]].{{[0-9]+}} us
+
+/// A warp-specialised block moves the same TMA boxes through L2, issued by
+/// one thread of its producer warpgroup: a branch nested in the role branch
+/// is taken by a share of the threads that reach it.
+// ROLES: estimate of @matmul_0_reduce: {{.*}}, 4 rounds; {{.*}} l2 [[L2:[0-9]+]].{{[0-9]+}},
+// ROLES: estimate of @matmul_0_reduce: {{.*}}, 1 round;
+// ROLES: estimate of @matmul_0_reduce: {{.*}}, 4 rounds; {{.*}} l2 [[L2]].{{[0-9]+}},
 
 /// mma.sync fed by cp.async on sm_90 counts tensor-core work too.
 // MMA: remark: estimate of @matmul_0_reduce: {{[a-z0-9]+}}-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
