@@ -115,7 +115,6 @@ FailureOr<std::string> CudaEmitter::literal(TypedAttr attr, Location loc) {
         FloatAttr::get(Float64Type::get(attr.getContext()), value), loc);
     if (failed(f64))
       return failure();
-    (void)typeName(type, loc);
     return toF8Helper(type) + "(" + *f64 + ")";
   }
   if (type.isF64()) {

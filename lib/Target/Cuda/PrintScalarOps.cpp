@@ -156,10 +156,10 @@ LogicalResult CudaEmitter::printCast(Operation *op) {
     text = (intrinsic + "(" + expr(in) + ")").str();
   } else if (isF8(type)) {
     // Through double, which holds every source value exactly: one rounding.
-    text = toF8Helper(type) + "((double)" +
-           (isF8(from) ? "(float)" + expr(in) : asSigned(in)) + ")";
-    if (isa<arith::UIToFPOp>(op))
-      text = toF8Helper(type) + "((double)" + asUnsigned(in) + ")";
+    std::string source = isF8(from)                 ? "(float)" + expr(in)
+                         : isa<arith::UIToFPOp>(op) ? asUnsigned(in)
+                                                    : asSigned(in);
+    text = toF8Helper(type) + "((double)" + source + ")";
   } else if (isF8(from)) {
     // cuda_fp8.h converts explicitly to float, exactly.
     text = "(" + *to + ")(float)" + expr(in);
@@ -427,6 +427,7 @@ LogicalResult CudaEmitter::printOperation(scf::IfOp op) {
 
 std::string CudaEmitter::toF8Helper(Type type) {
   bool e4m3 = isa<Float8E4M3FNType>(type);
+  fp8 = true;
   std::string name = "dk_to_" + typeSuffix(type);
   StringRef cuda = e4m3 ? "__nv_fp8_e4m3" : "__nv_fp8_e5m2";
   // __NV_NOSAT: overflow is NaN (e4m3) or infinity (e5m2), not the largest
