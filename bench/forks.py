@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Measures chosen fork options of suite cases on the GPU, side by side.
+
+    bench/forks.py --out DIR --cases 'matmul.qwen.gate_proj.s512.bf16' \\
+        --target sm_90a --variant default= \\
+        --variant ws=warp_specialize=true --variant persistent=persistent=true
+
+Each --variant LABEL=KNOBS runs `deplodock-run CASE.mlir --bench
+--knobs=KNOBS` (empty KNOBS: the heuristic's choice) on every selected case,
+with seeded inputs; deplodock-run checks the output against the CPU
+interpreter or the layer's simplest GPU lowering and exits non-zero when it
+is off, so a variant that is fast and wrong shows as `run_fail`. A knob
+that no fork of a kernel offers leaves that kernel at its heuristic choice:
+compare a variant's kernels (the JSON lists them) before reading its time.
+
+Writes DIR/forks.json (every run: status, median µs, kernels, error) and
+DIR/forks.md (a table of medians and each variant's speed-up over the first
+variant), and prints the table. Variants of one case run back to back on
+the same inputs, so their ratios are what to read; use bench/gpu/run.sh for
+the comparison with PyTorch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import pathlib
+import subprocess
+import sys
+import time
+
+import cases as suite
+import cli
+import lowering
+
+
+def parse_variant(text: str) -> tuple[str, str]:
+    label, sep, knobs = text.partition("=")
+    if not sep or not label or any(c in label for c in " |"):
+        raise argparse.ArgumentTypeError(
+            f"--variant wants LABEL=KNOBS (KNOBS may be empty), not '{text}'")
+    return label, knobs
+
+
+def run_variant(tools: lowering.Tools, mlir: pathlib.Path, target: str,
+                knobs: str, out_dir: pathlib.Path, timeout: float,
+                fake: bool = False) -> dict:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bench_json = out_dir / "bench.json"
+    bench_json.unlink(missing_ok=True)
+    cmd = [str(tools.path("deplodock-run")), str(mlir), "--bench",
+           f"--target={target}", f"--bench-json={bench_json}"]
+    if knobs:
+        cmd.append(f"--knobs={knobs}")
+    if fake:
+        cmd.append("--fake-device")
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "error": f"over {timeout:g} s",
+                "command": cmd}
+    seconds = round(time.monotonic() - start, 2)
+    if proc.returncode != 0:
+        return {"status": "run_fail", "seconds": seconds, "command": cmd,
+                "error": lowering.first_error(proc.stderr),
+                "stderr": proc.stderr[-2000:]}
+    try:
+        bench = json.loads(bench_json.read_text())
+        median = float(bench["total_us"]["median"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return {"status": "run_fail", "seconds": seconds, "command": cmd,
+                "error": f"unreadable --bench-json: {e}"}
+    return {"status": "ok", "median_us": median, "seconds": seconds,
+            "command": cmd, "kernels": bench.get("kernels")}
+
+
+def speedup(base: dict | None, other: dict) -> str:
+    if not base or base.get("status") != "ok" or other.get("status") != "ok":
+        return ""
+    return f" ({base['median_us'] / other['median_us']:.2f}×)"
+
+
+def table(results: dict, labels: list[str]) -> str:
+    lines = ["| case | " + " | ".join(labels) + " |",
+             "|---|" + "---:|" * len(labels)]
+    ratios: dict[str, list[float]] = {label: [] for label in labels[1:]}
+    for case, runs in results.items():
+        base = runs.get(labels[0])
+        cells = []
+        for label in labels:
+            r = runs.get(label, {})
+            if r.get("status") == "ok":
+                cells.append(f"{r['median_us']:.1f}" +
+                             (speedup(base, r) if label != labels[0] else ""))
+                if label != labels[0] and base and base.get("status") == "ok":
+                    ratios[label].append(base["median_us"] / r["median_us"])
+            else:
+                cells.append(r.get("status", "—"))
+        lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    geo = ["geomean vs " + labels[0], "—"]
+    for label in labels[1:]:
+        v = ratios[label]
+        geo.append(f"{math.exp(sum(map(math.log, v)) / len(v)):.3f}× "
+                   f"({len(v)})" if v else "—")
+    lines.append("| " + " | ".join(geo) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    cli.add_selection_args(parser)
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser.add_argument("--work-dir", type=pathlib.Path,
+                        default=pathlib.Path("/tmp/deplodock-forks"))
+    parser.add_argument("--bin-dir", help="folder of our tools (default: "
+                        "$DEPLODOCK_BIN, else build/bin)")
+    parser.add_argument("--target", default="sm_90")
+    parser.add_argument("--variant", action="append", type=parse_variant,
+                        required=True, metavar="LABEL=KNOBS",
+                        help="a fork choice to measure (repeatable; the "
+                        "first is the baseline of the speed-ups)")
+    parser.add_argument("--case-timeout", type=float, default=60.0)
+    parser.add_argument("--max-minutes", type=float, default=8.0,
+                        help="no run starts after this many minutes")
+    parser.add_argument("--fake-device", action="store_true",
+                        help="run on the bench worker's fake device (no GPU; "
+                        "FAKE timings, for tests)")
+    args = parser.parse_args(argv)
+
+    labels = [label for label, _ in args.variant]
+    if len(set(labels)) != len(labels):
+        cli.fail("two --variant options share a label")
+    tools = lowering.Tools(lowering.resolve_bin_dir(
+        args.bin_dir, cli.default_bin_dir()))
+    try:
+        tools.require(["deplodock-run"])
+    except lowering.ToolError as e:
+        cli.fail(str(e))
+    chosen = cli.selected_cases(args)
+    args.out.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + 60 * args.max_minutes
+    results: dict[str, dict] = {}
+    for case in chosen:
+        mlir = args.work_dir / f"{case.name}.mlir"
+        mlir.parent.mkdir(parents=True, exist_ok=True)
+        mlir.write_text(case.mlir())
+        runs = results.setdefault(case.name, {})
+        for label, knobs in args.variant:
+            if time.monotonic() > deadline:
+                runs[label] = {"status": "not_run"}
+                continue
+            r = run_variant(tools, mlir, args.target, knobs,
+                            args.work_dir / case.name / label,
+                            args.case_timeout, args.fake_device)
+            r["knobs"] = knobs
+            runs[label] = r
+            shown = (f"{r['median_us']:.1f} us" if r["status"] == "ok"
+                     else f"{r['status']}: {r.get('error', '')}")
+            print(f"{case.name} [{label}] {shown}", flush=True)
+    report = {"target": args.target, "fake": args.fake_device,
+              "variants": dict(args.variant),
+              "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+              "results": results}
+    (args.out / "forks.json").write_text(json.dumps(report, indent=1) + "\n")
+    md = table(results, labels)
+    (args.out / "forks.md").write_text(
+        ("FAKE TIMINGS (fake device): nothing here was measured\n\n"
+         if args.fake_device else "")
+        + f"Fork sweep, --target={args.target}, {report['date']}\n\n"
+        + "\n".join(f"* {label}: `{knobs or '(heuristic)'}`"
+                    for label, knobs in args.variant) + "\n\n" + md + "\n")
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+/// bench/forks.py: chosen fork options of suite cases measured side by
+/// side, here on the bench worker's fake device (FAKE timings, no GPU).
+// RUN: rm -rf %t.out %t.work
+// RUN: %python %deplodock_src_root/bench/forks.py --fake-device --out %t.out --work-dir %t.work --bin-dir %deplodock_obj_root/bin --cases matmul.mini.kv_proj.s8,silu_mul.mini.s8 --variant default= --variant ta=transpose_a=true --variant bad=no_such_knob=3 > %t.log
+// RUN: FileCheck %s < %t.log
+// RUN: FileCheck %s --check-prefix=MD < %t.out/forks.md
+// RUN: FileCheck %s --check-prefix=JSON < %t.out/forks.json
+/// A --variant without a label, or two with one label: refused.
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant transpose_a 2>&1 | FileCheck %s --check-prefix=NOLABEL
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant a=unroll=2 2>&1 | FileCheck %s --check-prefix=TWICE
+
+/// Each case runs every variant in order; a knob no rule declares fails
+/// that run with deplodock-run's reason, and the others still run.
+//      CHECK: matmul.mini.kv_proj.s8 [default] {{[0-9.]+}} us
+// CHECK-NEXT: matmul.mini.kv_proj.s8 [ta] {{[0-9.]+}} us
+// CHECK-NEXT: matmul.mini.kv_proj.s8 [bad] run_fail: {{.*}}no_such_knob
+// CHECK-NEXT: silu_mul.mini.s8 [default] {{[0-9.]+}} us
+//      CHECK: | case | default | ta | bad |
+
+//      MD: FAKE TIMINGS (fake device): nothing here was measured
+//      MD: * ta: `transpose_a=true`
+//      MD: | matmul.mini.kv_proj.s8 | {{[0-9.]+}} | {{[0-9.]+}} ({{[0-9.]+}}×) | run_fail |
+//      MD: | geomean vs default | — | {{[0-9.]+}}× (1) | — |
+
+//   JSON: "fake": true
+//   JSON: "ta": "transpose_a=true"
+
+// NOLABEL: error: argument --variant: --variant wants LABEL=KNOBS
+// TWICE: error: two --variant options share a label
