@@ -204,11 +204,15 @@ def check_table(args: argparse.Namespace, tools: lowering.Tools) -> int:
     for key, kernel in sorted(table.get("kernels", {}).items()):
         name = kernel["name"]
         gpu, model = [], []
+        stale = 0
         for knobs, entry in sorted(kernel.get("variants", {}).items()):
             if entry.get("status") != "ok":
                 continue
             kernels = estimate(tools, args.input, target, f"{name}:{knobs}")
             if not kernels or any(k.us is None for k in kernels):
+                # Its knobs no longer lower (a rule added since fills in its
+                # default, which another recorded knob does not allow).
+                stale += 1
                 continue
             gpu.append(entry["median_us"])
             model.append(sum(k.us for k in kernels))
@@ -219,7 +223,8 @@ def check_table(args: argparse.Namespace, tools: lowering.Tools) -> int:
         checked += 1
         rho = spearman(gpu, model)
         pick = gpu[min(range(len(model)), key=lambda i: model[i])]
-        print(f"@{name} ({key[:12]}): {len(gpu)} variants; GPU / model "
+        left = f" ({stale} no longer lower with their knobs)" if stale else ""
+        print(f"@{name} ({key[:12]}): {len(gpu)} variants{left}; GPU / model "
               f"{geomean([g / m for g, m in zip(gpu, model)]):.2f} "
               f"(min {min(g / m for g, m in zip(gpu, model)):.2f}, max "
               f"{max(g / m for g, m in zip(gpu, model)):.2f}); Spearman "

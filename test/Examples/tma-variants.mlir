@@ -43,7 +43,7 @@
 // TMA80: {{^0$}}
 // MIXED: {{^0$}}
 // SCALED: variants of @matmul_0_reduce: 300 (seeded sample) checked, 0 failed
-// TMA-SCALED: {{^35$}}
+// TMA-SCALED: {{^37$}}
 /// The synchronous stages of 420 variants (vector_copy) move 16-byte runs
 /// with one uint4 load and store each; a few compile with nvcc.
 // VECTOR90: {{^420$}}
