@@ -740,9 +740,9 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     d - 2 chunks stay in flight while chunk k computes, so depth 2 is
     refused (knob wgmma_wait=1 with stages unset or 2, or on a loop without
     wgmma, is an error saying why). The heuristic takes it where it takes
-    depth 4: on the H200 it won on all 26 BF16 suite GEMMs measured
-    (1.02-1.29x, geomean 1.09x over depth 4 alone); depth 3 with it is
-    unmeasured.
+    depth 4: on the H200 it won on 25 of the 26 BF16 suite GEMMs measured
+    (0.99-1.29x, geomean 1.09x over depth 4 alone;
+    bench/results/forks-h200-2026-11-27.md); depth 3 with it is unmeasured.
   }];
   let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait) in "
               "{(true)*, (false), (true, 3), (true, 3, 1), (true, 4), "
@@ -772,9 +772,10 @@ def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
     register file leaves them (at most 240), offered where that is at least
     the 24 setmaxnreg allows and the block is whole warpgroups (it is). The Tile IR is
     unchanged: the knob only steers the Kernel lowering. Never the
-    heuristic's choice: on the H200 it gained 1.05x (geomean, 28 BF16
-    GEMMs; setmaxnreg 232 the same) where wgmma_wait=1 alone gained 1.07-1.10x
-    and the two together no more than wgmma_wait=1.
+    heuristic's choice: on the H200 it gained 1.04x (geomean of 28 BF16
+    GEMMs, 0.96-1.14x; setmaxnreg 232 the same on 6) where wgmma_wait=1
+    alone gained 1.09x, and the two together (6 GEMMs) no more than
+    wgmma_wait=1 (bench/results/forks-h200-2026-11-27.md).
   }];
   let forks = "warp_specialize: (warp_specialize, setmaxnreg) in "
               "{(false)*, (true), (true, 232)}";
