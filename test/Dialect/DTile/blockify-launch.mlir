@@ -28,9 +28,9 @@
 //       DEFAULT:           dloop.store %[[SUM]], %[[C]][%[[MO]] * 4 + %[[MI]], %[[NO]] * 8 + %[[NI]]] : memref<16x64xf32>
 /// Cooperative reductions already have their threads.
 // DEFAULT-LABEL: func.func @rowsum
-//       DEFAULT:   dtile.kernel @rowsum_0_reduce knobs<threads = 256>
+//       DEFAULT:   dtile.kernel @rowsum_0_reduce knobs<threads = 64>
 //  DEFAULT-NEXT:     arith.constant
-//  DEFAULT-NEXT:     dtile.tile blocks(%{{.*}} : 8 "d0") threads(%{{.*}} : 256 "t") {
+//  DEFAULT-NEXT:     dtile.tile blocks(%{{.*}} : 8 "d0") threads(%{{.*}} : 64 "t") {
 /// A pointwise kernel takes 256 threads from its innermost axes.
 // DEFAULT-LABEL: func.func @scale
 //       DEFAULT:   dtile.kernel @scale_0_pointwise knobs<block_threads = 256> ins(%[[X:[^ ]+]] = %{{[^ ]+}} : memref<4x256xf32>) outs(%[[Y:[^ ]+]] = %{{[^ ]+}} : memref<4x256xf32>) {

@@ -14,19 +14,19 @@
 //       T256:   dtile.kernel @matmul_0_reduce knobs<BK = 32> ins(
 //   T256-NOT:     threads(
 // T256-LABEL: func.func @rowsum
-/// 256 threads share each row: the reduce loop is strided over them and
-/// ends in a combine; the free loop over the row is strided too and uses
-/// the combined sum.
-//       T256:   dtile.kernel @rowsum_0_reduce knobs<threads = 256> ins(%[[IN:[^ ]+]] = %{{[^ ]+}} : memref<8x512xf32>) outs(%[[OUT:[^ ]+]] = %{{[^ ]+}} : memref<8x512xf32>) {
+/// 64 threads share each row (rows of 512 give a thread 8 elements): the
+/// reduce loop is strided over them and ends in a combine; the free loop
+/// over the row is strided too and uses the combined sum.
+//       T256:   dtile.kernel @rowsum_0_reduce knobs<threads = 64> ins(%[[IN:[^ ]+]] = %{{[^ ]+}} : memref<8x512xf32>) outs(%[[OUT:[^ ]+]] = %{{[^ ]+}} : memref<8x512xf32>) {
 //       T256:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-//       T256:     dtile.tile blocks(%[[ROW:.*]] : 8 "d0") threads(%[[T:.*]] : 256 "t") {
-//  T256-NEXT:       %[[PART:.*]] = dtile.strided_for %[[R:.*]] = %[[T]] to 512 step 256 reduce "r0" iter(%[[ACC:.*]] = %[[ZERO]] : f32) {
+//       T256:     dtile.tile blocks(%[[ROW:.*]] : 8 "d0") threads(%[[T:.*]] : 64 "t") {
+//  T256-NEXT:       %[[PART:.*]] = dtile.strided_for %[[R:.*]] = %[[T]] to 512 step 64 reduce "r0" iter(%[[ACC:.*]] = %[[ZERO]] : f32) {
 //  T256-NEXT:         %[[X:.*]] = dloop.load %[[IN]][%[[ROW]], %[[R]]] : memref<8x512xf32>
 //  T256-NEXT:         %[[S:.*]] = arith.addf %[[ACC]], %[[X]] : f32
 //  T256-NEXT:         dtile.yield %[[S]] : f32
 //  T256-NEXT:       }
 //  T256-NEXT:       %[[SUM:.*]] = dtile.combine add %[[PART]] over ["t"] : f32
-//  T256-NEXT:       dtile.strided_for %[[C:.*]] = %[[T]] to 512 step 256 free "d1" {
+//  T256-NEXT:       dtile.strided_for %[[C:.*]] = %[[T]] to 512 step 64 free "d1" {
 //  T256-NEXT:         %[[Y:.*]] = dloop.load %[[IN]][%[[ROW]], %[[C]]] : memref<8x512xf32>
 //  T256-NEXT:         %[[Q:.*]] = arith.divf %[[Y]], %[[SUM]] : f32
 //  T256-NEXT:         dloop.store %[[Q]], %[[OUT]][%[[ROW]], %[[C]]] : memref<8x512xf32>
@@ -66,7 +66,7 @@
 /// default is the row rounded up to a power of two within [32, 256]; 1 (no
 /// cooperation) comes last.
 // FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: cooperative_reduce: does not apply
-// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 512, 1, (2, 32), (4, 32), (8, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
+// FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: (rows, threads) in {64*, 32, 128, 256, 512, 1, (2, 32), (4, 32), (8, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 // FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: cooperative_reduce: does not apply
 // FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 1, (2, 32), (4, 32), (8, 32), (16, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 

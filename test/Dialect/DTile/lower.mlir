@@ -4,7 +4,7 @@
 
 /// The knobs a lowering stamps reproduce it exactly: here those of the
 /// default lowering (checked just above), given for every kernel.
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=32,BM=4,BN=8,FM=1,FN=1,pad=true,split_k=2,stage=[0,1],unroll=32;rowsum_0_reduce:threads=256;scale_0_pointwise:block_threads=256;gemv_0_reduce:threads=256" > %t.again.mlir
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=32,BM=4,BN=8,FM=1,FN=1,pad=true,split_k=2,stage=[0,1],unroll=32;rowsum_0_reduce:threads=64;scale_0_pointwise:block_threads=256;gemv_0_reduce:threads=256" > %t.again.mlir
 // RUN: diff %t.default.mlir %t.again.mlir
 
 /// A variant named by a few knobs (option 0 at the other forks) is
@@ -41,8 +41,8 @@
 //       DEFAULT:         dtile.stage
 //       DEFAULT:         dloop.for %{{.*}} = 0 to 32 reduce "r0_i" {{.*}} unroll 32 {
 // DEFAULT-LABEL: func.func @rowsum
-//       DEFAULT:   dtile.kernel @rowsum_0_reduce knobs<threads = 256>
-//       DEFAULT:     dtile.tile blocks(%{{.*}} : 8 "d0") threads(%{{.*}} : 256 "t") {
+//       DEFAULT:   dtile.kernel @rowsum_0_reduce knobs<threads = 64>
+//       DEFAULT:     dtile.tile blocks(%{{.*}} : 8 "d0") threads(%{{.*}} : 64 "t") {
 // DEFAULT-LABEL: func.func @scale
 //       DEFAULT:   dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 //       DEFAULT:     dtile.tile blocks(%{{.*}} : 4 "d0") threads(%{{.*}} : 256 "d1") {
@@ -63,7 +63,7 @@
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}
 // FORKS:      kernels.mlir:6:5: remark: @matmul_0_reduce: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_matmul_k: does not apply
-// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, 512, 1, (2, 32), (4, 32), (8, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
+// FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: cooperative_reduce: (rows, threads) in {64*, 32, 128, 256, 512, 1, (2, 32), (4, 32), (8, 32), (2, 64), (4, 64), (8, 64), (2, 128), (4, 128), (2, 256)}
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: blockify_launch: does not apply
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: chunk_reduce: does not apply
 // FORKS:      kernels.mlir:25:5: remark: @rowsum_0_reduce: register_tile: does not apply
@@ -91,7 +91,7 @@
 /// 64-long chunk loop). One thread per gemv column: blockify, chunk_reduce
 /// and stage_inputs now apply.
 // VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 16, BN = 64, FM = 2, FN = 2, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, stage = [0, 1], transpose_a = false, unroll = 4>
-// VARIANT: dtile.kernel @rowsum_0_reduce knobs<threads = 256>
+// VARIANT: dtile.kernel @rowsum_0_reduce knobs<threads = 64>
 // VARIANT: dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 // VARIANT: dtile.kernel @gemv_0_reduce knobs<async_copy = true, block_threads = 64, chunk = 128, double_buffer = true, pipeline = true, reg_double = false, stage = [0], threads = 1, unroll = 4>
 

@@ -23,7 +23,7 @@
 //  F11-NEXT:     }
 /// Kernels without a matmul tile are untouched.
 // F11-LABEL: func.func @rowsum
-//       F11:   dtile.kernel @rowsum_0_reduce knobs<threads = 256>
+//       F11:   dtile.kernel @rowsum_0_reduce knobs<threads = 64>
 // F11-LABEL: func.func @scale
 //       F11:   dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 

@@ -102,14 +102,23 @@ protected:
     return options;
   }
 
-  /// The row length rounded up to a power of two, within [32, 256].
+  /// Rows shorter than kLongRow: the row length rounded up to a power of
+  /// two, within [32, 256]. Longer ones: kPerThread elements a thread,
+  /// within [64, 256]. Measured on the H100: softmax rows of 512 took 47.0
+  /// us with 256 threads and 29.5 with 64 (tuned; eager 28.7).
   size_t heuristic(KernelOp kernel, ArrayRef<CooperativeReduceKnobs> options,
                    TargetAttr) const override {
-    int64_t best = std::max<int64_t>(
-        32, std::min<int64_t>(
-                256, nextPowerOfTwo(longestReduction(kernel.getTile()))));
+    int64_t length = longestReduction(kernel.getTile());
+    int64_t best = length < kLongRow
+                       ? std::clamp<int64_t>(nextPowerOfTwo(length), 32, 256)
+                       : std::clamp<int64_t>(
+                             nextPowerOfTwo(length) / kPerThread, 64, 256);
     return llvm::find(options, CooperativeReduceKnobs{best}) - options.begin();
   }
+
+  /// Rows from this long give each thread kPerThread elements.
+  static constexpr int64_t kLongRow = 512;
+  static constexpr int64_t kPerThread = 8;
 
   LogicalResult rewrite(KernelOp kernel, const CooperativeReduceKnobs &option,
                         TargetAttr) const override {
