@@ -50,6 +50,16 @@ bool readDType(const Value &value, DType &out, Path path) {
   return true;
 }
 
+bool readId(const Value &value, uint64_t &out, Path path) {
+  std::optional<int64_t> id = value.getAsInteger();
+  if (!id || *id < 0) {
+    path.report("expected an integer from 0 to 9223372036854775807");
+    return false;
+  }
+  out = static_cast<uint64_t>(*id);
+  return true;
+}
+
 bool readDims(const Value &value, std::array<uint32_t, 3> &out, Path path) {
   llvm::SmallVector<uint32_t, 3> dims;
   if (!readPlainArray(&value, dims, path))

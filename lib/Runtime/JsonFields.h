@@ -198,6 +198,10 @@ inline const Object *readObject(const Value &value, Path path) {
   return object;
 }
 
+/// Reads a message id: 0 to 2^63 - 1, so that a reader holding JSON
+/// integers as signed 64-bit values can echo it.
+bool readId(const Value &value, uint64_t &out, Path path);
+
 /// Reads a dtype name (f32, bf16, ...).
 bool readDType(const Value &value, DType &out, Path path);
 

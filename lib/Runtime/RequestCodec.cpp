@@ -229,7 +229,7 @@ deplodock::runtime::decodeRequest(const Frame &frame) {
   };
 
   bool ok =
-      optField(json, "id", request.id, path) &&
+      (!json.get("id") || field(json, "id", request.id, path, readId)) &&
       field(json, "source", request.source, path) &&
       (!json.get("compile_options") ||
        readPlainArray(json.get("compile_options"), request.compileOptions,

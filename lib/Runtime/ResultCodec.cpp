@@ -146,7 +146,7 @@ deplodock::runtime::decodeResult(const Frame &frame) {
     return sane;
   };
   bool ok =
-      optField(json, "id", result.id, path) &&
+      (!json.get("id") || field(json, "id", result.id, path, readId)) &&
       field(json, "status", result.status, path, readStatus) &&
       optField(json, "detail", result.detail, path) &&
       optField(json, "verified", result.verified, path) &&

@@ -292,6 +292,18 @@ std::string resultError(const BenchResult &result, Edit edit) {
   return back ? "" : llvm::toString(back.takeError());
 }
 
+TEST(Protocol, ResultIdsFitSigned64Bits) {
+  BenchResult result;
+  EXPECT_EQ(resultError(result,
+                        [](Object &json) {
+                          json["id"] = std::numeric_limits<int64_t>::max();
+                        }),
+            "");
+  EXPECT_EQ(
+      resultError(result, [](Object &json) { json["id"] = uint64_t(1) << 63; }),
+      "expected an integer from 0 to 9223372036854775807 at result.id");
+}
+
 TEST(Protocol, ResultTimingsMustBeSane) {
   BenchResult result;
   result.timings = {{0, computeStats({3, 1, 2})}};
@@ -437,6 +449,20 @@ TEST(Protocol, IntegersAreRangeChecked) {
   EXPECT_EQ(requestError(fractional),
             "expected an integer from -9223372036854775808 to "
             "9223372036854775807 at request.buffers[0].shape[0]");
+  // An id is echoed back: at most 2^63 - 1, which a signed 64-bit JSON
+  // reader holds.
+  for (llvm::json::Value bad :
+       {llvm::json::Value(uint64_t(1) << 63), llvm::json::Value(int64_t(-1)),
+        llvm::json::Value(1.5)}) {
+    Object request = minimalRequest();
+    request["id"] = bad;
+    EXPECT_EQ(requestError(request),
+              "expected an integer from 0 to 9223372036854775807 at "
+              "request.id");
+  }
+  Object largestId = minimalRequest();
+  largestId["id"] = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(requestError(largestId), "");
   // A seed takes all 64 bits.
   Object seeded = minimalRequest();
   Object &buffer = *(*seeded.getArray("buffers"))[0].getAsObject();

@@ -109,10 +109,10 @@ protected:
   size_t heuristic(KernelOp kernel, ArrayRef<CooperativeReduceKnobs> options,
                    TargetAttr) const override {
     int64_t length = longestReduction(kernel.getTile());
-    int64_t best = length < kLongRow
-                       ? std::clamp<int64_t>(nextPowerOfTwo(length), 32, 256)
-                       : std::clamp<int64_t>(
-                             nextPowerOfTwo(length) / kPerThread, 64, 256);
+    int64_t best =
+        length < kLongRow
+            ? std::clamp<int64_t>(nextPowerOfTwo(length), 32, 256)
+            : std::clamp<int64_t>(nextPowerOfTwo(length) / kPerThread, 64, 256);
     return llvm::find(options, CooperativeReduceKnobs{best}) - options.begin();
   }
 
