@@ -726,9 +726,10 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     step), each loop has d chunks or more and the d slots fit in shared
     memory with 1 KB to spare. Heuristic: apply, 2 deep, where the copies
     are asynchronous and a loop has two chunks or more; a warpgroup MMA
-    kernel (wgmma) whose loops have eight chunks or more takes the deepest
-    depth offered, as its TMA latency (about 1 us) outlasts a chunk's
-    tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
+    kernel (wgmma) takes depth 4 with wgmma_wait = 1 wherever that is
+    offered (see below), else, where its loops have eight chunks or more,
+    the deepest depth offered, as its TMA latency (about 1 us) outlasts a
+    chunk's tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
 
     With `wgmma_wait` = 1 (offered after each depth of 3 or more where every
     pipelined loop is a warpgroup MMA chunk loop: one wgmma group a chunk,
@@ -741,10 +742,12 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     so a prefetch never overwrites a slab an unretired group still reads;
     d - 2 chunks stay in flight while chunk k computes, so depth 2 is
     refused (knob wgmma_wait=1 with stages unset or 2, or on a loop without
-    wgmma, is an error saying why). The heuristic takes it where it takes
-    depth 4: on the H200 it won on 25 of the 26 BF16 suite GEMMs measured
-    (0.99-1.29x, geomean 1.09x over depth 4 alone;
-    bench/results/forks-h200-2026-11-27.md); depth 3 with it is unmeasured.
+    wgmma, is an error saying why). The heuristic takes (4, 1) wherever it
+    is offered: on the H200 it beat depth 4 alone on 15 of the 16 BF16
+    suite GEMMs whose loops have eight chunks or more (0.99-1.15x, geomean
+    1.08x) and the 2-deep default on all 10 split ones of four chunks
+    (1.03-1.29x, geomean 1.10x; bench/results/forks-h200-2026-11-27.md);
+    depth 3 with it is unmeasured.
   }];
   let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait) in "
               "{(true)*, (false), (true, 3), (true, 3, 1), (true, 4), "
@@ -775,8 +778,8 @@ def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
     the 24 setmaxnreg allows and the block is whole warpgroups (it is). The Tile IR is
     unchanged: the knob only steers the Kernel lowering. Never the
     heuristic's choice: on the H200 it gained 1.04x (geomean of 28 BF16
-    GEMMs, 0.96-1.14x; setmaxnreg 232 the same on 6) where wgmma_wait=1
-    alone gained 1.09x, and the two together (6 GEMMs) no more than
+    GEMMs, 0.96-1.14x; setmaxnreg 232 the same on 6) where depth 4 with
+    wgmma_wait=1 gained 1.09x, and the two together (6 GEMMs) no more than
     wgmma_wait=1 (bench/results/forks-h200-2026-11-27.md).
   }];
   let forks = "warp_specialize: (warp_specialize, setmaxnreg) in "

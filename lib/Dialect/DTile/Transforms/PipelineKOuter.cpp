@@ -256,11 +256,15 @@ protected:
 
   /// Apply where the copies are asynchronous (synchronous ones cannot
   /// overlap the computation) and a loop has two chunks or more (one has
-  /// nothing to overlap with). Warpgroup MMA loops of kDeepChunks chunks or
+  /// nothing to overlap with). Warpgroup MMA loops take four slots with one
+  /// wgmma group left in flight wherever that is offered (four chunks or
+  /// more, the slots fitting): on the H200 it beat the deepest plain depth
+  /// on 15 of 16 BF16 suite GEMMs of eight chunks or more (0.99-1.15x,
+  /// geomean 1.08x) and two slots on all 10 split ones of four chunks
+  /// (1.03-1.29x, geomean 1.10x). Otherwise loops of kDeepChunks chunks or
   /// more go as deep as fits: a 64-deep chunk of a 128 x 256 bf16 tile is
-  /// about 0.6 us of tensor-core work and its TMA load about 1 us in flight
-  /// (H200), so one chunk ahead leaves the loop waiting on latency, and two
-  /// or three ahead cover it. Four deep, they also wait one group behind.
+  /// about 0.6 us of tensor-core work and its TMA load about 1 us in flight,
+  /// so one chunk ahead leaves the loop waiting on latency.
   size_t heuristic(KernelOp kernel, ArrayRef<PipelineKOuterKnobs> options,
                    TargetAttr) const override {
     SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
@@ -269,21 +273,17 @@ protected:
                    return loop.getExtent() > 1;
                  });
     PipelineKOuterKnobs pick{worth};
-    bool deep = worth && kernel.getKnobs().getWgmma() == true &&
-                llvm::all_of(loops, [](dloop::ForOp loop) {
+    bool wgmma = worth && kernel.getKnobs().getWgmma() == true;
+    PipelineKOuterKnobs behind{true, 4, 1};
+    if (wgmma && llvm::is_contained(options, behind))
+      return llvm::find(options, behind) - options.begin();
+    bool deep = wgmma && llvm::all_of(loops, [](dloop::ForOp loop) {
                   return loop.getExtent() >= kDeepChunks;
                 });
-    if (deep) {
+    if (deep)
       for (const PipelineKOuterKnobs &option : options)
         if (option.pipeline && option.stages && !option.wgmmaWait)
           pick = option;
-      // Four deep, leaving one wgmma group in flight won on 25 of the 26
-      // BF16 suite GEMMs the H200 measured (0.99-1.29x, geomean 1.09x).
-      PipelineKOuterKnobs behind = pick;
-      behind.wgmmaWait = 1;
-      if (pick.stages == 4 && llvm::is_contained(options, behind))
-        pick = behind;
-    }
     return llvm::find(options, pick) - options.begin();
   }
 
