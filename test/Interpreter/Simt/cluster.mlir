@@ -3,6 +3,8 @@
 // RUN: not deplodock-run --interp %t.race.mlir --func=exchange_ref --compare-func=exchange_host --print=none 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: sed -e 's/%%barriers = arith.constant 4/%%barriers = arith.constant 3/' -e 's/%%flip = arith.constant 1/%%flip = arith.constant 0/' %s > %t.deadlock.mlir
 // RUN: not deplodock-run --interp %t.deadlock.mlir --func=exchange_ref --compare-func=exchange_host --print=none 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: sed -e 's/%%arrives = arith.cmpi ult, %%rank, %%barriers/%%arrives = arith.cmpi ult, %%t, %%barriers/' %s > %t.partial.mlir
+// RUN: not deplodock-run --interp %t.partial.mlir --func=exchange_ref --compare-func=exchange_host --print=none 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // RUN: deplodock-run --interp %s --func=handoff_ref --compare-func=handoff_host --print=none | FileCheck %s --check-prefix=HANDOFF
 // RUN: sed -e 's/%%handoff_barriers = arith.constant 1/%%handoff_barriers = arith.constant 0/' %s > %t.raw.mlir
 // RUN: not deplodock-run --interp %t.raw.mlir --func=handoff_ref --compare-func=handoff_host --print=none 2>&1 | FileCheck %s --check-prefix=RAW
@@ -20,8 +22,13 @@
 /// (0, 1) wrote it.
 // RACE: error: 'memref.store' op writes global memory (element 256) that thread 0 of block (1, 0, 0) read with no cluster barrier between in thread 0 of block (0, 1, 0)
 
+/// The barrier needs every thread of each block, as gpu.barrier does: with
+/// only threads 0-3 arriving it is an error, not a hang.
+// PARTIAL: error: 'dkernel.cluster_barrier' op reached by 4 of the 64 threads of block (0, 0, 0); like a barrier, it needs every thread of the block
+
 /// A block that skips the barrier (rank 3 here; the blocks read their own
-/// slices, so nothing races) leaves the others waiting for ever.
+/// slices, so nothing races) leaves the others waiting for ever: reported
+/// at the barrier, not a hang.
 // DEADLOCK: error: 'dkernel.cluster_barrier' op never completes in block (0, 0, 0): block (1, 1, 0) of its cluster finished without reaching a cluster barrier (a deadlock)
 
 /// A hand-off through global memory: block 0 of each pair writes 2 x, the
