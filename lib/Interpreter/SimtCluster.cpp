@@ -12,8 +12,9 @@
 // run while some wait at a barrier, the others have finished without it: a
 // deadlock, reported at the barrier, never a hang.
 //
-// Global memory is race-tracked between the blocks of a cluster (within a
-// block it is not, as without clusters). A cluster barrier joins the
+// The kernel's output buffers are race-tracked between the blocks of a
+// cluster (within a block they are not, as without clusters; inputs are
+// read-only). A cluster barrier joins the
 // clocks of every thread of the cluster, so with all-to-all barriers the
 // clock of an access is the number of barriers the cluster completed
 // before it (its epoch): an access of another block's element is ordered
@@ -23,6 +24,8 @@
 
 #include "SimtMachine.h"
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -55,7 +58,9 @@ struct deplodock::interp::simt::ClusterRun {
   unsigned arrived = 0;
   uint32_t epoch = 0;
   bool aborted = false;
-  /// Global elements by buffer and storage index.
+  /// The kernel's output buffers, and their elements' last accesses by
+  /// buffer and storage index.
+  llvm::SmallPtrSet<const Buffer *, 4> written;
   llvm::DenseMap<std::pair<const Buffer *, int64_t>, GlobalAccess> global;
 };
 
@@ -118,12 +123,18 @@ LogicalResult Machine::runClusters() {
   ArrayRef<int64_t> grid = kernel.grid, shape = kernel.cluster;
   int64_t cx = grid[0] / shape[0], cy = grid[1] / shape[1];
   int64_t numClusters = cx * cy * (grid[2] / shape[2]);
+  auto func = cast<dkernel::FuncOp>(kernel.op);
+  llvm::SmallPtrSet<const Buffer *, 4> written;
+  for (auto [i, arg] : llvm::enumerate(func.getBufferArguments()))
+    if (func.isOutput(arg.getArgNumber()))
+      written.insert(buffers[i].get());
   bool quiet = quietThread();
   for (int64_t c = 0; c < numClusters; ++c) {
     int64_t origin[3] = {c % cx * shape[0], c / cx % cy * shape[1],
                          c / (cx * cy) * shape[2]};
     ClusterRun run;
     run.blocks = machines;
+    run.written = written;
     run.state.assign(size, BlockState::Ready);
     run.waitingAt.assign(size, nullptr);
     std::vector<std::thread> threads;
@@ -193,6 +204,10 @@ LogicalResult Machine::execClusterBarrier(const SInstr &instr,
   run.turn.wait(lock,
                 [&] { return run.aborted || run.running == clusterRank; });
   return failure(run.aborted);
+}
+
+bool Machine::isWritten(const Buffer &buffer) const {
+  return cluster->written.contains(&buffer);
 }
 
 LogicalResult Machine::trackGlobal(const SInstr &instr, const View &view,

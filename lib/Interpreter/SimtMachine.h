@@ -149,8 +149,13 @@ public:
   /// arrived.
   mlir::LogicalResult execClusterBarrier(const SInstr &instr, const Mask &mask);
   /// Whether accesses to `view` are checked for races between the blocks
-  /// of a cluster.
-  bool tracksGlobal(const View &view) const { return cluster && view.global; }
+  /// of a cluster: those of a buffer the kernel writes.
+  bool tracksGlobal(const View &view) const {
+    return cluster && view.global && isWritten(*view.global);
+  }
+  /// Whether `buffer` is one of the kernel's outputs (inputs are read-only,
+  /// so they cannot race).
+  bool isWritten(const Buffer &buffer) const;
   /// Fails on an access of `lane` to storage index `at` of global `view`
   /// that another block of the cluster made with no cluster barrier since.
   mlir::LogicalResult trackGlobal(const SInstr &instr, const View &view,
