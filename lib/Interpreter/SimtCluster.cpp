@@ -151,14 +151,15 @@ LogicalResult Machine::runClusters() {
       threads.emplace_back([&, r, quiet] {
         quietThread() = quiet;
         Machine &m = *machines[r];
+        bool start;
         {
           std::unique_lock<std::mutex> lock(run.mutex);
           run.turn.wait(lock, [&] {
             return run.aborted || run.running == static_cast<unsigned>(r);
           });
+          start = !run.aborted;
         }
-        bool good =
-            !run.aborted && succeeded(m.runBlock(kernel.body, m.fullMask));
+        bool good = start && succeeded(m.runBlock(kernel.body, m.fullMask));
         std::lock_guard<std::mutex> lock(run.mutex);
         run.state[r] = BlockState::Done;
         if (!good) {
