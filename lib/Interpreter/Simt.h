@@ -16,6 +16,8 @@
 //   SimtKernelOps.cpp  gpu ids, barriers, shuffles, cp.async, mbarriers,
 //                    TMA, warp and tree reductions, atomics
 //   SimtMatrixOps.cpp  ldmatrix and mma.sync with the PTX fragment layouts
+//   SimtCluster.cpp  the blocks of a cluster as tasks, the cluster barrier
+//                    and races between them in global memory
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +132,9 @@ enum class Kind : uint8_t {
   WgmmaWait,
   WgmmaMma,
   SetMaxNReg,
+  // Thread-block clusters (SimtCluster.cpp).
+  ClusterRank,
+  ClusterBarrier,
 };
 
 struct SBlock;
@@ -199,6 +204,8 @@ struct Kernel {
   /// thread axes for Tile IR); the grid likewise.
   int64_t numThreads = 1;
   llvm::SmallVector<int64_t, 3> block, grid;
+  /// The cluster shape of a dkernel.func launched in clusters, else empty.
+  llvm::SmallVector<int64_t, 3> cluster;
   /// The slot each buffer operand binds to, in order.
   llvm::SmallVector<unsigned, 4> bufferSlots;
   /// TMA descriptor parameters: (slot, index of the described buffer).

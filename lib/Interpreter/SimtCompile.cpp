@@ -436,6 +436,14 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.kind = Kind::SetMaxNReg;
             return success();
           })
+          .Case([&](dkernel::ClusterBlockRankOp) {
+            instr.kind = Kind::ClusterRank;
+            return success();
+          })
+          .Case([&](dkernel::ClusterBarrierOp) {
+            instr.kind = Kind::ClusterBarrier;
+            return success();
+          })
           .Case([&](dkernel::MbarrierWaitOp) {
             instr.kind = Kind::MbWait;
             return success();
@@ -604,6 +612,8 @@ static LogicalResult compileLaunch(dkernel::LaunchOp launch, Kernel &kernel) {
     return launch.emitOpError("launches an unknown kernel");
   kernel.op = func;
   kernel.grid.assign(func.getGrid().begin(), func.getGrid().end());
+  if (std::optional<ArrayRef<int64_t>> cluster = func.getCluster())
+    kernel.cluster.assign(cluster->begin(), cluster->end());
   kernel.block.assign(func.getBlock().begin(), func.getBlock().end());
   kernel.numThreads = func.getNumThreads();
   kernel.smem = func.getSmem();

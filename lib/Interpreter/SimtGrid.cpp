@@ -44,6 +44,8 @@ bool &simt::quietThread() {
 }
 
 LogicalResult Machine::runGrid() {
+  if (!kernel.cluster.empty())
+    return runClusters();
   int64_t gx = kernel.grid[0], gy = kernel.grid[1];
   int64_t numBlocks = gx * gy * kernel.grid[2];
   auto coords = [&](int64_t b) -> llvm::SmallVector<int64_t, 3> {

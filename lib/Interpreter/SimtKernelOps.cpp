@@ -128,6 +128,14 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
   case Kind::WgmmaMma:
   case Kind::SetMaxNReg:
     return execWgmma(instr, mask);
+  case Kind::ClusterRank: {
+    LaneValue &out = frame[instr.out[0]];
+    out.uniform = true;
+    out.u = static_cast<double>(clusterRank);
+    return success();
+  }
+  case Kind::ClusterBarrier:
+    return execClusterBarrier(instr, mask);
   default:
     return error(instr) << "cannot be interpreted in a kernel";
   }

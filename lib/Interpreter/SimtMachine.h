@@ -61,6 +61,9 @@ struct MBarrier {
   std::vector<uint32_t> releasing, released;
 };
 
+/// The blocks of one cluster running together (SimtCluster.cpp).
+struct ClusterRun;
+
 /// A side of a divergent branch run as a task of its own (SimtTasks.cpp).
 struct Task {
   Task *parent = nullptr;
@@ -136,6 +139,27 @@ public:
   /// SimtGrid.cpp: runs every block of a dkernel.func's grid, on several
   /// CPU threads where the blocks cannot see each other.
   mlir::LogicalResult runGrid();
+
+  //===--- SimtCluster.cpp: thread-block clusters -------------------------===//
+
+  /// Runs the grid cluster by cluster, the blocks of each as tasks that
+  /// take turns at cluster barriers.
+  mlir::LogicalResult runClusters();
+  /// dkernel.cluster_barrier: waits until every block of the cluster
+  /// arrived.
+  mlir::LogicalResult execClusterBarrier(const SInstr &instr, const Mask &mask);
+  /// Whether accesses to `view` are checked for races between the blocks
+  /// of a cluster: those of a buffer the kernel writes.
+  bool tracksGlobal(const View &view) const {
+    return cluster && view.global && isWritten(*view.global);
+  }
+  /// Whether `buffer` is one of the kernel's outputs (inputs are read-only,
+  /// so they cannot race).
+  bool isWritten(const Buffer &buffer) const;
+  /// Fails on an access of `lane` to storage index `at` of global `view`
+  /// that another block of the cluster made with no cluster barrier since.
+  mlir::LogicalResult trackGlobal(const SInstr &instr, const View &view,
+                                  int64_t at, uint32_t lane, bool isWrite);
 
   //===--- SimtExecute.cpp: control flow and scalars ----------------------===//
 
@@ -397,6 +421,9 @@ public:
   /// The current block.
   llvm::SmallVector<int64_t, 3> blockCoords;
   int64_t blockIndex = 0;
+  /// The cluster the block runs in (null without clusters) and its rank.
+  ClusterRun *cluster = nullptr;
+  unsigned clusterRank = 0;
 
   /// A dtile async stage in flight: the slab it fills and its copy, which
   /// lands as a whole.

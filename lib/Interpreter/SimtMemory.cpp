@@ -72,6 +72,8 @@ FailureOr<double> Machine::read(const SInstr &instr, const View &view,
   int64_t at = address(view, e, lane);
   if (view.space == Space::Shared && failed(trackRead(instr, at, lane)))
     return failure();
+  if (tracksGlobal(view) && failed(trackGlobal(instr, view, at, lane, false)))
+    return failure();
   double v = view.load(at);
   if (view.integer && std::isnan(v))
     v = view.intPoison;
@@ -83,6 +85,8 @@ LogicalResult Machine::write(const SInstr &instr, const View &view, int64_t e,
   int64_t at = address(view, e, lane);
   if (view.space == Space::Shared &&
       failed(trackWrite(instr, at, static_cast<int32_t>(lane))))
+    return failure();
+  if (tracksGlobal(view) && failed(trackGlobal(instr, view, at, lane, true)))
     return failure();
   view.store(at, value);
   return success();
@@ -139,7 +143,8 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
   }
   out.uniform = false;
   bool shared = view.space == Space::Shared;
-  if (instr.access.linear && view.shape.size() <= 8) {
+  bool global = tracksGlobal(view);
+  if (instr.access.linear && view.shape.size() <= 8 && !global) {
     // One varying index (the common gather): the other indices are the same
     // for every lane, checked once, and the address moves by a fixed stride.
     LinearAccess access;
@@ -191,6 +196,8 @@ LogicalResult Machine::execLoad(const SInstr &instr, const Mask &mask) {
       return failure();
     int64_t at = address(view, *e, l);
     if (shared && failed(trackRead(instr, at, l)))
+      return failure();
+    if (global && failed(trackGlobal(instr, view, at, l, false)))
       return failure();
     double v = view.load(at);
     if (view.integer && std::isnan(v))

@@ -262,8 +262,15 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
   bool fixedRegisters = false;
   func.walk([&](dkernel::SetMaxNRegOp) { fixedRegisters = true; });
   os << "extern \"C\" __global__ void __launch_bounds__("
-     << func.getNumThreads() << (fixedRegisters ? ", 1" : "") << ")\n"
-     << func.getSymName() << "(";
+     << func.getNumThreads() << (fixedRegisters ? ", 1" : "") << ")";
+  // A compile-time cluster shape: cuLaunchKernel then launches clusters
+  // without cuLaunchKernelEx's launch attributes.
+  if (std::optional<ArrayRef<int64_t>> cluster = func.getCluster()) {
+    os << " __cluster_dims__(";
+    llvm::interleaveComma(*cluster, os);
+    os << ")";
+  }
+  os << "\n" << func.getSymName() << "(";
   SmallVector<std::string> params;
   for (BlockArgument arg : func.getArguments()) {
     if (isa<dkernel::TmaDescriptorType>(arg.getType())) {
@@ -352,7 +359,9 @@ LogicalResult CudaEmitter::emitOperation(Operation *op) {
             dkernel::WgmmaDescOp, dkernel::WgmmaFenceOp,
             dkernel::FenceProxyAsyncOp, dkernel::WgmmaCommitGroupOp,
             dkernel::WgmmaWaitGroupOp, dkernel::WgmmaMmaAsyncOp,
-            dkernel::SetMaxNRegOp>([&](auto op) { return printOperation(op); })
+            dkernel::SetMaxNRegOp, dkernel::ClusterBlockRankOp,
+            dkernel::ClusterBarrierOp>(
+          [&](auto op) { return printOperation(op); })
       .Case<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
             arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp, arith::SubIOp,

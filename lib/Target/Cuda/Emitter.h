@@ -124,6 +124,9 @@ private:
   LogicalResult printOperation(dkernel::WgmmaWaitGroupOp op);
   LogicalResult printOperation(dkernel::WgmmaMmaAsyncOp op);
   LogicalResult printOperation(dkernel::SetMaxNRegOp op);
+  // Thread-block clusters (ClusterOps.td).
+  LogicalResult printOperation(dkernel::ClusterBlockRankOp op);
+  LogicalResult printOperation(dkernel::ClusterBarrierOp op);
   /// A fresh name for a local the emitter introduces itself.
   std::string fresh(StringRef prefix) {
     return (prefix + Twine(counters[prefix]++)).str();

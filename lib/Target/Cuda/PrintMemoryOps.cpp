@@ -78,6 +78,26 @@ LogicalResult CudaEmitter::printOperation(gpu::BarrierOp op) {
   return success();
 }
 
+LogicalResult CudaEmitter::printOperation(dkernel::ClusterBlockRankOp op) {
+  // Not volatile: the rank is fixed for the block, so reads may be merged.
+  addHelper("cluster_ctarank",
+            "static __device__ __forceinline__ unsigned cluster_ctarank() {\n"
+            "  unsigned rank;\n"
+            "  asm(\"mov.u32 %0, %%cluster_ctarank;\" : \"=r\"(rank));\n"
+            "  return rank;\n"
+            "}\n");
+  if (failed(declare(op.getResult())))
+    return failure();
+  os << '(' << indexTypeName() << ")cluster_ctarank();\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::ClusterBarrierOp op) {
+  os << "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n"
+        "barrier.cluster.wait.acquire.aligned;\\n\" ::: \"memory\");\n";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel IR
 //===----------------------------------------------------------------------===//

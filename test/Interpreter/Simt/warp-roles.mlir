@@ -5,6 +5,8 @@
 // RUN: not deplodock-run --interp %t.early.mlir --func=chunk_sums --compare-func=ring_host --print=none 2>&1 | FileCheck %s --check-prefix=EARLY
 // RUN: sed -e 's/%%empty\[%%c2\], 128 :/%%empty[%%c2], 129 :/' %s > %t.deadlock.mlir
 // RUN: not deplodock-run --interp %t.deadlock.mlir --func=chunk_sums --compare-func=ring_host --print=none 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: sed -e 's/grid \[1, 1, 1\] block \[256, 1, 1\] smem/grid [2, 1, 1] block [256, 1, 1] cluster [2, 1, 1] smem/' -e 's/^  %%producer = /  dkernel.cluster_barrier\n  %%producer = /' -e 's/^  dkernel.return$/  dkernel.cluster_barrier\n  dkernel.return/' %s > %t.cluster.mlir
+// RUN: not deplodock-run --interp %t.cluster.mlir --func=chunk_sums --compare-func=ring_host --print=none 2>&1 | FileCheck %s --check-prefix=CLUSTER
 
 /// A warp-specialised ring on the SIMT interpreter: the threads of a block
 /// take two sides of a branch that synchronise only through mbarriers, so
@@ -24,6 +26,13 @@
 // NOWAIT: error: 'dkernel.tma_load' op {{.*}}shared memory (pool byte {{[0-9]+}}){{.*}} in thread 0 of block (0, 0, 0)
 // EARLY: error: 'dkernel.tma_load' op writes shared memory (pool byte {{[0-9]+}}) that thread 128 read with no barrier between in thread 0 of block (0, 0, 0)
 // DEADLOCK: error: 'dkernel.mbarrier_wait' op waits for phase parity {{[01]}} of mbarrier {{[0-9]}}, which never completes: {{.*}}; every other thread of the block is blocked on a wait or done (a deadlock)
+
+/// Warp roles inside the blocks of a cluster: two blocks each run the ring
+/// (their sides as tasks) between cluster barriers. Both then store the
+/// same sums before the last barrier: block (1, 0, 0) ran past the first
+/// barrier while block (0, 0, 0) waited there, so block 0's stores race
+/// with block 1's.
+// CLUSTER: error: 'memref.store' op writes global memory (element 0) that thread 128 of block (1, 0, 0) wrote with no cluster barrier between in thread 128 of block (0, 0, 0)
 
 /// Sums of 64x32 chunks: s[r, c] = sum over k of x[r, 32 k + c], k < 8.
 func.func @chunk_sums(%arg0: memref<64x256xf32>) -> memref<64x32xf32> {

@@ -35,6 +35,10 @@ def GpuFeature_Wgmma : GpuFeature<"wgmma",
     "its multiplicands from shared memory by matrix descriptors (sm_90a "
     "only: the arch-specific features of capability 9.0)">;
 
+def GpuFeature_Clusters : GpuFeature<"clusters",
+    "thread-block clusters: blocks launched in groups of up to 8 that run at "
+    "the same time and synchronise with barrier.cluster (sm_90 and newer)">;
+
 /// A GPU target: a compute capability and the limits of its reference part.
 /// Legality reads the limits (per-block ones are the same on every part of
 /// a capability); heuristics read the SM count of the reference part.
@@ -83,7 +87,8 @@ def GpuTarget_SM90 : GpuTarget<"sm_90", 90> {
   let smCount = 132;
   let smemPerBlock = 232448;
   let smemPerSM = 233472;
-  let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma];
+  let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma,
+                  GpuFeature_Clusters];
 }
 
 def GpuTarget_SM90a : GpuTarget<"sm_90a", 90> {
@@ -95,7 +100,7 @@ def GpuTarget_SM90a : GpuTarget<"sm_90a", 90> {
   let smemPerSM = 233472;
   let archSpecific = 1;
   let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma,
-                  GpuFeature_Wgmma];
+                  GpuFeature_Wgmma, GpuFeature_Clusters];
 }
 
 #endif // DEPLODOCK_DIALECT_COMMON_GPUTARGETS

@@ -103,7 +103,8 @@ static ParseResult parseIndexList(OpAsmParser &parser,
 void FuncOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                    FunctionType type, ArrayRef<int64_t> grid,
                    ArrayRef<int64_t> block, int64_t smem,
-                   ArrayRef<int64_t> outputs, ArrayRef<int64_t> zeroInit) {
+                   ArrayRef<int64_t> outputs, ArrayRef<int64_t> zeroInit,
+                   ArrayRef<int64_t> cluster) {
   Properties &props = state.getOrAddProperties<Properties>();
   props.sym_name = builder.getStringAttr(name);
   props.function_type = TypeAttr::get(type);
@@ -113,11 +114,13 @@ void FuncOp::build(OpBuilder &builder, OperationState &state, StringRef name,
   props.outputs = builder.getDenseI64ArrayAttr(outputs);
   if (!zeroInit.empty())
     props.zero_init = builder.getDenseI64ArrayAttr(zeroInit);
+  if (!cluster.empty())
+    props.cluster = builder.getDenseI64ArrayAttr(cluster);
   state.addRegion();
 }
 
 // @name(%a: memref<..>, ...) outputs [..] zero_init [..] grid [..] block [..]
-//     smem N attributes {..} { body }
+//     cluster [..] smem N attributes {..} { body }
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &b = parser.getBuilder();
   Properties &props = result.getOrAddProperties<Properties>();
@@ -143,8 +146,12 @@ ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
       parseIndexList(parser, props.zero_init))
     return failure();
   if (parser.parseKeyword("grid") || parseIndexList(parser, props.grid) ||
-      parser.parseKeyword("block") || parseIndexList(parser, props.block) ||
-      parser.parseKeyword("smem") || parser.parseInteger(props.smem) ||
+      parser.parseKeyword("block") || parseIndexList(parser, props.block))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("cluster")) &&
+      parseIndexList(parser, props.cluster))
+    return failure();
+  if (parser.parseKeyword("smem") || parser.parseInteger(props.smem) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   return parser.parseRegion(*result.addRegion(), args,
@@ -166,12 +173,16 @@ void FuncOp::print(OpAsmPrinter &p) {
   printIndexList(p, getGrid());
   p << " block ";
   printIndexList(p, getBlock());
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
+    p << " cluster ";
+    printIndexList(p, *cluster);
+  }
   p << " smem " << getSmem();
   function_interface_impl::printFunctionAttributes(
       p, *this,
       {getSymNameAttrName(), getFunctionTypeAttrName(), getArgAttrsAttrName(),
        getResAttrsAttrName(), getGridAttrName(), getBlockAttrName(),
-       getOutputsAttrName(), getZeroInitAttrName()});
+       getOutputsAttrName(), getZeroInitAttrName(), getClusterAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
@@ -182,6 +193,14 @@ int64_t FuncOp::getNumThreads() {
   for (int64_t extent : getBlock())
     threads *= extent;
   return threads;
+}
+
+int64_t FuncOp::getClusterSize() {
+  int64_t blocks = 1;
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster())
+    for (int64_t extent : *cluster)
+      blocks *= extent;
+  return blocks;
 }
 
 bool FuncOp::isOutput(unsigned i) {
@@ -254,6 +273,40 @@ verifyParameterList(FuncOp op, StringRef name, ArrayRef<int64_t> indices,
   return success();
 }
 
+/// The most blocks a cluster may have on every part with clusters (more
+/// needs cudaFuncAttributeNonPortableClusterSizeAllowed).
+static constexpr int64_t kPortableClusterSize = 8;
+
+/// Verifies the optional `cluster` property against the grid and target.
+static LogicalResult verifyCluster(FuncOp op, TargetAttr target) {
+  std::optional<ArrayRef<int64_t>> cluster = op.getCluster();
+  if (!cluster)
+    return success();
+  if (!target.has(GpuFeature::clusters))
+    return op.emitOpError("cluster needs a target with thread-block "
+                          "clusters, not ")
+           << target.getName();
+  if (cluster->size() != 3)
+    return op.emitOpError("cluster must have 3 entries (x, y, z), got ")
+           << cluster->size();
+  for (auto [extent, grid, axis] :
+       llvm::zip(*cluster, op.getGrid(), StringRef("xyz"))) {
+    if (extent < 1)
+      return op.emitOpError("cluster ")
+             << axis << " must be at least 1, got " << extent;
+    if (grid % extent != 0)
+      return op.emitOpError("grid ")
+             << axis << " of " << grid << " is not a multiple of cluster "
+             << axis << " of " << extent;
+  }
+  // Each extent divides the grid's, so the product fits in 64 bits.
+  if (op.getClusterSize() > kPortableClusterSize)
+    return op.emitOpError("cluster has ")
+           << op.getClusterSize() << " blocks, more than the portable "
+           << kPortableClusterSize;
+  return success();
+}
+
 LogicalResult FuncOp::verify() {
   FunctionType type = getFunctionType();
   if (type.getNumResults() != 0)
@@ -291,7 +344,8 @@ LogicalResult FuncOp::verify() {
           *this, "grid", getGrid(),
           {std::numeric_limits<int32_t>::max(), 65535, 65535})) ||
       failed(verifyGeometry(*this, "block", getBlock(),
-                            {maxThreads, maxThreads, 64})))
+                            {maxThreads, maxThreads, 64})) ||
+      failed(verifyCluster(*this, target)))
     return failure();
   if (getNumThreads() > maxThreads)
     return emitOpError("block has ")

@@ -58,13 +58,21 @@ def DKernel_FuncOp : DKernel_Op<"func", [
 
     `grid` and `block` are the launch dimensions (x, y, z); `smem` is the
     size in bytes of the dynamic shared-memory pool that `dkernel.alloc_shared`
-    slices. The body is one block ending with `dkernel.return`; every TMA
+    slices. The optional `cluster` groups the blocks into thread-block
+    clusters of that shape (x, y, z): each extent at least 1, at most 8
+    blocks in all (the portable limit), each dividing the grid's, on a
+    target with the `clusters` feature. The blocks of a cluster run at the
+    same time and meet at `dkernel.cluster_barrier`. The body is one block ending with `dkernel.return`; every TMA
     descriptor parameter is described by exactly one `dkernel.tma_descriptor`
     in it. A kernel is an automatic allocation scope: `memref.alloca` in it
     is a per-thread local array.
 
     ```mlir
     dkernel.func @scale(%x: memref<4096xf32>, %y: memref<4096xf32>) outputs [1] grid [16, 1, 1] block [256, 1, 1] smem 0 {
+      ...
+      dkernel.return
+    }
+    dkernel.func @pairs(%x: memref<4096xf32>) outputs [0] grid [16, 1, 1] block [256, 1, 1] cluster [2, 1, 1] smem 0 {
       ...
       dkernel.return
     }
@@ -78,13 +86,15 @@ def DKernel_FuncOp : DKernel_Op<"func", [
                        DenseI64ArrayAttr:$block,
                        I64Prop:$smem,
                        DenseI64ArrayAttr:$outputs,
-                       OptionalAttr<DenseI64ArrayAttr>:$zero_init);
+                       OptionalAttr<DenseI64ArrayAttr>:$zero_init,
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster);
   let regions = (region AnyRegion:$body);
   let builders = [OpBuilder<(ins
     "::llvm::StringRef":$name, "::mlir::FunctionType":$type,
     "::llvm::ArrayRef<int64_t>":$grid, "::llvm::ArrayRef<int64_t>":$block,
     "int64_t":$smem, "::llvm::ArrayRef<int64_t>":$outputs,
-    CArg<"::llvm::ArrayRef<int64_t>", "{}">:$zeroInit)>];
+    CArg<"::llvm::ArrayRef<int64_t>", "{}">:$zeroInit,
+    CArg<"::llvm::ArrayRef<int64_t>", "{}">:$cluster)>];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
@@ -95,6 +105,8 @@ def DKernel_FuncOp : DKernel_Op<"func", [
 
     /// Threads per block: the product of `block`.
     int64_t getNumThreads();
+    /// Blocks per cluster: the product of `cluster`, 1 without one.
+    int64_t getClusterSize();
     /// Whether parameter `i` is written by the kernel.
     bool isOutput(unsigned i);
     /// Whether the runtime zeroes parameter `i` before the launch.
@@ -694,5 +706,6 @@ def DKernel_MmaSyncOp : DKernel_Op<"mma_sync", [
 }
 
 include "Deplodock/Dialect/DKernel/IR/WgmmaOps.td"
+include "Deplodock/Dialect/DKernel/IR/ClusterOps.td"
 
 #endif // DEPLODOCK_DIALECT_DKERNEL_OPS

@@ -1,0 +1,64 @@
+// RUN: deplodock-opt %s -split-input-file -verify-diagnostics
+
+// The cluster launch attribute of dkernel.func and the cluster ops
+// (ClusterOps.td), each located error.
+
+// expected-error @+1 {{'dkernel.func' op cluster x must be at least 1, got 0}}
+dkernel.func @zero(%y: memref<8xf32>) outputs [0] grid [4, 1, 1] block [32, 1, 1] cluster [0, 1, 1] smem 0 {
+  dkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'dkernel.func' op cluster must have 3 entries (x, y, z), got 2}}
+dkernel.func @rank2(%y: memref<8xf32>) outputs [0] grid [4, 1, 1] block [32, 1, 1] cluster [2, 1] smem 0 {
+  dkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'dkernel.func' op grid y of 3 is not a multiple of cluster y of 2}}
+dkernel.func @not_multiple(%y: memref<8xf32>) outputs [0] grid [4, 3, 1] block [32, 1, 1] cluster [1, 2, 1] smem 0 {
+  dkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'dkernel.func' op cluster has 16 blocks, more than the portable 8}}
+dkernel.func @too_big(%y: memref<8xf32>) outputs [0] grid [16, 4, 1] block [32, 1, 1] cluster [4, 4, 1] smem 0 {
+  dkernel.return
+}
+
+// -----
+
+// sm_80 has no thread-block clusters.
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+// expected-error @+1 {{'dkernel.func' op cluster needs a target with thread-block clusters, not sm_80}}
+dkernel.func @no_feature(%y: memref<8xf32>) outputs [0] grid [4, 1, 1] block [32, 1, 1] cluster [2, 1, 1] smem 0 {
+  dkernel.return
+}
+}
+
+// -----
+
+dkernel.func @rank_without_cluster(%y: memref<8xf32>) outputs [0] grid [4, 1, 1] block [32, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.cluster_block_rank' op needs a kernel launched in clusters: @rank_without_cluster has no cluster attribute}}
+  %rank = dkernel.cluster_block_rank
+  dkernel.return
+}
+
+// -----
+
+dkernel.func @barrier_without_cluster(%y: memref<8xf32>) outputs [0] grid [4, 1, 1] block [32, 1, 1] smem 0 {
+  // expected-error @+1 {{'dkernel.cluster_barrier' op needs a kernel launched in clusters: @barrier_without_cluster has no cluster attribute}}
+  dkernel.cluster_barrier
+  dkernel.return
+}
+
+// -----
+
+func.func @barrier_on_host() {
+  // expected-error @+1 {{'dkernel.cluster_barrier' op must be nested in a dkernel.func}}
+  dkernel.cluster_barrier
+  return
+}
