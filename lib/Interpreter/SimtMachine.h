@@ -148,6 +148,15 @@ public:
   /// dkernel.cluster_barrier: waits until every block of the cluster
   /// arrived.
   mlir::LogicalResult execClusterBarrier(const SInstr &instr, const Mask &mask);
+  /// dkernel.mbarrier_arrive_cluster: arrives on the mbarrier at the same
+  /// offset in the block of the given rank.
+  mlir::LogicalResult execMbArriveCluster(const SInstr &instr,
+                                          const Mask &mask);
+  /// The blocks of the cluster, and the one of rank `rank`.
+  unsigned clusterSize() const;
+  Machine &clusterBlock(unsigned rank) const;
+  /// Notes mbarrier progress for the cluster's parked waits.
+  void noteClusterProgress();
   /// Whether accesses to `view` are checked for races between the blocks
   /// of a cluster: those of a buffer the kernel writes.
   bool tracksGlobal(const View &view) const {
@@ -177,16 +186,23 @@ public:
                                const SBlock &second, const Mask &secondMask);
   /// What became of a wait that cannot complete now.
   enum class Parked {
-    Alone,    ///< no other task could complete it (lock-step threads)
-    Resumed,  ///< other tasks ran: look again
-    Deadlock, ///< every task is blocked
-    Aborted,  ///< another task failed
+    Alone,           ///< no other task could complete it (lock-step threads)
+    Resumed,         ///< other tasks ran: look again
+    Deadlock,        ///< every task is blocked
+    Aborted,         ///< another task failed
+    ClusterDeadlock, ///< every block of the cluster is blocked or done
   };
   Parked park();
+  /// An mbarrier wait of a block without tasks that cannot complete now:
+  /// lets the other blocks of the cluster run until they change something
+  /// (SimtCluster.cpp).
+  Parked parkInCluster(const SInstr &instr);
   /// Notes a change that may let a blocked wait complete.
   void noteProgress() {
     if (tasks)
       ++tasks->progress;
+    if (cluster)
+      noteClusterProgress();
   }
 
   //===--- SimtClocks.cpp: happens-before through mbarriers ---------------===//
