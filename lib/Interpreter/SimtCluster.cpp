@@ -63,6 +63,12 @@ struct deplodock::interp::simt::ClusterRun {
   /// (as in a TaskSet).
   uint64_t progress = 0, seenProgress = 0;
   unsigned idle = 0;
+  /// Per rank: its block barrier count after the latest cluster barrier
+  /// (its accesses before one are ordered before every block's after), and
+  /// per rank and other rank, what its waits acquired of the other's
+  /// remote arrivals (MBarrier::remoteReleased).
+  std::array<uint32_t, 8> afterClusterBarrier{};
+  std::array<std::array<uint32_t, 8>, 8> known{};
   bool aborted = false;
   /// The kernel's output buffers, and their elements' last accesses by
   /// buffer and storage index.
@@ -201,6 +207,8 @@ LogicalResult Machine::execClusterBarrier(const SInstr &instr,
     run.arrived = 0;
     ++run.epoch;
     ++run.progress;
+    for (auto [r, block] : llvm::enumerate(run.blocks))
+      run.afterClusterBarrier[r] = block->barriers;
     for (BlockState &s : run.state)
       if (s == BlockState::Waiting)
         s = BlockState::Ready;
@@ -284,12 +292,47 @@ LogicalResult Machine::execMbArriveCluster(const SInstr &instr,
                << mb.expectedBytes - mb.queuedBytes << " bytes" << where(l);
       target.completePhase(mb);
     }
-    // The arrival carries no clock: the target's clocks only order its own
-    // threads' accesses, and this thread made none there.
+    // The arrival carries no clock (the target's clocks only order its own
+    // threads' accesses, and this thread made none there), but orders this
+    // block's accesses up to its barrier count before a multicast that the
+    // target issues after waiting for it.
     --mb.pending;
+    mb.remoteReleasing[clusterRank] =
+        std::max(mb.remoteReleasing[clusterRank], barriers + 1);
     target.noteProgress();
   }
   return success();
+}
+
+void Machine::acquireRemote(const MBarrier &mb) {
+  std::array<uint32_t, 8> &known = cluster->known[clusterRank];
+  for (auto [k, released] : llvm::zip(known, mb.remoteReleased))
+    k = std::max(k, released);
+}
+
+LogicalResult Machine::checkMulticastInto(const SInstr &instr,
+                                          const Machine &target, int64_t byte,
+                                          uint32_t lane) const {
+  const PoolAccess &a = target.poolAccess[byte];
+  if (a.generation != target.generation || a.reader == -1)
+    return success();
+  // Ordered: a cluster barrier since the read, or a block barrier in the
+  // target between the read and a remote arrival this block waited for.
+  // A read in the same interval as that arrival counts as ordered (the
+  // pool keeps no finer time), so a read after it there goes unreported.
+  unsigned rank = target.clusterRank;
+  if (a.readBarriers < cluster->afterClusterBarrier[rank] ||
+      a.readBarriers < cluster->known[clusterRank][rank])
+    return success();
+  return error(instr) << "multicasts into shared memory (pool byte " << byte
+                      << ")" << target.whichBlock() << " that "
+                      << (a.reader >= 0
+                              ? "its thread " + std::to_string(a.reader)
+                              : std::string("its threads"))
+                      << " read with neither a cluster barrier nor an "
+                         "mbarrier_arrive_cluster this block waited for "
+                         "between"
+                      << where(lane);
 }
 
 bool Machine::isWritten(const Buffer &buffer) const {

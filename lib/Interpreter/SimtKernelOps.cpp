@@ -389,6 +389,9 @@ void Machine::completePhase(MBarrier &mb) {
   for (std::function<void()> &copy : mb.copies)
     copy();
   publishPhase(mb);
+  for (auto [into, from] : llvm::zip(mb.remoteReleased, mb.remoteReleasing))
+    into = std::max(into, from);
+  mb.remoteReleasing.fill(0);
   mb.copies.clear();
   mb.phase ^= 1;
   mb.pending = mb.count;
@@ -492,6 +495,8 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
       return diag;
     }
     acquire(l, mbarriers.find(byte)->second);
+    if (cluster)
+      acquireRemote(mbarriers.find(byte)->second);
   }
   if (instr.kind == Kind::MbArrive)
     tick();
@@ -560,14 +565,14 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
                                "cluster_barrier before multicasting)"
                             << where(l);
       }
-      // The destination may start changing as soon as the copy is issued.
-      // Only this block's accesses are checked here: ordering another
-      // block's reads of its slab before the multicast needs cross-block
-      // clocks (docs/SimtInterpreter.md, clusters).
+      // The destination may start changing as soon as the copy is issued:
+      // what its block read of it must be ordered before the issue.
       for (int64_t b = 0; b < boxBytes; b += elementBytes) {
         int64_t at = dst->offset + swizzleByteOffset(b, instr.b);
         if (m == this && failed(trackWrite(instr, at, static_cast<int32_t>(l),
                                            /*record=*/false)))
+          return failure();
+        if (m != this && failed(checkMulticastInto(instr, *m, at, l)))
           return failure();
         m->pool[at] = std::numeric_limits<double>::quiet_NaN();
       }

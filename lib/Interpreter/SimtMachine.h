@@ -59,6 +59,10 @@ struct MBarrier {
   /// Clocks: what the arrivals of the current phase release, and what the
   /// phases completed so far released (a wait acquires it).
   std::vector<uint32_t> releasing, released;
+  /// Per cluster rank, for mbarrier_arrive_cluster: the block barrier count
+  /// of that block at its latest remote arrival in the current phase, and
+  /// in the phases completed, plus one (0: none). SimtCluster.cpp.
+  std::array<uint32_t, 8> remoteReleasing{}, remoteReleased{};
 };
 
 /// The blocks of one cluster running together (SimtCluster.cpp).
@@ -157,6 +161,15 @@ public:
   Machine &clusterBlock(unsigned rank) const;
   /// Notes mbarrier progress for the cluster's parked waits.
   void noteClusterProgress();
+  /// A wait completed on `mb`: the block now knows the accesses other
+  /// blocks made before their remote arrivals on it.
+  void acquireRemote(const MBarrier &mb);
+  /// Fails when a multicast issued by `lane` writes `byte` of `target`'s
+  /// pool that one of its threads read with nothing ordering the read
+  /// before the issue.
+  mlir::LogicalResult checkMulticastInto(const SInstr &instr,
+                                         const Machine &target, int64_t byte,
+                                         uint32_t lane) const;
   /// Whether accesses to `view` are checked for races between the blocks
   /// of a cluster: those of a buffer the kernel writes.
   bool tracksGlobal(const View &view) const {

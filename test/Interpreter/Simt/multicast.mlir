@@ -3,19 +3,23 @@
 // RUN: not deplodock-run --interp %t.noarrive.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=NOARRIVE
 // RUN: sed -e 's/%%mask = arith.constant 3/%%mask = arith.constant 1/' %s > %t.unicast.mlir
 // RUN: not deplodock-run --interp %t.unicast.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=UNICAST
-// RUN: sed -e 's/%%fences = arith.constant 1/%%fences = arith.constant 0/' %s > %t.early.mlir
+// RUN: sed -e 's/%%fences = arith.constant 1/%%fences = arith.constant 0/' %s > %t.uninit.mlir
+// RUN: not deplodock-run --interp %t.uninit.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=UNINIT
+// RUN: sed -e 's/%%early = arith.constant 0/%%early = arith.constant 1/' %s > %t.early.mlir
 // RUN: not deplodock-run --interp %t.early.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=EARLY
 
-/// TMA multicast in a cluster (docs/SimtInterpreter.md, clusters). Two
+/// TMA multicast in a cluster (docs/SimtInterpreter.md, TMA multicast). Two
 /// blocks of a cluster share one 16x64 slab of B: rank 0 multicasts it to
 /// both (mask 0b11), each block expects the bytes on its own mbarrier and
 /// multiplies its row of A by it, y[b, :] = a[b, :] x B[16 (b / 2) ..][:].
-/// Rank 1 also waits for rank 0 to arrive, from rank 0's block, on its
-/// second mbarrier (mbarrier_arrive_cluster): it waits before rank 0 has
-/// run, so the blocks take turns at the wait.
+/// Rank 1 first waits for rank 0 to arrive on its second mbarrier from
+/// rank 0's block (mbarrier_arrive_cluster): it waits before rank 0 has
+/// run, so the blocks take turns at the wait. Then rank 1 releases its slab
+/// the same way, and rank 0 waits for that before multicasting the box
+/// again; y is the mean of the two rounds.
 // MULTICAST: compare result #0 @multicast_host: {{.*}}: PASS
 
-/// Rank 0 arrives on its own mbarrier instead: rank 1 waits for ever,
+/// Rank 0 lets itself go on instead of rank 1: rank 1 waits for ever,
 /// reported at its wait.
 // NOARRIVE: noarrive.mlir:[[#]]:[[#]]: error: 'dkernel.mbarrier_wait' op waits for phase parity 0 of mbarrier 1, which never completes: 1 arrivals missing, 0 of 0 expected bytes loaded in thread 0 of block (1, 0, 0); every block of its cluster is blocked on a wait or done (a deadlock)
 
@@ -24,7 +28,11 @@
 
 /// Without the cluster barrier after the initialisation, rank 0 (which
 /// runs first) multicasts before rank 1 initialised its mbarrier.
-// EARLY: early.mlir:[[#]]:[[#]]: error: 'dkernel.tma_load' op signals mbarrier 0 of block (1, 0, 0), which no mbarrier_init initialised there (initialise, fence_mbarrier_init and cluster_barrier before multicasting) in thread 0 of block (0, 0, 0)
+// UNINIT: uninit.mlir:[[#]]:[[#]]: error: 'dkernel.tma_load' op signals mbarrier 0 of block (1, 0, 0), which no mbarrier_init initialised there (initialise, fence_mbarrier_init and cluster_barrier before multicasting) in thread 0 of block (0, 0, 0)
+
+/// Rank 1 releases its slab before its wait for the box and reading it: the
+/// second multicast overwrites what rank 1 read after the release.
+// EARLY: early.mlir:[[#]]:[[#]]: error: 'dkernel.tma_load' op multicasts into shared memory (pool byte 0) of block (1, 0, 0) that its thread 0 read with neither a cluster barrier nor an mbarrier_arrive_cluster this block waited for between in thread 0 of block (0, 0, 0)
 
 func.func @shared_b(%arg0: memref<4x16xf32>, %arg1: memref<32x64xf32>) -> memref<4x64xf32> {
   %out = memref.alloc() : memref<4x64xf32>
@@ -56,7 +64,9 @@ dkernel.func @multicast(%a: memref<4x16xf32>, %b: memref<32x64xf32>, %desc: !dke
   %mask = arith.constant 3 : i16
   %peer = arith.constant 1 : index
   %fences = arith.constant 1 : index
+  %early = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
   %slab = dkernel.alloc_shared offset 0 : memref<16x64xf32, #gpu.address_space<workgroup>>
   %mb = dkernel.alloc_shared offset 4096 : memref<2xi64, #gpu.address_space<workgroup>>
   %t = gpu.thread_id x
@@ -64,6 +74,13 @@ dkernel.func @multicast(%a: memref<4x16xf32>, %b: memref<32x64xf32>, %desc: !dke
   %rank = dkernel.cluster_block_rank
   %leader = arith.cmpi eq, %t, %c0 : index
   %first = arith.cmpi eq, %rank, %c0 : index
+  %second = arith.cmpi ne, %rank, %c0 : index
+  %issues = arith.andi %leader, %first : i1
+  %releases = arith.andi %leader, %second : i1
+  %cluster = arith.divui %bx, %c2 : index
+  %row = arith.muli %cluster, %c16 : index
+  // mb[0]: the slab is full; mb[1]: rank 1 may go on (rank 0 arrives
+  // there), rank 0 may refill the slab (rank 1 arrives there).
   scf.if %leader {
     dkernel.mbarrier_init %mb[%c0], 1 : memref<2xi64, #gpu.address_space<workgroup>>
     dkernel.mbarrier_init %mb[%c1], 1 : memref<2xi64, #gpu.address_space<workgroup>>
@@ -77,29 +94,57 @@ dkernel.func @multicast(%a: memref<4x16xf32>, %b: memref<32x64xf32>, %desc: !dke
   scf.if %leader {
     dkernel.mbarrier_arrive_expect_tx %mb[%c0], 4096 : memref<2xi64, #gpu.address_space<workgroup>>
   }
-  %issues = arith.andi %leader, %first : i1
   scf.if %issues {
-    %cluster = arith.divui %bx, %c2 : index
-    %row = arith.muli %cluster, %c16 : index
     dkernel.tma_load %desc[%row, %c0] -> %slab, %mb[%c0] multicast %mask : !dkernel.tma_descriptor<16x64xf32, swizzle = 0>, memref<16x64xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
   }
-  // Rank 1 goes on once rank 0 released it.
-  %second = arith.cmpi ne, %rank, %c0 : index
+  // Rank 1 goes on once rank 0 lets it.
   scf.if %second {
     dkernel.mbarrier_wait %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
   }
+  // Releasing the slab before reading it lets rank 0 refill it too soon.
+  %soon = arith.cmpi ne, %early, %c0 : index
+  %releases_soon = arith.andi %releases, %soon : i1
+  scf.if %releases_soon {
+    dkernel.mbarrier_arrive_cluster %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
   dkernel.mbarrier_wait %mb[%c0], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
-  %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+  %sum1 = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
     %av = memref.load %a[%bx, %k] : memref<4x16xf32>
     %bv = memref.load %slab[%k, %t] : memref<16x64xf32, #gpu.address_space<workgroup>>
     %p = arith.mulf %av, %bv : f32
     %next = arith.addf %acc, %p : f32
     scf.yield %next : f32
   }
-  memref.store %sum, %y[%bx, %t] : memref<4x64xf32>
+  %late = arith.cmpi eq, %early, %c0 : index
+  %releases_late = arith.andi %releases, %late : i1
+  scf.if %releases_late {
+    dkernel.mbarrier_arrive_cluster %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
   scf.if %issues {
     dkernel.mbarrier_arrive_cluster %mb[%c1], %peer : memref<2xi64, #gpu.address_space<workgroup>>
   }
+  // Round 2: rank 0 refills both slabs with the same box once rank 1
+  // released its slab.
+  scf.if %leader {
+    dkernel.mbarrier_arrive_expect_tx %mb[%c0], 4096 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
+  scf.if %first {
+    dkernel.mbarrier_wait %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
+  scf.if %issues {
+    dkernel.tma_load %desc[%row, %c0] -> %slab, %mb[%c0] multicast %mask : !dkernel.tma_descriptor<16x64xf32, swizzle = 0>, memref<16x64xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+  }
+  dkernel.mbarrier_wait %mb[%c0], %c1 : memref<2xi64, #gpu.address_space<workgroup>>
+  %sum2 = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %av = memref.load %a[%bx, %k] : memref<4x16xf32>
+    %bv = memref.load %slab[%k, %t] : memref<16x64xf32, #gpu.address_space<workgroup>>
+    %p = arith.mulf %av, %bv : f32
+    %next = arith.addf %acc, %p : f32
+    scf.yield %next : f32
+  }
+  %both = arith.addf %sum1, %sum2 : f32
+  %mean = arith.mulf %both, %half : f32
+  memref.store %mean, %y[%bx, %t] : memref<4x64xf32>
   dkernel.return
 }
 

@@ -7,7 +7,8 @@
 /// TMA multicast and cluster-scope mbarriers (sm_90a; plain sm_90 takes
 /// the multicast with a performance advisory). The kernel of
 /// test/Interpreter/Simt/multicast.mlir: rank 0 multicasts a slab of B to
-/// both blocks of its cluster, then arrives on rank 1's second mbarrier.
+/// both blocks of its cluster and arrives on rank 1's second mbarrier;
+/// rank 1 releases its slab back to rank 0 the same way.
 /// The mask is the last asm operand, 16 bits wide ("h"); the remote
 /// arrival maps the local mbarrier address to the other block's with mapa.
 // CHECK-LABEL: extern "C" __global__ void __launch_bounds__(64) __cluster_dims__(2, 1, 1)
@@ -29,7 +30,9 @@ dkernel.func @multicast(%a: memref<4x16xf32>, %b: memref<32x64xf32>, %desc: !dke
   %mask = arith.constant 3 : i16
   %peer = arith.constant 1 : index
   %fences = arith.constant 1 : index
+  %early = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
   %slab = dkernel.alloc_shared offset 0 : memref<16x64xf32, #gpu.address_space<workgroup>>
   %mb = dkernel.alloc_shared offset 4096 : memref<2xi64, #gpu.address_space<workgroup>>
   %t = gpu.thread_id x
@@ -37,6 +40,13 @@ dkernel.func @multicast(%a: memref<4x16xf32>, %b: memref<32x64xf32>, %desc: !dke
   %rank = dkernel.cluster_block_rank
   %leader = arith.cmpi eq, %t, %c0 : index
   %first = arith.cmpi eq, %rank, %c0 : index
+  %second = arith.cmpi ne, %rank, %c0 : index
+  %issues = arith.andi %leader, %first : i1
+  %releases = arith.andi %leader, %second : i1
+  %cluster = arith.divui %bx, %c2 : index
+  %row = arith.muli %cluster, %c16 : index
+  // mb[0]: the slab is full; mb[1]: rank 1 may go on (rank 0 arrives
+  // there), rank 0 may refill the slab (rank 1 arrives there).
   scf.if %leader {
     dkernel.mbarrier_init %mb[%c0], 1 : memref<2xi64, #gpu.address_space<workgroup>>
     dkernel.mbarrier_init %mb[%c1], 1 : memref<2xi64, #gpu.address_space<workgroup>>
@@ -50,28 +60,56 @@ dkernel.func @multicast(%a: memref<4x16xf32>, %b: memref<32x64xf32>, %desc: !dke
   scf.if %leader {
     dkernel.mbarrier_arrive_expect_tx %mb[%c0], 4096 : memref<2xi64, #gpu.address_space<workgroup>>
   }
-  %issues = arith.andi %leader, %first : i1
   scf.if %issues {
-    %cluster = arith.divui %bx, %c2 : index
-    %row = arith.muli %cluster, %c16 : index
     dkernel.tma_load %desc[%row, %c0] -> %slab, %mb[%c0] multicast %mask : !dkernel.tma_descriptor<16x64xf32, swizzle = 0>, memref<16x64xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
   }
-  // Rank 1 goes on once rank 0 released it.
-  %second = arith.cmpi ne, %rank, %c0 : index
+  // Rank 1 goes on once rank 0 lets it.
   scf.if %second {
     dkernel.mbarrier_wait %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
   }
+  // Releasing the slab before reading it lets rank 0 refill it too soon.
+  %soon = arith.cmpi ne, %early, %c0 : index
+  %releases_soon = arith.andi %releases, %soon : i1
+  scf.if %releases_soon {
+    dkernel.mbarrier_arrive_cluster %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
   dkernel.mbarrier_wait %mb[%c0], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
-  %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+  %sum1 = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
     %av = memref.load %a[%bx, %k] : memref<4x16xf32>
     %bv = memref.load %slab[%k, %t] : memref<16x64xf32, #gpu.address_space<workgroup>>
     %p = arith.mulf %av, %bv : f32
     %next = arith.addf %acc, %p : f32
     scf.yield %next : f32
   }
-  memref.store %sum, %y[%bx, %t] : memref<4x64xf32>
+  %late = arith.cmpi eq, %early, %c0 : index
+  %releases_late = arith.andi %releases, %late : i1
+  scf.if %releases_late {
+    dkernel.mbarrier_arrive_cluster %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
   scf.if %issues {
     dkernel.mbarrier_arrive_cluster %mb[%c1], %peer : memref<2xi64, #gpu.address_space<workgroup>>
   }
+  // Round 2: rank 0 refills both slabs with the same box once rank 1
+  // released its slab.
+  scf.if %leader {
+    dkernel.mbarrier_arrive_expect_tx %mb[%c0], 4096 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
+  scf.if %first {
+    dkernel.mbarrier_wait %mb[%c1], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
+  }
+  scf.if %issues {
+    dkernel.tma_load %desc[%row, %c0] -> %slab, %mb[%c0] multicast %mask : !dkernel.tma_descriptor<16x64xf32, swizzle = 0>, memref<16x64xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+  }
+  dkernel.mbarrier_wait %mb[%c0], %c1 : memref<2xi64, #gpu.address_space<workgroup>>
+  %sum2 = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %av = memref.load %a[%bx, %k] : memref<4x16xf32>
+    %bv = memref.load %slab[%k, %t] : memref<16x64xf32, #gpu.address_space<workgroup>>
+    %p = arith.mulf %av, %bv : f32
+    %next = arith.addf %acc, %p : f32
+    scf.yield %next : f32
+  }
+  %both = arith.addf %sum1, %sum2 : f32
+  %mean = arith.mulf %both, %half : f32
+  memref.store %mean, %y[%bx, %t] : memref<4x64xf32>
   dkernel.return
 }
