@@ -7,6 +7,10 @@
 // RUN: not deplodock-run --interp %t.uninit.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=UNINIT
 // RUN: sed -e 's/%%early = arith.constant 0/%%early = arith.constant 1/' %s > %t.early.mlir
 // RUN: not deplodock-run --interp %t.early.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=EARLY
+// RUN: sed -e 's/%%mask = arith.constant 3 : i16/%%mask = arith.index_cast %%c16 : index to i16/' %s > %t.mask.mlir
+// RUN: not deplodock-run --interp %t.mask.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=MASK
+// RUN: sed -e 's/%%peer = arith.constant 1 : index/%%peer = arith.addi %%c1, %%c1 : index/' %s > %t.rank.mlir
+// RUN: not deplodock-run --interp %t.rank.mlir --func=shared_b --compare-func=multicast_host --print=none 2>&1 | FileCheck %s --check-prefix=RANK
 
 /// TMA multicast in a cluster (docs/SimtInterpreter.md, TMA multicast). Two
 /// blocks of a cluster share one 16x64 slab of B: rank 0 multicasts it to
@@ -33,6 +37,11 @@
 /// Rank 1 releases its slab before its wait for the box and reading it: the
 /// second multicast overwrites what rank 1 read after the release.
 // EARLY: early.mlir:[[#]]:[[#]]: error: 'dkernel.tma_load' op multicasts into shared memory (pool byte 0) of block (1, 0, 0) that its thread 0 read with neither a cluster barrier nor an mbarrier_arrive_cluster this block waited for between in thread 0 of block (0, 0, 0)
+
+/// A mask or rank computed at run time that names a block beyond the
+/// cluster (the verifier checks constants only).
+// MASK: mask.mlir:[[#]]:[[#]]: error: 'dkernel.tma_load' op multicasts to cluster rank 4, beyond the cluster's 2 blocks in thread 0 of block (0, 0, 0)
+// RANK: rank.mlir:[[#]]:[[#]]: error: 'dkernel.mbarrier_arrive_cluster' op arrives in cluster rank 2, beyond the cluster's 2 blocks in thread 0 of block (0, 0, 0)
 
 func.func @shared_b(%arg0: memref<4x16xf32>, %arg1: memref<32x64xf32>) -> memref<4x64xf32> {
   %out = memref.alloc() : memref<4x64xf32>

@@ -3,6 +3,10 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.sm90a.cubin %t.cu %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -ptx -o - %t.cu | FileCheck %s --check-prefix=PTX %}
 // RUN: %if nvrtc %{ %nvrtc --gpu-architecture=sm_90a %t.cu %}
+// RUN: sed -e 's/%%mask = arith.constant 3 : i16/%%mask = arith.index_cast %%c2 : index to i16/' %s > %t.computed.mlir
+// RUN: deplodock-translate --emit-cuda %t.computed.mlir -o %t.computed.cu
+// RUN: FileCheck %s --check-prefix=COMPUTED < %t.computed.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.computed.cubin %t.computed.cu %}
 
 /// TMA multicast and cluster-scope mbarriers (sm_90a; plain sm_90 takes
 /// the multicast with a performance advisory). The kernel of
@@ -16,6 +20,10 @@
 //       CHECK:     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 //       CHECK:     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;\n" :: "r"((unsigned)__cvta_generic_to_shared(smem0)), "l"((unsigned long long)&desc0), "r"((unsigned)__cvta_generic_to_shared(&smem1[0])), "r"((int)0), "r"((int)[[ROW:v[0-9]+]]), "h"((unsigned short)3) : "memory");
 //       CHECK:     asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" :: "r"((unsigned)__cvta_generic_to_shared(&smem1[1])), "r"((unsigned)1) : "memory");
+
+/// A mask computed at run time (an i16 value) is passed the same way.
+// COMPUTED: const short [[MASK:v[0-9]+]] = (short)2;
+// COMPUTED: multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;\n" :: {{.*}}, "h"((unsigned short)[[MASK]]) : "memory");
 
 // PTX: fence.mbarrier_init.release.cluster;
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}], %rs{{[0-9]+}};
