@@ -135,6 +135,7 @@ enum class Kind : uint8_t {
   // Thread-block clusters (SimtCluster.cpp).
   ClusterRank,
   ClusterBarrier,
+  MbArriveCluster,
 };
 
 struct SBlock;

@@ -43,7 +43,9 @@ struct GlobalAccess {
   std::array<int32_t, 8> readLane{};
 };
 
-enum class BlockState : uint8_t { Ready, Waiting, Done };
+/// Waiting: at a cluster barrier; Blocked: at an mbarrier wait, looked at
+/// again on its turn.
+enum class BlockState : uint8_t { Ready, Waiting, Blocked, Done };
 } // namespace
 
 struct deplodock::interp::simt::ClusterRun {
@@ -57,6 +59,16 @@ struct deplodock::interp::simt::ClusterRun {
   /// Blocks arrived at the current barrier; barriers completed.
   unsigned arrived = 0;
   uint32_t epoch = 0;
+  /// Changes of mbarrier state, and the blocked waits seen since the last
+  /// (as in a TaskSet).
+  uint64_t progress = 0, seenProgress = 0;
+  unsigned idle = 0;
+  /// Per rank: its block barrier count after the latest cluster barrier
+  /// (its accesses before one are ordered before every block's after), and
+  /// per rank and other rank, what its waits acquired of the other's
+  /// remote arrivals (MBarrier::remoteReleased).
+  std::array<uint32_t, 8> afterClusterBarrier{};
+  std::array<std::array<uint32_t, 8>, 8> known{};
   bool aborted = false;
   /// The kernel's output buffers, and their elements' last accesses by
   /// buffer and storage index.
@@ -81,7 +93,8 @@ static bool handOver(ClusterRun &run, unsigned self) {
   unsigned size = run.blocks.size();
   for (unsigned k = 1; k <= size; ++k) {
     unsigned r = (self + k) % size;
-    if (run.state[r] == BlockState::Ready) {
+    if (run.state[r] == BlockState::Ready ||
+        run.state[r] == BlockState::Blocked) {
       run.running = r;
       run.turn.notify_all();
       return true;
@@ -193,6 +206,9 @@ LogicalResult Machine::execClusterBarrier(const SInstr &instr,
   if (++run.arrived == run.blocks.size()) {
     run.arrived = 0;
     ++run.epoch;
+    ++run.progress;
+    for (auto [r, block] : llvm::enumerate(run.blocks))
+      run.afterClusterBarrier[r] = block->barriers;
     for (BlockState &s : run.state)
       if (s == BlockState::Waiting)
         s = BlockState::Ready;
@@ -205,6 +221,118 @@ LogicalResult Machine::execClusterBarrier(const SInstr &instr,
   run.turn.wait(lock,
                 [&] { return run.aborted || run.running == clusterRank; });
   return failure(run.aborted);
+}
+
+unsigned Machine::clusterSize() const { return cluster->blocks.size(); }
+
+Machine &Machine::clusterBlock(unsigned rank) const {
+  return *cluster->blocks[rank];
+}
+
+void Machine::noteClusterProgress() { ++cluster->progress; }
+
+Machine::Parked Machine::parkInCluster(const SInstr &instr) {
+  ClusterRun &run = *cluster;
+  std::unique_lock<std::mutex> lock(run.mutex);
+  if (run.aborted)
+    return Parked::Aborted;
+  if (run.progress != run.seenProgress) {
+    run.seenProgress = run.progress;
+    run.idle = 0;
+  }
+  // Round robin, as in SimtTasks.cpp: once every block that can run has
+  // come back to its wait with nothing changed, none will change anything.
+  auto runnable =
+      static_cast<unsigned>(llvm::count_if(run.state, [](BlockState s) {
+        return s != BlockState::Waiting && s != BlockState::Done;
+      }));
+  if (++run.idle > runnable)
+    return Parked::ClusterDeadlock;
+  run.state[clusterRank] = BlockState::Blocked;
+  run.waitingAt[clusterRank] = &instr;
+  handOver(run, clusterRank);
+  run.turn.wait(lock,
+                [&] { return run.aborted || run.running == clusterRank; });
+  run.state[clusterRank] = BlockState::Ready;
+  return run.aborted ? Parked::Aborted : Parked::Resumed;
+}
+
+LogicalResult Machine::execMbArriveCluster(const SInstr &instr,
+                                           const Mask &mask) {
+  const View &view = *frame[instr.in[0]].view;
+  const LaneValue &slot = frame[instr.in[1]];
+  const LaneValue &rank = frame[instr.in[2]];
+  if (view.space != Space::Shared)
+    return error(instr) << "needs an mbarrier in shared memory";
+  for (uint32_t i = 0; i < mask.count; ++i) {
+    uint32_t l = mask.lanes[i];
+    int64_t s = wrapToInt64(slot.at(l));
+    int64_t r = wrapToInt64(rank.at(l));
+    if (s < 0 || s >= view.numElements())
+      return error(instr) << "accesses mbarrier " << s << " of "
+                          << view.numElements() << where(l);
+    if (r < 0 || r >= static_cast<int64_t>(clusterSize()))
+      return error(instr) << "arrives in cluster rank " << r
+                          << ", beyond the cluster's " << clusterSize()
+                          << " blocks" << where(l);
+    // Every block lays out shared memory alike: the same offset there.
+    Machine &target = clusterBlock(static_cast<unsigned>(r));
+    auto it = target.mbarriers.find(address(view, s, l));
+    if (it == target.mbarriers.end())
+      return error(instr) << "arrives on mbarrier " << s << target.whichBlock()
+                          << ", which no mbarrier_init initialised there"
+                          << where(l);
+    MBarrier &mb = it->second;
+    if (mb.pending == 0) {
+      if (mb.queuedBytes != mb.expectedBytes)
+        return error(instr)
+               << "arrives on mbarrier " << s << target.whichBlock()
+               << ", whose phase already has all its arrivals and still "
+                  "waits for "
+               << mb.expectedBytes - mb.queuedBytes << " bytes" << where(l);
+      target.completePhase(mb);
+    }
+    // The arrival carries no clock (the target's clocks only order its own
+    // threads' accesses, and this thread made none there), but orders this
+    // block's accesses up to its barrier count before a multicast that the
+    // target issues after waiting for it.
+    --mb.pending;
+    mb.remoteReleasing[clusterRank] =
+        std::max(mb.remoteReleasing[clusterRank], barriers + 1);
+    target.noteProgress();
+  }
+  return success();
+}
+
+void Machine::acquireRemote(const MBarrier &mb) {
+  std::array<uint32_t, 8> &known = cluster->known[clusterRank];
+  for (auto [k, released] : llvm::zip(known, mb.remoteReleased))
+    k = std::max(k, released);
+}
+
+LogicalResult Machine::checkMulticastInto(const SInstr &instr,
+                                          const Machine &target, int64_t byte,
+                                          uint32_t lane) const {
+  const PoolAccess &a = target.poolAccess[byte];
+  if (a.generation != target.generation || a.reader == -1)
+    return success();
+  // Ordered: a cluster barrier since the read, or a block barrier in the
+  // target between the read and a remote arrival this block waited for.
+  // A read in the same interval as that arrival counts as ordered (the
+  // pool keeps no finer time), so a read after it there goes unreported.
+  unsigned rank = target.clusterRank;
+  if (a.readBarriers < cluster->afterClusterBarrier[rank] ||
+      a.readBarriers < cluster->known[clusterRank][rank])
+    return success();
+  return error(instr) << "multicasts into shared memory (pool byte " << byte
+                      << ")" << target.whichBlock() << " that "
+                      << (a.reader >= 0
+                              ? "its thread " + std::to_string(a.reader)
+                              : std::string("its threads"))
+                      << " read with neither a cluster barrier nor an "
+                         "mbarrier_arrive_cluster this block waited for "
+                         "between"
+                      << where(lane);
 }
 
 bool Machine::isWritten(const Buffer &buffer) const {

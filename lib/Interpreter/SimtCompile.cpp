@@ -444,6 +444,15 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.kind = Kind::ClusterBarrier;
             return success();
           })
+          .Case([&](dkernel::MbarrierArriveClusterOp) {
+            instr.kind = Kind::MbArriveCluster;
+            return success();
+          })
+          .Case([&](dkernel::FenceMbarrierInitOp) {
+            // Blocks take turns, so initialisations are always visible.
+            instr.kind = Kind::Nop;
+            return success();
+          })
           .Case([&](dkernel::MbarrierWaitOp) {
             instr.kind = Kind::MbWait;
             return success();

@@ -136,6 +136,8 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
   }
   case Kind::ClusterBarrier:
     return execClusterBarrier(instr, mask);
+  case Kind::MbArriveCluster:
+    return execMbArriveCluster(instr, mask);
   default:
     return error(instr) << "cannot be interpreted in a kernel";
   }
@@ -387,6 +389,9 @@ void Machine::completePhase(MBarrier &mb) {
   for (std::function<void()> &copy : mb.copies)
     copy();
   publishPhase(mb);
+  for (auto [into, from] : llvm::zip(mb.remoteReleased, mb.remoteReleasing))
+    into = std::max(into, from);
+  mb.remoteReleasing.fill(0);
   mb.copies.clear();
   mb.phase ^= 1;
   mb.pending = mb.count;
@@ -467,6 +472,9 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
         break;
       }
       Parked parked = park();
+      // Another block of the cluster may arrive or multicast into it.
+      if (parked == Parked::Alone && cluster)
+        parked = parkInCluster(instr);
       if (parked == Parked::Resumed)
         continue;
       if (parked == Parked::Aborted)
@@ -481,9 +489,14 @@ LogicalResult Machine::execMbarrier(const SInstr &instr, const Mask &mask) {
       if (parked == Parked::Deadlock)
         diag << "; every other thread of the block is blocked on a wait or "
                 "done (a deadlock)";
+      if (parked == Parked::ClusterDeadlock)
+        diag << "; every block of its cluster is blocked on a wait or done "
+                "(a deadlock)";
       return diag;
     }
     acquire(l, mbarriers.find(byte)->second);
+    if (cluster)
+      acquireRemote(mbarriers.find(byte)->second);
   }
   if (instr.kind == Kind::MbArrive)
     tick();
@@ -501,6 +514,7 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
   View *dst = frame[instr.in[1 + rank]].view;
   const View &mbView = *frame[instr.in[2 + rank]].view;
   const LaneValue &slot = frame[instr.in[3 + rank]];
+  bool multicast = instr.in.size() > 4 + rank;
   SmallVector<int64_t, 5> box(load.getDescriptorType().getBoxShape());
   int64_t boxBytes = load.getDescriptorType().getBoxBytes();
   int64_t elementBytes = load.getDescriptorType().getElementBytes();
@@ -517,47 +531,81 @@ LogicalResult Machine::execTmaLoad(const SInstr &instr, const Mask &mask) {
     if (s < 0 || s >= mbView.numElements())
       return error(instr) << "signals mbarrier " << s << " of "
                           << mbView.numElements() << where(l);
-    auto it = mbarriers.find(address(mbView, s, l));
-    if (it == mbarriers.end())
-      return error(instr) << "signals mbarrier " << s
-                          << ", which no mbarrier_init initialised" << where(l);
+    // The blocks the box lands in: this one, or those the mask names (at
+    // the same shared offsets, which every block of the kernel shares).
+    SmallVector<Machine *, 8> targets = {this};
+    if (multicast) {
+      targets.clear();
+      auto bits = static_cast<uint64_t>(
+          wrapToInt64(frame[instr.in[4 + rank]].at(l)) & 0xffff);
+      for (unsigned r = 0; bits >> r != 0; ++r) {
+        if (!((bits >> r) & 1))
+          continue;
+        if (r >= clusterSize())
+          return error(instr) << "multicasts to cluster rank " << r
+                              << ", beyond the cluster's " << clusterSize()
+                              << " blocks" << where(l);
+        targets.push_back(&clusterBlock(r));
+      }
+    }
     SmallVector<int64_t, 5> coords;
     for (unsigned d = 0; d < rank; ++d)
       coords.push_back(wrapToInt64(frame[instr.in[1 + d]].at(l)));
-    // The destination may start changing as soon as the copy is issued.
-    for (int64_t b = 0; b < boxBytes; b += elementBytes) {
-      int64_t at = dst->offset + swizzleByteOffset(b, instr.b);
-      if (failed(trackWrite(instr, at, static_cast<int32_t>(l),
-                            /*record=*/false)))
-        return failure();
-      pool[at] = std::numeric_limits<double>::quiet_NaN();
-    }
-    int64_t swizzle = instr.b;
-    it->second.queuedBytes += boxBytes;
-    noteProgress();
-    it->second.copies.push_back([this, &instr, src, dst, box, coords,
-                                 boxElements, elementBytes, swizzle]() {
-      // Elements outside the tensor are filled with zeros.
-      SmallVector<int64_t, 5> index(box.size(), 0);
-      for (int64_t e = 0; e < boxElements; ++e) {
-        int64_t linear = 0;
-        bool inside = true;
-        for (size_t d = 0; d < box.size(); ++d) {
-          int64_t g = coords[d] + index[d];
-          inside &= g >= 0 && g < src->shape[d];
-          linear = linear * src->shape[d] + g;
-        }
-        int64_t byte =
-            dst->offset + swizzleByteOffset(e * elementBytes, swizzle);
-        (void)trackWrite(instr, byte, -1);
-        pool[byte] = inside ? src->load(linear) : 0.0;
-        for (int d = static_cast<int>(box.size()) - 1; d >= 0; --d) {
-          if (++index[d] < box[d])
-            break;
-          index[d] = 0;
-        }
+    int64_t byteOfMb = address(mbView, s, l);
+    for (Machine *m : targets) {
+      auto it = m->mbarriers.find(byteOfMb);
+      if (it == m->mbarriers.end()) {
+        if (m == this)
+          return error(instr)
+                 << "signals mbarrier " << s
+                 << ", which no mbarrier_init initialised" << where(l);
+        return error(instr) << "signals mbarrier " << s << m->whichBlock()
+                            << ", which no mbarrier_init initialised there "
+                               "(initialise, fence_mbarrier_init and "
+                               "cluster_barrier before multicasting)"
+                            << where(l);
       }
-    });
+      // The destination may start changing as soon as the copy is issued:
+      // what its block read of it must be ordered before the issue.
+      for (int64_t b = 0; b < boxBytes; b += elementBytes) {
+        int64_t at = dst->offset + swizzleByteOffset(b, instr.b);
+        if (m == this && failed(trackWrite(instr, at, static_cast<int32_t>(l),
+                                           /*record=*/false)))
+          return failure();
+        if (m != this && failed(checkMulticastInto(instr, *m, at, l)))
+          return failure();
+        m->pool[at] = std::numeric_limits<double>::quiet_NaN();
+      }
+      int64_t swizzle = instr.b;
+      it->second.queuedBytes += boxBytes;
+      m->noteProgress();
+      // The copy lands when `m` completes the phase, maybe after this block
+      // finished: it keeps the source view and offset by value.
+      it->second.copies.push_back([m, &instr, source = *src,
+                                   dstOffset = dst->offset, box, coords,
+                                   boxElements, elementBytes, swizzle]() {
+        // Elements outside the tensor are filled with zeros.
+        SmallVector<int64_t, 5> index(box.size(), 0);
+        for (int64_t e = 0; e < boxElements; ++e) {
+          int64_t linear = 0;
+          bool inside = true;
+          for (size_t d = 0; d < box.size(); ++d) {
+            int64_t g = coords[d] + index[d];
+            inside &= g >= 0 && g < source.shape[d];
+            linear = linear * source.shape[d] + g;
+          }
+          int64_t byte =
+              dstOffset + swizzleByteOffset(e * elementBytes, swizzle);
+          (void)m->trackWrite(instr, byte, -1);
+          m->pool[byte] = inside ? source.load(linear) : 0.0;
+          for (int d = static_cast<int>(box.size()) - 1; d >= 0; --d) {
+            if (++index[d] < box[d])
+              break;
+            index[d] = 0;
+          }
+        }
+      });
+    }
   }
   return success();
 }

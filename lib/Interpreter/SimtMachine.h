@@ -59,6 +59,10 @@ struct MBarrier {
   /// Clocks: what the arrivals of the current phase release, and what the
   /// phases completed so far released (a wait acquires it).
   std::vector<uint32_t> releasing, released;
+  /// Per cluster rank, for mbarrier_arrive_cluster: the block barrier count
+  /// of that block at its latest remote arrival in the current phase, and
+  /// in the phases completed, plus one (0: none). SimtCluster.cpp.
+  std::array<uint32_t, 8> remoteReleasing{}, remoteReleased{};
 };
 
 /// The blocks of one cluster running together (SimtCluster.cpp).
@@ -148,6 +152,24 @@ public:
   /// dkernel.cluster_barrier: waits until every block of the cluster
   /// arrived.
   mlir::LogicalResult execClusterBarrier(const SInstr &instr, const Mask &mask);
+  /// dkernel.mbarrier_arrive_cluster: arrives on the mbarrier at the same
+  /// offset in the block of the given rank.
+  mlir::LogicalResult execMbArriveCluster(const SInstr &instr,
+                                          const Mask &mask);
+  /// The blocks of the cluster, and the one of rank `rank`.
+  unsigned clusterSize() const;
+  Machine &clusterBlock(unsigned rank) const;
+  /// Notes mbarrier progress for the cluster's parked waits.
+  void noteClusterProgress();
+  /// A wait completed on `mb`: the block now knows the accesses other
+  /// blocks made before their remote arrivals on it.
+  void acquireRemote(const MBarrier &mb);
+  /// Fails when a multicast issued by `lane` writes `byte` of `target`'s
+  /// pool that one of its threads read with nothing ordering the read
+  /// before the issue.
+  mlir::LogicalResult checkMulticastInto(const SInstr &instr,
+                                         const Machine &target, int64_t byte,
+                                         uint32_t lane) const;
   /// Whether accesses to `view` are checked for races between the blocks
   /// of a cluster: those of a buffer the kernel writes.
   bool tracksGlobal(const View &view) const {
@@ -177,16 +199,23 @@ public:
                                const SBlock &second, const Mask &secondMask);
   /// What became of a wait that cannot complete now.
   enum class Parked {
-    Alone,    ///< no other task could complete it (lock-step threads)
-    Resumed,  ///< other tasks ran: look again
-    Deadlock, ///< every task is blocked
-    Aborted,  ///< another task failed
+    Alone,           ///< no other task could complete it (lock-step threads)
+    Resumed,         ///< other tasks ran: look again
+    Deadlock,        ///< every task is blocked
+    Aborted,         ///< another task failed
+    ClusterDeadlock, ///< every block of the cluster is blocked or done
   };
   Parked park();
+  /// An mbarrier wait of a block without tasks that cannot complete now:
+  /// lets the other blocks of the cluster run until they change something
+  /// (SimtCluster.cpp).
+  Parked parkInCluster(const SInstr &instr);
   /// Notes a change that may let a blocked wait complete.
   void noteProgress() {
     if (tasks)
       ++tasks->progress;
+    if (cluster)
+      noteClusterProgress();
   }
 
   //===--- SimtClocks.cpp: happens-before through mbarriers ---------------===//

@@ -156,7 +156,8 @@ TEST_F(DKernelOpsTest, BuildsTmaKernel) {
   dkernel::MbarrierArriveExpectTxOp::create(builder, loc, mbarriers, c0,
                                             descType.getBoxBytes());
   dkernel::TmaLoadOp::create(builder, loc, kernel.getArgument(1),
-                             ValueRange{c0, c0}, tile, mbarriers, c0);
+                             ValueRange{c0, c0}, tile, mbarriers, c0,
+                             /*multicast=*/Value());
   dkernel::MbarrierWaitOp::create(builder, loc, mbarriers, c0, c0);
   dkernel::ReturnOp::create(builder, loc);
 

@@ -144,7 +144,7 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
       coords.back() = add(loc, coords.back(),
                           index(segment * descType.getBoxShape().back()));
       dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, coords, view,
-                                 mbarriers, mb);
+                                 mbarriers, mb, /*multicast=*/Value());
     }
   };
   slabs[op.getResult()] = Slab{alloc, slot};

@@ -360,7 +360,8 @@ LogicalResult CudaEmitter::emitOperation(Operation *op) {
             dkernel::FenceProxyAsyncOp, dkernel::WgmmaCommitGroupOp,
             dkernel::WgmmaWaitGroupOp, dkernel::WgmmaMmaAsyncOp,
             dkernel::SetMaxNRegOp, dkernel::ClusterBlockRankOp,
-            dkernel::ClusterBarrierOp>(
+            dkernel::ClusterBarrierOp, dkernel::MbarrierArriveClusterOp,
+            dkernel::FenceMbarrierInitOp>(
           [&](auto op) { return printOperation(op); })
       .Case<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,

@@ -110,6 +110,8 @@ private:
   LogicalResult printOperation(dkernel::MbarrierArriveExpectTxOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveOp op);
   LogicalResult printOperation(dkernel::MbarrierWaitOp op);
+  LogicalResult printOperation(dkernel::MbarrierArriveClusterOp op);
+  LogicalResult printOperation(dkernel::FenceMbarrierInitOp op);
   LogicalResult printOperation(dkernel::TmaLoadOp op);
   LogicalResult printOperation(dkernel::WarpReduceOp op);
   LogicalResult printOperation(dkernel::TreeReduceOp op);

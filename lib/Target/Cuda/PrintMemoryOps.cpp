@@ -257,6 +257,23 @@ LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveOp op) {
   return success();
 }
 
+LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveClusterOp op) {
+  // mapa turns the local shared address into the same offset in the block
+  // of the given rank; the arrival releases at cluster scope.
+  os << "asm volatile(\"{\\n.reg .b32 remote;\\nmapa.shared::cluster.u32 "
+        "remote, %0, %1;\\nmbarrier.arrive.release.cluster.shared::cluster."
+        "b64 _, [remote];\\n}\\n\" :: \"r\"("
+     << sharedAddress(op.getMbarriers(), op.getSlot()) << "), \"r\"((unsigned)"
+     << expr(op.getRank()) << ") : \"memory\");\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::FenceMbarrierInitOp op) {
+  os << "asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: "
+        "\"memory\");\n";
+  return success();
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierWaitOp op) {
   // Spin on try_wait.parity until the phase with this parity has completed.
   os << "{\n";
@@ -284,9 +301,17 @@ LogicalResult CudaEmitter::printOperation(dkernel::TmaLoadOp op) {
     slots.push_back("%" + std::to_string(i + 3));
   for (Value c : llvm::reverse(op.getCoords()))
     coords.push_back("\"r\"((int)" + expr(c) + ")");
+  // A multicast names its CTA mask last, a 16-bit ("h") operand.
+  Value multicast = op.getMulticast();
+  std::string maskSlot =
+      multicast ? ", %" + std::to_string(rank + 3) : std::string();
+  if (multicast)
+    coords.push_back("\"h\"((unsigned short)" + expr(multicast) + ")");
   os << "asm volatile(\"cp.async.bulk.tensor." << rank
-     << "d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {"
-     << llvm::join(slots, ", ") << "}], [%2];\\n\" :: \"r\"((unsigned)"
+     << "d.shared::cluster.global.mbarrier::complete_tx::bytes"
+     << (multicast ? ".multicast::cluster" : "") << " [%0], [%1, {"
+     << llvm::join(slots, ", ") << "}], [%2]" << maskSlot
+     << ";\\n\" :: \"r\"((unsigned)"
      << "__cvta_generic_to_shared(" << expr(op.getDst())
      << ")), \"l\"((unsigned long long)&" << expr(op.getDescriptor())
      << "), \"r\"(" << sharedAddress(op.getMbarriers(), op.getSlot()) << "), "

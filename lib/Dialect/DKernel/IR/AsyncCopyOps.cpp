@@ -218,5 +218,7 @@ LogicalResult TmaLoadOp::verify() {
       return emitOpError("destination offset ")
              << alloc.getOffset() << " is not a multiple of " << alignment
              << " bytes";
-  return verifyMbarriers(*this, getMbarriers());
+  if (failed(verifyMbarriers(*this, getMbarriers())))
+    return failure();
+  return verifyMulticast();
 }

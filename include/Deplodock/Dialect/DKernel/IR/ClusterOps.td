@@ -50,4 +50,46 @@ def DKernel_ClusterBarrierOp : DKernel_Op<"cluster_barrier", [
   let hasVerifier = 1;
 }
 
+def DKernel_MbarrierArriveClusterOp : DKernel_Op<"mbarrier_arrive_cluster", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrives on an mbarrier of another block of the cluster";
+  let description = [{
+    `mapa.shared::cluster` then
+    `mbarrier.arrive.release.cluster.shared::cluster.b64`: every thread
+    executing it arrives once on `mbarriers[slot]` of the block of cluster
+    rank `rank` (the mbarrier at the same shared-memory offset there),
+    adding no transaction bytes, and releases what it did before at cluster
+    scope. The consumers of a block that a TMA multicast fills release the
+    slot this way in the block that issues the multicast. Only in a kernel
+    launched in clusters, on a target with TMA and clusters.
+
+    ```mlir
+    dkernel.mbarrier_arrive_cluster %mb[%slot], %rank : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins DKernel_Buffer:$mbarriers, Index:$slot, Index:$rank);
+  let assemblyFormat = [{
+    $mbarriers `[` $slot `]` `,` $rank attr-dict `:` type($mbarriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def DKernel_FenceMbarrierInitOp : DKernel_Op<"fence_mbarrier_init", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "makes mbarrier initialisations visible to the cluster";
+  let description = [{
+    `fence.mbarrier_init.release.cluster`: orders this thread's earlier
+    `dkernel.mbarrier_init`s before its later cluster-scope operations, so
+    that, after a `dkernel.cluster_barrier`, other blocks may multicast into
+    or arrive on those mbarriers. Only in a kernel launched in clusters, on
+    a target with TMA and clusters.
+
+    ```mlir
+    dkernel.fence_mbarrier_init
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // DEPLODOCK_DIALECT_DKERNEL_CLUSTEROPS

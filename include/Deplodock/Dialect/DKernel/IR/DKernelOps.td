@@ -484,7 +484,8 @@ def DKernel_TmaDescriptorOp : DKernel_Op<"tma_descriptor", [
 }
 
 def DKernel_TmaLoadOp : DKernel_Op<"tma_load", [
-    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+    DKernel_InKernel, AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "copies one TMA box from global to shared memory (sm_90)";
   let description = [{
     `cp.async.bulk.tensor`: copies the box of `descriptor` whose first element
@@ -493,17 +494,27 @@ def DKernel_TmaLoadOp : DKernel_Op<"tma_load", [
     `mbarriers[slot]`. One thread issues it, after an
     `mbarrier_arrive_expect_tx` of the box's bytes.
 
+    With `multicast %mask` (an i16 CTA mask, bit `r` for cluster rank `r`;
+    `.multicast::cluster`), the box lands at the same shared-memory offset
+    in every block of the cluster the mask names, and completes its bytes on
+    the mbarrier at the same offset in each; every such block expects them
+    on its own mbarrier. Only in a kernel launched in clusters, on a target
+    with TMA and clusters.
+
     ```mlir
     dkernel.tma_load %desc[%r, %c] -> %s, %mb[%slot] : !dkernel.tma_descriptor<64x32xf32, swizzle = 128>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    dkernel.tma_load %desc[%r, %c] -> %s, %mb[%slot] multicast %mask : !dkernel.tma_descriptor<64x32xf32, swizzle = 128>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins DKernel_TmaDescriptorType:$descriptor,
                        Variadic<Index>:$coords,
                        DKernel_Buffer:$dst,
                        DKernel_Buffer:$mbarriers,
-                       Index:$slot);
+                       Index:$slot,
+                       Optional<I16>:$multicast);
   let assemblyFormat = [{
     $descriptor `[` $coords `]` `->` $dst `,` $mbarriers `[` $slot `]`
+    (`multicast` $multicast^)?
     attr-dict `:` qualified(type($descriptor)) `,` type($dst) `,` type($mbarriers)
   }];
   let hasVerifier = 1;
@@ -512,6 +523,8 @@ def DKernel_TmaLoadOp : DKernel_Op<"tma_load", [
     TmaDescriptorType getDescriptorType() {
       return ::llvm::cast<TmaDescriptorType>(getDescriptor().getType());
     }
+    /// Verifies the multicast mask (ClusterOps.cpp).
+    ::mlir::LogicalResult verifyMulticast();
   }];
 }
 
