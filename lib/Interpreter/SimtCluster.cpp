@@ -59,10 +59,7 @@ struct deplodock::interp::simt::ClusterRun {
   /// Blocks arrived at the current barrier; barriers completed.
   unsigned arrived = 0;
   uint32_t epoch = 0;
-  /// Changes of mbarrier state, and the blocked waits seen since the last
-  /// (as in a TaskSet).
-  uint64_t progress = 0, seenProgress = 0;
-  unsigned idle = 0;
+  ProgressWatch watch;
   /// Per rank: its block barrier count after the latest cluster barrier
   /// (its accesses before one are ordered before every block's after), and
   /// per rank and other rank, what its waits acquired of the other's
@@ -206,7 +203,7 @@ LogicalResult Machine::execClusterBarrier(const SInstr &instr,
   if (++run.arrived == run.blocks.size()) {
     run.arrived = 0;
     ++run.epoch;
-    ++run.progress;
+    run.watch.note();
     for (auto [r, block] : llvm::enumerate(run.blocks))
       run.afterClusterBarrier[r] = block->barriers;
     for (BlockState &s : run.state)
@@ -229,24 +226,20 @@ Machine &Machine::clusterBlock(unsigned rank) const {
   return *cluster->blocks[rank];
 }
 
-void Machine::noteClusterProgress() { ++cluster->progress; }
+void Machine::noteClusterProgress() { cluster->watch.note(); }
 
 Machine::Parked Machine::parkInCluster(const SInstr &instr) {
   ClusterRun &run = *cluster;
   std::unique_lock<std::mutex> lock(run.mutex);
   if (run.aborted)
     return Parked::Aborted;
-  if (run.progress != run.seenProgress) {
-    run.seenProgress = run.progress;
-    run.idle = 0;
-  }
   // Round robin, as in SimtTasks.cpp: once every block that can run has
   // come back to its wait with nothing changed, none will change anything.
   auto runnable =
       static_cast<unsigned>(llvm::count_if(run.state, [](BlockState s) {
         return s != BlockState::Waiting && s != BlockState::Done;
       }));
-  if (++run.idle > runnable)
+  if (run.watch.stalled(runnable))
     return Parked::ClusterDeadlock;
   run.state[clusterRank] = BlockState::Blocked;
   run.waitingAt[clusterRank] = &instr;

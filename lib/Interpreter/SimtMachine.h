@@ -76,6 +76,26 @@ struct Task {
   std::thread thread;
 };
 
+/// Round-robin deadlock detection for parties that take turns at blocked
+/// waits (warp-role tasks, a cluster's blocks): changes of mbarrier state,
+/// and the blocked waits seen since the last one.
+struct ProgressWatch {
+  uint64_t progress = 0, seenProgress = 0;
+  unsigned idle = 0;
+
+  /// Notes a change that may let a blocked wait complete.
+  void note() { ++progress; }
+  /// Counts one more blocked wait; true once more waits than `runnable`
+  /// parties came back with nothing changed: none ever will change anything.
+  bool stalled(unsigned runnable) {
+    if (progress != seenProgress) {
+      seenProgress = progress;
+      idle = 0;
+    }
+    return ++idle > runnable;
+  }
+};
+
 /// The tasks of the current block. One runs at a time: it hands the machine
 /// over when it blocks on an mbarrier wait, spawns sides or finishes.
 struct TaskSet {
@@ -85,9 +105,7 @@ struct TaskSet {
   std::list<Task> tasks;
   Task *running = nullptr;
   bool aborted = false;
-  /// Changes of mbarrier state, and the blocked waits seen since the last.
-  uint64_t progress = 0, seenProgress = 0;
-  unsigned idle = 0;
+  ProgressWatch watch;
 };
 
 /// Who last wrote and read one element of the shared pool, to report data
@@ -213,7 +231,7 @@ public:
   /// Notes a change that may let a blocked wait complete.
   void noteProgress() {
     if (tasks)
-      ++tasks->progress;
+      tasks->watch.note();
     if (cluster)
       noteClusterProgress();
   }

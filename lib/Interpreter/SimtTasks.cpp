@@ -84,7 +84,7 @@ LogicalResult Machine::runSides(const SBlock &first, const Mask &firstMask,
       set.aborted |= !ok;
       side->done = true;
       --side->parent->liveChildren;
-      ++set.progress;
+      set.watch.note();
       handOver(set, lock, side);
     });
   };
@@ -112,14 +112,8 @@ Machine::Parked Machine::park() {
   std::unique_lock<std::mutex> lock(set.mutex);
   if (set.aborted)
     return Parked::Aborted;
-  if (set.progress != set.seenProgress) {
-    set.seenProgress = set.progress;
-    set.idle = 0;
-  }
-  // Round robin: once every task that can run has come back to its wait
-  // with nothing changed, none will ever change anything.
   auto runnable = static_cast<unsigned>(llvm::count_if(set.tasks, canRun));
-  if (++set.idle > runnable) {
+  if (set.watch.stalled(runnable)) {
     set.aborted = true;
     return Parked::Deadlock;
   }
