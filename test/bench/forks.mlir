@@ -8,6 +8,9 @@
 /// A --variant without a label, or two with one label: refused.
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant transpose_a 2>&1 | FileCheck %s --check-prefix=NOLABEL
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant a=unroll=2 2>&1 | FileCheck %s --check-prefix=TWICE
+/// Without deplodock-run nothing can be measured: refused up front.
+// RUN: rm -rf %t.empty && mkdir -p %t.empty
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %t.empty --cases silu_mul.mini.s8 --variant a= 2>&1 | FileCheck %s --check-prefix=NOTOOLS
 
 /// Each case runs every variant in order; a knob no rule declares fails
 /// that run with deplodock-run's reason, and the others still run.
@@ -27,3 +30,4 @@
 
 // NOLABEL: error: argument --variant: --variant wants LABEL=KNOBS
 // TWICE: error: two --variant options share a label
+// NOTOOLS: error: missing tools in {{.*}}: deplodock-run

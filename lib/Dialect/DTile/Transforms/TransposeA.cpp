@@ -157,10 +157,7 @@ protected:
                    TargetAttr) const override {
     std::optional<int64_t> rows = kernel.getKnobs().getFM();
     TransposeAKnobs pick{rows && *rows >= kMinRows};
-    const auto *it = llvm::find(options, pick);
-    if (it == options.end())
-      it = llvm::find(options, TransposeAKnobs{false});
-    return it - options.begin();
+    return llvm::find(options, pick) - options.begin();
   }
 
   /// A thread's rows of A from which the transposed slab pays.
