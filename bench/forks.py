@@ -9,9 +9,11 @@ Each --variant LABEL=KNOBS runs `deplodock-run CASE.mlir --bench
 --knobs=KNOBS` (empty KNOBS: the heuristic's choice) on every selected case,
 with seeded inputs; deplodock-run checks the output against the CPU
 interpreter or the layer's simplest GPU lowering and exits non-zero when it
-is off, so a variant that is fast and wrong shows as `run_fail`. A knob
-that no fork of a kernel offers leaves that kernel at its heuristic choice:
-compare a variant's kernels (the JSON lists them) before reading its time.
+is off, so a variant that is fast and wrong shows as `run_fail`. Knobs
+apply to every kernel of the case, and a knob that some kernel's rules
+cannot take (persistent=true where the tiles fit one wave, say) fails the
+run with the rule's reason, also as `run_fail`: check the variants with
+deplodock-opt before spending GPU time on them.
 
 Writes DIR/forks.json (every run: status, median µs, kernels, error) and
 DIR/forks.md (a table of medians and each variant's speed-up over the first
