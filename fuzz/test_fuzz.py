@@ -106,6 +106,9 @@ class Files(unittest.TestCase):
         text = ("func.func @f(%a: tensor<2xf32>) -> (tensor<1x8xf32>, f32) {\n"
                 "}\n")
         self.assertEqual(oracles.result_shapes(text), [(1, 8), ()])
+        # Seed 19, ir #2250: a newline inside the result type.
+        broken = "func.func @f(%a: memref<4xf32>) -> memref<1x\n8x48xf32> {\n}\n"
+        self.assertEqual(oracles.result_shapes(broken), [(1, 8, 48)])
 
 
 class Classify(unittest.TestCase):

@@ -28,7 +28,8 @@ def result_shapes(text: str, func: str | None = None):
             results = results[1:-1]
         shapes = []
         for part in _split_types(results):
-            shaped = _SHAPED.match(part)
+            # MLIR takes whitespace inside a type (`memref<1x\n8xf32>`).
+            shaped = _SHAPED.match(re.sub(r"\s+", "", part))
             if shaped:
                 shapes.append(tuple(int(d) for d in shaped.group(1).split("x")[:-1]))
             elif part:
