@@ -126,9 +126,10 @@ deplodock::runtime::checkLaunches(llvm::ArrayRef<LaunchSpec> launches,
                      "buffer (ranks 1 to 5)",
                      where, name, role, tma.box.size(), buffer.shape.size());
       for (auto [box, dim] : llvm::zip(tma.box, buffer.shape))
-        if (box < 1 || box > 256 || box > dim)
+        if (box < 1 || box > 256)
           return error("{0} (@{1}): {2} has TMA box extent {3} for a "
-                       "dimension of {4} (1 to 256, within the buffer)",
+                       "dimension of {4} (1 to 256; past the buffer's end "
+                       "TMA reads zeros)",
                        where, name, role, box, dim);
       if (tma.swizzle != 0 && tma.swizzle != 32 && tma.swizzle != 64 &&
           tma.swizzle != 128)

@@ -17,12 +17,13 @@
 // RUN: %python %S/Inputs/half_matmul.py bf16 32 2048 2048 > %t.tinyllama.q.s32.mlir
 // RUN: %python %S/Inputs/half_matmul.py bf16 128 18944 3584 > %t.qwen.down.s128.mlir
 // RUN: %python %S/Inputs/half_matmul.py bf16 512 3584 18944 > %t.qwen.gate.s512.mlir
-// RUN: deplodock-opt %t.qwen.down.s32.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=QWENDOWN32
-// RUN: deplodock-opt %t.qwen.q.s32.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=QWENQ32
-// RUN: deplodock-opt %t.tinyllama.q.s32.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=TINYQ32
+// RUN: deplodock-opt %t.qwen.down.s32.mlir --lower-to-kernel=target=sm_90 | FileCheck %s --check-prefix=QWENDOWN32
+// RUN: deplodock-opt %t.qwen.down.s32.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=QWENDOWN32A
+// RUN: deplodock-opt %t.qwen.q.s32.mlir --lower-to-kernel=target=sm_90 | FileCheck %s --check-prefix=QWENQ32
+// RUN: deplodock-opt %t.tinyllama.q.s32.mlir --lower-to-kernel=target=sm_90 | FileCheck %s --check-prefix=TINYQ32
 // RUN: deplodock-opt %t.qwen.down.s128.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=QWENDOWN128
 // RUN: deplodock-opt %t.qwen.gate.s512.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=QWENGATE512
-// RUN: deplodock-opt %t.qwen.down.s32.mlir --lower-to-kernel=target=sm_90a | deplodock-translate --emit-cuda -o %t.mma.cu
+// RUN: deplodock-opt %t.qwen.down.s32.mlir --lower-to-kernel=target=sm_90 | deplodock-translate --emit-cuda -o %t.mma.cu
 // RUN: deplodock-opt %t.qwen.down.s128.mlir --lower-to-kernel=target=sm_90a | deplodock-translate --emit-cuda -o %t.wgmma.cu
 // RUN: FileCheck %s --check-prefix=CUDA < %t.wgmma.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.mma.cubin %t.mma.cu %}
@@ -46,8 +47,9 @@
 // SILU: dkernel.func @silu_mul_matmul_1_reduce_split_sum(
 // EPILOGUE: compare result #0 after 'lower-to-kernel{{.*}}: PASS
 
-/// The benchmark's small-M layers now split by default, so that their
-/// blocks give every SM one and 4 warps: Qwen's down projection at 32
+/// On sm_90 (no wgmma) the benchmark's small-M layers split by default on
+/// mma.sync, so that their blocks give every SM one and 4 warps: Qwen's
+/// down projection at 32
 /// tokens (32 x 18944 . 18944 x 3584: 112 blocks of one warp become 896,
 /// 74 steps of 32 each, where before each walked all of K), its q
 /// projection (32 x 3584 x 3584, 14 steps each), TinyLlama's q projection
@@ -58,11 +60,16 @@
 // QWENDOWN32: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [112, 1, 8] block [32, 1, 1] {{.*}}WM = 32, WN = 32, {{.*}}mma_k = 32, {{.*}}mma_split_k = 8, {{.*}}warps = 1>
 // QWENDOWN32: dkernel.func @matmul_0_reduce_split_sum(
 // QWENDOWN32: memref.alloc() : memref<8x32x3584xf32>
+/// On sm_90a the 32-token layers run on wgmma instead (64-row boxes, TMA
+/// zero-filling the rows past 32), split as the 64 x 256 tile's 14 blocks
+/// leave the SMs short.
+// QWENDOWN32A: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [14, 1, 8] block [128, 1, 1] {{.*}}warpgroups = 1, wgmma = true, wgmma_n = 256, wgmma_split_k = 8>
+// QWENDOWN32A: dkernel.func @matmul_0_reduce_split_sum(
 // QWENQ32: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [112, 1, 8] {{.*}}mma_split_k = 8
 // TINYQ32: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [64, 1, 16] {{.*}}mma_split_k = 16
-// QWENDOWN128: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [14, 1, 8] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 256, wgmma_split_k = 8, wgmma_wait = 1>
+// QWENDOWN128: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [14, 1, 8] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 256, wgmma_split_k = 8>
 // QWENDOWN128: dkernel.func @matmul_0_reduce_split_sum(
-// QWENGATE512: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [74, 4, 1] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 256, wgmma_wait = 1>
+// QWENGATE512: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [74, 4, 1] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 256>
 // QWENGATE512-NOT: split
 
 /// The CUDA of the wgmma split kernel (TMA copies, wgmma, f32 stores to

@@ -510,11 +510,16 @@ TEST(Protocol, ValidationCatchesInconsistentRequests) {
       "invalid request: the request launch #0 (@k): parameter #1 has a "
       "rank-1 TMA box for a rank-2 buffer (ranks 1 to 5)");
   EXPECT_EQ(error([](BenchRequest &r) {
-              r.launches[0].params[1].tma->box = {8, 8};
+              r.launches[0].params[1].tma->box = {257, 8};
             }),
             "invalid request: the request launch #0 (@k): parameter #1 has "
-            "TMA box extent 8 for a dimension of 4 (1 to 256, within the "
-            "buffer)");
+            "TMA box extent 257 for a dimension of 4 (1 to 256; past the "
+            "buffer's end TMA reads zeros)");
+  // A box past the buffer's end is legal: TMA zero-fills it.
+  EXPECT_EQ(error([](BenchRequest &r) {
+              r.launches[0].params[1].tma->box = {8, 8};
+            }),
+            "");
   EXPECT_EQ(
       error([](BenchRequest &r) { r.launches[0].params[1].tma->swizzle = 16; }),
       "invalid request: the request launch #0 (@k): parameter #1 has "

@@ -689,14 +689,6 @@ dkernel.func @descriptor_element(%x: memref<8x16xf16>, %d: !dkernel.tma_descript
 
 // -----
 
-dkernel.func @descriptor_box(%x: memref<4x16xf32>, %d: !dkernel.tma_descriptor<8x16xf32, swizzle = 0>, %y: memref<4xf32>) outputs [2] grid [1, 1, 1] block [1, 1, 1] smem 0 {
-  // expected-error @+1 {{box extent 8 in dimension 0 exceeds the buffer's 4}}
-  dkernel.tma_descriptor %d describes %x : !dkernel.tma_descriptor<8x16xf32, swizzle = 0>, memref<4x16xf32>
-  dkernel.return
-}
-
-// -----
-
 dkernel.func @descriptor_row_stride(%x: memref<64x6xf32>, %d: !dkernel.tma_descriptor<8x4xf32, swizzle = 0>, %y: memref<4xf32>) outputs [2] grid [1, 1, 1] block [1, 1, 1] smem 0 {
   // expected-error @+1 {{buffer rows span 24 bytes; TMA needs a multiple of 16}}
   dkernel.tma_descriptor %d describes %x : !dkernel.tma_descriptor<8x4xf32, swizzle = 0>, memref<64x6xf32>

@@ -79,11 +79,12 @@
 /// 227 KB. (The shared-memory limit on the depth is not reached by a legal
 /// wgmma tile on sm_90a: 256 x 256, 64 KB a chunk and three slots, needs
 /// more registers than 512 threads have.) Eight chunks of warpgroup MMA or
-/// more, and four, take depth 4 with wgmma_wait = 1 by default (faster on
-/// 25 of the 26 BF16 GEMMs of the suite measured). Each depth of 3 or more
-/// is followed, on warpgroup MMA, by its wgmma_wait = 1 form.
-// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {(true, 4, 1)*, false, true, (true, 3), (true, 3, 1), (true, 4)}
-// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {(true, 4, 1)*, false, true, (true, 3), (true, 3, 1), (true, 4)}
+/// more, and four, take the deepest depth by default, each step retiring
+/// its own wgmma group (wgmma_wait = 1 keeps the loop from being unrolled,
+/// which lost on the H200). Each depth of 3 or more is followed, on
+/// warpgroup MMA, by its wgmma_wait = 1 form.
+// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {(true, 4)*, false, true, (true, 3), (true, 3, 1), (true, 4, 1)}
+// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {(true, 4)*, false, true, (true, 3), (true, 3, 1), (true, 4, 1)}
 
 /// wgmma_wait = 1, three deep on a 64 x 256 x 128 bf16 wgmma loop (four
 /// chunks): iteration k waits for chunk k's slabs, issues its wgmma group
@@ -92,9 +93,11 @@
 /// slot that group read with chunk k + 2; the loop yields the unwaited
 /// accumulators and a wait_group 0 after it makes them readable for the
 /// epilogue. Without the knob the step still waits for its own group.
+/// The loop carrying groups in flight is never unrolled (mark_unroll: nvcc
+/// unrolling it gave wrong sums on the H200), the wait-0 loop is.
 // BEHIND-LABEL: func.func @matmul
-//       BEHIND:   stages = 3, {{.*}}wgmma_wait = 1
-//       BEHIND:   %[[LOOP:.*]]:20 = dloop.for %[[K:.*]] = 0 to 4 reduce "r0_o" iter(%[[ACC:[^ ]*]] = %{{.*}} : f32,
+//       BEHIND:   stages = 3, {{.*}}unroll = 1, {{.*}}wgmma_wait = 1
+//       BEHIND:   %[[LOOP:.*]]:20 = dloop.for %[[K:.*]] = 0 to 4 reduce "r0_o" iter(%[[ACC:[^ ]*]] = %{{.*}} : f32,{{.*}}) {{{$}}
 //  BEHIND-NEXT:     dtile.async_wait keep 0 for %[[AS:[^,]*]], %[[BS:[^ ]*]] :
 //  BEHIND-NEXT:     %[[MORE:.*]] = arith.cmpi ult, %[[K]], %c2 : index
 //       BEHIND:     dkernel.wgmma_fence
@@ -110,6 +113,7 @@
 //       BEHIND:   arith.truncf %[[READY]]#0
 // WAIT0-LABEL: func.func @matmul
 //   WAIT0-NOT:   wgmma_wait =
+//       WAIT0:   dloop.for {{.*}} unroll 4 {
 //       WAIT0:     dkernel.wgmma_commit_group
 //  WAIT0-NEXT:     dkernel.wgmma_wait_group 0 [
 //   WAIT0-NOT:   dkernel.wgmma_wait_group 1

@@ -149,9 +149,10 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     error). The epilogue (conversion to the output type, residual,
     activation...) runs on each accumulator at the row and column of the
     warpgroup layout, its stores guarded where the block overhangs M or N.
-    Legal where TMA can copy both slabs (boxes inside the sources: M at
-    least 64 x warpgroups, N at least wgmma_n, K at least 64, rows a
-    multiple of 16 bytes), they fit in shared memory and a thread's
+    Legal where TMA can copy both slabs (boxes inside the sources, but for
+    M, which may end inside the last warpgroup's 64 rows, TMA zero-filling
+    the rest: N at least wgmma_n, K at least 64, rows a multiple of 16
+    bytes), they fit in shared memory and a thread's
     wgmma_n / 2 f32 accumulators plus 32 registers (addresses, descriptors,
     epilogue) fit in its share of the registers, min(registers_per_thread,
     registers_per_sm / threads): warpgroups 1, 2, 4 and wgmma_n 32, 64,
@@ -168,13 +169,18 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     two in [2, 64] dividing the chunk count and leaving each split 4 chunks
     or more, where nothing reads the outputs, the tile writes memory only
     after its loop and the workspace has at most 2^31 - 1 elements.
-    Heuristic: wgmma, the largest block tile that still fills half the SMs
-    (else the one with most blocks), counting each tile's blocks times the
-    split it would take (none where the tile already gives half the SMs a
-    block and every SM 4 warps, as measured on an H200; else the fewest
-    giving 7/8 of the SMs a block and every SM 4 warps, else the most),
-    then 2
-    warpgroups.
+    Heuristic: wgmma; the largest block tile of 8192 accumulators or more
+    whose own blocks give half the SMs one, unsplit (on the H200, 64 x 128
+    and 128 x 64 tiles beat 128 x 256 tiles split 4 or 8 ways by 1.2-2.1x
+    on the suite's M = 128 and 512 GEMMs: the split's second kernel and
+    workspace cost more; bench/results/forks-h200-2026-11-27b.md); else the
+    largest block tile that still fills half the SMs (else the one with
+    most blocks), counting each tile's blocks times the split it would
+    take (none where the tile already gives half the SMs a block and every
+    SM 4 warps; else the fewest giving 7/8 of the SMs a block and every SM
+    4 warps, else the most); ties to 2 warpgroups. A 32-row activation
+    thus runs on one warpgroup, split (1.28x faster than mma_sync over the
+    suite's seven 32-token BF16 GEMMs on the H200).
   }];
   let forks = "wgmma_async: (warpgroups, wgmma, wgmma_n, wgmma_split_k) in "
               "{(2, true, 256, 8)*, (1, true, 32), (1, true, 32, 2), ..., "
@@ -726,10 +732,9 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     step), each loop has d chunks or more and the d slots fit in shared
     memory with 1 KB to spare. Heuristic: apply, 2 deep, where the copies
     are asynchronous and a loop has two chunks or more; a warpgroup MMA
-    kernel (wgmma) takes depth 4 with wgmma_wait = 1 wherever that is
-    offered (see below), else, where its loops have eight chunks or more,
-    the deepest depth offered, as its TMA latency (about 1 us) outlasts a
-    chunk's tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
+    kernel (wgmma) takes the deepest depth offered, each step retiring its
+    own group, as its TMA latency (about 1 us) outlasts a chunk's
+    tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
 
     With `wgmma_wait` = 1 (offered after each depth of 3 or more where every
     pipelined loop is a warpgroup MMA chunk loop: one wgmma group a chunk,
@@ -742,12 +747,12 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     so a prefetch never overwrites a slab an unretired group still reads;
     d - 2 chunks stay in flight while chunk k computes, so depth 2 is
     refused (knob wgmma_wait=1 with stages unset or 2, or on a loop without
-    wgmma, is an error saying why). The heuristic takes (4, 1) wherever it
-    is offered: on the H200 it beat depth 4 alone on 15 of the 16 BF16
-    suite GEMMs whose loops have eight chunks or more (0.99-1.15x, geomean
-    1.08x) and the 2-deep default on all 10 split ones of four chunks
-    (1.03-1.29x, geomean 1.10x; bench/results/forks-h200-2026-11-27.md);
-    depth 3 with it is unmeasured.
+    wgmma, is an error saying why). Such a loop is never unrolled
+    (mark_unroll): unrolled by nvcc it summed wrong on the H200. Not the
+    heuristic's choice: not unrolled, it lost to depth 3 unrolled by 4
+    (0.80x and 0.82x on two BF16 GEMMs); unrolled, it had beaten depth 4 by
+    1.08x where its sums happened to come out right
+    (bench/results/forks-h200-2026-11-27*.md).
   }];
   let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait) in "
               "{(true)*, (false), (true, 3), (true, 3, 1), (true, 4), "
@@ -817,10 +822,16 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
     query row) of at most 256 iterations unrolls fully whatever the knob:
     nvcc keeps such an array in registers only when every index is a
     constant after unrolling, else each access is a local-memory round trip
-    (past 256 words it could not stay in registers anyway). Legal: the
-    powers of two up to 32 dividing every other innermost loop; 1 alone
-    where every innermost loop indexes a private buffer. Heuristic: short
-    loops (a K chunk) unroll fully, long ones by 4.
+    (past 256 words it could not stay in registers anyway). A loop that
+    leaves wgmma groups in flight from one step to the next
+    (pipeline_k_outer's wgmma_wait = 1) is never unrolled whatever the
+    knob: its accumulators are written asynchronously across the back
+    edge, and nvcc unrolling it summed wrong on the H200 (deterministically,
+    on two BF16 GEMMs whose unroll = 1 forms were right), as CUTLASS never
+    unrolls its warpgroup MMA main loop. Legal: the powers of two up to 32
+    dividing every other innermost loop; 1 alone where no innermost loop is
+    left to the knob. Heuristic: short loops (a K chunk) unroll fully, long
+    ones by 4.
   }];
   let forks = "mark_unroll: unroll in {4*, 1, 2, 8, 16, 32}";
 }

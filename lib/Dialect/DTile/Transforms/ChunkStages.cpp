@@ -59,10 +59,10 @@ bool dtile::canCopyTma(StageOp stage) {
       static_cast<int64_t>(box.size()) != source.getRank() ||
       !llvm::is_contained({1, 2, 4, 8}, bytes))
     return false;
-  // The box must fit in the source (zero_fill overhangs at its end are
-  // TMA's own out-of-bounds zeros).
+  // A box longer than its source dimension reads TMA's out-of-bounds
+  // zeros, which only a zero_fill stage asks for.
   for (auto [extent, dim] : llvm::zip(box, source.getShape()))
-    if (extent > dim)
+    if (extent > dim && !stage.getZeroFill())
       return false;
   if (llvm::any_of(box, [](int64_t e) { return e < 1 || e > 256; }) ||
       llvm::any_of(stage.getPadding(), [](int64_t p) { return p != 0; }))

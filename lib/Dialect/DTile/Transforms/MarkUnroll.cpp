@@ -13,6 +13,8 @@
 #include "Rules.h"
 #include "TileUtils.h"
 
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -68,34 +70,48 @@ bool indexesPrivateBuffer(dloop::ForOp loop) {
       .wasInterrupted();
 }
 
+/// Whether `loop` leaves wgmma groups in flight from one step to the next
+/// (pipeline_k_outer's wgmma_wait = 1): their accumulators are written
+/// asynchronously across the back edge, and nvcc unrolling such a loop
+/// gave wrong sums on the H200 (deterministically, on two BF16 GEMMs whose
+/// unroll = 1 variants were right), so it is never unrolled, as CUTLASS
+/// never unrolls its warpgroup MMA main loop.
+bool keepsWgmmaInFlight(dloop::ForOp loop) {
+  return llvm::any_of(loop.getBody()->getOps<dkernel::WgmmaWaitGroupOp>(),
+                      [](dkernel::WgmmaWaitGroupOp wait) {
+                        return wait.getPending() != 0;
+                      });
+}
+
 /// The innermost loops the knob decides: those not indexing a private
-/// buffer.
+/// buffer nor keeping wgmma groups in flight.
 SmallVector<dloop::ForOp> knobLoops(KernelOp kernel) {
   SmallVector<dloop::ForOp> loops = innermostLoops(kernel);
-  llvm::erase_if(loops, indexesPrivateBuffer);
+  llvm::erase_if(loops, [](dloop::ForOp loop) {
+    return indexesPrivateBuffer(loop) || keepsWgmmaInFlight(loop);
+  });
   return loops;
 }
 
 class MarkUnroll final : public TypedRule<MarkUnrollKnobs> {
 protected:
-  /// The powers of two up to 32 dividing every innermost extent that does
-  /// not index a private buffer, where there are two or more; where every
-  /// such loop indexes one (or none divides), unroll = 1 alone, so that the
-  /// private loops are still marked.
+  /// The powers of two up to 32 dividing every innermost extent the knob
+  /// decides (knobLoops), where there are two or more; where no loop is
+  /// left to it (or none divides), unroll = 1 alone, so that the others are
+  /// still marked.
   SmallVector<MarkUnrollKnobs> listOptions(KernelOp kernel,
                                            TargetAttr) const override {
-    SmallVector<dloop::ForOp> loops = innermostLoops(kernel);
-    if (loops.empty())
+    if (innermostLoops(kernel).empty())
       return {};
-    bool hasPrivate = llvm::any_of(loops, indexesPrivateBuffer);
-    llvm::erase_if(loops, indexesPrivateBuffer);
+    SmallVector<dloop::ForOp> loops = knobLoops(kernel);
+    bool hasFixed = loops.size() < innermostLoops(kernel).size();
     SmallVector<MarkUnrollKnobs> options;
     for (int64_t u = 1; u <= 32 && !loops.empty(); u *= 2)
       if (llvm::all_of(loops,
                        [&](dloop::ForOp l) { return l.getExtent() % u == 0; }))
         options.push_back({u});
     if (options.size() < 2)
-      return hasPrivate ? SmallVector<MarkUnrollKnobs>{{1}}
+      return hasFixed ? SmallVector<MarkUnrollKnobs>{{1}}
                         : SmallVector<MarkUnrollKnobs>{};
     return options;
   }
@@ -123,7 +139,9 @@ protected:
                         TargetAttr) const override {
     int64_t u = option.unroll;
     for (dloop::ForOp loop : innermostLoops(kernel)) {
-      int64_t factor = indexesPrivateBuffer(loop) ? loop.getExtent() : u;
+      int64_t factor = indexesPrivateBuffer(loop) ? loop.getExtent()
+                       : keepsWgmmaInFlight(loop) ? 1
+                                                  : u;
       loop.setUnroll(factor > 1 ? std::optional<int64_t>(factor)
                                 : std::nullopt);
     }

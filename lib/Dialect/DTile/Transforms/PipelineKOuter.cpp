@@ -81,10 +81,6 @@ StageOp cloneForChunk(OpBuilder &b, StageOp stage, dloop::ForOp loop, Value k,
 /// The deepest pipeline offered: CUTLASS-style kernels keep 3 to 7 stages in
 /// flight, but shared memory rarely holds more than four of a wgmma tile.
 constexpr int64_t kMaxStages = 4;
-/// Warpgroup MMA loops at least this long take the deepest pipeline that
-/// fits by default; in shorter ones the prologue, whose d - 1 loads nothing
-/// overlaps, weighs more.
-constexpr int64_t kDeepChunks = 8;
 
 /// Rewrites `loop` into its pipelined form, `depth` chunks deep; returns the
 /// new loop.
@@ -256,15 +252,13 @@ protected:
 
   /// Apply where the copies are asynchronous (synchronous ones cannot
   /// overlap the computation) and a loop has two chunks or more (one has
-  /// nothing to overlap with). Warpgroup MMA loops take four slots with one
-  /// wgmma group left in flight wherever that is offered (four chunks or
-  /// more, the slots fitting): on the H200 it beat the deepest plain depth
-  /// on 15 of 16 BF16 suite GEMMs of eight chunks or more (0.99-1.15x,
-  /// geomean 1.08x) and two slots on all 10 split ones of four chunks
-  /// (1.03-1.29x, geomean 1.10x). Otherwise loops of kDeepChunks chunks or
-  /// more go as deep as fits: a 64-deep chunk of a 128 x 256 bf16 tile is
-  /// about 0.6 us of tensor-core work and its TMA load about 1 us in flight,
-  /// so one chunk ahead leaves the loop waiting on latency.
+  /// nothing to overlap with). Warpgroup MMA loops go as deep as fits, each
+  /// step retiring its own wgmma group: a 64-deep chunk of a 128 x 256 bf16
+  /// tile is about 0.6 us of tensor-core work and its TMA load about 1 us in
+  /// flight, so one chunk ahead leaves the loop waiting on latency. Not
+  /// wgmma_wait = 1: the loop carrying groups in flight cannot be unrolled
+  /// (mark_unroll), and on the H200 that lost to depth 3 unrolled by 4
+  /// (0.80x, 0.82x on two BF16 GEMMs; bench/results/forks-h200-2026-11-27b.md).
   size_t heuristic(KernelOp kernel, ArrayRef<PipelineKOuterKnobs> options,
                    TargetAttr) const override {
     SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
@@ -273,14 +267,7 @@ protected:
                    return loop.getExtent() > 1;
                  });
     PipelineKOuterKnobs pick{worth};
-    bool wgmma = worth && kernel.getKnobs().getWgmma() == true;
-    PipelineKOuterKnobs behind{true, 4, 1};
-    if (wgmma && llvm::is_contained(options, behind))
-      return llvm::find(options, behind) - options.begin();
-    bool deep = wgmma && llvm::all_of(loops, [](dloop::ForOp loop) {
-                  return loop.getExtent() >= kDeepChunks;
-                });
-    if (deep)
+    if (worth && kernel.getKnobs().getWgmma() == true)
       for (const PipelineKOuterKnobs &option : options)
         if (option.pipeline && option.stages && !option.wgmmaWait)
           pick = option;

@@ -41,6 +41,11 @@ using namespace deplodock::dtile;
 namespace {
 
 constexpr int64_t kWarpgroupRows = 64, kInstrK = 16, kWarpgroup = 128;
+/// The smallest block tile (rows x columns) the heuristic runs unsplit in
+/// preference to a K split: on the H200, 64 x 128 and 128 x 64 tiles beat
+/// 128 x 256 tiles split four or eight ways by 1.2-2.1x on the suite's
+/// M = 128 and 512 GEMMs (bench/results/forks-h200-2026-11-27b.md).
+constexpr int64_t kMinUnsplitArea = 8192;
 /// The swizzle of the slabs and the K chunk: one 128-byte line of halves.
 constexpr int64_t kSwizzle = 128, kChunk = 64;
 
@@ -449,8 +454,9 @@ public:
       return llvm::toString(mm.takeError());
     return (Twine("TMA cannot copy the slabs of any block tile (M ") +
             Twine(mm->m) + ", N " + Twine(mm->n) + ", K " + Twine(mm->k) +
-            "): the boxes must lie inside the operands, whose rows must span "
-            "multiples of 16 bytes")
+            "): the boxes must lie inside the operands (but for M rows short of "
+            "the last warpgroup's 64), whose rows must span multiples of 16 "
+            "bytes")
         .str();
   }
 
@@ -484,11 +490,32 @@ protected:
     return options;
   }
 
-  /// wgmma; the largest block tile that fills half the SMs (else the one
-  /// with most blocks), counting each split the K split it would take
-  /// (chooseTensorCoreSplit), then 2 warpgroups.
+  /// wgmma; the largest block tile of 8192 accumulators or more whose own
+  /// blocks give half the SMs one, without a split (its second kernel and
+  /// workspace cost more than smaller tiles do); else the largest tile that
+  /// fills half the SMs (else the one with most blocks), counting each
+  /// tile's blocks times the K split it would take (chooseTensorCoreSplit);
+  /// ties to 2 warpgroups.
   size_t heuristic(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
                    TargetAttr target) const override {
+    std::optional<size_t> unsplit;
+    std::pair<int64_t, bool> unsplitKey{};
+    for (auto [i, o] : llvm::enumerate(options)) {
+      if (!o.wgmma || o.wgmmaSplitK)
+        continue;
+      int64_t area = kWarpgroupRows * *o.warpgroups * *o.wgmmaN;
+      if (area < kMinUnsplitArea ||
+          2 * countBlocks(kernel, *o.warpgroups, *o.wgmmaN) <
+              target.getSmCount())
+        continue;
+      std::pair<int64_t, bool> key{area, *o.warpgroups == 2};
+      if (!unsplit || key > unsplitKey) {
+        unsplit = i;
+        unsplitKey = key;
+      }
+    }
+    if (unsplit)
+      return *unsplit;
     auto getSplit = [](const WgmmaAsyncKnobs &o) { return o.wgmmaSplitK; };
     size_t best = options.size() - 1;
     int64_t bestSplit = 1;
@@ -538,12 +565,14 @@ private:
   }
 
   /// Whether TMA can copy the slabs of a bm x n block tile: the boxes lie
-  /// inside the operands and their rows span multiples of 16 bytes.
+  /// inside the operands, but for M rows short of the last warpgroup's 64
+  /// (TMA zero-fills them: a 32-row activation still streams the weight
+  /// through wgmma), and their rows span multiples of 16 bytes.
   static bool tmaFits(const WgmmaMatmul &mm, int64_t bm, int64_t n) {
     auto rowBytes = [&](const Operand &op) {
       return cast<MemRefType>(op.source.getType()).getShape().back() * 2;
     };
-    return bm <= mm.m && n <= mm.n && kChunk <= mm.k &&
+    return bm - kWarpgroupRows < mm.m && n <= mm.n && kChunk <= mm.k &&
            rowBytes(mm.a) % 16 == 0 && rowBytes(mm.b) % 16 == 0;
   }
 };
