@@ -748,11 +748,14 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     d - 2 chunks stay in flight while chunk k computes, so depth 2 is
     refused (knob wgmma_wait=1 with stages unset or 2, or on a loop without
     wgmma, is an error saying why). Such a loop is never unrolled
-    (mark_unroll): unrolled by nvcc it summed wrong on the H200. Not the
-    heuristic's choice: not unrolled, it lost to depth 3 unrolled by 4
-    (0.80x and 0.82x on two BF16 GEMMs); unrolled, it had beaten depth 4 by
-    1.08x where its sums happened to come out right
-    (bench/results/forks-h200-2026-11-27*.md).
+    (mark_unroll): unrolled by 4 it summed wrong on the H200, as ptxas
+    scheduled epilogue conversions of the accumulators ahead of the final
+    wait (the SASS has F2FP reading them before WARPGROUP.DEPBAR 0). Not
+    the heuristic's choice: not unrolled, ptxas serialises the groups
+    (warning C7514: the loop's accumulator copies read them in flight), and
+    it lost to depth 3 unrolled by 4 (0.80x and 0.82x on two BF16 GEMMs);
+    unrolled, it had beaten depth 4 by 1.08x where ptxas happened to order
+    the epilogue right (bench/results/forks-h200-2026-11-27*.md).
   }];
   let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait) in "
               "{(true)*, (false), (true, 3), (true, 3, 1), (true, 4), "
@@ -826,9 +829,10 @@ def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",
     leaves wgmma groups in flight from one step to the next
     (pipeline_k_outer's wgmma_wait = 1) is never unrolled whatever the
     knob: its accumulators are written asynchronously across the back
-    edge, and nvcc unrolling it summed wrong on the H200 (deterministically,
-    on two BF16 GEMMs whose unroll = 1 forms were right), as CUTLASS never
-    unrolls its warpgroup MMA main loop. Legal: the powers of two up to 32
+    edge, and unrolled by 4 it summed wrong on the H200 (deterministically,
+    on two BF16 GEMMs whose unroll = 1 forms were right: ptxas moved
+    epilogue reads of the accumulators ahead of the final wgmma wait), as
+    CUTLASS never unrolls its warpgroup MMA main loop. Legal: the powers of two up to 32
     dividing every other innermost loop; 1 alone where no innermost loop is
     left to the knob. Heuristic: short loops (a K chunk) unroll fully, long
     ones by 4.

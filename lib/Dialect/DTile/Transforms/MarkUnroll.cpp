@@ -72,10 +72,10 @@ bool indexesPrivateBuffer(dloop::ForOp loop) {
 
 /// Whether `loop` leaves wgmma groups in flight from one step to the next
 /// (pipeline_k_outer's wgmma_wait = 1): their accumulators are written
-/// asynchronously across the back edge, and nvcc unrolling such a loop
-/// gave wrong sums on the H200 (deterministically, on two BF16 GEMMs whose
-/// unroll = 1 variants were right), so it is never unrolled, as CUTLASS
-/// never unrolls its warpgroup MMA main loop.
+/// asynchronously across the back edge, and unrolled by 4 such a loop gave
+/// wrong sums on the H200 (ptxas moved epilogue reads of the accumulators
+/// ahead of the final wait; the unroll = 1 forms were right), so it is
+/// never unrolled, as CUTLASS never unrolls its warpgroup MMA main loop.
 bool keepsWgmmaInFlight(dloop::ForOp loop) {
   return llvm::any_of(loop.getBody()->getOps<dkernel::WgmmaWaitGroupOp>(),
                       [](dkernel::WgmmaWaitGroupOp wait) {
