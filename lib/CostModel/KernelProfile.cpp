@@ -402,7 +402,15 @@ private:
           .Case([&](dkernel::MbarrierWaitOp wait) {
             // A pipelined K loop charged its waits already; elsewhere the
             // waits of one block of code wait for copies issued together.
-            if (!inCopyLoop)
+            // A wait for a cluster's release of a slot (the mbarrier a
+            // remote arrival names) waits for no copy.
+            bool release =
+                llvm::any_of(wait.getSlot().getUsers(), [&](Operation *user) {
+                  auto arrive =
+                      dyn_cast<dkernel::MbarrierArriveClusterOp>(user);
+                  return arrive && arrive.getSlot() == wait.getSlot();
+                });
+            if (!inCopyLoop && !release)
               profile.copyWaits += count / double(waitsAround(wait));
           })
           .Case([&](dkernel::WgmmaMmaAsyncOp mma) {
