@@ -71,6 +71,12 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
         element, swizzle);
     if (!descType)
       return failure();
+    // A half lands right after the other: where a box may start, and in
+    // step with the swizzle pattern's 1 KB period.
+    int64_t align = swizzle != 0 ? 1024 : 128;
+    if (multicast && descType.getBoxBytes() % align != 0)
+      return stage.emitOpError("is multicast, but half its box is ")
+             << descType.getBoxBytes() << " bytes, not a multiple of " << align;
     SlabAlloc *alloc = getSlabAlloc(stage);
     tmaSlabs[stage] = alloc;
     if (alloc->descriptor) {
