@@ -2,10 +2,13 @@
 // RUN: %python %S/Inputs/half_matmul.py bf16 256 320 256 > %t.k320.mlir
 // RUN: %python %S/Inputs/half_matmul.py bf16 200 256 136 > %t.odd.mlir
 // RUN: %python %S/Inputs/half_linear_nk.py bf16 256 256 256 > %t.nk.mlir
+// RUN: %python %S/Inputs/half_matmul.py bf16 128 4096 128 > %t.splitk.mlir
+// RUN: %python %S/Inputs/half_matmul.py bf16 128 1024 128 > %t.k1024.mlir
 // RUN: deplodock-run --interp %t.k256.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=4,wgmma_wait=1,cluster_m=2}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,cluster_m=2}" | FileCheck %s --check-prefix=EACH2
 // RUN: deplodock-run --interp %t.k320.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3,cluster_m=2}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=2,wgmma_n=256,stages=3,wgmma_wait=1,cluster_m=2}" | FileCheck %s --check-prefix=EACH2
 // RUN: deplodock-run --interp %t.odd.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=3,cluster_m=2}" | FileCheck %s --check-prefix=EACH1
 // RUN: deplodock-run --interp %t.nk.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,cluster_m=2}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=2,wgmma_n=256,stages=4,wgmma_wait=1,cluster_m=2}" | FileCheck %s --check-prefix=EACH2
+// RUN: deplodock-run --interp %t.splitk.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,wgmma_split_k=4,stages=4,wgmma_wait=1,cluster_m=2}" | FileCheck %s --check-prefix=EACH1
 // RUN: deplodock-opt %t.k256.mlir --lower-to-kernel="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=4,wgmma_wait=1,cluster_m=2" -o %t.cluster.mlir
 // RUN: FileCheck %s --check-prefix=KERNEL < %t.cluster.mlir
 // RUN: deplodock-translate --emit-cuda %t.cluster.mlir -o %t.cluster.cu
@@ -15,6 +18,10 @@
 // RUN: deplodock-run --interp %t.cluster.mlir --print=none
 // RUN: sed -e '0,/dkernel.cluster_barrier/{/dkernel.cluster_barrier/d}' %t.cluster.mlir > %t.no-init-barrier.mlir
 // RUN: not deplodock-run --interp %t.no-init-barrier.mlir --print=none 2>&1 | FileCheck %s --check-prefix=NO-INIT-BARRIER
+// RUN: deplodock-opt %t.k1024.mlir --lower-to-kernel="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=4,wgmma_wait=1,cluster_m=2" -o %t.long.mlir
+// RUN: deplodock-run --interp %t.long.mlir --print=none
+// RUN: awk '/mbarrier_arrive_cluster/ { drop = 1 } drop && /mbarrier_wait/ { drop = 0; next } { print }' %t.long.mlir > %t.no-empty-wait.mlir
+// RUN: not deplodock-run --interp %t.no-empty-wait.mlir --print=none 2>&1 | FileCheck %s --check-prefix=NO-EMPTY-WAIT
 // RUN: sed -e 's/\(mbarrier_init .*\], \)2 :/\13 :/' %t.cluster.mlir > %t.deadlock.mlir
 // RUN: not deplodock-run --interp %t.deadlock.mlir --print=none 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 
@@ -25,7 +32,7 @@
 /// groups retired at once or one behind, one and two warpgroups, B
 /// MN-major in one or four swizzle segments (wgmma_n 64, 256) and K-major
 /// (a linear layer's [N, K] weight), M and N no tile divides (zero-filled
-/// boxes).
+/// boxes), split-K (the splits on the grid's z, the pairs on y).
 // EACH1-COUNT-1: compare result #0 after 'lower-to-kernel{target=sm_90a knobs=wgmma=true,{{.*}}cluster_m=2}': {{.*}}: PASS
 // EACH2-COUNT-2: compare result #0 after 'lower-to-kernel{target=sm_90a knobs=wgmma=true,{{.*}}cluster_m=2}': {{.*}}: PASS
 
@@ -72,7 +79,11 @@
 
 /// Mutations the interpreter must catch: without the cluster barrier after
 /// the initialisation a block arrives on its peer's mbarriers before the
-/// peer initialised them; "empty" mbarriers expecting a third block never
-/// complete: a deadlock between the two blocks.
+/// peer initialised them; without the waits for "empty" (16 chunks through
+/// 4 slots) a block runs ahead and refills its peer's slots before the
+/// peer took their previous fill, whose mbarrier phase then never
+/// completes; "empty" mbarriers expecting a third block never complete: a
+/// deadlock between the two blocks.
 // NO-INIT-BARRIER: error: 'dkernel.mbarrier_arrive_cluster' op arrives on mbarrier {{[0-9]+}} of block (0, 1, 0), which no mbarrier_init initialised there
+// NO-EMPTY-WAIT: error: 'dkernel.mbarrier_wait' op waits for phase parity {{[01]}} of mbarrier {{[0-9]+}}, which never completes: {{.*}} (a deadlock)
 // DEADLOCK: error: 'dkernel.mbarrier_wait' op waits for phase parity 0 of mbarrier 12, which never completes: 1 arrivals missing{{.*}}every block of its cluster is blocked on a wait or done (a deadlock)

@@ -797,19 +797,19 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     With `cluster_m` = 2 the blocks of two neighbouring M tiles (same N
     tile) run as a thread-block cluster: the tile gets `cluster` 2 along the
     block axis of the M tiles and B's stages `multicast`. In the Kernel
-    lowering each block's issuing thread loads half of B's box (split along
-    its outer dimension) with TMA multicast into both blocks' slot, and its
-    own A box; the slot's mbarrier expects A's and the whole B's bytes. A
+    lowering each block's issuing thread loads its own A box, and half of
+    B's box (split along its outer dimension) with TMA multicast into both
+    blocks' slot; B's slot mbarrier expects the whole B slab's bytes. A
     block reuses a slot only once both blocks released it: an "empty"
     mbarrier per slot expecting 2 arrivals, on which each block's thread 0
     arrives in both blocks (mbarrier_arrive_cluster) where the lock-step
     kernel refills the slot, after the block barrier that orders its
     readers; the block then waits on its own (every thread: a uniform
-    wait) before its thread 0 multicasts. The
-    mbarriers are initialised, fenced (fence_mbarrier_init) and a
-    cluster_barrier passed before any multicast, and a cluster_barrier
-    before exit keeps a block from leaving while its peer may still signal
-    it. Each block then streams its A slab and half its B slab from L2.
+    wait) before its thread 0 multicasts. The mbarriers are initialised,
+    fenced (fence_mbarrier_init) and a cluster_barrier passed before any
+    multicast, and a cluster_barrier before exit keeps a block from leaving
+    while its peer may still signal it. Each block then streams its A slab
+    and half its B slab from L2 (the cost model counts that).
     Applies to a warpgroup MMA kernel (wgmma) on a target with the
     `clusters` feature whose stages all travel by TMA, with one block axis
     of the M tiles (A's stages depend on it, B's do not) of even extent,
