@@ -3,7 +3,8 @@
 
     bench/forks.py --out DIR --cases 'matmul.qwen.gate_proj.s512.bf16' \\
         --target sm_90a --variant default= \\
-        --variant ws=warp_specialize=true --variant persistent=persistent=true
+        --variant ws=warp_specialize=true --variant persistent=persistent=true \\
+        --variant cluster=cluster_m=2
 
 Each --variant LABEL=KNOBS runs `deplodock-run CASE.mlir --bench
 --knobs=KNOBS` (empty KNOBS: the heuristic's choice) on every selected case,

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -386,14 +387,30 @@ private:
             double bytes = bytesOf(box.getElementType());
             for (int64_t extent : box.getBoxShape())
               bytes *= double(extent);
-            profile.l2BytesPerBlock += count * profile.threadsPerBlock * bytes;
+            // A multicast box crosses L2 once for the blocks it lands in:
+            // each pays its share.
+            double sharers = 1;
+            if (Value mask = copy.getMulticast())
+              if (std::optional<int64_t> bits = getConstantIntValue(mask))
+                sharers =
+                    std::max(1, llvm::popcount(static_cast<uint16_t>(*bits)));
+            profile.l2BytesPerBlock +=
+                count * profile.threadsPerBlock * bytes / sharers;
             profile.sharedBytesPerBlock +=
                 count * profile.threadsPerBlock * bytes;
           })
           .Case([&](dkernel::MbarrierWaitOp wait) {
             // A pipelined K loop charged its waits already; elsewhere the
             // waits of one block of code wait for copies issued together.
-            if (!inCopyLoop)
+            // A wait for a cluster's release of a slot (the mbarrier a
+            // remote arrival names) waits for no copy.
+            bool release =
+                llvm::any_of(wait.getSlot().getUsers(), [&](Operation *user) {
+                  auto arrive =
+                      dyn_cast<dkernel::MbarrierArriveClusterOp>(user);
+                  return arrive && arrive.getSlot() == wait.getSlot();
+                });
+            if (!inCopyLoop && !release)
               profile.copyWaits += count / double(waitsAround(wait));
           })
           .Case([&](dkernel::WgmmaMmaAsyncOp mma) {
@@ -463,6 +480,7 @@ private:
     dkernel::MbarrierWaitOp tmaWait;
     dkernel::CpAsyncWaitOp cpWait;
     int64_t armed = 0, committed = 0, wgmmaInFlight = 0;
+    bool clustered = false;
     // Whether the first cp.async of the body comes before its first read
     // of shared memory, once one of the two is seen.
     std::optional<bool> prefetches;
@@ -478,6 +496,8 @@ private:
           cpWait = w;
       } else if (isa<dkernel::MbarrierArriveExpectTxOp>(op))
         ++armed;
+      else if (isa<dkernel::MbarrierArriveClusterOp>(op))
+        clustered = true;
       else if (auto w = dyn_cast<dkernel::WgmmaWaitGroupOp>(op))
         wgmmaInFlight = std::max<int64_t>(wgmmaInFlight, w.getPending());
       else if (isa<dkernel::CpAsyncCommitOp>(op))
@@ -490,11 +510,12 @@ private:
     int64_t depth = 0;
     if (tmaWait) {
       auto slots = cast<MemRefType>(tmaWait.getMbarriers().getType());
+      // A cluster's kernel (cluster_multicast) follows its "full"
+      // mbarriers with as many "empty" ones.
+      int64_t full = slots.getNumElements() / (clustered ? 2 : 1);
       // A slot is refilled only once the wgmma groups reading it retire:
       // each group a step leaves in flight holds one more slot.
-      depth = armed ? std::max<int64_t>(
-                          slots.getNumElements() / armed - wgmmaInFlight, 1)
-                    : 0;
+      depth = armed ? std::max<int64_t>(full / armed - wgmmaInFlight, 1) : 0;
     } else if (cpWait) {
       depth = committed ? (prefetches.value_or(false) ? 2 : 1) +
                               int64_t(cpWait.getPending()) / committed

@@ -290,6 +290,7 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "causal_bound",
                                            "pipeline_k_outer",
                                            "warp_specialize",
+                                           "cluster_multicast",
                                            "register_double_buffer",
                                            "mark_unroll",
                                            "persistent_tiles"}));

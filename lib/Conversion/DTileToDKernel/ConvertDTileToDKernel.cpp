@@ -92,7 +92,13 @@ LogicalResult KernelLowering::lowerTile(dtile::TileOp tileOp) {
     return failure();
   if (warpSpecialized)
     return lowerRoles(tileOp);
-  return lowerOps(body);
+  if (failed(lowerOps(body)))
+    return failure();
+  // No block leaves while its peer may still multicast into it or arrive
+  // on its mbarriers.
+  if (clustered)
+    dkernel::ClusterBarrierOp::create(b, loc);
+  return success();
 }
 
 FailureOr<dkernel::FuncOp> KernelLowering::run() {
@@ -130,9 +136,21 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
   }
   // Geometry.
   dtile::TileOp tileOp = kernel.getTile();
-  SmallVector<int64_t> grid = {1, 1, 1}, block = {1, 1, 1};
+  SmallVector<int64_t> grid = {1, 1, 1}, block = {1, 1, 1}, cluster;
   if (tileOp) {
     ArrayRef<int64_t> extents = tileOp.getBlockExtents();
+    if (std::optional<ArrayRef<int64_t>> shape = tileOp.getCluster()) {
+      // Each block axis's cluster extent on its grid dimension.
+      if (!blocksFitGrid(tileOp))
+        return tileOp.emitOpError("is launched in clusters, but its block "
+                                  "axes do not fit the grid's dimensions");
+      if (!target.has(GpuFeature::clusters))
+        return tileOp.emitOpError("is launched in clusters, which target ")
+               << target.getName() << " lacks ('clusters' feature)";
+      cluster.assign(3, 1);
+      for (auto [i, extent] : llvm::enumerate(llvm::reverse(*shape)))
+        cluster[i] = extent;
+    }
     if (blocksFitGrid(tileOp)) {
       for (auto [i, extent] : llvm::enumerate(llvm::reverse(extents)))
         grid[i] = extent;
@@ -155,7 +173,7 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
   OpBuilder fb(kernel.getContext());
   func = dkernel::FuncOp::create(fb, loc, kernel.getSymName(),
                                  fb.getFunctionType(params, {}), grid, block,
-                                 /*smem=*/0, outputs, zeroInit);
+                                 /*smem=*/0, outputs, zeroInit, cluster);
   if (!kernel.getKnobs().empty())
     func->setAttr("dtile.knobs", kernel.getKnobs());
   Block *entry = new Block();

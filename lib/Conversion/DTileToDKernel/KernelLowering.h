@@ -69,6 +69,12 @@ struct SlabAlloc {
   Value descriptor;
   int64_t mbarrierBase = 0;
   SmallVector<SmallVector<Value, 1>> slotViews;
+  /// cluster_multicast: the blocks of a 2-block cluster share the slab, each
+  /// issuing half of each box (the descriptor's box) to both; slotViews
+  /// then holds per slot the halves, segment by segment, rank 0's first,
+  /// and `halfDim` is the dimension the box is halved along.
+  bool multicast = false;
+  int64_t halfDim = 0;
 };
 
 /// A slab as the kernel body sees it.
@@ -128,6 +134,9 @@ private:
   /// mbarriers (initialised by thread 0), and each thread's phase tracking.
   LogicalResult setUpTma(dtile::TileOp tileOp);
   LogicalResult lowerTmaStage(dtile::StageOp op, Value source);
+  /// Checks that the multicast `stage` is in a cluster the lowering
+  /// supports (2 blocks).
+  LogicalResult checkMulticast(dtile::StageOp stage, dtile::TileOp tileOp);
   /// The index into `alloc`'s flat swizzled view of element `coords` of the
   /// slab in `slot` (null with one buffer).
   Value swizzledSlabIndex(Location loc, const SlabAlloc &alloc, Value slot,
@@ -284,6 +293,17 @@ private:
   Value emptyPhase;
   /// A block barrier some role asked for.
   std::optional<Location> roleBarrier;
+
+  //===--------------------------------------------------------------------===//
+  // Clusters (cluster_multicast)
+  //===--------------------------------------------------------------------===//
+
+  /// The blocks run in clusters of 2 sharing multicast slabs: each slot
+  /// also has an "empty" mbarrier (after the "full" ones) both blocks
+  /// arrive on once done with it, and each thread tracks its phases.
+  bool clustered = false;
+  /// This block's rank in its cluster.
+  Value clusterRank;
 };
 
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,9 @@
 // uniform. Warp-specialised (WarpRoles.cpp), the producer's first thread
 // issues the boxes once the slot's "empty" mbarrier says every consumer
 // released it, and the consumers arrive on it instead of copying.
+// Multicast (cluster_multicast), the two blocks of a cluster each issue half
+// of the slab's boxes into both blocks; a slot is refilled once both blocks
+// arrived on its "empty" mbarrier in the issuing block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,15 +51,44 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
       segments = box.back() / perSegment;
       box.back() = perSegment;
     }
+    // Multicast, each block of the pair issues half of each box, split
+    // along its outer dimension.
+    bool multicast = stage.getMulticast();
+    int64_t halfDim = 0;
+    if (multicast) {
+      if (failed(checkMulticast(stage, tileOp)))
+        return failure();
+      halfDim =
+          llvm::find_if(box, [](int64_t e) { return e > 1; }) - box.begin();
+      if (halfDim + 1 >= static_cast<int64_t>(box.size()) ||
+          box[halfDim] % 2 != 0)
+        return stage.emitOpError("is multicast, but its box does not halve "
+                                 "along an outer dimension");
+      box[halfDim] /= 2;
+    }
     auto descType = dkernel::TmaDescriptorType::getChecked(
         [&] { return stage.emitOpError(); }, ctx, ArrayRef<int64_t>(box),
         element, swizzle);
     if (!descType)
       return failure();
+    // A half lands right after the other: where a box may start, and in
+    // step with the swizzle pattern's 1 KB period.
+    int64_t align = swizzle != 0 ? 1024 : 128;
+    if (multicast && descType.getBoxBytes() % align != 0)
+      return stage.emitOpError("is multicast, but half its box is ")
+             << descType.getBoxBytes() << " bytes, not a multiple of " << align;
     SlabAlloc *alloc = getSlabAlloc(stage);
     tmaSlabs[stage] = alloc;
-    if (alloc->descriptor)
-      continue; // another stage of the same rotation
+    if (alloc->descriptor) {
+      // another stage of the same rotation
+      if (alloc->multicast != multicast)
+        return stage.emitOpError("shares its slab with a stage that is ")
+               << (multicast ? "not " : "") << "multicast";
+      continue;
+    }
+    alloc->multicast = multicast;
+    alloc->halfDim = halfDim;
+    clustered |= multicast;
     // One descriptor parameter per slab; the runtime encodes it from the
     // source buffer before each launch.
     alloc->descriptor = entry.addArgument(descType, stage.getLoc());
@@ -65,26 +97,33 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
                                      sourceArg);
     alloc->mbarrierBase = numMbarriers;
     numMbarriers += alloc->buffers;
-    if (alloc->buffers == 1 && swizzle == 0) {
+    if (alloc->buffers == 1 && swizzle == 0 && !multicast) {
       alloc->slotViews.push_back({alloc->view});
       continue;
     }
-    // The boxes of slot s lie at s * segments, s * segments + 1, ...
+    // The boxes of slot s lie at s * segments, s * segments + 1, ...; a
+    // multicast box's halves one after the other.
     int64_t base =
         alloc->view.getDefiningOp<dkernel::AllocSharedOp>().getOffset();
+    int64_t parts = multicast ? 2 : 1;
+    int64_t partBytes = descType.getBoxBytes();
     for (int64_t slot = 0; slot < alloc->buffers; ++slot) {
       SmallVector<Value, 1> views;
-      for (int64_t segment = 0; segment < segments; ++segment)
-        views.push_back(viewShared(stage.getLoc(), box, element,
-                                   base + (slot * segments + segment) *
-                                              descType.getBoxBytes()));
+      for (int64_t part = 0; part < segments * parts; ++part)
+        views.push_back(
+            viewShared(stage.getLoc(), box, element,
+                       base + (slot * segments * parts + part) * partBytes));
       alloc->slotViews.push_back(std::move(views));
     }
   }
+  if (clustered && warpSpecialized)
+    return tileOp.emitOpError("multicast stages in a warp-specialised kernel "
+                              "(warp_specialize=true) are not supported");
 
-  // Warp-specialised, each slot also has an "empty" mbarrier, after the
-  // "full" ones.
-  int64_t total = warpSpecialized ? 2 * numMbarriers : numMbarriers;
+  // Warp-specialised or multicast, each slot also has an "empty" mbarrier,
+  // after the "full" ones.
+  bool empties = warpSpecialized || clustered;
+  int64_t total = empties ? 2 * numMbarriers : numMbarriers;
   mbarriers = allocShared(loc, {total}, b.getI64Type(), 8);
   // Per-thread phase tracking: every thread runs every stage and wait, so
   // each counts the phases of every mbarrier for itself.
@@ -98,20 +137,44 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
   }
   // One arrival per phase: the issuing thread's expect_tx. An "empty" phase
   // completes when every consumer thread released the slot.
+  // Multicast, a slot's "empty" phase completes when both blocks of the
+  // cluster released it.
   ifThen(loc, cmpEq(loc, tid, 0), [&] {
     for (int64_t i = 0; i < numMbarriers; ++i)
       dkernel::MbarrierInitOp::create(b, loc, mbarriers, index(i), 1);
-    if (warpSpecialized)
+    if (empties)
       for (int64_t i = 0; i < numMbarriers; ++i)
         dkernel::MbarrierInitOp::create(b, loc, mbarriers,
-                                        index(numMbarriers + i), numThreads);
+                                        index(numMbarriers + i),
+                                        warpSpecialized ? numThreads : 2);
+    // The peer block may signal these mbarriers once past the cluster
+    // barrier below.
+    if (clustered)
+      dkernel::FenceMbarrierInitOp::create(b, loc);
   });
-  if (warpSpecialized) {
+  if (empties) {
     emptyPhase = memref::AllocaOp::create(b, loc, local);
     for (int64_t i = 0; i < numMbarriers; ++i)
       memref::StoreOp::create(b, loc, zero, emptyPhase, index(i));
   }
   barrier(loc);
+  if (clustered) {
+    clusterRank = dkernel::ClusterBlockRankOp::create(b, loc, b.getIndexType());
+    dkernel::ClusterBarrierOp::create(b, loc);
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::checkMulticast(dtile::StageOp stage,
+                                             dtile::TileOp tileOp) {
+  int64_t blocks = 1;
+  if (std::optional<ArrayRef<int64_t>> cluster = tileOp.getCluster())
+    for (int64_t extent : *cluster)
+      blocks *= extent;
+  if (blocks != 2)
+    return stage.emitOpError("is multicast, which the lowering supports in "
+                             "clusters of 2 blocks; the tile's has ")
+           << blocks;
   return success();
 }
 
@@ -136,15 +199,32 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
     memref::StoreOp::create(b, loc, constant(b.getI32IntegerAttr(1)),
                             tmaPending, mb);
   auto descType = cast<dkernel::TmaDescriptorType>(alloc->descriptor.getType());
-  int64_t segments = alloc->slotViews.front().size();
+  int64_t parts = alloc->multicast ? 2 : 1;
+  int64_t segments = alloc->slotViews.front().size() / parts;
   // One box per swizzle segment, all completing on the slot's mbarrier.
+  // Multicast, this block's half of each, landing in both blocks.
   auto loadSlot = [&](ArrayRef<Value> views) {
-    for (auto [segment, view] : llvm::enumerate(views)) {
+    for (int64_t segment = 0; segment < segments; ++segment) {
       SmallVector<Value> coords(origin);
       coords.back() = add(loc, coords.back(),
                           index(segment * descType.getBoxShape().back()));
-      dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, coords, view,
-                                 mbarriers, mb, /*multicast=*/Value());
+      if (!alloc->multicast) {
+        dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, coords,
+                                   views[segment], mbarriers, mb,
+                                   /*multicast=*/Value());
+        continue;
+      }
+      Value mask = constant(b.getIntegerAttr(b.getI16Type(), 0b11));
+      for (int64_t half = 0; half < 2; ++half)
+        ifThen(loc, cmpEq(loc, clusterRank, half), [&] {
+          SmallVector<Value> at(coords);
+          at[alloc->halfDim] =
+              add(loc, at[alloc->halfDim],
+                  index(half * descType.getBoxShape()[alloc->halfDim]));
+          dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, at,
+                                     views[segment * 2 + half], mbarriers, mb,
+                                     mask);
+        });
     }
   };
   slabs[op.getResult()] = Slab{alloc, slot};
@@ -157,6 +237,40 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   }
   // The producer refills it once every consumer released it: fill j of a
   // slot waits for the j-th phase of its "empty" mbarrier.
+  auto loadSlots = [&] {
+    std::optional<int64_t> fixed =
+        slot ? getConstantIntValue(slot) : std::optional<int64_t>(0);
+    if (fixed)
+      return loadSlot(alloc->slotViews[*fixed]);
+    // tma_load writes a whole box-shaped view: pick the slot's.
+    for (auto [i, views] : llvm::enumerate(alloc->slotViews))
+      ifThen(loc, cmpEq(loc, slot, i),
+             [&, &views = views] { loadSlot(views); });
+  };
+  if (alloc->multicast) {
+    Value empty = add(loc, mb, index(numMbarriers));
+    // The block is done with the slot here (the barrier above ordered its
+    // readers): its thread 0 expects the whole slab's bytes, then releases
+    // the slot in both blocks of the cluster.
+    ifThen(loc, cmpEq(loc, tid, 0), [&] {
+      dkernel::MbarrierArriveExpectTxOp::create(
+          b, loc, mbarriers, mb, parts * segments * descType.getBoxBytes());
+      dkernel::MbarrierArriveOp::create(b, loc, mbarriers, empty);
+      dkernel::MbarrierArriveClusterOp::create(
+          b, loc, mbarriers, empty,
+          arith::SubIOp::create(b, loc, index(1), clusterRank));
+    });
+    // Every thread waits until both blocks released it (a uniform wait,
+    // like those for "full"); then this block's half may land in either.
+    Value phase = memref::LoadOp::create(b, loc, emptyPhase, mb);
+    dkernel::MbarrierWaitOp::create(b, loc, mbarriers, empty, phase);
+    memref::StoreOp::create(
+        b, loc,
+        arith::XOrIOp::create(b, loc, phase, constant(b.getI32IntegerAttr(1))),
+        emptyPhase, mb);
+    ifThen(loc, cmpEq(loc, tid, 0), loadSlots);
+    return success();
+  }
   ifThen(loc, cmpEq(loc, tid, role == Role::Producer ? numThreads : 0), [&] {
     if (role == Role::Producer) {
       Value phase = memref::LoadOp::create(b, loc, emptyPhase, mb);
@@ -170,14 +284,7 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
     }
     dkernel::MbarrierArriveExpectTxOp::create(
         b, loc, mbarriers, mb, segments * descType.getBoxBytes());
-    std::optional<int64_t> fixed =
-        slot ? getConstantIntValue(slot) : std::optional<int64_t>(0);
-    if (fixed)
-      return loadSlot(alloc->slotViews[*fixed]);
-    // tma_load writes a whole box-shaped view: pick the slot's.
-    for (auto [i, views] : llvm::enumerate(alloc->slotViews))
-      ifThen(loc, cmpEq(loc, slot, i),
-             [&, &views = views] { loadSlot(views); });
+    loadSlots();
   });
   return success();
 }

@@ -794,6 +794,44 @@ def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
               "{(false)*, (true), (true, 232)}";
 }
 
+def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
+    "cluster_multicast", "launch a TMA-pipelined warpgroup MMA kernel in "
+    "clusters of 2 blocks along M sharing B's slabs by TMA multicast (fork: "
+    "skip / apply)", [
+  Knob<"cluster_m", KnobInt,
+       "blocks of a cluster along the M tiles, sharing each B slab by TMA "
+       "multicast (1: no cluster)", 1, 2, KnobCostLog2>]> {
+  let description = [{
+    With `cluster_m` = 2 the blocks of two neighbouring M tiles (same N
+    tile) run as a thread-block cluster: the tile gets `cluster` 2 along the
+    block axis of the M tiles and B's stages `multicast`. In the Kernel
+    lowering each block's issuing thread loads its own A box, and half of
+    B's box (split along its outer dimension) with TMA multicast into both
+    blocks' slot; B's slot mbarrier expects the whole B slab's bytes. A
+    block reuses a slot only once both blocks released it: an "empty"
+    mbarrier per slot expecting 2 arrivals, on which each block's thread 0
+    arrives in both blocks (mbarrier_arrive_cluster) where the lock-step
+    kernel refills the slot, after the block barrier that orders its
+    readers; the block then waits on its own (every thread: a uniform
+    wait) before its thread 0 multicasts. The mbarriers are initialised,
+    fenced (fence_mbarrier_init) and a cluster_barrier passed before any
+    multicast, and a cluster_barrier before exit keeps a block from leaving
+    while its peer may still signal it. Each block then streams its A slab
+    and half its B slab from L2 (the cost model counts that).
+    Applies to a warpgroup MMA kernel (wgmma) on a target with the
+    `clusters` feature whose stages all travel by TMA, with one block axis
+    of the M tiles (A's stages depend on it, B's do not) of even extent,
+    at most 3 block axes (each on a grid dimension), B's box halving along
+    its outer dimension into 1 KB multiples (the swizzle pattern's period);
+    not warp-specialised (its producer warpgroup would need the cluster's
+    "empty" protocol: not done); list-forks says why not, and knob
+    cluster_m=2 where it does not apply is an error saying why.
+    persistent_tiles then refuses the kernel. Heuristic: skip, until a GPU
+    measures it (the cost model expects the L2-bound large GEMMs to gain).
+  }];
+  let forks = "cluster_multicast: cluster_m in {1*, 2}";
+}
+
 def DTileRegisterDoubleBuffer : TileRule<"dtile-register-double-buffer",
     "register_double_buffer", "load the next K step's slab fragments into "
     "registers before this step's products (fork: skip / apply)", [
@@ -896,6 +934,9 @@ def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
 /// softmax whole onto mma.sync or leaves it to attention_blocks.
 /// wgmma_async runs first: it maps a half matmul (K- or MN-major operands)
 /// whole onto warpgroup MMA or leaves it to mma_sync.
+/// cluster_multicast follows pipeline_k_outer and warp_specialize, whose
+/// kernels it takes or refuses, and precedes persistent_tiles, which
+/// refuses clustered tiles.
 /// register_double_buffer runs last but mark_unroll, once every other rule
 /// has settled the inner K loops and their slab reads. persistent_tiles runs
 /// last of all: it wraps the finished tile body in its tile loop, which no
@@ -929,6 +970,7 @@ def TileRulePipeline {
     DTileCausalBound,
     DTilePipelineKOuter,
     DTileWarpSpecialize,
+    DTileClusterMulticast,
     DTileRegisterDoubleBuffer,
     DTileMarkUnroll,
     DTilePersistentTiles

@@ -215,17 +215,26 @@ static ParseResult parseAxes(OpAsmParser &parser, StringRef keyword,
       });
 }
 
-// blocks(%r : 32 "r") threads(%t : 256 "t") attributes {...} { body }
+// blocks(%r : 32 "r") cluster [2] threads(%t : 256 "t") attributes {...}
+//     { body }
 ParseResult TileOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument> args;
   SmallVector<Attribute> blockNames, threadNames;
-  SmallVector<int64_t> blockExtents, threadExtents;
-  if (parseAxes(parser, "blocks", args, blockNames, blockExtents) ||
-      parseAxes(parser, "threads", args, threadNames, threadExtents) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
+  SmallVector<int64_t> blockExtents, threadExtents, cluster;
   Builder &b = parser.getBuilder();
   Properties &props = result.getOrAddProperties<Properties>();
+  if (parseAxes(parser, "blocks", args, blockNames, blockExtents))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(cluster.emplace_back());
+        }))
+      return failure();
+    props.cluster = b.getDenseI64ArrayAttr(cluster);
+  }
+  if (parseAxes(parser, "threads", args, threadNames, threadExtents) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
   props.block_axes = b.getArrayAttr(blockNames);
   props.block_extents = b.getDenseI64ArrayAttr(blockExtents);
   props.thread_axes = b.getArrayAttr(threadNames);
@@ -256,11 +265,13 @@ void TileOp::print(OpAsmPrinter &p) {
   unsigned numBlock = getBlockAxes().size();
   printAxes("blocks", getBlockAxes(), getBlockExtents(),
             coords.take_front(numBlock));
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster())
+    p << " cluster [" << *cluster << ']';
   printAxes("threads", getThreadAxes(), getThreadExtents(),
             coords.drop_front(numBlock));
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {"block_axes", "block_extents", "thread_axes", "thread_extents"});
+      (*this)->getAttrs(), {"block_axes", "block_extents", "thread_axes",
+                            "thread_extents", "cluster"});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -327,6 +338,11 @@ int64_t TileOp::getNumThreads() {
 
 int64_t TileOp::getNumBlocks() { return saturatingProduct(getBlockExtents()); }
 
+int64_t TileOp::getClusterExtent(unsigned i) {
+  std::optional<ArrayRef<int64_t>> cluster = getCluster();
+  return cluster && i < cluster->size() ? (*cluster)[i] : 1;
+}
+
 bool TileOp::isThreadAxis(StringRef name) {
   return llvm::any_of(getThreadAxes(), [&](Attribute axis) {
     return cast<StringAttr>(axis).getValue() == name;
@@ -365,6 +381,24 @@ LogicalResult TileOp::verify() {
     else
       diag << threads;
     return diag << " threads per block; the limit is 1024";
+  }
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
+    if (cluster->size() != getBlockExtents().size())
+      return emitOpError("cluster has ")
+             << cluster->size() << " extents for " << getBlockExtents().size()
+             << " block axes";
+    int64_t blocks = 1;
+    for (auto [extent, axis] : llvm::zip(*cluster, getBlockExtents())) {
+      if (extent < 1 || axis % extent != 0)
+        return emitOpError("cluster extent ")
+               << extent << " does not divide its block axis of extent "
+               << axis;
+      blocks *= extent;
+    }
+    // The portable cluster size of every GPU with clusters.
+    if (blocks > 8)
+      return emitOpError("cluster of ")
+             << blocks << " blocks; a cluster has at most 8";
   }
   return success();
 }

@@ -52,7 +52,7 @@ std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
 }
 
 // %src[map] box [..] zero_fill pad [..] buffers N slot %s transport T
-//     swizzle S attributes {...} : memref<..> -> memref<..>
+//     swizzle S multicast attributes {...} : memref<..> -> memref<..>
 ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &b = parser.getBuilder();
   OpAsmParser::UnresolvedOperand source, slot;
@@ -98,6 +98,7 @@ ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
   if (succeeded(parser.parseOptionalKeyword("swizzle")) &&
       parser.parseInteger(props.swizzle))
     return failure();
+  props.multicast = succeeded(parser.parseOptionalKeyword("multicast"));
   Type sourceType, resultType;
   Type index = b.getIndexType();
   if (parser.parseOptionalAttrDict(result.attributes) ||
@@ -129,9 +130,11 @@ void StageOp::print(OpAsmPrinter &p) {
     p << " transport " << stringifyTransport(getTransport());
   if (getSwizzle() != 0)
     p << " swizzle " << getSwizzle();
+  if (getMulticast())
+    p << " multicast";
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {"map", "box", "pad", "buffers", "transport",
-                           "swizzle", "zero_fill", "transpose",
+                           "swizzle", "zero_fill", "transpose", "multicast",
                            "operandSegmentSizes"});
   p << " : " << getSource().getType() << " -> " << getType();
 }
@@ -178,6 +181,51 @@ static LogicalResult verifyStageBounds(StageOp op) {
              << range->lo << ", " << range->hi << "] but the stage has "
              << op.getBuffers() << " buffers";
   }
+  return success();
+}
+
+/// Whether `value` is computed (within `tile`) from `coord`.
+static bool dependsOn(Value value, BlockArgument coord, TileOp tile) {
+  SmallVector<Value> work = {value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == coord)
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!seen.insert(v).second || !def || !tile->isAncestor(def))
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// A multicast stage is shared by the blocks of a cluster: they must all
+/// stage the same box, by TMA.
+static LogicalResult verifyMulticast(StageOp op, TileOp tile) {
+  if (op.getTransport() != Transport::tma)
+    return op.emitOpError("a multicast stage travels by TMA, not ")
+           << stringifyTransport(op.getTransport());
+  bool clustered = false;
+  for (unsigned i = 0, e = tile.getBlockExtents().size(); i < e; ++i) {
+    if (tile.getClusterExtent(i) == 1)
+      continue;
+    clustered = true;
+    BlockArgument coord = tile.getBlockCoord(i);
+    AffineMap map = op.getMap();
+    for (auto [j, index] : llvm::enumerate(op.getOrigin()))
+      if ((j < map.getNumDims()
+               ? map.isFunctionOfDim(j)
+               : map.isFunctionOfSymbol(j - map.getNumDims())) &&
+          dependsOn(index, coord, tile))
+        return op.emitOpError("is multicast to the blocks of a cluster along "
+                              "block axis \"")
+               << cast<StringAttr>(tile.getBlockAxes()[i]).getValue()
+               << "\", but its origin depends on that axis";
+  }
+  if (!clustered)
+    return op.emitOpError("is multicast, but its dtile.tile is not launched "
+                          "in clusters of several blocks");
   return success();
 }
 
@@ -299,8 +347,11 @@ LogicalResult StageOp::verify() {
                              "two innermost dimensions swapped, "
                            : "result must be the box of the source, ")
            << expected;
-  if (!(*this)->getParentOfType<TileOp>())
+  auto tile = (*this)->getParentOfType<TileOp>();
+  if (!tile)
     return emitOpError("must be inside a dtile.tile");
+  if (getMulticast() && failed(verifyMulticast(*this, tile)))
+    return failure();
   return verifyStageBounds(*this);
 }
 

@@ -72,6 +72,10 @@ llvm::Expected<SmallVector<int64_t>> planPersistent(KernelOp kernel,
                   "by atomics; the split already multiplies the blocks");
   if (getOnlineSoftmaxLoop(tile))
     return refuse("online-softmax kernels are not offered");
+  // A persistent grid of sm_count blocks would break the clusters' pairing
+  // of tiles (cluster_multicast).
+  if (tile.getCluster())
+    return refuse("its blocks run in clusters sharing multicast slabs");
   if (llvm::none_of(tile.getBody().front().getOps<dloop::ForOp>(),
                     [](dloop::ForOp loop) { return loop.isReduction(); }))
     return refuse("no reduce loop at the top of the tile body: not a "

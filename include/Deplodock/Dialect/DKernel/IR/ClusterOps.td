@@ -2,8 +2,8 @@
 //
 // The blocks of a `dkernel.func` with a `cluster` launch attribute run in
 // clusters: groups co-scheduled on one GPC that can synchronise with each
-// other (and, later, share shared memory and TMA multicasts). Included by
-// DKernelOps.td.
+// other and share TMA multicasts (the Tile rule cluster_multicast).
+// Included by DKernelOps.td.
 //
 //===----------------------------------------------------------------------===//
 

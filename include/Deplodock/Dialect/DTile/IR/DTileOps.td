@@ -91,7 +91,10 @@ def DTile_TileOp : DTile_Op<"tile", [
     Runs the body once per point of the block axes times the thread axes.
     Block axes become the grid, thread axes the threads of a block; within
     each group the last axis varies fastest. Block arguments are the block
-    coordinates, then the thread coordinates.
+    coordinates, then the thread coordinates. The optional `cluster` (one
+    extent per block axis, each dividing its axis, at most 8 blocks in all)
+    launches the blocks in thread-block clusters of that shape, whose blocks
+    share the slabs of their `multicast` stages.
 
     ```mlir
     dtile.tile blocks(%mo : 8 "m_o", %no : 16 "n_o") threads(%mi : 16 "m_i", %ni : 16 "n_i") {
@@ -102,7 +105,8 @@ def DTile_TileOp : DTile_Op<"tile", [
   let arguments = (ins StrArrayAttr:$block_axes,
                        DenseI64ArrayAttr:$block_extents,
                        StrArrayAttr:$thread_axes,
-                       DenseI64ArrayAttr:$thread_extents);
+                       DenseI64ArrayAttr:$thread_extents,
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -125,6 +129,8 @@ def DTile_TileOp : DTile_Op<"tile", [
     int64_t getNumBlocks();
     /// Whether `name` is one of the thread axes.
     bool isThreadAxis(::llvm::StringRef name);
+    /// The cluster extent of block axis `i` (1 without a cluster).
+    int64_t getClusterExtent(unsigned i);
   }];
 }
 
@@ -224,6 +230,10 @@ def DTile_StageOp : DTile_Op<"stage", [
     adjacent. The copy still reads the source along its rows and scatters
     into the slab, one element at a time: plain loads and stores or 4-byte
     cp.async copies; TMA, vector copies and swizzles cannot transpose.
+    With `multicast` (a `tma` stage in a tile launched in clusters, whose
+    origin does not depend on the coordinates of the clustered block axes)
+    the blocks of a cluster, which all stage the same box, share it: each
+    issues a part of the box multicast to every block of the cluster.
 
     ```mlir
     %as = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] pad [0, 1]
@@ -246,7 +256,8 @@ def DTile_StageOp : DTile_Op<"stage", [
                                          "::deplodock::dtile::Transport::sync">:$transport,
                        DefaultValuedProp<I64Prop, "0">:$swizzle,
                        UnitProp:$zero_fill,
-                       UnitProp:$transpose);
+                       UnitProp:$transpose,
+                       UnitProp:$multicast);
   let results = (outs AnyStaticShapeMemRef:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
