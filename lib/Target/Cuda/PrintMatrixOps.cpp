@@ -153,14 +153,35 @@ LogicalResult CudaEmitter::printOperation(dkernel::WgmmaWaitGroupOp op) {
   return success();
 }
 
+/// Whether `value` is read by one op only and lives in a local that op may
+/// update in place: a wgmma's result or a value an scf.for carries.
+static bool isMutableAccumulator(Value value) {
+  if (!value.hasOneUse())
+    return false;
+  if (value.getDefiningOp<dkernel::WgmmaMmaAsyncOp>())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<scf::ForOp>(arg.getOwner()->getParentOp()) &&
+         arg.getArgNumber() > 0;
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::WgmmaMmaAsyncOp op) {
   Type type = op.getElementType();
   StringRef name = type.isF16() ? "f16" : "bf16";
   size_t count = op.getResults().size();
-  // The accumulators are updated in place: each result is a fresh local
-  // holding C (or zero with scale-d 0).
+  // The accumulators are updated in place. A C read by this wgmma alone
+  // that lives in a mutable local (an earlier wgmma's result, a loop's
+  // carried value) lends the result its local; any other result is a fresh
+  // local holding C (or zero with scale-d 0). No copy of an accumulator
+  // then sits between two wgmmas of a chain: ptxas serialises the groups
+  // of a pipeline whose accumulators a copy reads in flight (C7514).
   SmallVector<std::string> d;
   for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    if (!op.getC().empty() && isMutableAccumulator(op.getC()[i])) {
+      d.push_back(expr(op.getC()[i]));
+      names[result] = d.back();
+      continue;
+    }
     d.push_back(bind(result, "acc"));
     os << "float " << d.back() << " = "
        << (op.getC().empty() ? std::string("0.0f") : expr(op.getC()[i]))

@@ -69,8 +69,15 @@
 //       CUDA:   (long long)((((unsigned long long)(unsigned)__cvta_generic_to_shared(&smem{{[0-9]+}}[0]) & 0x3ffffull) >> 4) | 0x4000004002000000ull);
 //       CUDA:   wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, {{.*}}, %63}, %64, %65, p, 1, 1, 0, 1;
 //       CUDA:   wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, {{.*}}, %63}, %64, %65, p, 1, 1, 1, 1;
+/// A chain on the values a loop carries updates the carried locals in
+/// place: no copy of an accumulator stands between two wgmmas (ptxas
+/// serialises a pipeline whose accumulators a copy reads in flight).
 // CUDA-LABEL: wgmma_in_flight(
+//       CUDA:   float [[C0:acc[0-9]+]] = 0.00000000e+00f;
 //       CUDA:   for (
+//   CUDA-NOT:     float acc
+//       CUDA:     : "+f"([[C0]]), "+f"(acc{{[0-9]+}}), "+f"(acc{{[0-9]+}}), "+f"(acc{{[0-9]+}}) :
+//   CUDA-NOT:     acc{{[0-9]+}} = acc
 //       CUDA:     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 //  CUDA-NEXT:     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
 //       CUDA:   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
