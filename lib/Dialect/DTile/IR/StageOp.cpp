@@ -200,6 +200,19 @@ static bool dependsOn(Value value, BlockArgument coord, TileOp tile) {
   return false;
 }
 
+bool dtile::stageOriginDependsOn(StageOp stage, BlockArgument coord,
+                                 TileOp tile) {
+  AffineMap map = stage.getMap();
+  for (auto [j, index] : llvm::enumerate(stage.getOrigin())) {
+    bool used = j < map.getNumDims()
+                    ? map.isFunctionOfDim(j)
+                    : map.isFunctionOfSymbol(j - map.getNumDims());
+    if (used && dependsOn(index, coord, tile))
+      return true;
+  }
+  return false;
+}
+
 /// A multicast stage is shared by the blocks of a cluster: they must all
 /// stage the same box, by TMA.
 static LogicalResult verifyMulticast(StageOp op, TileOp tile) {
@@ -211,17 +224,11 @@ static LogicalResult verifyMulticast(StageOp op, TileOp tile) {
     if (tile.getClusterExtent(i) == 1)
       continue;
     clustered = true;
-    BlockArgument coord = tile.getBlockCoord(i);
-    AffineMap map = op.getMap();
-    for (auto [j, index] : llvm::enumerate(op.getOrigin()))
-      if ((j < map.getNumDims()
-               ? map.isFunctionOfDim(j)
-               : map.isFunctionOfSymbol(j - map.getNumDims())) &&
-          dependsOn(index, coord, tile))
-        return op.emitOpError("is multicast to the blocks of a cluster along "
-                              "block axis \"")
-               << cast<StringAttr>(tile.getBlockAxes()[i]).getValue()
-               << "\", but its origin depends on that axis";
+    if (stageOriginDependsOn(op, tile.getBlockCoord(i), tile))
+      return op.emitOpError("is multicast to the blocks of a cluster along "
+                            "block axis \"")
+             << cast<StringAttr>(tile.getBlockAxes()[i]).getValue()
+             << "\", but its origin depends on that axis";
   }
   if (!clustered)
     return op.emitOpError("is multicast, but its dtile.tile is not launched "

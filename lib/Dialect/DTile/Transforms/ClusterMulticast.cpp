@@ -37,36 +37,6 @@ StageOp stageOf(Value slab) {
   return slab.getDefiningOp<StageOp>();
 }
 
-/// Whether `value` is computed (within `tile`) from `coord`.
-bool dependsOn(Value value, BlockArgument coord, TileOp tile) {
-  SmallVector<Value> work = {value};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == coord)
-      return true;
-    Operation *def = v.getDefiningOp();
-    if (!seen.insert(v).second || !def || !tile->isAncestor(def))
-      continue;
-    llvm::append_range(work, def->getOperands());
-  }
-  return false;
-}
-
-/// Whether the origin of `stage` depends on `coord` (through the indices
-/// its map uses).
-bool stageDependsOn(StageOp stage, BlockArgument coord, TileOp tile) {
-  AffineMap map = stage.getMap();
-  for (auto [j, index] : llvm::enumerate(stage.getOrigin())) {
-    bool used = j < map.getNumDims()
-                    ? map.isFunctionOfDim(j)
-                    : map.isFunctionOfSymbol(j - map.getNumDims());
-    if (used && dependsOn(index, coord, tile))
-      return true;
-  }
-  return false;
-}
-
 /// What cluster_m = 2 does to a kernel: the block axis of the M tiles and
 /// the B stages to multicast.
 struct Plan {
@@ -126,7 +96,9 @@ llvm::Expected<Plan> planCluster(KernelOp kernel, TargetAttr target) {
   ArrayRef<int64_t> extents = tile.getBlockExtents();
   for (unsigned i = 0; i < extents.size(); ++i) {
     BlockArgument coord = tile.getBlockCoord(i);
-    auto follows = [&](StageOp s) { return stageDependsOn(s, coord, tile); };
+    auto follows = [&](StageOp s) {
+      return stageOriginDependsOn(s, coord, tile);
+    };
     if (llvm::any_of(aStages, follows) &&
         llvm::none_of(plan.multicast, follows)) {
       if (axis)

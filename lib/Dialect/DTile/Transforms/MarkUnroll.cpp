@@ -77,10 +77,9 @@ bool indexesPrivateBuffer(dloop::ForOp loop) {
 /// ahead of the final wait; the unroll = 1 forms were right), so it is
 /// never unrolled, as CUTLASS never unrolls its warpgroup MMA main loop.
 bool keepsWgmmaInFlight(dloop::ForOp loop) {
-  return llvm::any_of(loop.getBody()->getOps<dkernel::WgmmaWaitGroupOp>(),
-                      [](dkernel::WgmmaWaitGroupOp wait) {
-                        return wait.getPending() != 0;
-                      });
+  return llvm::any_of(
+      loop.getBody()->getOps<dkernel::WgmmaWaitGroupOp>(),
+      [](dkernel::WgmmaWaitGroupOp wait) { return wait.getPending() != 0; });
 }
 
 /// The innermost loops the knob decides: those not indexing a private
@@ -112,7 +111,7 @@ protected:
         options.push_back({u});
     if (options.size() < 2)
       return hasFixed ? SmallVector<MarkUnrollKnobs>{{1}}
-                        : SmallVector<MarkUnrollKnobs>{};
+                      : SmallVector<MarkUnrollKnobs>{};
     return options;
   }
 

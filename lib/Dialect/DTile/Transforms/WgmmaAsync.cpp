@@ -454,9 +454,9 @@ public:
       return llvm::toString(mm.takeError());
     return (Twine("TMA cannot copy the slabs of any block tile (M ") +
             Twine(mm->m) + ", N " + Twine(mm->n) + ", K " + Twine(mm->k) +
-            "): the boxes must lie inside the operands (but for M rows short of "
-            "the last warpgroup's 64), whose rows must span multiples of 16 "
-            "bytes")
+            "): the boxes must lie inside the operands (but for M rows short "
+            "of the last warpgroup's 64), whose rows must span multiples of "
+            "16 bytes")
         .str();
   }
 

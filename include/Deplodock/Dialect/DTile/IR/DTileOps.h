@@ -30,4 +30,11 @@ inline bool isSynchronous(Transport transport) {
 #define GET_OP_CLASSES
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h.inc"
 
+namespace deplodock::dtile {
+/// Whether the origin of `stage` depends on the block coordinate `coord` of
+/// `tile`, through an index its map uses.
+bool stageOriginDependsOn(StageOp stage, mlir::BlockArgument coord,
+                          TileOp tile);
+} // namespace deplodock::dtile
+
 #endif // DEPLODOCK_DIALECT_DTILE_IR_DTILEOPS_H
