@@ -20,9 +20,9 @@
 /// matmul (512 x 2048 x 2048 in bf16, 128 x 256 tiles: 32 blocks, 32 K
 /// steps of 64) with two slots per stage waits a whole TMA latency each K
 /// step: latency-bound, above its tensor-core time. With four slots three
-/// stages are in flight and L2 decides.
+/// stages are in flight and the tensor cores decide.
 // TWO: remark: estimate of @matmul_0_reduce: latency-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
-// FOUR: remark: estimate of @matmul_0_reduce: l2-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
+// FOUR: remark: estimate of @matmul_0_reduce: tensor-bound, {{.*}}; compute {{[0-9.]+}}, tensor {{[1-9][0-9.]*}}, l2
 
 /// A persistent grid (132 blocks looping over 512 tiles) runs in one round,
 /// but each block waits out the K pipeline of every tile it takes: the

@@ -263,11 +263,18 @@ private:
   Value tid;
   int64_t numThreads = 1;
   dtile::TileOp tile;
-  /// TMA: the mbarriers (one per slot of each TMA slab), and per thread the
-  /// parity each one's next phase completes with and whether a copy is
-  /// pending on it. Null without TMA stages.
+  /// TMA: the mbarriers (one per slot of each TMA slab), and per thread two
+  /// bit masks (rank-0 i64 locals, registers to nvcc, which would put an
+  /// array indexed by a slot in local memory): bit i the parity mbarrier
+  /// i's next phase completes with, and whether a copy is pending on it.
+  /// Null without TMA stages.
   Value mbarriers, tmaPhase, tmaPending;
   int64_t numMbarriers = 0;
+  /// Bit `mb` (an index) of the mask local `mask`, as an i32.
+  Value readMaskBit(Location loc, Value mask, Value mb);
+  /// Sets, clears or flips bit `mb` of the mask local `mask`.
+  enum class BitUpdate { set, clear, flip };
+  void updateMaskBit(Location loc, Value mask, Value mb, BitUpdate update);
   /// The slab of each TMA stage, set up before the body is lowered.
   DenseMap<Operation *, SlabAlloc *> tmaSlabs;
 
@@ -289,7 +296,8 @@ private:
   bool warpSpecialized = false;
   Role role = Role::Block;
   /// Warp specialisation: the "empty" mbarriers follow the numMbarriers
-  /// "full" ones; the producer's phase parity per slot.
+  /// "full" ones; the producer's phase parity per slot (a bit mask as
+  /// tmaPhase).
   Value emptyPhase;
   /// A block barrier some role asked for.
   std::optional<Location> roleBarrier;

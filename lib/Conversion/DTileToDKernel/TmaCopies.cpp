@@ -20,6 +20,9 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::lowering;
 
+/// Bits of the masks that track the TMA mbarriers' phases.
+static constexpr int64_t kMaskBits = 64;
+
 LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
   SmallVector<dtile::StageOp> stages;
   tileOp.walk([&](dtile::StageOp stage) {
@@ -126,15 +129,20 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
   int64_t total = empties ? 2 * numMbarriers : numMbarriers;
   mbarriers = allocShared(loc, {total}, b.getI64Type(), 8);
   // Per-thread phase tracking: every thread runs every stage and wait, so
-  // each counts the phases of every mbarrier for itself.
-  auto local = MemRefType::get({numMbarriers}, b.getI32Type());
-  tmaPhase = memref::AllocaOp::create(b, loc, local);
-  tmaPending = memref::AllocaOp::create(b, loc, local);
-  Value zero = constant(b.getI32IntegerAttr(0));
-  for (int64_t i = 0; i < numMbarriers; ++i) {
-    memref::StoreOp::create(b, loc, zero, tmaPhase, index(i));
-    memref::StoreOp::create(b, loc, zero, tmaPending, index(i));
-  }
+  // each counts the phases of every mbarrier for itself, a bit each.
+  if (numMbarriers > kMaskBits)
+    return tileOp.emitOpError("has ")
+           << numMbarriers << " TMA slots; their mbarriers' phases are "
+           << "tracked in " << kMaskBits << "-bit masks";
+  auto local = MemRefType::get({}, b.getI64Type());
+  Value zero = constant(b.getI64IntegerAttr(0));
+  auto newMask = [&] {
+    Value mask = memref::AllocaOp::create(b, loc, local);
+    memref::StoreOp::create(b, loc, zero, mask, ValueRange{});
+    return mask;
+  };
+  tmaPhase = newMask();
+  tmaPending = newMask();
   // One arrival per phase: the issuing thread's expect_tx. An "empty" phase
   // completes when every consumer thread released the slot.
   // Multicast, a slot's "empty" phase completes when both blocks of the
@@ -152,11 +160,8 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
     if (clustered)
       dkernel::FenceMbarrierInitOp::create(b, loc);
   });
-  if (empties) {
-    emptyPhase = memref::AllocaOp::create(b, loc, local);
-    for (int64_t i = 0; i < numMbarriers; ++i)
-      memref::StoreOp::create(b, loc, zero, emptyPhase, index(i));
-  }
+  if (empties)
+    emptyPhase = newMask();
   barrier(loc);
   if (clustered) {
     clusterRank = dkernel::ClusterBlockRankOp::create(b, loc, b.getIndexType());
@@ -196,8 +201,7 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   // Every thread notes the copy its next wait must cover (the producer
   // never waits for "full").
   if (role != Role::Producer)
-    memref::StoreOp::create(b, loc, constant(b.getI32IntegerAttr(1)),
-                            tmaPending, mb);
+    updateMaskBit(loc, tmaPending, mb, BitUpdate::set);
   auto descType = cast<dkernel::TmaDescriptorType>(alloc->descriptor.getType());
   int64_t parts = alloc->multicast ? 2 : 1;
   int64_t segments = alloc->slotViews.front().size() / parts;
@@ -262,25 +266,18 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
     });
     // Every thread waits until both blocks released it (a uniform wait,
     // like those for "full"); then this block's half may land in either.
-    Value phase = memref::LoadOp::create(b, loc, emptyPhase, mb);
-    dkernel::MbarrierWaitOp::create(b, loc, mbarriers, empty, phase);
-    memref::StoreOp::create(
-        b, loc,
-        arith::XOrIOp::create(b, loc, phase, constant(b.getI32IntegerAttr(1))),
-        emptyPhase, mb);
+    dkernel::MbarrierWaitOp::create(b, loc, mbarriers, empty,
+                                    readMaskBit(loc, emptyPhase, mb));
+    updateMaskBit(loc, emptyPhase, mb, BitUpdate::flip);
     ifThen(loc, cmpEq(loc, tid, 0), loadSlots);
     return success();
   }
   ifThen(loc, cmpEq(loc, tid, role == Role::Producer ? numThreads : 0), [&] {
     if (role == Role::Producer) {
-      Value phase = memref::LoadOp::create(b, loc, emptyPhase, mb);
       dkernel::MbarrierWaitOp::create(b, loc, mbarriers,
-                                      add(loc, mb, index(numMbarriers)), phase);
-      memref::StoreOp::create(
-          b, loc,
-          arith::XOrIOp::create(b, loc, phase,
-                                constant(b.getI32IntegerAttr(1))),
-          emptyPhase, mb);
+                                      add(loc, mb, index(numMbarriers)),
+                                      readMaskBit(loc, emptyPhase, mb));
+      updateMaskBit(loc, emptyPhase, mb, BitUpdate::flip);
     }
     dkernel::MbarrierArriveExpectTxOp::create(
         b, loc, mbarriers, mb, segments * descType.getBoxBytes());
@@ -289,9 +286,40 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   return success();
 }
 
+Value KernelLowering::readMaskBit(Location loc, Value mask, Value mb) {
+  Value bits = memref::LoadOp::create(b, loc, mask, ValueRange{});
+  Value shift = arith::IndexCastOp::create(b, loc, b.getI64Type(), mb);
+  Value bit = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, shift),
+      constant(b.getI64IntegerAttr(1)));
+  return arith::TruncIOp::create(b, loc, b.getI32Type(), bit);
+}
+
+void KernelLowering::updateMaskBit(Location loc, Value mask, Value mb,
+                                   BitUpdate update) {
+  Value bits = memref::LoadOp::create(b, loc, mask, ValueRange{});
+  Value shift = arith::IndexCastOp::create(b, loc, b.getI64Type(), mb);
+  Value bit = arith::ShLIOp::create(b, loc, constant(b.getI64IntegerAttr(1)),
+                                    shift);
+  Value updated;
+  switch (update) {
+  case BitUpdate::set:
+    updated = arith::OrIOp::create(b, loc, bits, bit);
+    break;
+  case BitUpdate::clear:
+    updated = arith::AndIOp::create(
+        b, loc, bits,
+        arith::XOrIOp::create(b, loc, bit, constant(b.getI64IntegerAttr(-1))));
+    break;
+  case BitUpdate::flip:
+    updated = arith::XOrIOp::create(b, loc, bits, bit);
+    break;
+  }
+  memref::StoreOp::create(b, loc, updated, mask, ValueRange{});
+}
+
 void KernelLowering::waitForTma(Location loc, ArrayRef<Value> which) {
   Value zero = constant(b.getI32IntegerAttr(0));
-  Value one = constant(b.getI32IntegerAttr(1));
   SmallVector<Value> all;
   if (which.empty()) {
     for (int64_t i = 0; i < numMbarriers; ++i)
@@ -299,17 +327,16 @@ void KernelLowering::waitForTma(Location loc, ArrayRef<Value> which) {
     which = all;
   }
   for (Value mb : which) {
-    Value pending = memref::LoadOp::create(b, loc, tmaPending, mb);
     Value issued =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, pending, zero);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              readMaskBit(loc, tmaPending, mb), zero);
     // Uniform: every thread issued (or noted) the same copies. The pending
     // flag also keeps a barrier named twice from being waited on twice.
     ifThen(loc, issued, [&] {
-      Value phase = memref::LoadOp::create(b, loc, tmaPhase, mb);
-      dkernel::MbarrierWaitOp::create(b, loc, mbarriers, mb, phase);
-      memref::StoreOp::create(b, loc, arith::XOrIOp::create(b, loc, phase, one),
-                              tmaPhase, mb);
-      memref::StoreOp::create(b, loc, zero, tmaPending, mb);
+      dkernel::MbarrierWaitOp::create(b, loc, mbarriers, mb,
+                                      readMaskBit(loc, tmaPhase, mb));
+      updateMaskBit(loc, tmaPhase, mb, BitUpdate::flip);
+      updateMaskBit(loc, tmaPending, mb, BitUpdate::clear);
     });
   }
 }

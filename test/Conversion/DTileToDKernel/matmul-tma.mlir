@@ -25,8 +25,11 @@
 //       CHECK:   %[[B1:.*]] = dkernel.alloc_shared offset 6144 : memref<32x16xf32, #gpu.address_space<workgroup>>
 //       CHECK:   %[[MB:.*]] = dkernel.alloc_shared offset 8192 : memref<4xi64, #gpu.address_space<workgroup>>
 //       CHECK:   %[[T:.*]] = gpu.thread_id x
-//       CHECK:   %[[PHASE:.*]] = memref.alloca() : memref<4xi32>
-//       CHECK:   %[[PENDING:.*]] = memref.alloca() : memref<4xi32>
+/// Each thread tracks the mbarriers in two bit masks (bit i for mbarrier
+/// i: the parity its next phase completes with, and whether a copy is
+/// pending on it), rank-0 locals nvcc keeps in registers.
+//       CHECK:   %[[PHASE:.*]] = memref.alloca() : memref<i64>
+//       CHECK:   %[[PENDING:.*]] = memref.alloca() : memref<i64>
 //       CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %{{.*}} : index
 //       CHECK:   scf.if %[[FIRST]] {
 // CHECK-COUNT-4:   dkernel.mbarrier_init %[[MB]][%{{.*}}], 1
@@ -34,7 +37,11 @@
 //  CHECK-NEXT:   gpu.barrier
 /// The prologue: every thread notes the pending copy, thread 0 expects the
 /// box's bytes and issues it into slot 0.
-//       CHECK:   memref.store %{{.*}}, %[[PENDING]][%[[C0:.*]]] : memref<4xi32>
+//       CHECK:   %[[PEND0:.*]] = memref.load %[[PENDING]][] : memref<i64>
+//  CHECK-NEXT:   %[[BIT0:.*]] = arith.index_cast %[[C0:.*]] : index to i64
+//  CHECK-NEXT:   %[[MASK0:.*]] = arith.shli %{{.*}}, %[[BIT0]] : i64
+//  CHECK-NEXT:   %[[SET0:.*]] = arith.ori %[[PEND0]], %[[MASK0]] : i64
+//  CHECK-NEXT:   memref.store %[[SET0]], %[[PENDING]][] : memref<i64>
 //  CHECK-NEXT:   scf.if %[[FIRST]] {
 //  CHECK-NEXT:     dkernel.mbarrier_arrive_expect_tx %[[MB]][%[[C0]]], 2048
 //  CHECK-NEXT:     dkernel.tma_load %[[DA]][%{{.*}}, %[[C0]]] -> %[[A0]], %[[MB]][%[[C0]]]
@@ -46,21 +53,34 @@
 /// for with the parity its thread counted, which then flips; a barrier
 /// follows, so the prefetch may overwrite the other slot.
 //       CHECK:   scf.for
-//       CHECK:     %[[P:.*]] = memref.load %[[PENDING]][%[[C0]]]
-//       CHECK:     %[[ISSUED:.*]] = arith.cmpi ne, %[[P]]
-//       CHECK:     scf.if %[[ISSUED]] {
-//  CHECK-NEXT:       %[[PH:.*]] = memref.load %[[PHASE]][%[[C0]]]
-//  CHECK-NEXT:       dkernel.mbarrier_wait %[[MB]][%[[C0]]], %[[PH]] : memref<4xi64, #gpu.address_space<workgroup>>, i32
-//  CHECK-NEXT:       %[[FLIP:.*]] = arith.xori %[[PH]]
-//  CHECK-NEXT:       memref.store %[[FLIP]], %[[PHASE]][%[[C0]]]
-//  CHECK-NEXT:       memref.store %{{.*}}, %[[PENDING]][%[[C0]]]
+//       CHECK:     %[[P:.*]] = memref.load %[[PENDING]][]
+//  CHECK-NEXT:     %[[PS:.*]] = arith.shrui %[[P]], %[[BIT0]] : i64
+//  CHECK-NEXT:     %[[PB:.*]] = arith.andi %[[PS]], %{{.*}} : i64
+//  CHECK-NEXT:     %[[PB32:.*]] = arith.trunci %[[PB]] : i64 to i32
+//  CHECK-NEXT:     %[[ISSUED:.*]] = arith.cmpi ne, %[[PB32]]
+//  CHECK-NEXT:     scf.if %[[ISSUED]] {
+//  CHECK-NEXT:       %[[PH:.*]] = memref.load %[[PHASE]][]
+//  CHECK-NEXT:       %[[PHS:.*]] = arith.shrui %[[PH]], %[[BIT0]] : i64
+//  CHECK-NEXT:       %[[PHB:.*]] = arith.andi %[[PHS]], %{{.*}} : i64
+//  CHECK-NEXT:       %[[PARITY:.*]] = arith.trunci %[[PHB]] : i64 to i32
+//  CHECK-NEXT:       dkernel.mbarrier_wait %[[MB]][%[[C0]]], %[[PARITY]] : memref<4xi64, #gpu.address_space<workgroup>>, i32
+//  CHECK-NEXT:       %[[PH2:.*]] = memref.load %[[PHASE]][]
+//  CHECK-NEXT:       %[[FLIP:.*]] = arith.xori %[[PH2]], %[[MASK0]] : i64
+//  CHECK-NEXT:       memref.store %[[FLIP]], %[[PHASE]][]
+//  CHECK-NEXT:       %[[P2:.*]] = memref.load %[[PENDING]][]
+//  CHECK-NEXT:       %[[NOT0:.*]] = arith.xori %[[MASK0]], %{{.*}} : i64
+//  CHECK-NEXT:       %[[CLEAR:.*]] = arith.andi %[[P2]], %[[NOT0]] : i64
+//  CHECK-NEXT:       memref.store %[[CLEAR]], %[[PENDING]][]
 // CHECK-COUNT-3:   dkernel.mbarrier_wait
 //       CHECK:     gpu.barrier
 //   CHECK-NOT:     gpu.barrier
 /// The prefetch of chunk k + 1 picks its slot's mbarrier and view.
 //       CHECK:     scf.if
 //       CHECK:       %[[SLOT:.*]] = arith.remui
-//       CHECK:       memref.store %{{.*}}, %[[PENDING]][%[[SLOT]]]
+//       CHECK:       %[[SB:.*]] = arith.index_cast %[[SLOT]] : index to i64
+//  CHECK-NEXT:       %[[SM:.*]] = arith.shli %{{.*}}, %[[SB]] : i64
+//  CHECK-NEXT:       %[[SSET:.*]] = arith.ori %{{.*}}, %[[SM]] : i64
+//  CHECK-NEXT:       memref.store %[[SSET]], %[[PENDING]][]
 //  CHECK-NEXT:       scf.if %[[FIRST]] {
 //  CHECK-NEXT:         dkernel.mbarrier_arrive_expect_tx %[[MB]][%[[SLOT]]], 2048
 //  CHECK-NEXT:         %[[IS0:.*]] = arith.cmpi eq, %[[SLOT]]
@@ -75,7 +95,7 @@
 //  CHECK-SAME:   %{{.*}}: !dkernel.tma_descriptor<32x32xf32, swizzle = 0>)
 //       CHECK:   scf.for
 //       CHECK:     gpu.barrier
-//  CHECK-NEXT:     memref.store
+//       CHECK:     memref.store
 //  CHECK-NEXT:     scf.if
 //  CHECK-NEXT:       dkernel.mbarrier_arrive_expect_tx %{{.*}}[%{{.*}}], 4096
 //  CHECK-NEXT:       dkernel.tma_load

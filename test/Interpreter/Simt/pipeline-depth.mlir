@@ -68,11 +68,11 @@
 /// (its carried slot index), not every mbarrier with a copy in flight.
 // KERNEL-LABEL: dkernel.func @d3n4
 //       KERNEL:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[SLOT:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, index, index)
-//  KERNEL-NEXT:     memref.load %{{.*}}[%[[SLOT]]]
-//  KERNEL-NEXT:     arith.cmpi ne
+//  KERNEL-NEXT:     memref.load %{{.*}}[] : memref<i64>
+//  KERNEL-NEXT:     arith.index_cast %[[SLOT]] : index to i64
+//       KERNEL:     arith.cmpi ne
 //  KERNEL-NEXT:     scf.if
-//  KERNEL-NEXT:       memref.load %{{.*}}[%[[SLOT]]]
-//  KERNEL-NEXT:       dkernel.mbarrier_wait %{{.*}}[%[[SLOT]]]
+//       KERNEL:       dkernel.mbarrier_wait %{{.*}}[%[[SLOT]]]
 //   KERNEL-NOT:       dkernel.mbarrier_wait
 //       KERNEL:     gpu.barrier
 //  KERNEL-NEXT:     arith.cmpi ult, %{{.*}}, %c2
