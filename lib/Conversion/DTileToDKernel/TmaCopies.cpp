@@ -289,9 +289,9 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
 Value KernelLowering::readMaskBit(Location loc, Value mask, Value mb) {
   Value bits = memref::LoadOp::create(b, loc, mask, ValueRange{});
   Value shift = arith::IndexCastOp::create(b, loc, b.getI64Type(), mb);
-  Value bit = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, bits, shift),
-      constant(b.getI64IntegerAttr(1)));
+  Value bit =
+      arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, shift),
+                            constant(b.getI64IntegerAttr(1)));
   return arith::TruncIOp::create(b, loc, b.getI32Type(), bit);
 }
 
@@ -299,8 +299,8 @@ void KernelLowering::updateMaskBit(Location loc, Value mask, Value mb,
                                    BitUpdate update) {
   Value bits = memref::LoadOp::create(b, loc, mask, ValueRange{});
   Value shift = arith::IndexCastOp::create(b, loc, b.getI64Type(), mb);
-  Value bit = arith::ShLIOp::create(b, loc, constant(b.getI64IntegerAttr(1)),
-                                    shift);
+  Value bit =
+      arith::ShLIOp::create(b, loc, constant(b.getI64IntegerAttr(1)), shift);
   Value updated;
   switch (update) {
   case BitUpdate::set:
