@@ -172,10 +172,8 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
 
 LogicalResult KernelLowering::checkMulticast(dtile::StageOp stage,
                                              dtile::TileOp tileOp) {
-  int64_t blocks = 1;
-  if (std::optional<ArrayRef<int64_t>> cluster = tileOp.getCluster())
-    for (int64_t extent : *cluster)
-      blocks *= extent;
+  std::optional<ArrayRef<int64_t>> cluster = tileOp.getCluster();
+  int64_t blocks = cluster ? llvm::product_of(*cluster) : 1;
   if (blocks != 2)
     return stage.emitOpError("is multicast, which the lowering supports in "
                              "clusters of 2 blocks; the tile's has ")
@@ -207,6 +205,9 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   int64_t segments = alloc->slotViews.front().size() / parts;
   // One box per swizzle segment, all completing on the slot's mbarrier.
   // Multicast, this block's half of each, landing in both blocks.
+  Value bothBlocks = alloc->multicast
+                         ? constant(b.getIntegerAttr(b.getI16Type(), 0b11))
+                         : Value();
   auto loadSlot = [&](ArrayRef<Value> views) {
     for (int64_t segment = 0; segment < segments; ++segment) {
       SmallVector<Value> coords(origin);
@@ -218,7 +219,6 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
                                    /*multicast=*/Value());
         continue;
       }
-      Value mask = constant(b.getIntegerAttr(b.getI16Type(), 0b11));
       for (int64_t half = 0; half < 2; ++half)
         ifThen(loc, cmpEq(loc, clusterRank, half), [&] {
           SmallVector<Value> at(coords);
@@ -227,7 +227,7 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
                   index(half * descType.getBoxShape()[alloc->halfDim]));
           dkernel::TmaLoadOp::create(b, loc, alloc->descriptor, at,
                                      views[segment * 2 + half], mbarriers, mb,
-                                     mask);
+                                     bothBlocks);
         });
     }
   };

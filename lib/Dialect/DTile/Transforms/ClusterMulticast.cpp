@@ -120,8 +120,8 @@ llvm::Expected<Plan> planCluster(KernelOp kernel, TargetAttr target) {
   StageOp first = plan.multicast.front();
   ArrayRef<int64_t> box = first.getBox();
   auto outer = llvm::find_if(box, [](int64_t e) { return e > 1; });
-  auto element = cast<MemRefType>(first.getSource().getType()).getElementType();
-  int64_t elementBytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t elementBytes = dkernel::getScalarBytes(
+      cast<MemRefType>(first.getSource().getType()).getElementType());
   int64_t halfBytes = elementBytes;
   if (outer != box.end() && outer + 1 != box.end()) {
     int64_t inner = first.getSwizzle() != 0 ? first.getSwizzle() / elementBytes
@@ -178,10 +178,9 @@ protected:
     if (option.clusterM == 1)
       return success();
     llvm::Expected<Plan> plan = planCluster(kernel, target);
-    if (!plan) {
-      llvm::consumeError(plan.takeError());
-      return failure();
-    }
+    if (!plan)
+      return kernel.emitOpError("cluster_multicast: ")
+             << llvm::toString(plan.takeError());
     TileOp tile = kernel.getTile();
     SmallVector<int64_t> cluster(tile.getBlockExtents().size(), 1);
     cluster[plan->axis] = option.clusterM;

@@ -454,8 +454,10 @@ def DKernel_TmaDescriptorOp : DKernel_Op<"tma_descriptor", [
   let description = [{
     Ties descriptor parameter `descriptor` to buffer parameter `buffer` of the
     same kernel: the runtime encodes the descriptor from that buffer before
-    each launch. Both must be parameters; the box fits in the buffer, has its
-    element type, and the buffer's rows span a multiple of 16 bytes.
+    each launch. Both must be parameters of the same rank and element type,
+    and the buffer's rows span a multiple of 16 bytes. The box may reach past
+    the buffer's end: TMA fills what lies outside with zeros (a 64-row box
+    of a 32-row activation on the H200).
 
     The op has no memory-effect interface, so it counts as having unknown
     effects and no cleanup erases it.
