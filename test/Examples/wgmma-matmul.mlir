@@ -22,7 +22,22 @@
 /// TMA-copied as K rows by N and read transposed.
 // DEFAULT: dkernel.func @matmul_0_reduce
 // DEFAULT-SAME: wgmma = true
+/// A step waits for its chunk's mbarriers and issues its wgmmas with no
+/// block barrier between (each thread waited itself); the refill of the
+/// slot the previous step read follows the commit, behind the one barrier
+/// of the step, then the step retires its group.
+// DEFAULT: scf.for
+// DEFAULT: dkernel.mbarrier_wait
+// DEFAULT-NOT: gpu.barrier
+// DEFAULT: dkernel.wgmma_fence
+// DEFAULT-NOT: gpu.barrier
 // DEFAULT: dkernel.wgmma_mma_async {{.*}} major_b mn
+// DEFAULT-NOT: gpu.barrier
+// DEFAULT: dkernel.wgmma_commit_group
+// DEFAULT-NEXT: scf.if
+// DEFAULT: gpu.barrier
+// DEFAULT: dkernel.tma_load
+// DEFAULT: dkernel.wgmma_wait_group 0
 
 /// Every fork of the layer (a seeded sample of wgmma, mma_sync and SIMT
 /// variants) at the Kernel level on the SIMT interpreter, within the

@@ -47,7 +47,7 @@ static bool isFencedRotation(dtile::StageOp stage, dloop::ForOp loop) {
     return true;
   for (Operation *next = stage->getNextNode(); next; next = next->getNextNode())
     if (isa<dtile::AsyncWaitOp>(next))
-      return true;
+      return waitEndsWithBarrier(next);
   return false;
 }
 
@@ -64,9 +64,9 @@ bool lowering::needsBarrierBefore(Operation *op) {
       // the walk back from it is ours) or put one before its copies.
       if (isa<dtile::StageOp>(prev))
         return false;
-      // An async wait ends with a barrier.
+      // An async wait ends with a barrier, but before warpgroup MMAs.
       if (isa<dtile::AsyncWaitOp>(prev))
-        return false;
+        return !waitEndsWithBarrier(prev);
       if (isMemoryEffectFree(prev))
         continue;
       return true;
@@ -96,4 +96,15 @@ bool lowering::nextIsSyncStage(Operation *op) {
       return false;
   }
   return false;
+}
+
+bool lowering::waitEndsWithBarrier(Operation *wait) {
+  for (Operation *next = wait->getNextNode(); next;
+       next = next->getNextNode()) {
+    if (isa<dkernel::WgmmaFenceOp>(next))
+      return false;
+    if (!isMemoryEffectFree(next))
+      return true;
+  }
+  return true;
 }

@@ -326,6 +326,11 @@ bool needsBarrierBefore(Operation *op);
 /// puts the barrier after both copies.
 bool nextIsSyncStage(Operation *op);
 
+/// Whether the TMA wait `wait` ends with a barrier: not where warpgroup
+/// MMAs follow, which read the slabs each thread waited for itself (the
+/// refill after them puts its own barrier first).
+bool waitEndsWithBarrier(Operation *wait);
+
 } // namespace deplodock::lowering
 
 #endif // DEPLODOCK_LIB_CONVERSION_DTILETODKERNEL_KERNELLOWERING_H

@@ -153,8 +153,9 @@ LogicalResult KernelLowering::lowerAsyncWait(dtile::AsyncWaitOp op) {
       return failure();
     waitForTma(op.getLoc(), *which);
     // Consumers of a producer warp: each waited for the copies itself, and
-    // releases the slot through its "empty" mbarrier, not a barrier.
-    if (role == Role::Consumer)
+    // releases the slot through its "empty" mbarrier, not a barrier. Nor
+    // do warpgroup MMAs wait for the other threads (see needsBarrierBefore).
+    if (role == Role::Consumer || !waitEndsWithBarrier(op))
       return success();
   } else if (target.has(GpuFeature::cp_async))
     dkernel::CpAsyncWaitOp::create(b, op.getLoc(), op.getKeep());

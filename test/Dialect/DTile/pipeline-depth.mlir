@@ -111,11 +111,20 @@
 //       BEHIND:     dloop.yield %[[DLAST]]#0, {{.*}}, %[[DLAST]]#15, %{{.*}}, %{{.*}}, %[[NEXT]]#0, %[[NEXT]]#1 :
 //       BEHIND:   %[[READY:.*]]:16 = dkernel.wgmma_wait_group 0 [%[[LOOP]]#0, {{.*}}, %[[LOOP]]#15]
 //       BEHIND:   arith.truncf %[[READY]]#0
+/// The wait-0 step refills the slot the previous step read after its own
+/// wgmma commit: that group retired before this step, and the tensor cores
+/// start before the refill (a cluster's slot handshake with multicast).
 // WAIT0-LABEL: func.func @matmul
 //   WAIT0-NOT:   wgmma_wait =
 //       WAIT0:   dloop.for {{.*}} unroll 4 {
+//  WAIT0-NEXT:     dtile.async_wait keep 0 for
+//  WAIT0-NEXT:     %[[MORE:.*]] = arith.cmpi ult
+//   WAIT0-NOT:     dtile.stage
+//       WAIT0:     dkernel.wgmma_fence
 //       WAIT0:     dkernel.wgmma_commit_group
-//  WAIT0-NEXT:     dkernel.wgmma_wait_group 0 [
+//  WAIT0-NEXT:     scf.if %[[MORE]]
+//       WAIT0:       dtile.stage {{.*}} buffers 3 slot
+//       WAIT0:     dkernel.wgmma_wait_group 0 [
 //   WAIT0-NOT:   dkernel.wgmma_wait_group 1
 
 /// Refusals: two slots (stages unset), no pipeline, no wgmma loop, a count

@@ -12,7 +12,9 @@
 // k's slabs, so the later chunks stay in flight; only TMA honours that (one
 // mbarrier per slot), so depths beyond 2 are offered where every stage
 // travels by TMA (cp.async's group counting at the loop tail is a later
-// step). Forks skip, apply, and apply deeper; the heuristic applies it where
+// step). A wait-free warpgroup MMA loop refills after its step's wgmma
+// commit instead, so the tensor cores do not wait for the refill. Forks
+// skip, apply, and apply deeper; the heuristic applies it where
 // the copies are asynchronous (so they can overlap the computation) and
 // there are two chunks or more, as deep as fits for warpgroup MMA loops of
 // eight chunks or more. With wgmma_wait = 1 (depth 3 or more, warpgroup MMA
@@ -208,6 +210,21 @@ void waitOneGroupBehind(dloop::ForOp loop) {
     acc.replaceAllUsesExcept(ready, drain);
 }
 
+/// Moves the refill (the prefetch) of the pipelined warpgroup MMA `loop`,
+/// whose steps retire their own group (wait_group 0), after the step's
+/// commit: the slot it fills was read by the previous step's group, retired
+/// already, so the tensor cores start on chunk k before the barrier and the
+/// copy's issue (a cluster's handshake on the slot, with multicast) rather
+/// than after them.
+void refillAfterIssue(dloop::ForOp loop) {
+  if (!getChunkWgmmaWait(loop))
+    return;
+  auto commit = *loop.getBody()->getOps<dkernel::WgmmaCommitGroupOp>().begin();
+  for (scf::IfOp prefetch :
+       llvm::reverse(llvm::to_vector(loop.getBody()->getOps<scf::IfOp>())))
+    prefetch->moveAfter(commit);
+}
+
 /// The depths beyond 2 `kernel`'s staged chunk `loops` can take: every stage
 /// travels by TMA (whose waits can name a slot), each loop has that many
 /// chunks, and the deeper rotations fit in shared memory beside the other
@@ -282,6 +299,8 @@ protected:
       dloop::ForOp pipelined = pipeline(loop, option.stages.value_or(2));
       if (option.wgmmaWait == 1)
         waitOneGroupBehind(pipelined);
+      else
+        refillAfterIssue(pipelined);
     }
     cleanupKernel(kernel);
     return success();
