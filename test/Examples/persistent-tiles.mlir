@@ -26,7 +26,7 @@
 // RUN: deplodock-opt %t.softmax.mlir --lower-to-tile="list-forks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SOFTMAX
 // RUN: deplodock-opt %t.sdpa.mlir --lower-to-tile="list-forks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SDPA
 // RUN: deplodock-opt %t.matmul.mlir --lower-to-tile="knobs=split_k=2 list-forks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLITK
-// RUN: not deplodock-opt %t.bf16.mlir --lower-to-tile="knobs=persistent=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONEWAVE
+// RUN: not deplodock-opt %t.bf16.mlir --lower-to-tile="knobs=wgmma=true,warpgroups=2,wgmma_n=256,persistent=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONEWAVE
 
 /// On the SIMT interpreter, against the reference lowering at the dtype's
 /// tolerance: wgmma (pipelined 2, 3 and 4 deep, wgmma_wait 1, single
@@ -97,7 +97,7 @@
 // SDPA: remark: @sdpa_0_reduce: persistent_tiles: does not apply: online-softmax kernels are not offered
 // SPLITK: remark: @matmul_0_reduce: persistent_tiles: does not apply: its blocks fold split-K partial sums into zeroed outputs by atomics; the split already multiplies the blocks
 
-/// The default wgmma tile (128 x 256) leaves 2 tiles for 3 multiprocessors.
+/// A 128 x 256 wgmma tile leaves 2 tiles for 3 multiprocessors.
 // ONEWAVE: error: 'dtile.kernel' op knob persistent=true: persistent_tiles cannot take @matmul_0_reduce: 2 tiles fit one wave of 3 multiprocessors
 
 // EACH4-COUNT-4: compare result #0 after 'lower-to-kernel{knobs={{.*}}persistent=true{{.*}}: PASS

@@ -114,7 +114,7 @@
 /// wgmma=false; where the rule does not apply, list-forks says why.
 // FORKS: @linear_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (2, true, 32), (2, true, 64), (2, true, 128), false}
 // FORKS: @ragged_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (2, true, 32), (2, true, 64), false}
-// FORKS: @kn_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (1, true, 256), (2, true, 32), (2, true, 64), (2, true, 128), (2, true, 256), false}
+// FORKS: @kn_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (1, true, 192), (1, true, 256), (2, true, 32), (2, true, 64), (2, true, 128), (2, true, 192), (2, true, 256), false}
 // FORKS: @tm_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (2, true, 32), (2, true, 64), false}
 // FORKS: @strided_0_reduce: wgmma_async: does not apply: the operands are not indexed [..., M, K] or [..., K, M] for A and [..., N, K] or [..., K, N] for B, the layouts wgmma reads
 // FORKS: @short_0_reduce: wgmma_async: does not apply: TMA cannot copy the slabs of any block tile (M 64, N 64, K 32): the boxes must lie inside the operands (but for M rows short of the last warpgroup's 64), whose rows must span multiples of 16 bytes

@@ -156,8 +156,8 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     wgmma_n / 2 f32 accumulators plus 32 registers (addresses, descriptors,
     epilogue) fit in its share of the registers, min(registers_per_thread,
     registers_per_sm / threads): warpgroups 1, 2, 4 and wgmma_n 32, 64,
-    128, 256 (on sm_90a not 4 x 256, whose 512 threads get 128 registers
-    each); wgmma=false last. With `wgmma_split_k` = S (split-K: few output
+    128, 192, 256 (on sm_90a not 4 x 256, whose 512 threads get 128
+    registers each); wgmma=false last. With `wgmma_split_k` = S (split-K: few output
     tiles, a long K) the K chunks are dealt to S blocks along a new
     outermost block axis `<k>_s`, each a contiguous range of chunks; each
     stores its f32 accumulators to a workspace `memref.alloc` of [S, block
@@ -169,13 +169,19 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     two in [2, 64] dividing the chunk count and leaving each split 4 chunks
     or more, where nothing reads the outputs, the tile writes memory only
     after its loop and the workspace has at most 2^31 - 1 elements.
-    Heuristic: wgmma; the largest block tile of 8192 accumulators or more
-    whose own blocks give half the SMs one, unsplit (on the H200, 64 x 128
+    Heuristic: wgmma; of the block tiles of 8192 accumulators or more
+    whose own blocks give half the SMs one, unsplit, the one leaving the
+    busiest SM the fewest accumulators (rounds of a block per SM times the
+    tile), then the largest: N = 192 rounds the waves of the long
+    projections (Qwen gate_proj s512: 396 tiles of 128 x 192 fill three
+    rounds of 132 SMs, where 296 of 128 x 256 leave the third a quarter
+    full) (on the H200, 64 x 128
     and 128 x 64 tiles beat 128 x 256 tiles split 4 or 8 ways by 1.2-2.1x
     on the suite's M = 128 and 512 GEMMs: the split's second kernel and
     workspace cost more; bench/results/forks-h200-2026-11-27b.md); else the
-    largest block tile that still fills half the SMs (else the one with
-    most blocks), counting each tile's blocks times the split it would
+    largest block tile with N a power of two that still fills half the SMs
+    (else the one with most blocks), counting each tile's blocks times the
+    split it would
     take (none where the tile already gives half the SMs a block and every
     SM 4 warps; else the fewest giving 7/8 of the SMs a block and every SM
     4 warps, else the most); ties to 2 warpgroups. A 32-row activation
