@@ -15,6 +15,9 @@
 // RUN: deplodock-run --interp %t.f16.small.mlir --pipeline=lower-to-tensor --check-variants=200 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --rtol=1e-3 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.bf16.small.mlir --pipeline=lower-to-tensor --check-variants=200 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --rtol=8e-3 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-opt %t.f16.small.mlir --lower-to-kernel="knobs=tensor_cores=false,split_k=4,split_workspace=true" | FileCheck %s --check-prefix=TWO
+// RUN: deplodock-run --interp %t.matmul.mlir --pipeline="lower-to-tensor,lower-to-kernel{knobs=split_k=4}" --output-dir=%t.atomic --print=none
+// RUN: deplodock-run --interp %t.matmul.mlir --pipeline="lower-to-tensor,lower-to-kernel{knobs=split_k=4,split_workspace=true}" --expect=%t.atomic/result0.npy --rtol=0 --atol=0 --print=none | FileCheck %s --check-prefix=EXACT
+// RUN: deplodock-opt %t.matmul.mlir --lower-to-kernel="knobs=split_k=4,split_workspace=true" | FileCheck %s --check-prefix=EXACT-IR
 
 /// Issue 14's case: a 64 x 2048 x 64 f16 (bf16) matmul split 32 ways. The
 /// partial sums meet in an f32 workspace and are rounded once by the sum
@@ -33,3 +36,13 @@
 /// The split kernel writes f32 partial sums; the sum kernel stores f16.
 // TWO: dkernel.func @matmul_0_reduce({{.*}}memref<4x16x32xf32>
 // TWO: dkernel.func @matmul_0_reduce_split_sum({{.*}}memref<4x16x32xf32>{{.*}}memref<1x16x32xf16>
+
+/// Bit for bit: the 16 x 256 f32 matmul split 4 ways through the workspace,
+/// its sum kernel reading a float4 of 4 columns per split, gives exactly
+/// what the atomic split gives (each output zeroed, then the same 4
+/// partial sums added split 0 first, in f32): the vector reads and the
+/// unrolled split loop keep the order and the precision of the sum.
+// EXACT: compare result #0 after 'lower-to-tensor,lower-to-kernel{knobs=split_k=4,split_workspace=true}': max abs error 0, max rel error 0: PASS
+// EXACT-IR: dkernel.func @matmul_0_reduce_split_sum(%{{.*}}: memref<4x16x256xf32>, %{{.*}}: memref<1x16x256xf32>)
+// EXACT-IR:   dkernel.vector_load %{{.*}} : memref<4x16x256xf32> -> f32, f32, f32, f32
+// EXACT-IR:   dkernel.vector_store({{.*}}), %{{.*}}[{{.*}}] : (f32, f32, f32, f32), memref<1x16x256xf32>

@@ -73,10 +73,29 @@
 // QWENGATE512-NOT: split
 
 /// The CUDA of the wgmma split kernel (TMA copies, wgmma, f32 stores to
-/// the workspace) and its sum kernel.
+/// the workspace) and its sum kernel: 128 threads a block, each summing 4
+/// adjacent columns of the 128 x 3584 output, one float4 read of the
+/// workspace per split (the 8 splits unrolled, split 0 first), and the 4
+/// bf16 results stored in one 8-byte store.
 // CUDA: __global__ void __launch_bounds__(256)
 // CUDA-NEXT: matmul_0_reduce(const __nv_bfloat16* __restrict__ in0, const __nv_bfloat16* __restrict__ in1, float* __restrict__ out0,
 // CUDA: cp.async.bulk.tensor
 // CUDA: wgmma.mma_async
-// CUDA: __global__ void __launch_bounds__(256)
+// CUDA: __global__ void __launch_bounds__(128)
 // CUDA-NEXT: matmul_0_reduce_split_sum(const float* __restrict__ in0, __nv_bfloat16* __restrict__ out0)
+// CUDA:        #pragma unroll 8
+// CUDA-NEXT:   for (int i0 = 0; i0 < 8; i0 += 1) {
+// CUDA-NEXT:     const int [[O:v[0-9]+]] = v1 * 512;
+// CUDA-NEXT:     const int [[T:v[0-9]+]] = v2 * 4;
+// CUDA-NEXT:     const int [[C:v[0-9]+]] = [[O]] + [[T]];
+// CUDA-NEXT:     const float4 vl0 = *reinterpret_cast<const float4 *>(&in0[i0 * 458752 + v0 * 3584 + [[C]]]);
+// CUDA-NEXT:     const float [[X:v[0-9]+]] = vl0.x;
+// CUDA-NEXT:     const float {{v[0-9]+}} = vl0.y;
+// CUDA-NEXT:     const float {{v[0-9]+}} = vl0.z;
+// CUDA-NEXT:     const float {{v[0-9]+}} = vl0.w;
+// CUDA-NEXT:     const float {{v[0-9]+}} = acc0 + [[X]];
+// CUDA-NOT:    in0[
+// CUDA:          alignas(8) const __nv_bfloat16 vs0[4] = {
+// CUDA-NEXT:     *reinterpret_cast<uint2 *>(&out0[v0 * 3584 + {{v[0-9]+}}]) = *reinterpret_cast<const uint2 *>(vs0);
+// CUDA-NEXT:   }
+// CUDA-NEXT: }

@@ -16,7 +16,8 @@
 /// the new outermost block axis r0_s, each staging chunks 4 s + [0, 4) by
 /// TMA; the accumulators go to the f32 workspace [4, M, N] at the split's
 /// index, and @lin_0_reduce_split_sum, born mapped, sums the 4 splits in
-/// order and rounds to bf16 once.
+/// order and rounds to bf16 once, 4 adjacent columns a thread: a float4
+/// read of the workspace per split, one 8-byte store of the 4 outputs.
 // CHECK-LABEL: func.func @lin
 //       CHECK:   %[[OUT:.*]] = memref.alloc() : memref<64x128xbf16>
 //       CHECK:   %[[WS:.*]] = memref.alloc() : memref<4x64x128xf32>
@@ -29,11 +30,12 @@
 //       CHECK:       dloop.store %[[ACC]]#0, %[[W]][%[[S]], %{{.*}}, %{{.*}}] : memref<4x64x128xf32>
 //   CHECK-NOT:       arith.truncf
 //       CHECK:   dtile.kernel @lin_0_reduce_split_sum ins(%[[P:[^ ]+]] = %[[WS]] : memref<4x64x128xf32>) outs(%[[Y:[^ ]+]] = %[[OUT]] : memref<64x128xbf16>) {
-//       CHECK:       %[[SUM:.*]] = dloop.for %[[S2:.*]] = 0 to 4 reduce "r0_s" iter(%[[A:.*]] = %{{.*}} : f32) {
-//  CHECK-NEXT:         %[[PART:.*]] = dloop.load %[[P]][%[[S2]], {{.*}}] : memref<4x64x128xf32>
-//  CHECK-NEXT:         arith.addf %[[A]], %[[PART]] : f32
-//       CHECK:       arith.truncf %[[SUM]] : f32 to bf16
-//       CHECK:       dloop.store {{.*}}, %[[Y]]
+//       CHECK:     dtile.tile blocks(%{{.*}} : 8 "d0_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_v") {
+//       CHECK:       %[[SUM:.*]]:4 = dloop.for %[[S2:.*]] = 0 to 4 reduce "r0_s" iter(%[[A:[^ ]+]] = %{{.*}} : f32, {{.*}}) unroll 4 {
+//       CHECK:         %[[PART:.*]]:4 = dkernel.vector_load %[[P]][%[[S2]], {{.*}}] : memref<4x64x128xf32> -> f32, f32, f32, f32
+//  CHECK-NEXT:         arith.addf %[[A]], %[[PART]]#0 : f32
+//       CHECK:       arith.truncf %[[SUM]]#0 : f32 to bf16
+//       CHECK:       dkernel.vector_store({{.*}}), %[[Y]][{{.*}}] : (bf16, bf16, bf16, bf16), memref<64x128xbf16>
 
 /// mma_split_k = 4: 32 K steps of 32, 8 per split, staged at step
 /// 8 s + ko; the same workspace and sum kernel.

@@ -2,12 +2,14 @@
 // workspace between them (split-K through an f32 workspace): the worker
 // allocates the workspace, runs both launches in order, checks the final
 // output against the CPU interpreter and times each kernel and the whole
-// sequence (the fake device's 10 us a kernel, on a simulated clock).
+// sequence (the fake device's 10 us a kernel, on a simulated clock). The
+// sum kernel reads the workspace a float4 a thread: 128 threads cover the
+// 16 x 32 outputs in one block.
 // RUN: deplodock-run --bench %s --fake-device --warmup-ms=0.1 --max-time-ms=1 --knobs="mm_0_reduce:split_k=4,split_workspace=true" | FileCheck %s
 // CHECK:      reference: 1 output checked against the CPU interpreter (max abs error 0)
 // CHECK-NEXT: #   kernel                 median_us   share
 // CHECK-NEXT: 0   mm_0_reduce                10.00   50.0% {{.*}} [4,4,4]
-// CHECK-NEXT: 1   mm_0_reduce_split_sum      10.00   50.0% {{.*}} [2,1,1]
+// CHECK-NEXT: 1   mm_0_reduce_split_sum      10.00   50.0% {{.*}} [1,1,1] [128,1,1]
 // CHECK-NEXT:     sum of kernels             20.00
 // CHECK-NEXT:     function                   20.00
 

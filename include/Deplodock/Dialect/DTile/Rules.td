@@ -296,6 +296,10 @@ def DTileSplitMatmulK : TileRule<"dtile-split-matmul-k", "split_matmul_k",
     (the output points' innermost axes over up to 256 threads, masked),
     sums the splits in order, applies the epilogue (any pointwise one:
     SiLU, products, the rounding to f16 or bf16) and stores the outputs.
+    Where the output rows hold whole runs of 4 f32 columns, a thread sums
+    4 adjacent columns: one float4 read of the workspace per split (the
+    split loop unrolled) and one vector store of the 4 outputs where the
+    output allows it; the sums, in f32 and split 0 first, are unchanged.
     Deterministic, and legal for half outputs; not for a sum kept in f16 or
     bf16. The workspace must hold at most 2^31 - 1 elements.
     Legal: 1 (no split) and, for each divisor of the chunk count up to 64

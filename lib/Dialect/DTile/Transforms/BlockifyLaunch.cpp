@@ -390,6 +390,10 @@ LogicalResult dtile::dealRowsToThreads(KernelOp kernel, int64_t threads) {
   return BlockifyLaunch().applyThreads(kernel, threads);
 }
 
+bool dtile::dealsRowsEvenly(ArrayRef<int64_t> extents, int64_t threads) {
+  return planThreads(extents, threads).has_value();
+}
+
 std::unique_ptr<Rule> dtile::createBlockifyLaunchRule() {
   return std::make_unique<BlockifyLaunch>();
 }

@@ -5,13 +5,16 @@
 // the coordinate a split rebuilds (block * tile + thread, or a register-tile
 // copy's row) may run past the extent, and the accesses it reaches are
 // guarded by `coord < extent`. A load so guarded yields zero when out of
-// range; a store is skipped. Values computed for an out-of-range coordinate
-// are garbage that no store writes, so nothing but the accesses needs a
-// guard, and block-wide ops (stages, combines) stay outside every branch.
+// range; a store is skipped (vector loads and stores alike). Values computed
+// for an out-of-range coordinate are garbage that no store writes, so nothing
+// but the accesses needs a guard, and block-wide ops (stages, combines) stay
+// outside every branch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileUtils.h"
+
+#include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -69,20 +72,28 @@ static Value conjunction(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
   return all;
 }
 
-void dtile::guardLoad(dloop::LoadOp load, Value cond) {
+/// Wraps `load` (a dloop.load or dkernel.vector_load) in `scf.if %cond`,
+/// yielding zeros when the condition fails.
+static void guardResults(Operation *load, Value cond) {
   OpBuilder b(load);
-  Location loc = load.getLoc();
-  Type type = load.getType();
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+  Location loc = load->getLoc();
+  TypeRange types = load->getResultTypes();
+  auto ifOp = scf::IfOp::create(b, loc, types, cond,
                                 /*withElseRegion=*/true);
-  load.getResult().replaceAllUsesWith(ifOp.getResult(0));
+  load->replaceAllUsesWith(ifOp.getResults());
   b.setInsertionPointToEnd(ifOp.thenBlock());
-  auto yield = scf::YieldOp::create(b, loc, load.getResult());
+  auto yield = scf::YieldOp::create(b, loc, load->getResults());
   load->moveBefore(yield);
   b.setInsertionPointToEnd(ifOp.elseBlock());
-  Value zero =
-      arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
-  scf::YieldOp::create(b, loc, zero);
+  SmallVector<Value> zeros;
+  for (Type type : types)
+    zeros.push_back(arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
+  scf::YieldOp::create(b, loc, zeros);
+}
+
+void dtile::guardLoad(dloop::LoadOp load, Value cond) {
+  guardResults(load, cond);
 }
 
 void dtile::guardAccesses(Block &scope, ArrayRef<Mask> masks) {
@@ -105,18 +116,19 @@ void dtile::guardAccesses(Block &scope, ArrayRef<Mask> masks) {
         buildInRange(b, mask.coord.getLoc(), mask.coord, mask.extent));
     reached.push_back(dependents(scope, mask.coord));
   }
-  SmallVector<dloop::LoadOp> loads;
-  SmallVector<dloop::StoreOp> stores;
+  // Scalar and vector accesses alike (a second kernel may read and write
+  // runs before it is dealt to threads).
+  SmallVector<Operation *> loads, stores;
   scope.walk([&](Operation *op) {
-    if (auto load = dyn_cast<dloop::LoadOp>(op))
-      loads.push_back(load);
-    else if (auto store = dyn_cast<dloop::StoreOp>(op))
-      stores.push_back(store);
+    if (isa<dloop::LoadOp, dkernel::VectorLoadOp>(op))
+      loads.push_back(op);
+    else if (isa<dloop::StoreOp, dkernel::VectorStoreOp>(op))
+      stores.push_back(op);
   });
   DominanceInfo dominance(scope.getParentOp());
   // A load is guarded by the coordinates its indices use (it must not read
   // outside its buffer).
-  for (dloop::LoadOp load : loads) {
+  for (Operation *load : loads) {
     SmallVector<Value> mine;
     for (auto [cond, ops] : llvm::zip(conds, reached))
       if (ops.contains(load))
@@ -124,12 +136,12 @@ void dtile::guardAccesses(Block &scope, ArrayRef<Mask> masks) {
     if (mine.empty())
       continue;
     OpBuilder b(load);
-    guardLoad(load, conjunction(b, load.getLoc(), mine));
+    guardResults(load, conjunction(b, load->getLoc(), mine));
   }
   // Every store by all of them: an out-of-range coordinate computes nothing
   // to keep, and a store that does not use it is made by an in-range point
   // too (a reducing one must not be made twice).
-  for (dloop::StoreOp store : stores) {
+  for (Operation *store : stores) {
     SmallVector<Value> mine;
     for (Value cond : conds)
       if (dominance.properlyDominates(cond, store))
@@ -137,7 +149,7 @@ void dtile::guardAccesses(Block &scope, ArrayRef<Mask> masks) {
     if (mine.empty())
       continue;
     OpBuilder b(store);
-    Location loc = store.getLoc();
+    Location loc = store->getLoc();
     auto ifOp = scf::IfOp::create(b, loc, conjunction(b, loc, mine),
                                   /*withElseRegion=*/false);
     store->moveBefore(ifOp.thenBlock()->getTerminator());

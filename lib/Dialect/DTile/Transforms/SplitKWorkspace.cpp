@@ -19,48 +19,185 @@
 // threads, as blockify_launch maps pointwise kernels, so the workspace's
 // last dimension is read coalesced), because the lowering runs the rules
 // only on the kernels it tileified: nothing is left for them to decide.
+// Where the workspace's rows (the innermost output extent) hold whole
+// 16-byte runs (W = 4 f32 columns), each thread sums W adjacent columns:
+// the innermost axis `<n>` becomes `<n>_v` of extent / W, the split loop
+// carries W accumulators and reads each workspace once per split as one
+// `dkernel.vector_load` (a float4), unrolled (up to 16 deep), and the
+// epilogue runs once per column, its W stores one `dkernel.vector_store`
+// where the output's rows and element allow it (8 bytes of bf16 or f16, 16
+// of f32; else W scalar stores). Threads are the most warps up to 256 that
+// deal the runs evenly, else 256 masked (a masked thread neither reads nor
+// stores its run). Each column is still summed in f32, split 0 first: the
+// results are those of one column per thread, bit for bit. Elsewhere (rows
+// of no whole run) one column per thread, scalar, as before.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SplitMatmulK.h"
 #include "SplitWorkspace.h"
 #include "TileUtils.h"
+#include "VectorRuns.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
 
+/// The most iterations of the sum kernel's split loop unrolled: 16 float4
+/// reads in flight a thread (64 registers) and no more.
+static constexpr int64_t kMaxSumUnroll = 16;
+
+/// The run W of workspace columns a thread of the sum kernel reads at once:
+/// the widest vector of the workspaces' element (4 for f32, a float4) when
+/// the innermost block extent (the workspaces' rows) holds whole runs; else
+/// 1 (one column per thread).
+static int64_t getSumRunWidth(KernelOp sum, ValueRange spaces) {
+  ArrayRef<int64_t> extents = sum.getTile().getBlockExtents();
+  if (spaces.empty() || extents.empty() ||
+      !sum.getTile().getThreadAxes().empty())
+    return 1;
+  SmallVector<int64_t, 2> widths =
+      vectorWidths(getElementTypeOrSelf(spaces.front().getType()));
+  if (widths.empty() || extents.back() % widths.front() != 0)
+    return 1;
+  int64_t width = widths.front();
+  for (Value space : spaces)
+    if (!isAlignedGlobalBuffer(sum, space, width))
+      return 1;
+  return width;
+}
+
+/// Gives each point of the sum kernel's tile `width` adjacent columns: its
+/// innermost block axis `<n>` becomes `<n>_v`, `width` times shorter.
+/// Returns the columns c * width + j, j < width, built at the start of the
+/// tile body (the old body sees the first).
+static SmallVector<Value> groupColumns(KernelOp sum, int64_t width) {
+  TileOp tile = sum.getTile();
+  SmallVector<Axis> axes = getBlockAxes(tile);
+  axes.back() = {axes.back().name + "_v", axes.back().extent / width};
+  SmallVector<Value> columns;
+  rebuildTile(
+      tile, axes, {},
+      [&](OpBuilder &b, Location loc, ValueRange blockCoords, ValueRange) {
+        AffineExpr c = b.getAffineDimExpr(0);
+        for (int64_t j = 0; j < width; ++j)
+          columns.push_back(affine::AffineApplyOp::create(
+              b, loc, AffineMap::get(1, 0, c * width + j), blockCoords.back()));
+        SmallVector<Value> old(blockCoords.drop_back());
+        old.push_back(columns.front());
+        return std::make_pair(b.getBlock(), old);
+      });
+  return columns;
+}
+
+/// Repeats, for each column after the first, every op of `body` but
+/// `total` and the columns that depends on the first column, right after
+/// the op (so that the copies of a store are adjacent). `maps[j]` maps the
+/// first column's values to column j's.
+static void repeatForColumns(Block &body, dloop::ForOp total,
+                             ArrayRef<Value> columns,
+                             MutableArrayRef<IRMapping> maps) {
+  llvm::DenseSet<Value> dependent{columns.front()};
+  for (Value result : total.getResults())
+    dependent.insert(result);
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    if (&op != total && !llvm::any_of(op.getResults(), [&](Value v) {
+          return llvm::is_contained(columns, v);
+        }))
+      ops.push_back(&op);
+  for (Operation *op : ops) {
+    bool depends = false;
+    op->walk([&](Operation *nested) {
+      depends |= llvm::any_of(nested->getOperands(),
+                              [&](Value v) { return dependent.contains(v); });
+    });
+    if (!depends)
+      continue;
+    dependent.insert(op->result_begin(), op->result_end());
+    OpBuilder b(op);
+    b.setInsertionPointAfter(op);
+    for (IRMapping &map : maps.drop_front())
+      b.setInsertionPointAfter(b.clone(*op, map));
+  }
+}
+
 /// Builds the sum kernel from `sum`, a copy of the unsplit kernel whose chunk
 /// loop is `chunk`: the loop becomes a loop over the splits reading
-/// `workspaces` (bound as inputs), in order.
+/// `workspaces` (bound as inputs), in order. Where the workspaces' rows
+/// hold whole runs of W columns (getSumRunWidth), each thread sums W
+/// adjacent columns: one vector read per split and workspace, W
+/// accumulators, the epilogue repeated per column and its stores one
+/// vector store where the output's rows allow it.
 static LogicalResult buildSumKernel(KernelOp sum, dloop::ForOp chunk,
                                     ValueRange workspaces, int64_t splits) {
   ValueRange spaces = appendBuffers(sum, workspaces, /*asInputs=*/true);
+  int64_t width = getSumRunWidth(sum, spaces);
+  SmallVector<Value> columns;
+  if (width > 1)
+    columns = groupColumns(sum, width);
   TileOp tile = sum.getTile();
   ValueRange points = tile.getBody().front().getArguments();
+  if (width == 1)
+    columns.push_back(points.back());
   OpBuilder b(chunk);
   Location loc = chunk.getLoc();
   SmallVector<Value> zeros;
-  for (Type type : chunk.getResultTypes())
-    zeros.push_back(arith::ConstantOp::create(
-        b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
+  for (int64_t j = 0; j < width; ++j)
+    for (Type type : chunk.getResultTypes())
+      zeros.push_back(arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
+  // The accumulators column by column; each workspace's reads of the
+  // columns adjacent (one run).
+  size_t sums = spaces.size();
   auto total = dloop::ForOp::create(
       b, loc, splits, LoopKind::reduce, getSplitAxis(chunk), zeros,
       [&](OpBuilder &nested, Location nestedLoc, Value split, ValueRange accs) {
-        SmallVector<Value> indices{split};
-        llvm::append_range(indices, points);
+        SmallVector<Value> parts(accs.size());
+        for (auto [r, space] : llvm::enumerate(spaces))
+          for (auto [j, column] : llvm::enumerate(columns)) {
+            SmallVector<Value> indices{split};
+            llvm::append_range(indices, points.drop_back());
+            indices.push_back(column);
+            parts[j * sums + r] =
+                dloop::LoadOp::create(nested, nestedLoc, space, indices);
+          }
         SmallVector<Value> next;
-        for (auto [space, acc] : llvm::zip(spaces, accs)) {
-          Value part = dloop::LoadOp::create(nested, nestedLoc, space, indices);
+        for (auto [acc, part] : llvm::zip(accs, parts))
           next.push_back(arith::AddFOp::create(nested, nestedLoc, acc, part));
-        }
         dloop::YieldOp::create(nested, nestedLoc, next);
       });
-  chunk.replaceAllUsesWith(total.getResults());
+  chunk.replaceAllUsesWith(total.getResults().take_front(sums));
   chunk.erase();
-  return mapSecondKernel(sum);
+  if (width == 1)
+    return mapSecondKernel(sum);
+
+  // A short loop of independent reads: unrolled (by the largest factor of
+  // the splits up to kMaxSumUnroll), the reads in flight together.
+  int64_t unroll = std::min(splits, kMaxSumUnroll);
+  while (splits % unroll != 0)
+    --unroll;
+  if (unroll > 1)
+    total.setUnroll(unroll);
+  SmallVector<IRMapping> maps(width);
+  for (auto [j, map] : llvm::enumerate(maps)) {
+    map.map(columns.front(), columns[j]);
+    for (size_t r = 0; r < sums; ++r)
+      map.map(total.getResult(r), total.getResult(j * sums + r));
+  }
+  repeatForColumns(tile.getBody().front(), total, columns, maps);
+  cleanupKernel(sum);
+  rewriteVectorRuns(findVectorRuns(sum, /*stores=*/false, width, [&](Value v) {
+    return llvm::is_contained(spaces, v);
+  }));
+  rewriteVectorRuns(findVectorRuns(sum, /*stores=*/true, width, [&](Value v) {
+    return isAlignedGlobalBuffer(sum, v, width);
+  }));
+  return mapSecondKernel(sum, /*even=*/true);
 }
 
 /// splitThroughWorkspace, the split axis added by `split` (which deals the

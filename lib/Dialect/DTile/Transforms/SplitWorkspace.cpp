@@ -92,12 +92,24 @@ static int64_t secondKernelThreads(int64_t points) {
   return std::min<int64_t>(kSecondKernelThreads, llvm::PowerOf2Ceil(points));
 }
 
-LogicalResult dtile::mapSecondKernel(KernelOp kernel) {
+/// The most threads from `threads` halving down to a warp that deal
+/// `extents` evenly; `threads` (masked) when none does.
+static int64_t evenThreads(ArrayRef<int64_t> extents, int64_t threads) {
+  for (int64_t t = threads; t >= 32; t /= 2)
+    if (dealsRowsEvenly(extents, t))
+      return t;
+  return threads;
+}
+
+LogicalResult dtile::mapSecondKernel(KernelOp kernel, bool even) {
   cleanupKernel(kernel);
   dropUnusedBuffers(kernel);
-  int64_t count = product(kernel.getTile().getBlockExtents());
-  if (count > 1 &&
-      failed(dealRowsToThreads(kernel, secondKernelThreads(count))))
+  ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+  int64_t count = product(extents);
+  int64_t threads = secondKernelThreads(count);
+  if (even)
+    threads = evenThreads(extents, threads);
+  if (count > 1 && failed(dealRowsToThreads(kernel, threads)))
     return failure();
   cleanupKernel(kernel);
   return success();

@@ -49,8 +49,9 @@ mlir::FailureOr<KernelOp> cloneSecondKernel(KernelOp kernel,
 /// Finishes a second kernel once its merge is built: drops what it no
 /// longer uses and deals its points to threads (the innermost over up to
 /// 256, masked, as blockify_launch maps pointwise kernels), since the rules
-/// never see it.
-mlir::LogicalResult mapSecondKernel(KernelOp kernel);
+/// never see it. With `even`, fewer threads (halving down to a warp) where
+/// they deal the points evenly and the most would be masked.
+mlir::LogicalResult mapSecondKernel(KernelOp kernel, bool even = false);
 
 } // namespace deplodock::dtile
 

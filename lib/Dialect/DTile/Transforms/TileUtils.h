@@ -47,6 +47,10 @@ dloop::ForOp getOnlineSoftmaxLoop(TileOp tile);
 /// divide), as blockify_launch does for kernels that are not matmuls.
 mlir::LogicalResult dealRowsToThreads(KernelOp kernel, int64_t threads);
 
+/// Whether dealRowsToThreads deals block extents `extents` to `threads`
+/// threads evenly (whole axes or divisors of one, no mask).
+bool dealsRowsEvenly(llvm::ArrayRef<int64_t> extents, int64_t threads);
+
 /// The reduce loops at the top level of the tile body (outside other loops).
 llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);
 
@@ -146,7 +150,8 @@ void guardLoad(dloop::LoadOp load, mlir::Value cond);
 /// Guards the accesses of `scope` (at any depth) against the masked
 /// coordinates, whose conditions are built right after their definitions:
 /// a load whose indices use a coordinate runs only while it is in range
-/// (else yields zero); every store runs only while all are in range.
+/// (else yields zero); every store runs only while all are in range. Loads
+/// and stores are dloop's and dkernel.vector_load / vector_store.
 void guardAccesses(mlir::Block &scope, llvm::ArrayRef<Mask> masks);
 
 /// Merges equal `scf.if`s of one block that only read kernel inputs or

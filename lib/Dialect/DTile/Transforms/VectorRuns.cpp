@@ -51,6 +51,17 @@ SmallVector<int64_t, 2> dtile::vectorWidths(Type element) {
   return widths;
 }
 
+bool dtile::isAlignedGlobalBuffer(KernelOp kernel, Value buffer,
+                                  int64_t width) {
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return arg && arg.getOwner()->getParentOp() == kernel.getOperation() &&
+         type && type.hasStaticShape() && type.getLayout().isIdentity() &&
+         dkernel::isGlobalMemory(type) && type.getRank() > 0 &&
+         type.getShape().back() % width == 0 &&
+         llvm::is_contained(vectorWidths(type.getElementType()), width);
+}
+
 SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
                                              int64_t width,
                                              function_ref<bool(Value)> accept) {

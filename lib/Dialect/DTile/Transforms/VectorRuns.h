@@ -35,6 +35,13 @@ findVectorRuns(KernelOp kernel, bool stores, int64_t width,
 /// 16 / 8 bytes must be whole elements.
 llvm::SmallVector<int64_t, 2> vectorWidths(mlir::Type element);
 
+/// Whether `buffer` is a buffer argument of `kernel` in global memory of
+/// static, row-major shape whose rows hold whole runs of `width` elements
+/// of a width vectorWidths offers: buffers start 256-byte aligned, so a run
+/// at an innermost index whose coefficients and base are multiples of
+/// `width` is aligned.
+bool isAlignedGlobalBuffer(KernelOp kernel, mlir::Value buffer, int64_t width);
+
 /// Replaces each load run by one dkernel.vector_load at its first load and
 /// each store run by one dkernel.vector_store at its last store.
 void rewriteVectorRuns(llvm::ArrayRef<VectorRun> runs);

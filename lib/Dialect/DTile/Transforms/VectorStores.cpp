@@ -21,16 +21,10 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
 
-/// Whether `buffer` is an output of `kernel` in global memory whose rows
-/// hold whole runs of `width` elements.
+/// Whether `buffer`, which a store writes (an output), is a global buffer of
+/// `kernel` whose rows hold whole runs of `width` elements.
 static bool isAlignedOutput(KernelOp kernel, Value buffer, int64_t width) {
-  auto arg = dyn_cast<BlockArgument>(buffer);
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  return arg && arg.getOwner()->getParentOp() == kernel.getOperation() &&
-         type && type.hasStaticShape() && type.getLayout().isIdentity() &&
-         dkernel::isGlobalMemory(type) && type.getRank() > 0 &&
-         type.getShape().back() % width == 0 &&
-         llvm::is_contained(vectorWidths(type.getElementType()), width);
+  return isAlignedGlobalBuffer(kernel, buffer, width);
 }
 
 /// The runs of output stores of the widest vector that forms any.
