@@ -1,6 +1,6 @@
 // RUN: %python %S/../Examples/Inputs/half_matmul.py bf16 512 2048 2048 > %t.bf16.mlir
-// RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:pipeline=true,stages=4,warpgroups=2,wgmma=true,wgmma_n=256,cluster_m=1" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALONE
-// RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:pipeline=true,stages=4,warpgroups=2,wgmma=true,wgmma_n=256,cluster_m=2" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIRS
+// RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:pipeline=true,stages=4,warpgroups=2,wgmma=true,wgmma_n=256,refill_late=true,cluster_m=1" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALONE
+// RUN: deplodock-opt %t.bf16.mlir "--deplodock-pipeline=target=sm_90a knobs=matmul_0_reduce:pipeline=true,stages=4,warpgroups=2,wgmma=true,wgmma_n=256,refill_late=true,cluster_m=2" --dkernel-estimate -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIRS
 
 /// cluster_multicast: a block of a 2-block cluster streams its own A slab
 /// but half of B's (its half of each multicast box), so the L2 time drops

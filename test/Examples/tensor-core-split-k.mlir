@@ -69,7 +69,7 @@
 // TINYQ32: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [64, 1, 16] {{.*}}mma_split_k = 16
 // QWENDOWN128: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [14, 1, 8] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 256, wgmma_split_k = 8>
 // QWENDOWN128: dkernel.func @matmul_0_reduce_split_sum(
-// QWENGATE512: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [99, 4, 1] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 192>
+// QWENGATE512: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [74, 4, 1] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 256>
 // QWENGATE512-NOT: split
 
 /// The CUDA of the wgmma split kernel (TMA copies, wgmma, f32 stores to

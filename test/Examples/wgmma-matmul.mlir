@@ -4,6 +4,10 @@
 // RUN: %python %S/Inputs/half_matmul.py bf16 100 136 72 > %t.bf16.odd.mlir
 // RUN: %python %S/Inputs/half_matmul.py bf16 256 64 256 > %t.bf16.wide.mlir
 // RUN: deplodock-opt %t.bf16.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=DEFAULT
+// RUN: deplodock-opt %t.bf16.mlir --lower-to-kernel="target=sm_90a knobs=refill_late=true" | FileCheck %s --check-prefix=LATE
+// RUN: deplodock-run --interp %t.bf16.odd.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,refill_late=true}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=3,refill_late=true}" | FileCheck %s --check-prefix=EACH
+// RUN: %python %S/Inputs/half_matmul.py bf16 128 256 384 > %t.bf16.n384.mlir
+// RUN: deplodock-run --interp %t.bf16.n384.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=2,wgmma_n=192}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=192,refill_late=true}" | FileCheck %s --check-prefix=EACH
 // RUN: %python %S/Inputs/half_matmul.py bf16 32 512 128 > %t.bf16.m32.mlir
 // RUN: deplodock-opt %t.bf16.m32.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=M32
 // RUN: deplodock-run --interp %t.bf16.m32.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=4,wgmma_wait=1}" | FileCheck %s --check-prefix=M32-EACH
@@ -22,22 +26,24 @@
 /// TMA-copied as K rows by N and read transposed.
 // DEFAULT: dkernel.func @matmul_0_reduce
 // DEFAULT-SAME: wgmma = true
-/// A step waits for its chunk's mbarriers and issues its wgmmas with no
-/// block barrier between (each thread waited itself); the refill of the
-/// slot the previous step read follows the commit, behind the one barrier
-/// of the step, then the step retires its group.
-// DEFAULT: scf.for
-// DEFAULT: dkernel.mbarrier_wait
-// DEFAULT-NOT: gpu.barrier
-// DEFAULT: dkernel.wgmma_fence
-// DEFAULT-NOT: gpu.barrier
 // DEFAULT: dkernel.wgmma_mma_async {{.*}} major_b mn
-// DEFAULT-NOT: gpu.barrier
-// DEFAULT: dkernel.wgmma_commit_group
-// DEFAULT-NEXT: scf.if
-// DEFAULT: gpu.barrier
-// DEFAULT: dkernel.tma_load
-// DEFAULT: dkernel.wgmma_wait_group 0
+
+/// refill_late: a step waits for its chunk's mbarriers and issues its
+/// wgmmas with no block barrier between (each thread waited itself); the
+/// refill of the slot the previous step read follows the commit, behind the
+/// one barrier of the step, then the step retires its group.
+// LATE: scf.for
+// LATE: dkernel.mbarrier_wait
+// LATE-NOT: gpu.barrier
+// LATE: dkernel.wgmma_fence
+// LATE-NOT: gpu.barrier
+// LATE: dkernel.wgmma_mma_async {{.*}} major_b mn
+// LATE-NOT: gpu.barrier
+// LATE: dkernel.wgmma_commit_group
+// LATE-NEXT: scf.if
+// LATE: gpu.barrier
+// LATE: dkernel.tma_load
+// LATE: dkernel.wgmma_wait_group 0
 
 /// Every fork of the layer (a seeded sample of wgmma, mma_sync and SIMT
 /// variants) at the Kernel level on the SIMT interpreter, within the

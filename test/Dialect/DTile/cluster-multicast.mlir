@@ -1,15 +1,16 @@
 // RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 128 256 128 > %t.k256.mlir
 // RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 192 256 128 > %t.m192.mlir
-// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
-// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=PERSISTENT
-// RUN: deplodock-opt %t.m192.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=ODD
+// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64,refill_late=true" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
+// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64,refill_late=true,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=PERSISTENT
+// RUN: deplodock-opt %t.m192.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64,refill_late=true" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=ODD
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64,warp_specialize=true" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=WS
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=false" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SIMT
-// RUN: not deplodock-opt %t.m192.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ODD-ERROR
+// RUN: not deplodock-opt %t.m192.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,refill_late=true,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ODD-ERROR
 // RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,warp_specialize=true,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WS-ERROR
 // RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=false,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SIMT-ERROR
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=4,wgmma_wait=1,cluster_m=2" | FileCheck %s --check-prefix=TILE
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64" | FileCheck %s --check-prefix=DEFAULT
+// RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=EARLY-ERROR
 
 /// cluster_multicast forks a TMA-pipelined warpgroup MMA kernel whose M
 /// tiles pair up: skip (the default: unmeasured) or clusters of 2.
@@ -26,6 +27,10 @@
 // ODD-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: an odd number of M tiles (3 blocks along "d0_o"): they do not pair into clusters of 2
 // WS-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: warp-specialised (warp_specialize=true): its producer warpgroup does not take the cluster's slot protocol yet
 // SIMT-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: not a warpgroup MMA kernel (wgmma)
+/// A multicast refill waits for the other block to release its slot: at
+/// the top of the step (the default order) that wait stalled the step's
+/// wgmmas, so the refill must follow their commit.
+// EARLY-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: B's refill precedes the step's wgmmas, where a multicast refill's wait for the other block would stall them: it needs refill_late=true or wgmma_wait=1
 
 /// Applied, the tile pairs the blocks along the M tiles (d0_o) and every
 /// stage of B (the prologue's and the loop's refill) is multicast; A's
@@ -36,6 +41,8 @@
 // TILE: dtile.stage %in0[{{.*}}] box [1, 64, 64] buffers 4 slot %{{.*}} transport tma swizzle 128 :
 // TILE: dtile.stage %in1[{{.*}}] box [64, 64] buffers 4 slot %{{.*}} transport tma swizzle 128 multicast :
 
-// DEFAULT: knobs<cluster_m = 1,
+/// The default refills at the top of the step: no cluster is offered.
+// DEFAULT: dtile.kernel @matmul_0_reduce knobs<
+// DEFAULT-NOT: cluster_m
 // DEFAULT-NOT: cluster [
 // DEFAULT-NOT: multicast

@@ -13,6 +13,10 @@
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SHORT
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3,wgmma_wait=1" | FileCheck %s --check-prefix=BEHIND
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3" | FileCheck %s --check-prefix=WAIT0
+// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3,refill_late=true" | FileCheck %s --check-prefix=LATE
+// RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3,wgmma_wait=1,refill_late=true" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=LATE-BEHIND
+// RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,pipeline=false,refill_late=true" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=LATE-OFF
+// RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1,stages=3,refill_late=true" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=LATE-SIMT
 // RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,wgmma_wait=1" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BEHIND-DEPTH
 // RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=3,wgmma_wait=1,pipeline=false" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BEHIND-OFF
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:async_copy=false,tma=true,pad=false,split_k=1,stages=3,wgmma_wait=1" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BEHIND-SIMT
@@ -81,10 +85,13 @@
 /// more registers than 512 threads have.) Eight chunks of warpgroup MMA or
 /// more, and four, take the deepest depth by default, each step retiring
 /// its own wgmma group (wgmma_wait = 1 keeps the loop from being unrolled,
-/// which lost on the H200). Each depth of 3 or more is followed, on
-/// warpgroup MMA, by its wgmma_wait = 1 form.
-// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {(true, 4)*, false, true, (true, 3), (true, 3, 1), (true, 4, 1)}
-// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, stages, wgmma_wait) in {(true, 4)*, false, true, (true, 3), (true, 3, 1), (true, 4, 1)}
+/// which lost on the H200). On warpgroup MMA each depth is followed by its
+/// refill_late form (the refill after the step's wgmma commit), and each
+/// depth of 3 or more by its wgmma_wait = 1 form; the listing names its
+/// tuple after the first option setting three knobs, so (true, 3, 1) is
+/// stages 3 with wgmma_wait 1 and (true, true, 3) refill_late at stages 3.
+// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, refill_late, stages) in {(true, 4)*, false, true, (true, true), (true, 3), (true, true, 3), (true, 3, 1), (true, true, 4), (true, 4, 1)}
+// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, refill_late, stages) in {(true, 4)*, false, true, (true, true), (true, 3), (true, true, 3), (true, 3, 1), (true, true, 4), (true, 4, 1)}
 
 /// wgmma_wait = 1, three deep on a 64 x 256 x 128 bf16 wgmma loop (four
 /// chunks): iteration k waits for chunk k's slabs, issues its wgmma group
@@ -111,26 +118,36 @@
 //       BEHIND:     dloop.yield %[[DLAST]]#0, {{.*}}, %[[DLAST]]#15, %{{.*}}, %{{.*}}, %[[NEXT]]#0, %[[NEXT]]#1 :
 //       BEHIND:   %[[READY:.*]]:16 = dkernel.wgmma_wait_group 0 [%[[LOOP]]#0, {{.*}}, %[[LOOP]]#15]
 //       BEHIND:   arith.truncf %[[READY]]#0
-/// The wait-0 step refills the slot the previous step read after its own
-/// wgmma commit: that group retired before this step, and the tensor cores
-/// start before the refill (a cluster's slot handshake with multicast).
 // WAIT0-LABEL: func.func @matmul
 //   WAIT0-NOT:   wgmma_wait =
 //       WAIT0:   dloop.for {{.*}} unroll 4 {
-//  WAIT0-NEXT:     dtile.async_wait keep 0 for
-//  WAIT0-NEXT:     %[[MORE:.*]] = arith.cmpi ult
-//   WAIT0-NOT:     dtile.stage
-//       WAIT0:     dkernel.wgmma_fence
 //       WAIT0:     dkernel.wgmma_commit_group
-//  WAIT0-NEXT:     scf.if %[[MORE]]
-//       WAIT0:       dtile.stage {{.*}} buffers 3 slot
-//       WAIT0:     dkernel.wgmma_wait_group 0 [
+//  WAIT0-NEXT:     dkernel.wgmma_wait_group 0 [
 //   WAIT0-NOT:   dkernel.wgmma_wait_group 1
+
+/// refill_late: the wait-0 step refills the slot the previous step read
+/// after its own wgmma commit (that group retired before this step), so the
+/// tensor cores start before the refill.
+// LATE-LABEL: func.func @matmul
+//       LATE:   refill_late = true
+//       LATE:   dloop.for {{.*}} unroll 4 {
+//  LATE-NEXT:     dtile.async_wait keep 0 for
+//  LATE-NEXT:     %[[MORE:.*]] = arith.cmpi ult
+//   LATE-NOT:     dtile.stage
+//       LATE:     dkernel.wgmma_fence
+//       LATE:     dkernel.wgmma_commit_group
+//  LATE-NEXT:     scf.if %[[MORE]]
+//       LATE:       dtile.stage {{.*}} buffers 3 slot
+//       LATE:     dkernel.wgmma_wait_group 0 [
+//   LATE-NOT:   dkernel.wgmma_wait_group 1
 
 /// Refusals: two slots (stages unset), no pipeline, no wgmma loop, a count
 /// other than 1.
 // BEHIND-DEPTH: error: 'dtile.kernel' op knob wgmma_wait=1: pipeline_k_outer cannot take @matmul_0_reduce: wgmma_wait=1 refills a slot only after wait_group 1 retires the group that read it, which leaves stages - 2 chunks in flight while one computes: it needs stages=3 or more
 // BEHIND-OFF: error: 'dtile.kernel' op knob wgmma_wait=1 needs pipeline=true
+// LATE-BEHIND: error: 'dtile.kernel' op knob refill_late=true is for wait-free steps; wgmma_wait=1 already refills after its wait
+// LATE-OFF: error: 'dtile.kernel' op knob refill_late=true needs pipeline=true
+// LATE-SIMT: kernels.mlir:6:5: error: 'dtile.kernel' op knob refill_late=true: pipeline_k_outer cannot take @matmul_0_reduce: it needs every pipelined chunk loop to be a warpgroup MMA loop (wgmma=true) with one wgmma group a step
 // BEHIND-SIMT: kernels.mlir:6:5: error: 'dtile.kernel' op knob wgmma_wait=1: pipeline_k_outer cannot take @matmul_0_reduce: wgmma_wait=1 needs every pipelined chunk loop to be a warpgroup MMA loop (wgmma=true) with one wgmma group a step
 // BEHIND-RANGE: error: bad knobs option '{{.*}}wgmma_wait=2': knob 'wgmma_wait' must be in [1, 1], got 2
 

@@ -169,19 +169,17 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     two in [2, 64] dividing the chunk count and leaving each split 4 chunks
     or more, where nothing reads the outputs, the tile writes memory only
     after its loop and the workspace has at most 2^31 - 1 elements.
-    Heuristic: wgmma; of the block tiles of 8192 accumulators or more
-    whose own blocks give half the SMs one, unsplit, the one leaving the
-    busiest SM the fewest accumulators (rounds of a block per SM times the
-    tile), then the largest: N = 192 rounds the waves of the long
-    projections (Qwen gate_proj s512: 396 tiles of 128 x 192 fill three
-    rounds of 132 SMs, where 296 of 128 x 256 leave the third a quarter
-    full) (on the H200, 64 x 128
+    Heuristic (tiles with N a power of two: N = 192, which rounds the waves
+    of the long projections, e.g. 396 tiles of 128 x 192 fill three rounds
+    of 132 SMs for Qwen gate_proj s512 where 296 of 128 x 256 leave the
+    third a quarter full, is the tuner's until a GPU measures it): wgmma;
+    the largest block tile of 8192 accumulators or more whose own blocks
+    give half the SMs one, unsplit (on the H200, 64 x 128
     and 128 x 64 tiles beat 128 x 256 tiles split 4 or 8 ways by 1.2-2.1x
     on the suite's M = 128 and 512 GEMMs: the split's second kernel and
     workspace cost more; bench/results/forks-h200-2026-11-27b.md); else the
-    largest block tile with N a power of two that still fills half the SMs
-    (else the one with most blocks), counting each tile's blocks times the
-    split it would
+    largest block tile that still fills half the SMs (else the one with
+    most blocks), counting each tile's blocks times the split it would
     take (none where the tile already gives half the SMs a block and every
     SM 4 warps; else the fewest giving 7/8 of the SMs a block and every SM
     4 warps, else the most); ties to 2 warpgroups. A 32-row activation
@@ -729,7 +727,10 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
                "flight plus the one computed (unset: 2)", 3, 4>,
   OptionalKnob<"wgmma_wait", KnobInt,
                "wgmma groups a warpgroup MMA chunk loop leaves in flight at "
-               "each step's wait (unset: 0)", 1, 1>]> {
+               "each step's wait (unset: 0)", 1, 1>,
+  OptionalKnob<"refill_late", KnobBool,
+               "a wait-free warpgroup MMA chunk loop refills its slot after "
+               "the step's wgmma commit (unset: before its wgmmas)">]> {
   let description = [{
     With depth d (`stages`, 2 when unset), the slabs of chunks 0 .. d - 2
     are staged into slots 0 .. d - 2 before a chunk loop whose stages rotate
@@ -744,13 +745,19 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     are asynchronous and a loop has two chunks or more; a warpgroup MMA
     kernel (wgmma) takes the deepest depth offered, each step retiring its
     own group, as its TMA latency (about 1 us) outlasts a chunk's
-    tensor-core work (about 0.6 us for a 128 x 256 bf16 tile). In such a
-    wait-free warpgroup MMA loop the refill follows the step's wgmma commit
-    instead (the group that read the slot retired in the step before), so
-    the tensor cores start on chunk k before the refill's block barrier and
-    issue, and before a multicast refill's handshake with the other block
-    of its cluster (cluster_multicast), which at the top of the step cost
-    about 0.8 us a chunk on the H200.
+    tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
+
+    With `refill_late` (offered after each option of a wait-free warpgroup
+    MMA loop: one wgmma group a chunk, ending in wait_group 0) the refill
+    follows the step's wgmma commit instead (the group that read the slot
+    retired in the step before), so the tensor cores start on chunk k
+    before the refill's block barrier and issue, and the TMA wait before
+    the wgmmas ends without a block barrier (each thread waited itself; one
+    barrier a step, the refill's). A multicast refill first waits for the
+    other block of its cluster to release the slot: cluster_multicast needs
+    this order (at the top of the step that handshake cost about 0.8 us a
+    chunk on the H200, bench/results/forks-h200-2026-11-27c.md). Not the
+    heuristic's choice until a GPU measures it on the default tiles.
 
     With `wgmma_wait` = 1 (offered after each depth of 3 or more where every
     pipelined loop is a warpgroup MMA chunk loop: one wgmma group a chunk,
@@ -773,8 +780,9 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     unrolled, it had beaten depth 4 by 1.08x where ptxas happened to order
     the epilogue right (bench/results/forks-h200-2026-11-27*.md).
   }];
-  let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait) in "
-              "{(true)*, (false), (true, 3), (true, 3, 1), (true, 4), "
+  let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait, "
+              "refill_late) in {(true)*, (false), (true, true), (true, 3), "
+              "(true, 3, true), (true, 3, 1), (true, 4), (true, 4, true), "
               "(true, 4, 1)}";
 }
 
@@ -840,10 +848,16 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     at most 3 block axes (each on a grid dimension), B's box halving along
     its outer dimension into 1 KB multiples (the swizzle pattern's period);
     not warp-specialised (its producer warpgroup would need the cluster's
-    "empty" protocol: not done); list-forks says why not, and knob
-    cluster_m=2 where it does not apply is an error saying why.
+    "empty" protocol: not done); B's refills after the step's wgmma commit
+    (pipeline_k_outer's refill_late, or wgmma_wait=1), as a block waiting
+    for its peer to release a slot must not hold up its own wgmmas: at the
+    top of the step that wait cost about 0.8 us a chunk on the H200
+    (0.38-0.62x of the default on eight BF16 GEMMs,
+    bench/results/forks-h200-2026-11-27c.md); list-forks says why not, and
+    knob cluster_m=2 where it does not apply is an error saying why.
     persistent_tiles then refuses the kernel. Heuristic: skip, until a GPU
-    measures it (the cost model expects the L2-bound large GEMMs to gain).
+    measures the late-refill form (the cost model expects the L2-bound
+    large GEMMs to gain).
   }];
   let forks = "cluster_multicast: cluster_m in {1*, 2}";
 }

@@ -5,8 +5,10 @@
 // slab each chunk, so B's stages become `multicast` and the tile gets a
 // `cluster` of 2 along the M tiles' block axis. The Kernel lowering
 // (DTileToDKernel/TmaCopies.cpp) splits B's box between the two blocks and
-// keeps the slots safe across the cluster. Never the heuristic's choice:
-// nothing is measured on a GPU yet.
+// keeps the slots safe across the cluster. B must be refilled after the
+// step's wgmma commit (a block waits there for its peer to release the
+// slot). Never the heuristic's choice: the late-refill form is not
+// measured on a GPU yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +37,22 @@ StageOp stageOf(Value slab) {
     slab = init->get();
   }
   return slab.getDefiningOp<StageOp>();
+}
+
+/// Whether `stage` fills its slab ahead of the loop, or in a chunk loop's
+/// step after the step's wgmma commit.
+bool refillsAfterCommit(StageOp stage) {
+  auto loop = stage->getParentOfType<dloop::ForOp>();
+  if (!loop)
+    return true;
+  Operation *top = loop.getBody()->findAncestorOpInBlock(*stage);
+  for (Operation &op : *loop.getBody()) {
+    if (&op == top)
+      return false;
+    if (isa<dkernel::WgmmaCommitGroupOp>(op))
+      return true;
+  }
+  return false;
 }
 
 /// What cluster_m = 2 does to a kernel: the block axis of the M tiles and
@@ -91,6 +109,13 @@ llvm::Expected<Plan> planCluster(KernelOp kernel, TargetAttr target) {
   SmallVector<StageOp> aStages;
   for (StageOp stage : stages)
     (stage.getSource() == b ? plan.multicast : aStages).push_back(stage);
+  // A multicast refill first waits until the other block released the
+  // slot: after the step's wgmma commit that handshake overlaps the tensor
+  // cores, before the wgmmas it stalled every step.
+  if (!llvm::all_of(plan.multicast, refillsAfterCommit))
+    return refuse("B's refill precedes the step's wgmmas, where a multicast "
+                  "refill's wait for the other block would stall them: it "
+                  "needs refill_late=true or wgmma_wait=1");
   // The M tiles: the block axis A's stages follow and B's do not.
   std::optional<unsigned> axis;
   ArrayRef<int64_t> extents = tile.getBlockExtents();

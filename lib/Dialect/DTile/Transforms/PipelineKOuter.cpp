@@ -12,9 +12,10 @@
 // k's slabs, so the later chunks stay in flight; only TMA honours that (one
 // mbarrier per slot), so depths beyond 2 are offered where every stage
 // travels by TMA (cp.async's group counting at the loop tail is a later
-// step). A wait-free warpgroup MMA loop refills after its step's wgmma
-// commit instead, so the tensor cores do not wait for the refill. Forks
-// skip, apply, and apply deeper; the heuristic applies it where
+// step). With refill_late, a wait-free warpgroup MMA loop refills after
+// its step's wgmma commit instead, so the tensor cores do not wait for the
+// refill (nor a multicast refill's cluster handshake). Forks skip, apply,
+// and apply deeper; the heuristic applies it where
 // the copies are asynchronous (so they can overlap the computation) and
 // there are two chunks or more, as deep as fits for warpgroup MMA loops of
 // eight chunks or more. With wgmma_wait = 1 (depth 3 or more, warpgroup MMA
@@ -258,9 +259,14 @@ protected:
     SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
     if (loops.empty() || !llvm::all_of(loops, canPipeline))
       return {};
+    bool wgmma = llvm::all_of(loops, getChunkWgmmaWait);
     SmallVector<PipelineKOuterKnobs> options = {{false}, {true}};
+    if (wgmma)
+      options.push_back({true, std::nullopt, std::nullopt, true});
     for (int64_t depth : deeperStages(kernel, loops, target)) {
       options.push_back({true, depth});
+      if (wgmma)
+        options.push_back({true, depth, std::nullopt, true});
       if (whyNotWaitBehind(loops, depth).empty())
         options.push_back({true, depth, 1});
     }
@@ -286,7 +292,8 @@ protected:
     PipelineKOuterKnobs pick{worth};
     if (worth && kernel.getKnobs().getWgmma() == true)
       for (const PipelineKOuterKnobs &option : options)
-        if (option.pipeline && option.stages && !option.wgmmaWait)
+        if (option.pipeline && option.stages && !option.wgmmaWait &&
+            !option.refillLate)
           pick = option;
     return llvm::find(options, pick) - options.begin();
   }
@@ -299,7 +306,7 @@ protected:
       dloop::ForOp pipelined = pipeline(loop, option.stages.value_or(2));
       if (option.wgmmaWait == 1)
         waitOneGroupBehind(pipelined);
-      else
+      else if (option.refillLate == true)
         refillAfterIssue(pipelined);
     }
     cleanupKernel(kernel);
@@ -307,13 +314,30 @@ protected:
   }
 
 public:
-  /// wgmma_wait=1 must be possible: say why not where it is not.
+  /// wgmma_wait=1 and refill_late must be possible: say why not where they
+  /// are not.
   LogicalResult checkRequest(KernelOp kernel, TargetAttr,
                              KnobsAttr requested) const override {
-    std::optional<int64_t> wait = requested.getWgmmaWait();
-    if (!wait || *wait == 0 || !kernel.getTile() || hasDecided(*this, kernel))
+    if (!kernel.getTile() || hasDecided(*this, kernel))
       return success();
     SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
+    std::optional<int64_t> wait = requested.getWgmmaWait();
+    if (requested.getRefillLate() == std::optional<bool>(true)) {
+      if (wait == 1)
+        return kernel.emitOpError(
+            "knob refill_late=true is for wait-free steps; wgmma_wait=1 "
+            "already refills after its wait");
+      if (requested.getPipeline() == std::optional<bool>(false))
+        return kernel.emitOpError("knob refill_late=true needs pipeline=true");
+      if (loops.empty() || !llvm::all_of(loops, getChunkWgmmaWait))
+        return kernel.emitOpError("knob refill_late=true: pipeline_k_outer "
+                                  "cannot take @")
+               << kernel.getSymName()
+               << ": it needs every pipelined chunk loop to be a warpgroup "
+                  "MMA loop (wgmma=true) with one wgmma group a step";
+    }
+    if (!wait || *wait == 0)
+      return success();
     if (requested.getPipeline() == std::optional<bool>(false))
       return kernel.emitOpError("knob wgmma_wait=1 needs pipeline=true");
     std::string why =

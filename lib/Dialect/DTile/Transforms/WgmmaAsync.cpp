@@ -490,33 +490,30 @@ protected:
     return options;
   }
 
-  /// wgmma; among the block tiles of 8192 accumulators or more whose own
+  /// wgmma; the largest block tile of 8192 accumulators or more whose own
   /// blocks give half the SMs one, without a split (its second kernel and
-  /// workspace cost more than smaller tiles do), the one leaving the
-  /// busiest SM the fewest accumulators to compute (rounds of blocks times
-  /// the tile: 128 x 192 tiles make 3 full rounds of Qwen gate_proj s512
-  /// where 128 x 256 tiles leave the third a quarter full), then the
-  /// largest; else the largest tile that
+  /// workspace cost more than smaller tiles do); else the largest tile that
   /// fills half the SMs (else the one with most blocks), counting each
   /// tile's blocks times the K split it would take (chooseTensorCoreSplit);
-  /// ties to 2 warpgroups.
+  /// ties to 2 warpgroups. N a power of two: the measured tiles (N = 192,
+  /// which rounds the waves of the long projections, is the tuner's until
+  /// a GPU measures it).
   size_t heuristic(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
                    TargetAttr target) const override {
+    auto measured = [](const WgmmaAsyncKnobs &o) {
+      return o.wgmma && !o.wgmmaSplitK && llvm::isPowerOf2_64(*o.wgmmaN);
+    };
     std::optional<size_t> unsplit;
-    std::tuple<int64_t, int64_t, bool> unsplitKey{};
+    std::pair<int64_t, bool> unsplitKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
-      if (!o.wgmma || o.wgmmaSplitK)
+      if (!measured(o))
         continue;
       int64_t area = kWarpgroupRows * *o.warpgroups * *o.wgmmaN;
-      int64_t blocks = countBlocks(kernel, *o.warpgroups, *o.wgmmaN);
-      if (area < kMinUnsplitArea || 2 * blocks < target.getSmCount())
+      if (area < kMinUnsplitArea ||
+          2 * countBlocks(kernel, *o.warpgroups, *o.wgmmaN) <
+              target.getSmCount())
         continue;
-      // The busiest SM's accumulators (a block per SM at a time, as the
-      // deepest pipeline leaves room for), fewest first, then the larger
-      // tile (more work per byte staged).
-      int64_t busiest = ceilDiv(blocks, target.getSmCount()) * area;
-      std::tuple<int64_t, int64_t, bool> key{-busiest, area,
-                                             *o.warpgroups == 2};
+      std::pair<int64_t, bool> key{area, *o.warpgroups == 2};
       if (!unsplit || key > unsplitKey) {
         unsplit = i;
         unsplitKey = key;
@@ -529,9 +526,7 @@ protected:
     int64_t bestSplit = 1;
     std::tuple<bool, int64_t, bool> bestKey{};
     for (auto [i, o] : llvm::enumerate(options)) {
-      // N = 192 is for rounding the waves of unsplit tiles; a split tile
-      // covers few columns, where 192 mostly overhangs them.
-      if (!o.wgmma || o.wgmmaSplitK || !llvm::isPowerOf2_64(*o.wgmmaN))
+      if (!measured(o))
         continue;
       int64_t bm = kWarpgroupRows * *o.warpgroups, bn = *o.wgmmaN;
       int64_t split = chooseTensorCoreSplit(
