@@ -556,6 +556,20 @@ TEST_F(DTileRulesTest, DescribeOptions) {
                             {knobs("stage = [0, 1]"), knobs("stage = [1]"),
                              knobs("stage = []")}),
             "stage_inputs: stage in {[0, 1]*, [1], []}");
+  // Optional knobs: left out, an option reads as the leading knobs of the
+  // widest; where no option sets every knob, all are named and "-" marks
+  // the ones an option leaves unset.
+  const Rule &pipeline = *lookupRule("pipeline_k_outer");
+  EXPECT_EQ(describeOptions(pipeline, {knobs("pipeline = true, stages = 3"),
+                                       knobs("pipeline = false")}),
+            "pipeline_k_outer: (pipeline, stages) in {(true, 3)*, false}");
+  EXPECT_EQ(
+      describeOptions(pipeline,
+                      {knobs("pipeline = true, stages = 4"),
+                       knobs("pipeline = true, refill_late = true"),
+                       knobs("pipeline = true, stages = 4, wgmma_wait = 1")}),
+      "pipeline_k_outer: (pipeline, refill_late, stages, wgmma_wait) in "
+      "{(true, -, 4, -)*, (true, true, -, -), (true, -, 4, 1)}");
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 
 #include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
@@ -57,18 +58,38 @@ std::string dtile::describeOptions(const Rule &rule,
   if (options.empty())
     return (rule.getName() + ": does not apply").str();
   // Named by the option setting the most knobs (optional knobs are left
-  // out of some options).
+  // out of some options, which then read as its leading knobs). Where
+  // options set knobs that option lacks, every knob is named and each
+  // option shows all of them, "-" for those it leaves unset.
   KnobsAttr widest = *llvm::max_element(options, [](KnobsAttr a, KnobsAttr b) {
     return a.getEntries().size() < b.getEntries().size();
   });
+  llvm::SetVector<StringRef> all;
+  for (KnobsAttr option : options)
+    for (NamedAttribute entry : option.getEntries())
+      all.insert(entry.getName().getValue());
+  bool padded = all.size() > widest.getEntries().size();
+  SmallVector<StringRef> order = llvm::to_vector(all);
+  if (padded)
+    llvm::sort(order);
   SmallVector<std::string> names;
-  for (NamedAttribute entry : widest.getEntries())
-    names.push_back(entry.getName().str());
+  if (padded)
+    for (StringRef name : order)
+      names.push_back(name.str());
+  else
+    for (NamedAttribute entry : widest.getEntries())
+      names.push_back(entry.getName().str());
   SmallVector<std::string> values;
   for (auto [i, option] : llvm::enumerate(options)) {
     SmallVector<std::string> parts;
-    for (NamedAttribute entry : option.getEntries())
-      parts.push_back(knobValue(entry.getValue()));
+    if (padded)
+      for (StringRef name : order) {
+        Attribute value = option.getEntries().get(name);
+        parts.push_back(value ? knobValue(value) : "-");
+      }
+    else
+      for (NamedAttribute entry : option.getEntries())
+        parts.push_back(knobValue(entry.getValue()));
     std::string text =
         parts.size() == 1 ? parts.front() : "(" + llvm::join(parts, ", ") + ")";
     values.push_back(text + (i == 0 ? "*" : ""));
