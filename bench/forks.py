@@ -16,6 +16,10 @@ cannot take (persistent=true where the tiles fit one wave, say) fails the
 run with the rule's reason, also as `run_fail`: check the variants with
 deplodock-opt before spending GPU time on them.
 
+`--variant-bin LABEL=DIR` runs that variant with the tools in DIR instead
+(another build's, say the previous commit's portable tools): its default
+against this build's measures a change of the lowering itself.
+
 Writes DIR/forks.json (every run: status, median µs, kernels, error) and
 DIR/forks.md (a table of medians and each variant's speed-up over the first
 variant), and prints the table. Variants of one case run back to back on
@@ -44,6 +48,14 @@ def parse_variant(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(
             f"--variant wants LABEL=KNOBS (KNOBS may be empty), not '{text}'")
     return label, knobs
+
+
+def parse_variant_bin(text: str) -> tuple[str, pathlib.Path]:
+    label, sep, folder = text.partition("=")
+    if not sep or not label or not folder:
+        raise argparse.ArgumentTypeError(
+            f"--variant-bin wants LABEL=DIR, not '{text}'")
+    return label, pathlib.Path(folder).absolute()
 
 
 def run_variant(tools: lowering.Tools, mlir: pathlib.Path, target: str,
@@ -126,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
                         required=True, metavar="LABEL=KNOBS",
                         help="a fork choice to measure (repeatable; the "
                         "first is the baseline of the speed-ups)")
+    parser.add_argument("--variant-bin", action="append", default=[],
+                        type=parse_variant_bin, metavar="LABEL=DIR",
+                        help="run variant LABEL with the tools in DIR "
+                        "(repeatable)")
     parser.add_argument("--case-timeout", type=float, default=60.0)
     parser.add_argument("--max-minutes", type=float, default=8.0,
                         help="no run starts after this many minutes")
@@ -139,8 +155,15 @@ def main(argv: list[str] | None = None) -> int:
         cli.fail("two --variant options share a label")
     tools = lowering.Tools(lowering.resolve_bin_dir(
         args.bin_dir, cli.default_bin_dir()))
+    variant_tools = {label: lowering.Tools(folder)
+                     for label, folder in args.variant_bin}
+    for label in variant_tools:
+        if label not in labels:
+            cli.fail(f"--variant-bin names '{label}', which no --variant "
+                     "labels")
     try:
-        tools.require(["deplodock-run"])
+        for t in [tools, *variant_tools.values()]:
+            t.require(["deplodock-run"])
     except lowering.ToolError as e:
         cli.fail(str(e))
     chosen = cli.selected_cases(args)
@@ -156,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             if time.monotonic() > deadline:
                 runs[label] = {"status": "not_run"}
                 continue
-            r = run_variant(tools, mlir, args.target, knobs,
+            r = run_variant(variant_tools.get(label, tools), mlir,
+                            args.target, knobs,
                             args.work_dir / case.name / label,
                             args.case_timeout, args.fake_device)
             r["knobs"] = knobs
@@ -166,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{case.name} [{label}] {shown}", flush=True)
     report = {"target": args.target, "fake": args.fake_device,
               "variants": dict(args.variant),
+              "variant_bins": {label: str(t.bin_dir)
+                               for label, t in variant_tools.items()},
               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "results": results}
     (args.out / "forks.json").write_text(json.dumps(report, indent=1) + "\n")
@@ -175,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
          if args.fake_device else "")
         + f"Fork sweep, --target={args.target}, {report['date']}\n\n"
         + "\n".join(f"* {label}: `{knobs or '(heuristic)'}`"
+                    + (f" (tools in {variant_tools[label].bin_dir})"
+                       if label in variant_tools else "")
                     for label, knobs in args.variant) + "\n\n" + md + "\n")
     print(md)
     return 0

@@ -8,6 +8,17 @@
 /// A --variant without a label, or two with one label: refused.
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant transpose_a 2>&1 | FileCheck %s --check-prefix=NOLABEL
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant a=unroll=2 2>&1 | FileCheck %s --check-prefix=TWICE
+/// --variant-bin runs one variant with another folder's tools (here the
+/// same build's, through a link to its folder).
+// RUN: rm -rf %t.other %t.out2 && ln -s %deplodock_obj_root/bin %t.other
+// RUN: %python %deplodock_src_root/bench/forks.py --fake-device --out %t.out2 --work-dir %t.work --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant old= --variant new= --variant-bin old=%t.other > %t.log2
+// RUN: FileCheck %s --check-prefix=OTHER < %t.log2
+// RUN: FileCheck %s --check-prefix=OTHER-MD < %t.out2/forks.md
+// RUN: FileCheck %s --check-prefix=OTHER-JSON < %t.out2/forks.json
+/// ... and refuses a label no variant has, or a folder without deplodock-run.
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin b=%t.other 2>&1 | FileCheck %s --check-prefix=NOLABEL-BIN
+// RUN: rm -rf %t.empty2 && mkdir -p %t.empty2
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a=%t.empty2 2>&1 | FileCheck %s --check-prefix=NOTOOLS-BIN
 /// Without deplodock-run nothing can be measured: refused up front.
 // RUN: rm -rf %t.empty && mkdir -p %t.empty
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %t.empty --cases silu_mul.mini.s8 --variant a= 2>&1 | FileCheck %s --check-prefix=NOTOOLS
@@ -31,3 +42,12 @@
 // NOLABEL: error: argument --variant: --variant wants LABEL=KNOBS
 // TWICE: error: two --variant options share a label
 // NOTOOLS: error: missing tools in {{.*}}: deplodock-run
+
+//      OTHER: silu_mul.mini.s8 [old] {{[0-9.]+}} us
+// OTHER-NEXT: silu_mul.mini.s8 [new] {{[0-9.]+}} us
+//   OTHER-MD: * old: `(heuristic)` (tools in {{.*}}other)
+//   OTHER-MD: * new: `(heuristic)`{{$}}
+// OTHER-JSON: "variant_bins": {
+// OTHER-JSON-NEXT: "old": "{{.*}}other"
+// NOLABEL-BIN: error: --variant-bin names 'b', which no --variant labels
+// NOTOOLS-BIN: error: missing tools in {{.*}}empty2: deplodock-run
