@@ -326,9 +326,9 @@ bool needsBarrierBefore(Operation *op);
 /// puts the barrier after both copies.
 bool nextIsSyncStage(Operation *op);
 
-/// Whether the TMA wait `wait` ends with a barrier: not where warpgroup
-/// MMAs follow, which read the slabs each thread waited for itself (the
-/// refill after them puts its own barrier first).
+/// Whether the async wait `wait` ends with a block barrier: not where
+/// warpgroup MMAs follow (their slabs come by TMA, which each thread waited
+/// for itself; a refill after them puts its own barrier first).
 bool waitEndsWithBarrier(Operation *wait);
 
 } // namespace deplodock::lowering

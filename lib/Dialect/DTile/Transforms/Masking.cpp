@@ -72,9 +72,7 @@ static Value conjunction(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
   return all;
 }
 
-/// Wraps `load` (a dloop.load or dkernel.vector_load) in `scf.if %cond`,
-/// yielding zeros when the condition fails.
-static void guardResults(Operation *load, Value cond) {
+void dtile::guardLoad(Operation *load, Value cond) {
   OpBuilder b(load);
   Location loc = load->getLoc();
   TypeRange types = load->getResultTypes();
@@ -90,10 +88,6 @@ static void guardResults(Operation *load, Value cond) {
     zeros.push_back(arith::ConstantOp::create(
         b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
   scf::YieldOp::create(b, loc, zeros);
-}
-
-void dtile::guardLoad(dloop::LoadOp load, Value cond) {
-  guardResults(load, cond);
 }
 
 void dtile::guardAccesses(Block &scope, ArrayRef<Mask> masks) {
@@ -136,7 +130,7 @@ void dtile::guardAccesses(Block &scope, ArrayRef<Mask> masks) {
     if (mine.empty())
       continue;
     OpBuilder b(load);
-    guardResults(load, conjunction(b, load->getLoc(), mine));
+    guardLoad(load, conjunction(b, load->getLoc(), mine));
   }
   // Every store by all of them: an out-of-range coordinate computes nothing
   // to keep, and a store that does not use it is made by an in-range point

@@ -168,6 +168,11 @@ dkernel::WgmmaWaitGroupOp getChunkWgmmaWait(dloop::ForOp loop) {
   return waits.front();
 }
 
+/// What wgmma_wait = 1 and refill_late ask of the chunk loops.
+constexpr llvm::StringLiteral kWgmmaLoops =
+    "every pipelined chunk loop to be a warpgroup MMA loop (wgmma=true) with "
+    "one wgmma group a step";
+
 /// Why `loops` cannot take wgmma_wait = 1 at `depth`, or empty.
 std::string whyNotWaitBehind(ArrayRef<dloop::ForOp> loops, int64_t depth) {
   if (depth < 3)
@@ -175,8 +180,7 @@ std::string whyNotWaitBehind(ArrayRef<dloop::ForOp> loops, int64_t depth) {
            "group that read it, which leaves stages - 2 chunks in flight "
            "while one computes: it needs stages=3 or more";
   if (!llvm::all_of(loops, getChunkWgmmaWait))
-    return "wgmma_wait=1 needs every pipelined chunk loop to be a warpgroup "
-           "MMA loop (wgmma=true) with one wgmma group a step";
+    return ("wgmma_wait=1 needs " + kWgmmaLoops).str();
   return {};
 }
 
@@ -218,8 +222,7 @@ void waitOneGroupBehind(dloop::ForOp loop) {
 /// copy's issue (a cluster's handshake on the slot, with multicast) rather
 /// than after them.
 void refillAfterIssue(dloop::ForOp loop) {
-  if (!getChunkWgmmaWait(loop))
-    return;
+  assert(getChunkWgmmaWait(loop) && "refill_late is offered on wgmma loops");
   auto commit = *loop.getBody()->getOps<dkernel::WgmmaCommitGroupOp>().begin();
   for (scf::IfOp prefetch :
        llvm::reverse(llvm::to_vector(loop.getBody()->getOps<scf::IfOp>())))
@@ -265,10 +268,11 @@ protected:
       options.push_back({true, std::nullopt, std::nullopt, true});
     for (int64_t depth : deeperStages(kernel, loops, target)) {
       options.push_back({true, depth});
-      if (wgmma)
+      // Deeper than 2, a wgmma loop may also leave its group in flight.
+      if (wgmma) {
         options.push_back({true, depth, std::nullopt, true});
-      if (whyNotWaitBehind(loops, depth).empty())
         options.push_back({true, depth, 1});
+      }
     }
     return options;
   }
@@ -332,9 +336,7 @@ public:
       if (loops.empty() || !llvm::all_of(loops, getChunkWgmmaWait))
         return kernel.emitOpError("knob refill_late=true: pipeline_k_outer "
                                   "cannot take @")
-               << kernel.getSymName()
-               << ": it needs every pipelined chunk loop to be a warpgroup "
-                  "MMA loop (wgmma=true) with one wgmma group a step";
+               << kernel.getSymName() << ": it needs " << kWgmmaLoops;
     }
     if (!wait || *wait == 0)
       return success();

@@ -5,11 +5,11 @@
 
 #include "Deplodock/Dialect/DTile/IR/DTileKnobs.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 using namespace mlir;
 using namespace deplodock;
@@ -57,45 +57,35 @@ std::string dtile::describeOptions(const Rule &rule,
                                    ArrayRef<KnobsAttr> options) {
   if (options.empty())
     return (rule.getName() + ": does not apply").str();
-  // Named by the option setting the most knobs (optional knobs are left
-  // out of some options, which then read as its leading knobs). Where
-  // options set knobs that option lacks, every knob is named and each
-  // option shows all of them, "-" for those it leaves unset.
-  KnobsAttr widest = *llvm::max_element(options, [](KnobsAttr a, KnobsAttr b) {
-    return a.getEntries().size() < b.getEntries().size();
-  });
-  llvm::SetVector<StringRef> all;
-  for (KnobsAttr option : options)
+  // Named by every knob some option sets, in name order (the order of an
+  // option's entries); an option leaving knobs out shows the rest, as the
+  // leading ones where another option sets them all, and '-' for each
+  // unset one where none does.
+  std::set<StringRef> all;
+  size_t widest = 0;
+  for (KnobsAttr option : options) {
+    widest = std::max(widest, option.getEntries().size());
     for (NamedAttribute entry : option.getEntries())
       all.insert(entry.getName().getValue());
-  bool padded = all.size() > widest.getEntries().size();
-  SmallVector<StringRef> order = llvm::to_vector(all);
-  if (padded)
-    llvm::sort(order);
-  SmallVector<std::string> names;
-  if (padded)
-    for (StringRef name : order)
-      names.push_back(name.str());
-  else
-    for (NamedAttribute entry : widest.getEntries())
-      names.push_back(entry.getName().str());
+  }
+  bool padded = all.size() > widest;
+  SmallVector<StringRef> names(all.begin(), all.end());
   SmallVector<std::string> values;
   for (auto [i, option] : llvm::enumerate(options)) {
     SmallVector<std::string> parts;
-    if (padded)
-      for (StringRef name : order) {
-        Attribute value = option.getEntries().get(name);
-        parts.push_back(value ? knobValue(value) : "-");
-      }
-    else
-      for (NamedAttribute entry : option.getEntries())
-        parts.push_back(knobValue(entry.getValue()));
+    for (StringRef name : names) {
+      if (Attribute value = option.getEntries().get(name))
+        parts.push_back(knobValue(value));
+      else if (padded)
+        parts.push_back("-");
+    }
     std::string text =
         parts.size() == 1 ? parts.front() : "(" + llvm::join(parts, ", ") + ")";
     values.push_back(text + (i == 0 ? "*" : ""));
   }
-  std::string lhs =
-      names.size() == 1 ? names.front() : "(" + llvm::join(names, ", ") + ")";
+  std::string lhs = llvm::join(names, ", ");
+  if (names.size() > 1)
+    lhs = "(" + lhs + ")";
   return (rule.getName() + ": " + lhs + " in {" + llvm::join(values, ", ") +
           "}")
       .str();

@@ -144,8 +144,9 @@ struct Mask {
 mlir::Value buildInRange(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value coord, int64_t extent);
 
-/// Wraps `load` in `scf.if %cond`, yielding zero when the condition fails.
-void guardLoad(dloop::LoadOp load, mlir::Value cond);
+/// Wraps `load` (a dloop.load or dkernel.vector_load) in `scf.if %cond`,
+/// yielding zeros when the condition fails.
+void guardLoad(mlir::Operation *load, mlir::Value cond);
 
 /// Guards the accesses of `scope` (at any depth) against the masked
 /// coordinates, whose conditions are built right after their definitions:

@@ -21,18 +21,12 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
 
-/// Whether `buffer`, which a store writes (an output), is a global buffer of
-/// `kernel` whose rows hold whole runs of `width` elements.
-static bool isAlignedOutput(KernelOp kernel, Value buffer, int64_t width) {
-  return isAlignedGlobalBuffer(kernel, buffer, width);
-}
-
 /// The runs of output stores of the widest vector that forms any.
 static SmallVector<VectorRun> findStoreRuns(KernelOp kernel) {
   for (int64_t width : {8, 4, 2}) {
     SmallVector<VectorRun> runs =
         findVectorRuns(kernel, /*stores=*/true, width, [&](Value v) {
-          return isAlignedOutput(kernel, v, width);
+          return isAlignedGlobalBuffer(kernel, v, width);
         });
     if (!runs.empty())
       return runs;
