@@ -35,7 +35,11 @@
 // best's path at a time, the forks in path order, each to its options of
 // the best odds (kDescentOptions per fork and cycle), completing the rest
 // with the best's decisions where they are options and option 0
-// elsewhere. A cycle that improved the best starts another; one that did
+// elsewhere. A neighbour that is not better is followed by its unlocked
+// variant: the option of best odds that a fork below the change offers
+// and the best's path never did (a new fork, or a larger split_k under a
+// smaller BK), for the optimum that takes a worse change and what it
+// opens. A cycle that improved the best starts another; one that did
 // not gives every fork kDescentOptions more; once every option of every
 // fork was tried without a gain (a local optimum), the pair moves and
 // mutations go on until they improve the best and stall again.
@@ -94,6 +98,11 @@ constexpr unsigned kPairAttempts = 4;
 /// those of the best odds first, so that a 33-way fork does not spend the
 /// budget.
 constexpr unsigned kDescentOptions = 3;
+/// Variants of a descent neighbour that take an option its change
+/// unlocked, measured when the neighbour is not better (one: two spent
+/// more of the budget on wide forks for no gain, measured on the examples'
+/// kernels on the model backend).
+constexpr unsigned kUnlockedVariants = 1;
 /// Patience when unset: the tree's mean fan-out times its depth (along the
 /// heuristic's path), at least this.
 constexpr unsigned kMinPatience = 16;
@@ -146,6 +155,14 @@ private:
   /// Walks down from `n`, keeping the best's decisions where they are
   /// options and taking the first live option elsewhere.
   Index completeBelow(Index n);
+  /// Variants of the descent's neighbour `leaf` (the best with its fork at
+  /// `changed` changed): each takes, at one fork below `changed`, an
+  /// option the best's path never offered (one the change unlocked: a
+  /// fork the best has not, or an option it lacked), best odds first.
+  SmallVector<Index, 4> unlockedVariants(Index changed, Index leaf);
+  /// The next pending unlocked variant not measured nor predicted to tie a
+  /// measured one, or kNoNode.
+  Index nextUnlocked();
   /// The candidate to measure next, or kNoNode.
   Index propose();
   /// Measures `batch` (reserved terminals) and learns from them.
@@ -195,6 +212,9 @@ private:
   bool inDescent = false;
   bool improvedInCycle = false;
   bool descentStalled = false;
+  /// The unlocked variants of the last neighbour, measured next unless it
+  /// became the best.
+  SmallVector<Index, 4> pendingUnlocked;
 };
 
 std::pair<double, double> Mcts::odds(Index child, Index numOptions) {
@@ -431,9 +451,61 @@ Index Mcts::completeBelow(Index n) {
   return n;
 }
 
+SmallVector<Index, 4> Mcts::unlockedVariants(Index changed, Index leaf) {
+  // Every option offered along the best's path.
+  DenseSet<uint64_t> offered;
+  for (Index i = best; i != 0; i = tree[i].parent) {
+    Index parent = tree[i].parent;
+    for (Index c = tree[parent].firstChild,
+               e = c + tree[parent].numChildren;
+         c != e; ++c)
+      if (std::optional<uint64_t> key = keyOf(c))
+        offered.insert(*key);
+  }
+  SmallVector<std::pair<double, Index>, 16> unlocked;
+  for (Index i = leaf; i != changed; i = tree[i].parent) {
+    Index parent = tree[i].parent;
+    const Index first = tree[parent].firstChild, k = tree[parent].numChildren;
+    for (Index c = first; c != first + k; ++c) {
+      if (c == i || tree[c].live == 0)
+        continue;
+      std::optional<uint64_t> key = keyOf(c);
+      if (key && !offered.contains(*key) && !forks.isInert(*key))
+        unlocked.push_back({odds(c, k).first, c});
+    }
+  }
+  // The best odds first; equal odds in option order.
+  llvm::sort(unlocked, [](auto &a, auto &b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  SmallVector<Index, 4> variants;
+  for (auto [ratio, c] : unlocked) {
+    if (variants.size() == kUnlockedVariants)
+      break;
+    Index variant = completeBelow(c);
+    if (variant != kNoNode && !tree[variant].done &&
+        !llvm::is_contained(variants, variant))
+      variants.push_back(variant);
+  }
+  return variants;
+}
+
+Index Mcts::nextUnlocked() {
+  while (!pendingUnlocked.empty()) {
+    Index variant = pendingUnlocked.front();
+    pendingUnlocked.erase(pendingUnlocked.begin());
+    if (!tree[variant].done && !isEquivalentToMeasured(variant))
+      return variant;
+  }
+  return kNoNode;
+}
+
 Index Mcts::descend() {
   if (best == kNoNode)
     return kNoNode;
+  // The last neighbour was not better: what its change unlocked.
+  if (Index variant = nextUnlocked(); variant != kNoNode)
+    return variant;
   while (true) {
     SmallVector<Index, 16> path;
     for (Index i = best; i != 0; i = tree[i].parent)
@@ -466,10 +538,18 @@ Index Mcts::descend() {
           break;
         }
         Index leaf = completeBelow(c);
-        if (leaf != kNoNode && !tree[leaf].done &&
-            !isEquivalentToMeasured(leaf)) {
-          ++tried;
-          return leaf;
+        if (leaf != kNoNode) {
+          // A neighbour measured already (by a mutation, say) still has
+          // its unlocked variants to try.
+          pendingUnlocked = unlockedVariants(c, leaf);
+          if (!tree[leaf].done && !isEquivalentToMeasured(leaf)) {
+            ++tried;
+            return leaf;
+          }
+          if (Index variant = nextUnlocked(); variant != kNoNode) {
+            ++tried;
+            return variant;
+          }
         }
         if (run.stopped())
           return kNoNode;
@@ -603,6 +683,7 @@ void Mcts::measure(ArrayRef<Index> batch) {
     }
     if (better) {
       improvedInCycle = true;
+      pendingUnlocked.clear();
       if (descentStalled) {
         descentStalled = false;
         swept.clear();

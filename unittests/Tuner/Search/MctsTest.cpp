@@ -596,4 +596,61 @@ TEST(SearchMctsQuality, DescendsBottleneckGrid) {
   EXPECT_GE(found, 1u);
 }
 
+/// A grid whose second fork offers one more option when the first takes
+/// its last: the option a change unlocks, as a smaller BK offers a larger
+/// split_k. Without it the first fork's last option is worse; with it the
+/// two make the optimum. Six more forks of six options scale the latency.
+class UnlockingGrid : public GridSpace {
+public:
+  explicit UnlockingGrid(std::vector<std::vector<double>> factor)
+      : GridSpace(std::vector<unsigned>(8, 6), nullptr),
+        factor(std::move(factor)) {
+    latency = [this](const std::vector<unsigned> &p) {
+      double us = p[1] == 3 ? 0.5 : 1 + 0.1 * p[0] + 0.05 * p[1];
+      for (size_t l = 2; l < p.size(); ++l)
+        us *= this->factor[l][p[l]];
+      return us;
+    };
+  }
+  void children(NodeId id, llvm::SmallVectorImpl<NodeId> &out) override {
+    GridSpace::children(id, out);
+    if (depthOf(id) == 1)
+      out.resize(optionsOf(id)[0] == 3 ? 4 : 3);
+    else if (depthOf(id) == 0)
+      out.resize(4);
+  }
+  double optimumUs() const {
+    double us = 0.5;
+    for (size_t l = 2; l < factor.size(); ++l)
+      us *= *std::min_element(factor[l].begin(), factor[l].end());
+    return us;
+  }
+
+private:
+  std::vector<std::vector<double>> factor;
+};
+
+TEST(SearchMctsQuality, DescendsIntoUnlockedOptions) {
+  // The optimum takes the first fork's worse last option and the option
+  // of the second fork only it offers: a neighbour changing the first fork
+  // alone is worse, and the descent must try what it unlocks.
+  UnlockingGrid space(randomFactors(3, 8, 6));
+  unsigned found = 0;
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    space.measured.clear();
+    GridEvaluator evaluator(space);
+    SearchOptions options;
+    options.maxVariants = 64;
+    options.seed = seed;
+    SearchResult result = createMctsSearch()->run(space, evaluator, options);
+    found += result.best() &&
+             result.best()->measurement.medianUs <= space.optimumUs() * 1.02;
+  }
+  printf("unlocking grid: within 2%% of the optimum after 64 variants for %u "
+         "of 10 seeds\n",
+         found);
+  // At the time of writing 4 of 10 (without unlocked variants: 0).
+  EXPECT_GE(found, 3u);
+}
+
 } // namespace
