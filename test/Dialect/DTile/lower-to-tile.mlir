@@ -105,7 +105,7 @@
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: cooperative_reduce: does not apply
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: blockify_launch: (BM, BN) in {(32, 128)*, (32, 256), (16, 256), (32, 64), (16, 128), (8, 256), (32, 32), (16, 64), (8, 128), (4, 256), (16, 32), (32, 16), (8, 64), (4, 128), (2, 256), (16, 16), (8, 32), (32, 8), (4, 64), (2, 128), (1, 256), (8, 16), (16, 8), (4, 32), (2, 64), (1, 128), (8, 8), (4, 16), (2, 32), (1, 64), (4, 8), (2, 16), (1, 32)}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: chunk_reduce: does not apply
-// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(4, 4)*, (1, 4), (1, 8), (1, 16), (2, 2), (2, 4), (2, 8), (2, 16), (4, 1), (4, 2), (4, 8), (4, 16), (8, 1), (8, 2), (8, 4), (8, 8), (16, 1), (16, 2), (16, 4)}
+// MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(4, 4)*, (2, 8), (8, 2), (1, 16), (16, 1), (2, 4), (4, 8), (4, 2), (8, 4), (1, 8), (2, 16), (8, 1), (16, 2), (2, 2), (8, 8), (1, 4), (4, 16), (4, 1), (16, 4)}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: stage_inputs: stage in {[0, 1]*, [1], [0], []}
 // MATMUL-FORKS: matmul.mlir:10:11: remark: @matmul_0_reduce: mark_unroll: unroll in {32*, 1, 2, 4, 8, 16}
 

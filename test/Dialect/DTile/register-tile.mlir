@@ -77,8 +77,10 @@
 //  ROW-NEXT:       dloop.store %[[SUM]]#1, %[[C]][%[[MO]], %[[NO]] * 64 + %[[NI]] * 2 + 1] : memref<16x64xf32>
 
 /// Powers of two up to 16 per side and 64 outputs per thread, 32 to 1024
-/// threads; the default is the squarest with about 256 threads.
-// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(2, 2)*, (1, 1), (1, 2), (1, 4), (1, 8), (1, 16), (2, 1), (2, 4), (2, 8), (2, 16), (4, 1), (4, 2), (4, 4), (4, 8), (8, 1), (8, 2), (8, 4), (16, 1), (16, 2)}
+/// threads, listed by preference: about 256 threads, then the squarest
+/// (the default first).
+// FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: register_tile: (FM, FN) in {(2, 2)*, (1, 4), (4, 1), (1, 2), (2, 4), (2, 1), (4, 2), (1, 8), (8, 1), (1, 1), (4, 4), (2, 8), (8, 2), (1, 16), (16, 1), (4, 8), (8, 4), (2, 16), (16, 2)}
+    dloop.kernel @matmul_0_reduce ins(%in0 = %arg0 : memref<16x128xf32>, %in1 = %arg1 : memref<128x64xf32>) outs(%out0 = %alloc : memref<16x64xf32>) {
 // FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: register_tile: does not apply
 // FORKS: kernels.mlir:44:5: remark: @scale_0_pointwise: register_tile: does not apply
 // FORKS: kernels.mlir:58:5: remark: @gemv_0_reduce: register_tile: does not apply

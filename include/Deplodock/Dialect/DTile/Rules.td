@@ -513,10 +513,12 @@ def DTileRegisterTile : TileRule<"dtile-register-tile", "register_tile",
     and jammed so that a value loaded once feeds several products. Legal:
     powers of two up to 16 with at most 64 outputs per thread, whose
     accumulators fit the registers and whose thread count fits a block (32
-    at least, unless the tile is smaller). Heuristic: about 256 threads,
-    then the squarest per-thread tile.
+    at least, unless the tile is smaller). Options are listed by
+    preference, the heuristic's first: about 256 threads, then the
+    squarest per-thread tile (a search trying a few options of the fork at
+    a time meets the likely ones first).
   }];
-  let forks = "register_tile: (FM, FN) in {(4, 4)*, (1, 4), ..., (16, 4)}";
+  let forks = "register_tile: (FM, FN) in {(4, 4)*, (2, 8), (8, 2), ..., (16, 4)}";
 }
 
 def DTileStageInputs : TileRule<"dtile-stage-inputs", "stage_inputs",

@@ -152,7 +152,7 @@ class RegisterTile final : public TypedRule<RegisterTileKnobs> {
 protected:
   /// Powers of two up to 16 with at most 64 outputs per thread whose
   /// accumulators fit the registers and whose threads fit a block (32 at
-  /// least, unless the tile holds fewer outputs), FM then FN ascending.
+  /// least, unless the tile holds fewer outputs), by preference.
   SmallVector<RegisterTileKnobs> listOptions(KernelOp kernel,
                                              TargetAttr target) const override {
     std::optional<BlockTile> tile = findBlockTile(kernel.getTile());
@@ -173,26 +173,29 @@ protected:
             (threads >= 32 || bm * bn < 32))
           options.push_back({fm, fn});
       }
+    // Nearest the heuristic's choice first: a search that tries a few
+    // options of a fork at a time meets the likely ones first.
+    llvm::stable_sort(options, [&](const RegisterTileKnobs &a,
+                                   const RegisterTileKnobs &b) {
+      return preference(bm, bn, a) < preference(bm, bn, b);
+    });
     return options;
   }
 
   /// About 256 threads, then square-ish tiles (FN >= FM keeps a thread's
   /// stores contiguous).
-  size_t heuristic(KernelOp kernel, ArrayRef<RegisterTileKnobs> options,
+  static std::pair<int64_t, int64_t>
+  preference(int64_t bm, int64_t bn, const RegisterTileKnobs &f) {
+    int64_t threads = ceilDiv(bm, f.FM) * ceilDiv(bn, f.FN);
+    int64_t distance = threads > 256 ? threads / 256 : 256 / threads;
+    int64_t shape = f.FN >= f.FM ? f.FN / f.FM : 2 * f.FM / f.FN;
+    return {distance, shape};
+  }
+
+  /// The first: options are listed by preference.
+  size_t heuristic(KernelOp, ArrayRef<RegisterTileKnobs>,
                    TargetAttr) const override {
-    std::optional<BlockTile> tile = findBlockTile(kernel.getTile());
-    auto cost = [&](const RegisterTileKnobs &f) {
-      int64_t threads = ceilDiv(tile->bm, f.FM) * ceilDiv(tile->bn, f.FN);
-      int64_t distance = threads > 256 ? threads / 256 : 256 / threads;
-      int64_t shape = f.FN >= f.FM ? f.FN / f.FM : 2 * f.FM / f.FN;
-      return std::make_pair(distance, shape);
-    };
-    return llvm::min_element(
-               options,
-               [&](const RegisterTileKnobs &a, const RegisterTileKnobs &b) {
-                 return cost(a) < cost(b);
-               }) -
-           options.begin();
+    return 0;
   }
 
   LogicalResult rewrite(KernelOp kernel, const RegisterTileKnobs &option,
