@@ -788,6 +788,27 @@ TEST_F(DTileRulesTest, CursorStartsAtTheFirstRuleThatApplies) {
             "cooperative_reduce");
 }
 
+TEST_F(DTileRulesTest, SearchOrderIsTheDefaultThenItsNeighbours) {
+  // The options in the order a search tries them: the default, then the
+  // next and the previous in canonical order, alternating outwards.
+  auto searchOrder = [](const ForkCursor &cursor) {
+    SmallVector<KnobsAttr> ordered;
+    for (unsigned i : cursor.getSearchOrder())
+      ordered.push_back(cursor.getOptions()[i]);
+    return ordered;
+  };
+  // Canonical BK in {16, 32, 64}, the default 32.
+  EXPECT_EQ(searchOrder(start("matmul_0_reduce", sm90)),
+            (SmallVector<KnobsAttr>{knobs("BK = 32"), knobs("BK = 64"),
+                                    knobs("BK = 16")}));
+  // Canonical block_threads in {32, ..., 1024}, the default 256.
+  EXPECT_EQ(searchOrder(start("scale_0_pointwise", sm90)),
+            (SmallVector<KnobsAttr>{
+                knobs("block_threads = 256"), knobs("block_threads = 512"),
+                knobs("block_threads = 128"), knobs("block_threads = 1024"),
+                knobs("block_threads = 64"), knobs("block_threads = 32")}));
+}
+
 TEST_F(DTileRulesTest, CursorNeverTouchesTheInput) {
   std::string before = print(module->getOperation());
   {

@@ -148,11 +148,13 @@ void ForkTreeSpace::children(NodeId node, SmallVectorImpl<NodeId> &out) {
     // Copy what is needed first: growing `nodes` moves its elements.
     SmallVector<dtile::KnobsAttr> options(cursor->getOptions());
     uint32_t first = nodes.size();
-    for (auto [i, option] : llvm::enumerate(options)) {
+    // Children in search order (the default first, then its neighbours),
+    // each naming its option.
+    for (unsigned i : cursor->getSearchOrder()) {
       Node child;
       child.parent = static_cast<uint32_t>(node);
-      child.option = static_cast<uint32_t>(i);
-      child.delta = option;
+      child.option = i;
+      child.delta = options[i];
       nodes.push_back(child);
     }
     nodes[node].firstChild = first;

@@ -7,7 +7,9 @@
 // RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --no-db --time-lowering=3 | FileCheck %s --check-prefix=TIMING
 /// Budgets and runs: each strategy's median best / reference after 2 and 6
 /// variants over three seeds, and, for several kernels, a summary against
-/// random (here two kernels: the RMSNorm and a pointwise one).
+/// random (here two kernels: the RMSNorm and a pointwise one). The best of
+/// the runs is the reference where a run finds it (random's, at these
+/// seeds); mcts may not within six variants of a 22-way tree.
 // RUN: deplodock-tune %deplodock_src_root/examples/rmsnorm.mlir --backend=replay --replay-table=%t/rmsnorm.json --compare=mcts,random --budgets=6,2 --runs=3 | FileCheck %s --check-prefix=BUDGETS
 // RUN: cat %deplodock_src_root/examples/rmsnorm.mlir %deplodock_src_root/examples/silu_mul.mlir > %t/two.mlir
 // RUN: deplodock-tune %t/two.mlir --compare=mcts,random --budgets=2,4 --runs=2 | FileCheck %s --check-prefix=SUMMARY
@@ -28,7 +30,7 @@
 
 // BUDGETS: reference [[REF:[0-9.]+]] us, target within 2.0%, 3 runs per strategy (median)
 // BUDGETS-NEXT: strategy best us measured to target @2 @6 stopped
-// BUDGETS-NEXT: mcts [[REF]] 6 {{[0-9]+}} ({{[0-9]}}/3) {{[0-9.]+}} {{[0-9.]+}} variant_budget
+// BUDGETS-NEXT: mcts {{[0-9.]+}} 6 {{[0-9a-z]+}} ({{[0-9]}}/3) {{[0-9.]+}} {{[0-9.]+}} variant_budget
 // BUDGETS-NEXT: random [[REF]] 6 {{[0-9]+}} ({{[0-9]}}/3) {{[0-9.]+}} {{[0-9.]+}} variant_budget
 
 // SUMMARY: over 2 kernels: median of best / reference; kernels within 2.0%; against random: kernels better, equal, worse

@@ -64,10 +64,27 @@ KernelOp ForkCursor::getKernel() const {
 void ForkCursor::advance(size_t from) {
   options.clear();
   for (ruleIndex = from; !isDone(); ++ruleIndex) {
-    options = getForkOptions(getRule(), getKernel(), target);
+    options = getForkOptions(getRule(), getKernel(), target, &defaultRank);
     if (!options.empty())
       return;
   }
+}
+
+SmallVector<unsigned> ForkCursor::getSearchOrder() const {
+  // getOptions() is the default, then the canonical order without it:
+  // canonical rank r sits at r + 1 below the default's rank, at r above.
+  size_t n = options.size(), pick = defaultRank;
+  auto position = [&](size_t rank) {
+    return unsigned(rank == pick ? 0 : rank < pick ? rank + 1 : rank);
+  };
+  SmallVector<unsigned> order{0};
+  for (size_t d = 1; order.size() < n; ++d) {
+    if (pick + d < n)
+      order.push_back(position(pick + d));
+    if (d <= pick)
+      order.push_back(position(pick - d));
+  }
+  return order;
 }
 
 FailureOr<ForkCursor> ForkCursor::choose(KnobsAttr option) const {

@@ -23,7 +23,10 @@ bool dtile::hasDecided(const Rule &rule, KernelOp kernel) {
 }
 
 SmallVector<KnobsAttr> dtile::getForkOptions(const Rule &rule, KernelOp kernel,
-                                             TargetAttr target) {
+                                             TargetAttr target,
+                                             size_t *defaultRank) {
+  if (defaultRank)
+    *defaultRank = 0;
   // A kernel whose tile was dropped (it stores nothing) has nothing left
   // to decide.
   if (!kernel.getTile() || hasDecided(rule, kernel))
@@ -32,6 +35,8 @@ SmallVector<KnobsAttr> dtile::getForkOptions(const Rule &rule, KernelOp kernel,
   if (options.size() < 2)
     return options;
   size_t pick = rule.chooseDefault(kernel, options, target);
+  if (defaultRank)
+    *defaultRank = pick;
   // The default first, the others in canonical order.
   std::rotate(options.begin(), options.begin() + pick,
               options.begin() + pick + 1);

@@ -32,6 +32,12 @@ public:
   /// heuristic's pick first).
   const Rule &getRule() const { return *getRules()[ruleIndex]; }
   llvm::ArrayRef<KnobsAttr> getOptions() const { return options; }
+  /// Positions in getOptions() in the order a search should try them: the
+  /// default, then its neighbours in the rule's canonical order (the next,
+  /// the previous, the one after, ...). Canonical orders run by size, so a
+  /// search trying a few options of a fork at a time meets the ones most
+  /// like the default first.
+  llvm::SmallVector<unsigned> getSearchOrder() const;
 
   /// The cursor after choosing `option` (one of getOptions()).
   mlir::FailureOr<ForkCursor> choose(KnobsAttr option) const;
@@ -62,6 +68,8 @@ private:
   TargetAttr target;
   size_t ruleIndex = 0;
   llvm::SmallVector<KnobsAttr> options;
+  /// The default's position in the rule's canonical order.
+  size_t defaultRank = 0;
 };
 
 } // namespace deplodock::dtile

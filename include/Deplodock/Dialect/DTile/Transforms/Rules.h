@@ -130,8 +130,11 @@ bool hasDecided(const Rule &rule, KernelOp kernel);
 /// heuristic's pick first and the others in canonical order, so that
 /// option 0 is always the default. Empty when the rule does not apply or
 /// has decided already.
+/// `defaultRank`, when given, receives the default's position in
+/// canonical order.
 llvm::SmallVector<KnobsAttr> getForkOptions(const Rule &rule, KernelOp kernel,
-                                            TargetAttr target);
+                                            TargetAttr target,
+                                            size_t *defaultRank = nullptr);
 
 /// Turns a dloop.kernel into a dtile.kernel whose outer chain of free loops
 /// becomes the block axes of one dtile.tile, one thread per block: a legal
