@@ -456,8 +456,7 @@ SmallVector<Index, 4> Mcts::unlockedVariants(Index changed, Index leaf) {
   DenseSet<uint64_t> offered;
   for (Index i = best; i != 0; i = tree[i].parent) {
     Index parent = tree[i].parent;
-    for (Index c = tree[parent].firstChild,
-               e = c + tree[parent].numChildren;
+    for (Index c = tree[parent].firstChild, e = c + tree[parent].numChildren;
          c != e; ++c)
       if (std::optional<uint64_t> key = keyOf(c))
         offered.insert(*key);

@@ -175,17 +175,17 @@ protected:
       }
     // Nearest the heuristic's choice first: a search that tries a few
     // options of a fork at a time meets the likely ones first.
-    llvm::stable_sort(options, [&](const RegisterTileKnobs &a,
-                                   const RegisterTileKnobs &b) {
-      return preference(bm, bn, a) < preference(bm, bn, b);
-    });
+    llvm::stable_sort(
+        options, [&](const RegisterTileKnobs &a, const RegisterTileKnobs &b) {
+          return preference(bm, bn, a) < preference(bm, bn, b);
+        });
     return options;
   }
 
   /// About 256 threads, then square-ish tiles (FN >= FM keeps a thread's
   /// stores contiguous).
-  static std::pair<int64_t, int64_t>
-  preference(int64_t bm, int64_t bn, const RegisterTileKnobs &f) {
+  static std::pair<int64_t, int64_t> preference(int64_t bm, int64_t bn,
+                                                const RegisterTileKnobs &f) {
     int64_t threads = ceilDiv(bm, f.FM) * ceilDiv(bn, f.FN);
     int64_t distance = threads > 256 ? threads / 256 : 256 / threads;
     int64_t shape = f.FN >= f.FM ? f.FN / f.FM : 2 * f.FM / f.FN;
