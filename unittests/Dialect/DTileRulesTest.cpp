@@ -807,6 +807,14 @@ TEST_F(DTileRulesTest, SearchOrderIsTheDefaultThenItsNeighbours) {
                 knobs("block_threads = 256"), knobs("block_threads = 512"),
                 knobs("block_threads = 128"), knobs("block_threads = 1024"),
                 knobs("block_threads = 64"), knobs("block_threads = 32")}));
+  // A cursor past the last rule has nothing to order.
+  ForkCursor done = start("scale_0_pointwise", sm90);
+  while (!done.isDone()) {
+    FailureOr<ForkCursor> next = done.choose(done.getOptions().front());
+    ASSERT_TRUE(succeeded(next));
+    done = std::move(*next);
+  }
+  EXPECT_TRUE(done.getSearchOrder().empty());
 }
 
 TEST_F(DTileRulesTest, CursorNeverTouchesTheInput) {

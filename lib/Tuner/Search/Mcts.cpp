@@ -473,7 +473,7 @@ SmallVector<Index, 4> Mcts::unlockedVariants(Index changed, Index leaf) {
         unlocked.push_back({odds(c, k).first, c});
     }
   }
-  // The best odds first; equal odds in option order.
+  // The best odds first; equal odds in the tree's order.
   llvm::sort(unlocked, [](auto &a, auto &b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   });

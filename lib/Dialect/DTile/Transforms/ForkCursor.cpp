@@ -74,6 +74,8 @@ SmallVector<unsigned> ForkCursor::getSearchOrder() const {
   // getOptions() is the default, then the canonical order without it:
   // canonical rank r sits at r + 1 below the default's rank, at r above.
   size_t n = options.size(), pick = defaultRank;
+  if (n == 0)
+    return {};
   auto position = [&](size_t rank) {
     return unsigned(rank == pick ? 0 : rank < pick ? rank + 1 : rank);
   };
