@@ -155,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         cli.fail("two --variant options share a label")
     tools = lowering.Tools(lowering.resolve_bin_dir(
         args.bin_dir, cli.default_bin_dir()))
+    if len({label for label, _ in args.variant_bin}) < len(args.variant_bin):
+        cli.fail("two --variant-bin options share a label")
     variant_tools = {label: lowering.Tools(folder)
                      for label, folder in args.variant_bin}
     for label in variant_tools:

@@ -15,10 +15,11 @@
 // RUN: FileCheck %s --check-prefix=OTHER < %t.log2
 // RUN: FileCheck %s --check-prefix=OTHER-MD < %t.out2/forks.md
 // RUN: FileCheck %s --check-prefix=OTHER-JSON < %t.out2/forks.json
-/// ... and refuses a malformed one, a label no variant has, or a folder
-/// without deplodock-run.
+/// ... and refuses a malformed one, two for one label, a label no variant
+/// has, or a folder without deplodock-run.
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a 2>&1 | FileCheck %s --check-prefix=BAD-BIN
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin b=%t.other 2>&1 | FileCheck %s --check-prefix=NOLABEL-BIN
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a=%t.other --variant-bin a=%deplodock_obj_root/bin 2>&1 | FileCheck %s --check-prefix=TWICE-BIN
 // RUN: rm -rf %t.empty2 && mkdir -p %t.empty2
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a=%t.empty2 2>&1 | FileCheck %s --check-prefix=NOTOOLS-BIN
 /// Without deplodock-run nothing can be measured: refused up front.
@@ -53,4 +54,5 @@
 // OTHER-JSON-NEXT: "old": "{{.*}}other"
 // BAD-BIN: error: argument --variant-bin: --variant-bin wants LABEL=DIR, not 'a'
 // NOLABEL-BIN: error: --variant-bin names 'b', which no --variant labels
+// TWICE-BIN: error: two --variant-bin options share a label
 // NOTOOLS-BIN: error: missing tools in {{.*}}empty2: deplodock-run
