@@ -782,10 +782,11 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     unrolled, it had beaten depth 4 by 1.08x where ptxas happened to order
     the epilogue right (bench/results/forks-h200-2026-11-27*.md).
   }];
-  let forks = "pipeline_k_outer: (pipeline, stages, wgmma_wait, "
-              "refill_late) in {(true)*, (false), (true, true), (true, 3), "
-              "(true, 3, true), (true, 3, 1), (true, 4), (true, 4, true), "
-              "(true, 4, 1)}";
+  let forks = "pipeline_k_outer: (pipeline, refill_late, stages, "
+              "wgmma_wait) in {(true, -, 4, -)*, (false, -, -, -), "
+              "(true, -, -, -), (true, true, -, -), (true, -, 3, -), "
+              "(true, true, 3, -), (true, -, 3, 1), (true, true, 4, -), "
+              "(true, -, 4, 1)}";
 }
 
 def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
