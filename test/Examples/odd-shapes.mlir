@@ -29,8 +29,8 @@
 /// into the zeroed output, its slabs double-buffered, copied by cp.async and
 /// prefetched a chunk ahead; the last blocks guard their loads (the staged
 /// slabs read zeros past the edge) and their atomic stores. Its register
-/// tile's columns are interleaved (permute_register_tile): a thread's first
-/// column (below 320) never passes 333, so only rows guard its stores.
+/// tile's columns stay adjacent (read as vectors of B's slab), so rows and
+/// columns guard every store of the last blocks.
 // MATMUL: variants of @odd_matmul_0_reduce: 12 (seeded sample) checked, 0 failed
 // RMSNORM: variants of @odd_rmsnorm_0_reduce: 7 (all) checked, 0 failed
 
@@ -50,9 +50,7 @@
 //  CUDA-NEXT:     asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 //       CUDA:         asm volatile("cp.async.
 //       CUDA:   const bool [[BOTH:v[0-9]+]] = [[ROW]] & [[COL]];
-//       CUDA:   if ([[ROW]]) {
-//  CUDA-NEXT:     atomicAdd(&out0[{{.*}}], acc0);
 //       CUDA:   if ([[BOTH]]) {
-//  CUDA-NEXT:     atomicAdd(&out0[{{.*}}], acc1);
+//  CUDA-NEXT:     atomicAdd(&out0[{{.*}}], acc0);
 // CUDA-LABEL: odd_rmsnorm_0_reduce(
 //       CUDA:   if (v{{[0-9]+}}) {

@@ -26,7 +26,7 @@
 /// the SIMT TMA matmul (K = 256): 4 and 8 chunks, split in two or not, one
 /// variant's slabs in 32-byte swizzle segments.
 // DEFAULT: dkernel.func @matmul_0_reduce
-// DEFAULT-SAME: pipeline = true, stages = 4
+// DEFAULT-SAME: pipeline = true, refill_late = true, stages = 4
 // DEFAULT-SAME: wgmma = true
 // EACH1-COUNT-1: compare result #0 after 'lower-to-kernel{target=sm_90a{{.*}}: PASS
 // EACH2-COUNT-2: compare result #0 after 'lower-to-kernel{target=sm_90a knobs=wgmma=true,{{.*}}: PASS

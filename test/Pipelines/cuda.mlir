@@ -23,7 +23,9 @@
 /// tiles to fill the GPU otherwise), 32x128 output tiles of 256 threads,
 /// each thread a 4x4 register tile; each block's 8 K chunks stage 32x32 and
 /// 32x128 slabs in shared memory by cp.async, a chunk ahead into two slots, the inner loop is
-/// unrolled, and the partial sums are added atomically.
+/// unrolled and loads each K step's fragments (A's four scalars, B's four
+/// columns as one float4) a step ahead, and the partial sums are added
+/// atomically.
 // MATMUL:      extern "C" __global__ void __launch_bounds__(256)
 // MATMUL-NEXT: matmul_0_reduce(const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0) {
 // MATMUL:        extern __shared__ __align__(128) unsigned char smem[];
@@ -34,7 +36,8 @@
 // MATMUL:          asm volatile("cp.async.cg.shared.global
 // MATMUL:          #pragma unroll 32
 // MATMUL:          for (int [[KI:i[0-9]+]] = 0; [[KI]] < 32; [[KI]] += 1) {
-// MATMUL-COUNT-4:    = smem1[
+// MATMUL-COUNT-4:    = smem0[
+// MATMUL-NEXT:        const float4 {{vl[0-9]+}} = *reinterpret_cast<const float4 *>(&smem1[
 // MATMUL:          }
 // MATMUL:        atomicAdd(&out0[{{.*}}], acc0);
 // MATMUL:        atomicAdd(&out0[{{.*}}], acc15);

@@ -14,9 +14,9 @@
 // RUN: deplodock-opt %s --dtile-lower="list-forks=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SMALL
 
 // DEFAULT: module {
-// DEFAULT: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32>
+// DEFAULT: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = false, pipeline = true, reg_double = true, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32, vector_reads = true>
 // SM90: module attributes {dkernel.target = #dkernel.target<"sm_90", {{.*}}features = [clusters, cp_async, mma_sync, tma]>}
-// SM90: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32>
+// SM90: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = false, pipeline = true, reg_double = true, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32, vector_reads = true>
 // SM90A: module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, {{.*}}features = [clusters, cp_async, mma_sync, tma, wgmma]>}
 // SM80: module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, {{.*}}features = [cp_async, mma_sync]>}
 // KERNEL80: dkernel.target = #dkernel.target<"sm_80"

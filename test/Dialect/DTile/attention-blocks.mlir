@@ -6,7 +6,7 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=64,BKV=37 | FileCheck %s --check-prefix=WHOLE
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" | FileCheck %s --check-prefix=STAGED
-// RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda | FileCheck %s --check-prefix=CUDA
+// RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,reg_double=false" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda | FileCheck %s --check-prefix=CUDA
 // RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=48,BKV=16 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 /// A single query per head (decoding) leaves only the heads' axis: 32 rows in
 /// all, each a warp's keys and a block of its own, not a thread per row.

@@ -17,8 +17,8 @@
 // RUN: FileCheck %s --check-prefix=SDPA80 < %t.sdpa80.mlir
 
 /// The printed knobs reproduce each lowering exactly.
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=8,stage=[0,1],unroll=32" | diff %t.matmul.mlir -
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=true,split_k=4,stage=[0,1],unroll=32" | diff %t.matmul80.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=matmul_0_reduce:BK=32,BM=32,BN=128,FM=4,FN=4,permute=false,reg_double=true,split_k=8,stage=[0,1],unroll=32,vector_reads=true" | diff %t.matmul.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_80 knobs=matmul_0_reduce:BK=32,BM=32,BN=256,FM=4,FN=8,permute=false,reg_double=true,split_k=8,stage=[0,1],unroll=32,vector_reads=true" | diff %t.matmul80.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=rmsnorm_0_reduce:threads=256" | diff %t.rmsnorm.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/softmax.mlir --lower-to-tile="knobs=softmax_0_reduce:threads=32" | diff %t.softmax.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/silu_mul.mlir --lower-to-tile="knobs=silu_mul_0_pointwise:block_threads=256" | diff %t.silu_mul.mlir -
@@ -28,7 +28,7 @@
 /// So do they for a variant named by a few knobs.
 // RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64" > %t.variant.mlir
 // RUN: FileCheck %s --check-prefix=VARIANT < %t.variant.mlir
-// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64,FM=2,FN=4,pad=true,permute=true,stage=[0,1],unroll=4" | diff %t.variant.mlir -
+// RUN: deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="knobs=BK=64,split_k=1,BM=32,BN=64,FM=2,FN=4,pad=true,permute=false,reg_double=true,stage=[0,1],unroll=4,vector_reads=true" | diff %t.variant.mlir -
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1" > %t.rows.mlir
 // RUN: FileCheck %s --check-prefix=ROWS < %t.rows.mlir
 // RUN: deplodock-opt %deplodock_src_root/examples/rmsnorm.mlir --lower-to-tile="knobs=threads=1,block_threads=32,unroll=4" | diff %t.rows.mlir -
@@ -48,7 +48,7 @@
 /// 32); then 32 x 128 tiles (128 blocks), 256 threads of 4 x 4 outputs,
 /// both operands staged per K chunk; the leading 1 of x stays a unit slab
 /// dimension.
-// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32> zero_init [0]
+// MATMUL: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = false, pipeline = true, reg_double = true, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32, vector_reads = true> zero_init [0]
 // MATMUL:   dtile.tile blocks(%[[S:.*]] : 8 "r0_s", %[[MO:.*]] : 1 "d0_o", %[[NO:.*]] : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 // MATMUL:     dtile.stage %{{.*}}[0, %[[MO]] * 32, %[[S]] * 256] box [1, 32, 32] buffers 2 slot %{{.*}} transport cp_async : memref<1x32x2048xf32> -> memref<1x32x32xf32, #gpu.address_space<workgroup>>
 // MATMUL:     dtile.stage %{{.*}}[%[[S]] * 256, %[[NO]] * 128] box [32, 128] buffers 2 slot %{{.*}} transport cp_async : memref<2048x2048xf32> -> memref<32x128xf32, #gpu.address_space<workgroup>>
@@ -58,10 +58,11 @@
 // MATMUL:       dtile.stage %{{.*}}[%[[S]] * 256 + %[[KO]] * 32 + 32, %[[NO]] * 128] box [32, 128] buffers 2 slot %{{.*}} transport cp_async
 // MATMUL:       dloop.for %{{.*}} = 0 to 32 reduce "r0_i" {{.*}} unroll 32 {
 
-/// On an A100 (108 SMs) K splits over 4 blocks: the fewest that, with
-/// 64 x 64 tiles, give a block per SM.
-// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, split_k = 4, stage = [0, 1], transpose_a = false, unroll = 32> zero_init [0]
-// MATMUL80:   dtile.tile blocks(%{{.*}} : 4 "r0_s", %{{.*}} : 1 "d0_o", %{{.*}} : 16 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
+/// On an A100 (108 SMs) K splits over 8 blocks too (the output holds far
+/// fewer than two 128 x 128 tiles an SM), and blockify_launch, counting
+/// the splits, takes 32 x 256 tiles (64 blocks, over half the SMs).
+// MATMUL80: dtile.kernel @matmul_0_reduce knobs<BK = 32, BM = 32, BN = 256, FM = 4, FN = 8, async_copy = true, double_buffer = true, permute = false, pipeline = true, reg_double = true, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32, vector_reads = true> zero_init [0]
+// MATMUL80:   dtile.tile blocks(%{{.*}} : 8 "r0_s", %{{.*}} : 1 "d0_o", %{{.*}} : 8 "d1_o") threads(%{{.*}} : 8 "d0_i", %{{.*}} : 32 "d1_i") {
 
 /// One row of 2048 per block, 256 threads sharing it: the sum of squares
 /// ends in a combine; the normalised row is written by all threads.
@@ -93,7 +94,7 @@
 // SDPA80: dtile.kernel @sdpa_0_reduce knobs<BKV = 32, BQ = 16, split_kv = 16, unroll = 1>
 // SDPA80-NOT: dtile.kernel
 
-// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, async_copy = true, double_buffer = true, pad = true, permute = true, pipeline = true, reg_double = false, split_k = 1, stage = [0, 1], transpose_a = false, unroll = 4>
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 32, BN = 64, FM = 2, FN = 4, async_copy = true, double_buffer = true, pad = true, permute = false, pipeline = true, reg_double = true, split_k = 1, stage = [0, 1], transpose_a = false, unroll = 4, vector_reads = true, vector_stores = false>
 // VARIANT:   dtile.tile blocks(%{{.*}} : 1 "d0_o", %{{.*}} : 32 "d1_o") threads(%{{.*}} : 16 "d0_i", %{{.*}} : 16 "d1_i") {
 
 /// One row per thread: the 32 rows fill one warp in one block.

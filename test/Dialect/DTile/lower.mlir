@@ -11,7 +11,7 @@
 /// reproduced by the complete knobs it prints.
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=64,BM=16,BN=64;gemv_0_reduce:threads=1" > %t.variant.mlir
 // RUN: FileCheck %s --check-prefix=VARIANT < %t.variant.mlir
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=64,BM=16,BN=64,FM=2,FN=2,permute=true,stage=[0,1],unroll=4;gemv_0_reduce:block_threads=64,chunk=128,stage=[0],threads=1,unroll=4" > %t.variant-again.mlir
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:BK=64,BM=16,BN=64,FM=2,FN=2,permute=false,stage=[0,1],unroll=4;gemv_0_reduce:block_threads=64,chunk=128,stage=[0],threads=1,unroll=4" > %t.variant-again.mlir
 // RUN: diff %t.variant.mlir %t.variant-again.mlir
 
 /// Knobs for every kernel go to every kernel that takes them; a kernel's
@@ -87,10 +87,10 @@
 //  FORKS-NOT: remark
 
 /// BK = 64 and a 16 x 64 tile; the later forks take option 0 for that
-/// tile (2 x 2 outputs per thread, both operands staged, unroll 4 for the
-/// 64-long chunk loop). One thread per gemv column: blockify, chunk_reduce
+/// tile (2 x 2 outputs per thread, both operands staged and B's read as
+/// 8-byte vectors, unroll 4 for the 64-long chunk loop). One thread per gemv column: blockify, chunk_reduce
 /// and stage_inputs now apply.
-// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 16, BN = 64, FM = 2, FN = 2, async_copy = true, double_buffer = true, permute = true, pipeline = true, reg_double = false, stage = [0, 1], transpose_a = false, unroll = 4>
+// VARIANT: dtile.kernel @matmul_0_reduce knobs<BK = 64, BM = 16, BN = 64, FM = 2, FN = 2, async_copy = true, double_buffer = true, permute = false, pipeline = true, reg_double = true, stage = [0, 1], transpose_a = false, unroll = 4, vector_reads = true, vector_stores = false>
 // VARIANT: dtile.kernel @rowsum_0_reduce knobs<threads = 64>
 // VARIANT: dtile.kernel @scale_0_pointwise knobs<block_threads = 256>
 // VARIANT: dtile.kernel @gemv_0_reduce knobs<async_copy = true, block_threads = 64, chunk = 128, double_buffer = true, pipeline = true, reg_double = false, stage = [0], threads = 1, unroll = 4>

@@ -1,4 +1,4 @@
-// RUN: deplodock-opt %s --dtile-lower="knobs=BK=32,BM=37,BN=24,FM=4,FN=2,pad=false,stage=[0,1],unroll=1,double_buffer=false,async_copy=false" | FileCheck %s
+// RUN: deplodock-opt %s --dtile-lower="knobs=BK=32,BM=37,BN=24,FM=4,FN=2,pad=false,stage=[0,1],unroll=1,double_buffer=false,async_copy=false,vector_reads=false,reg_double=false" | FileCheck %s
 // RUN: deplodock-run --interp %S/Inputs/odd-shapes.mlir --pipeline=lower-to-tensor --check-variants=2000 --target=sm_80 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %S/Inputs/odd-shapes.mlir --pipeline=lower-to-tensor --check-variants=2000 --target=sm_90 --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %S/Inputs/odd-shapes.mlir --pipeline=lower-to-tensor --check-variants=2000 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --print=none | FileCheck %s --check-prefix=VARIANTS

@@ -85,13 +85,14 @@
 /// more registers than 512 threads have.) Eight chunks of warpgroup MMA or
 /// more, and four, take the deepest depth by default, each step retiring
 /// its own wgmma group (wgmma_wait = 1 keeps the loop from being unrolled,
-/// which lost on the H200). On warpgroup MMA each depth is followed by its
+/// which lost on the H200) and refilling after its wgmma commit
+/// (refill_late, faster on the H200). On warpgroup MMA each depth is followed by its
 /// refill_late form (the refill after the step's wgmma commit), and each
 /// depth of 3 or more by its wgmma_wait = 1 form. As no option sets every
 /// knob, the listing names them all and shows "-" for a knob an option
 /// leaves unset.
-// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, refill_late, stages, wgmma_wait) in {(true, -, 4, -)*, (false, -, -, -), (true, -, -, -), (true, true, -, -), (true, -, 3, -), (true, true, 3, -), (true, -, 3, 1), (true, true, 4, -), (true, -, 4, 1)}
-// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, refill_late, stages, wgmma_wait) in {(true, -, 4, -)*, (false, -, -, -), (true, -, -, -), (true, true, -, -), (true, -, 3, -), (true, true, 3, -), (true, -, 3, 1), (true, true, 4, -), (true, -, 4, 1)}
+// DEEP: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, refill_late, stages, wgmma_wait) in {(true, true, 4, -)*, (false, -, -, -), (true, -, -, -), (true, true, -, -), (true, -, 3, -), (true, true, 3, -), (true, -, 3, 1), (true, -, 4, -), (true, -, 4, 1)}
+// SHORT: remark: @matmul_0_reduce: pipeline_k_outer: (pipeline, refill_late, stages, wgmma_wait) in {(true, true, 4, -)*, (false, -, -, -), (true, -, -, -), (true, true, -, -), (true, -, 3, -), (true, true, 3, -), (true, -, 3, 1), (true, -, 4, -), (true, -, 4, 1)}
 
 /// wgmma_wait = 1, three deep on a 64 x 256 x 128 bf16 wgmma loop (four
 /// chunks): iteration k waits for chunk k's slabs, issues its wgmma group

@@ -1,6 +1,7 @@
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=2,FN=4,permute=false,reg_double=true" | FileCheck %s --check-prefix=SCALAR
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=2,FN=4,permute=false,vector_reads=false,reg_double=true" | FileCheck %s --check-prefix=SCALAR
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=2,FN=8,permute=false,vector_reads=true,reg_double=true" | FileCheck %s --check-prefix=VECTOR
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=2,FN=4,permute=false" | FileCheck %s --check-prefix=SKIP
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=2,FN=4,permute=false,vector_reads=false" | FileCheck %s --check-prefix=SKIP
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=2,FN=4" | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-cooperative-reduce="knobs=rowsum_0_reduce:threads=1;gemv_0_reduce:threads=1" --dtile-blockify-launch --dtile-chunk-reduce --dtile-register-tile --dtile-stage-inputs --dtile-double-buffer --dtile-async-copy --dtile-pipeline-k-outer --dtile-register-double-buffer=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch --dtile-register-tile --dtile-stage-inputs="knobs=matmul_0_reduce:stage=[]" --dtile-register-double-buffer=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=NO-SLAB
 // RUN: not deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="knobs=matmul_0_reduce:stage=[],reg_double=true" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
@@ -16,9 +17,9 @@
 /// Bit-identical to the loop that loads each step's fragments itself, with
 /// scalar and vector reads, on the SIMT interpreter.
 // RUN: rm -rf %t.ref && mkdir -p %t.ref/scalar %t.ref/vector
-// RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=4,permute=false}" --output-dir=%t.ref/scalar --print=none
-// RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=4,permute=false,reg_double=true}" --expect=%t.ref/scalar/result0.npy --rtol=0 --atol=0 --print=none | FileCheck %s --check-prefix=EXACT
-// RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=8,permute=false,vector_reads=true}" --output-dir=%t.ref/vector --print=none
+// RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=4,permute=false,vector_reads=false,reg_double=false}" --output-dir=%t.ref/scalar --print=none
+// RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=4,permute=false,vector_reads=false,reg_double=true}" --expect=%t.ref/scalar/result0.npy --rtol=0 --atol=0 --print=none | FileCheck %s --check-prefix=EXACT
+// RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=8,permute=false,vector_reads=true,reg_double=false}" --output-dir=%t.ref/vector --print=none
 // RUN: deplodock-run --interp %S/Inputs/wide-matmul.mlir --pipeline="lower-to-kernel{knobs=BM=16,BN=128,FM=2,FN=8,permute=false,vector_reads=true,reg_double=true}" --expect=%t.ref/vector/result0.npy --rtol=0 --atol=0 --print=none | FileCheck %s --check-prefix=EXACT
 /// The fork sampled with the others on the matmul families, at the Kernel
 /// level; the CUDA of the variants that took it carries fragments into
@@ -77,11 +78,17 @@
 //   VECTOR-NOT:         vector_load
 //       VECTOR:         dloop.yield {{.*}}, %[[NB0]]#0, %[[NB0]]#1, %[[NB0]]#2, %[[NB0]]#3, %[[NB1]]#0, %[[NB1]]#1, %[[NB1]]#2, %[[NB1]]#3 :
 
-/// Option 0 keeps the loop as it was: each step loads its own fragments.
+/// Skipped (the default where the slab reads stay scalar) the loop is as it
+/// was: each step loads its own fragments.
 // SKIP-LABEL: func.func @matmul
 //       SKIP:   reg_double = false
 //       SKIP:       dloop.for %[[K:.*]] = 0 to 32 reduce "r0_i" iter(%{{[^ ]+}} = %{{[^ ]+}} : f32, %{{[^ ]+}} = %{{[^ ]+}} : f32, %{{[^ ]+}} = %{{[^ ]+}} : f32, %{{[^ ]+}} = %{{[^ ]+}} : f32, %{{[^ ]+}} = %{{[^ ]+}} : f32, %{{[^ ]+}} = %{{[^ ]+}} : f32, %{{[^ ]+}} = %{{[^ ]+}} : f32, %{{[^ ]+}} = %{{[^ ]+}} : f32)
 //  SKIP-NEXT:         dloop.load %{{.*}}[%{{.*}} * 2, %[[K]]]
+
+/// The default behind vector reads (columns kept, read as vectors) applies.
+// DEFAULT: permute = false, pipeline = true, reg_double = true,{{.*}} vector_reads = true
+// DEFAULT: dkernel.vector_load
+// DEFAULT: dloop.for %{{.*}} = 0 to 32 reduce "r0_i"
 
 // FORKS: kernels.mlir:6:5: remark: @matmul_0_reduce: register_double_buffer: reg_double in {false*, true}
 // FORKS: kernels.mlir:25:5: remark: @rowsum_0_reduce: register_double_buffer: does not apply: no inner reduce loop reads a shared slab

@@ -61,30 +61,60 @@ func.func @run_residual(%a: memref<16x512xf32>, %b: memref<512x64xf32>, %r: memr
 
 // -----
 
-/// A large output fills the GPU without splitting: the default skips.
+/// A large output fills the GPU without splitting (512 tiles of 128 x 128,
+/// at least two an SM): the default skips.
 // CHECK-LABEL: func.func @wide
 //       CHECK:   dtile.kernel @wide knobs<BK = 32, split_k = 1> ins(
 //   CHECK-NOT:   zero_init
-//       CHECK:     dtile.tile blocks(%{{.*}} : 1024 "m", %{{.*}} : 1024 "n")
-func.func @wide(%a: memref<1024x256xf32>, %b: memref<256x1024xf32>) -> memref<1024x1024xf32> {
-  %alloc = memref.alloc() : memref<1024x1024xf32>
+//       CHECK:     dtile.tile blocks(%{{.*}} : 2048 "m", %{{.*}} : 4096 "n")
+func.func @wide(%a: memref<2048x256xf32>, %b: memref<256x4096xf32>) -> memref<2048x4096xf32> {
+  %alloc = memref.alloc() : memref<2048x4096xf32>
   // expected-remark @+1 {{split_matmul_k: (split_k, split_workspace) in {1*, 2, (2, true), 4, (4, true)}}}
-  dloop.kernel @wide ins(%in0 = %a : memref<1024x256xf32>, %in1 = %b : memref<256x1024xf32>) outs(%out0 = %alloc : memref<1024x1024xf32>) {
+  dloop.kernel @wide ins(%in0 = %a : memref<2048x256xf32>, %in1 = %b : memref<256x4096xf32>) outs(%out0 = %alloc : memref<2048x4096xf32>) {
     %cst = arith.constant 0.000000e+00 : f32
-    dloop.for %i = 0 to 1024 free "m" {
-      dloop.for %j = 0 to 1024 free "n" {
+    dloop.for %i = 0 to 2048 free "m" {
+      dloop.for %j = 0 to 4096 free "n" {
         %0 = dloop.for %k = 0 to 256 reduce "k" iter(%acc = %cst : f32) {
-          %1 = dloop.load %in0[%i, %k] : memref<1024x256xf32>
-          %2 = dloop.load %in1[%k, %j] : memref<256x1024xf32>
+          %1 = dloop.load %in0[%i, %k] : memref<2048x256xf32>
+          %2 = dloop.load %in1[%k, %j] : memref<256x4096xf32>
           %3 = arith.mulf %1, %2 : f32
           %4 = arith.addf %acc, %3 : f32
           dloop.yield %4 : f32
         }
-        dloop.store %0, %out0[%i, %j] : memref<1024x1024xf32>
+        dloop.store %0, %out0[%i, %j] : memref<2048x4096xf32>
       }
     }
   }
-  return %alloc : memref<1024x1024xf32>
+  return %alloc : memref<2048x4096xf32>
+}
+
+// -----
+
+/// 64 x 64 tiles would fill the GPU (256 of them), but the output holds
+/// only 64 of blockify_launch's preferred 128 x 128 tiles, fewer than two
+/// an SM: the default splits 8 ways, the most measured (faster on the
+/// H200's FP32 GEMMs of that kind).
+// CHECK-LABEL: func.func @moderate
+//       CHECK:   dtile.kernel @moderate knobs<BK = 32, split_k = 8> zero_init [0] ins(
+func.func @moderate(%a: memref<512x512xf32>, %b: memref<512x2048xf32>) -> memref<512x2048xf32> {
+  %alloc = memref.alloc() : memref<512x2048xf32>
+  // expected-remark @+1 {{split_matmul_k: (split_k, split_workspace) in {8*, 1, 2, (2, true), 4, (4, true), (8, true)}}}
+  dloop.kernel @moderate ins(%in0 = %a : memref<512x512xf32>, %in1 = %b : memref<512x2048xf32>) outs(%out0 = %alloc : memref<512x2048xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    dloop.for %i = 0 to 512 free "m" {
+      dloop.for %j = 0 to 2048 free "n" {
+        %0 = dloop.for %k = 0 to 512 reduce "k" iter(%acc = %cst : f32) {
+          %1 = dloop.load %in0[%i, %k] : memref<512x512xf32>
+          %2 = dloop.load %in1[%k, %j] : memref<512x2048xf32>
+          %3 = arith.mulf %1, %2 : f32
+          %4 = arith.addf %acc, %3 : f32
+          dloop.yield %4 : f32
+        }
+        dloop.store %0, %out0[%i, %j] : memref<512x2048xf32>
+      }
+    }
+  }
+  return %alloc : memref<512x2048xf32>
 }
 
 // -----

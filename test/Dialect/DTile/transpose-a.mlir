@@ -1,10 +1,10 @@
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-transpose-a=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-transpose-a | FileCheck %s --check-prefix=DEFAULT
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=8,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-transpose-a=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS8
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=8,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-transpose-a | FileCheck %s --check-prefix=DEFAULT8
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-transpose-a="knobs=transpose_a=true" | FileCheck %s --check-prefix=APPLY
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-transpose-a="knobs=transpose_a=true" --dtile-vector-reads=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=VFORKS
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile --dtile-transpose-a="knobs=transpose_a=true" --dtile-vector-reads="knobs=vector_reads=true" | FileCheck %s --check-prefix=VECTOR
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile="knobs=permute=true" --dtile-transpose-a=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile="knobs=permute=true" --dtile-transpose-a | FileCheck %s --check-prefix=DEFAULT
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=8,FN=4" --dtile-stage-inputs --dtile-permute-register-tile="knobs=permute=true" --dtile-transpose-a=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FORKS8
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=8,FN=4" --dtile-stage-inputs --dtile-permute-register-tile="knobs=permute=true" --dtile-transpose-a | FileCheck %s --check-prefix=DEFAULT8
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile="knobs=permute=true" --dtile-transpose-a="knobs=transpose_a=true" | FileCheck %s --check-prefix=APPLY
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile="knobs=permute=true" --dtile-transpose-a="knobs=transpose_a=true" --dtile-vector-reads=list-forks=true --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=VFORKS
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=4,FN=4" --dtile-stage-inputs --dtile-permute-register-tile="knobs=permute=true" --dtile-transpose-a="knobs=transpose_a=true" --dtile-vector-reads="knobs=vector_reads=true" | FileCheck %s --check-prefix=VECTOR
 /// Refused, with list-forks saying why: only B staged (a thread reads a
 /// row of it), nothing staged, f16 elements (the SIMT path of a half
 /// matmul); asking for it anyway is an error.
@@ -17,10 +17,10 @@
 /// the scattered write (by a whole float4 where vector_reads reads them),
 /// async_copy copies it 4 bytes at a time, TMA and vector copies take B
 /// alone.
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_80 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true" | FileCheck %s --check-prefix=PAD1
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_80 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,vector_reads=false" | FileCheck %s --check-prefix=PAD1
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_80 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,vector_reads=true" | FileCheck %s --check-prefix=PAD4
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,async_copy=false,tma=true" | FileCheck %s --check-prefix=TMA
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,async_copy=false,vector_copy=true" | FileCheck %s --check-prefix=VCOPY
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,async_copy=false,tma=true,vector_reads=false" | FileCheck %s --check-prefix=TMA
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_90 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,async_copy=false,vector_copy=true,vector_reads=false" | FileCheck %s --check-prefix=VCOPY
 /// The Kernel lowering scatters the copy and reads a float4; the CUDA
 /// compiles.
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_80 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,vector_reads=true" --convert-dtile-to-dkernel > %t.kernel.mlir
@@ -28,7 +28,7 @@
 // RUN: deplodock-translate --emit-cuda %t.kernel.mlir -o %t.t80.cu
 // RUN: FileCheck %s --check-prefix=CUDA < %t.t80.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -cubin -o %t.t80.cubin %t.t80.cu %}
-// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_80 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,async_copy=false" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=SYNC
+// RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_80 knobs=matmul_0_reduce:split_k=1,BM=16,BN=64,FM=4,FN=4,transpose_a=true,async_copy=false,vector_reads=false" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=SYNC
 /// The numbers: the interpreter agrees with the reference at the Tile and
 /// the Kernel level, on a masked row tile (40 rows), with each transport B
 /// can take, float4 reads with B's columns permuted or dealt, register
@@ -70,7 +70,7 @@
 
 /// vector_reads is offered although permute interleaved B's columns: A's
 /// rows form a run; B's reads stay scalar.
-// VFORKS: remark: @matmul_0_reduce: vector_reads: vector_reads in {false*, true}
+// VFORKS: remark: @matmul_0_reduce: vector_reads: vector_reads in {true*, false}
 //      VECTOR: permute = true, stage = [0, 1], transpose_a = true, vector_reads = true
 //      VECTOR: %[[AS:.*]] = dtile.stage %in0{{.*}} transpose
 //      VECTOR: dkernel.vector_load %[[AS]][%{{.*}}, %{{.*}}] : memref<32x16xf32, #gpu.address_space<workgroup>> -> f32, f32, f32, f32

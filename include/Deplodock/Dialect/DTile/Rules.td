@@ -302,9 +302,14 @@ def DTileSplitMatmulK : TileRule<"dtile-split-matmul-k", "split_matmul_k",
     bf16. The workspace must hold at most 2^31 - 1 elements.
     Legal: 1 (no split) and, for each divisor of the chunk count up to 64
     leaving two chunks or more per split, the atomic and the workspace
-    option where they apply. Heuristic: split atomically when 64 x 64 tiles
-    would leave most SMs idle, into the fewest splits that fill them once;
-    skip where only the workspace applies (no GPU measurement yet).
+    option where they apply. Heuristic: split atomically where the output
+    holds fewer than two 128 x 128 tiles (blockify_launch's preferred size)
+    an SM, 8 ways (the most measured), or more where 64 x 64 tiles would
+    leave most SMs idle, into the fewest splits that fill them once. On the
+    H200, 8 splits were the fastest of 1, 2, 4 and 8 on seven of eight such
+    FP32 GEMMs (1.00-1.62x over none; 0.98x on the eighth), and the
+    workspace measured no faster than the atomics (0.98-1.03x), so it is
+    never the default (bench/results/forks-h200-2026-11-28.md).
   }];
   let forks = "split_matmul_k: (split_k, split_workspace) in {8*, 1, 2, "
               "(2, true), 4, (4, true), (8, true), 16, (16, true), 32, "
@@ -544,9 +549,12 @@ def DTilePermuteRegisterTile : TileRule<"dtile-permute-register-tile",
     read a slab FN words apart. Interleaving the columns instead (thread n
     takes j * T + n) puts neighbouring lanes on neighbouring words. Applies
     only where the bank-conflict analysis of the slab reads says it helps.
-    Heuristic: permute.
+    Heuristic: keep where vector_reads can deal the columns in runs instead
+    (its 4 x 4 sub-tiles are conflict-free and read a vector at a time: on
+    the H200, FP32 GEMMs 0.98-1.14x faster kept and read as vectors, geomean
+    1.09x over 10, bench/results/forks-h200-2026-11-28.md), else permute.
   }];
-  let forks = "permute_register_tile: permute in {true*, false}";
+  let forks = "permute_register_tile: permute in {false*, true}";
 }
 
 def DTileTransposeA : TileRule<"dtile-transpose-a", "transpose_a",
@@ -592,9 +600,10 @@ def DTileVectorReads : TileRule<"dtile-vector-reads", "vector_reads",
     scalar unless transpose_a held A's slab transposed: then a thread's FM
     rows at one K are adjacent and form runs too, also where
     permute_register_tile interleaved B's columns (B's reads stay scalar
-    then). Heuristic: skip, until it is measured on a GPU.
+    then). Heuristic: apply (H200, FP32 GEMMs with the columns kept:
+    0.98-1.14x, geomean 1.09x over 10; bench/results/forks-h200-2026-11-28.md).
   }];
-  let forks = "vector_reads: vector_reads in {false*, true}";
+  let forks = "vector_reads: vector_reads in {true*, false}";
 }
 
 def DTileVectorStores : TileRule<"dtile-vector-stores", "vector_stores",
@@ -608,7 +617,8 @@ def DTileVectorStores : TileRule<"dtile-vector-stores", "vector_stores",
     an output of static row-major shape whose rows are a multiple of W, at
     an innermost index whose coefficients and base are multiples of W.
     Interleaved columns (permute_register_tile) form no run. Heuristic:
-    skip, until it is measured on a GPU.
+    skip (H200, FP32 GEMMs behind vector reads: 0.99-1.02x, mixed;
+    bench/results/forks-h200-2026-11-28.md).
   }];
   let forks = "vector_stores: vector_stores in {false*, true}";
 }
@@ -746,7 +756,7 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     memory with 1 KB to spare. Heuristic: apply, 2 deep, where the copies
     are asynchronous and a loop has two chunks or more; a warpgroup MMA
     kernel (wgmma) takes the deepest depth offered, each step retiring its
-    own group, as its TMA latency (about 1 us) outlasts a chunk's
+    own group and refilling late (below), as its TMA latency (about 1 us) outlasts a chunk's
     tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
 
     With `refill_late` (offered after each option of a wait-free warpgroup
@@ -758,8 +768,9 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     barrier a step, the refill's). A multicast refill first waits for the
     other block of its cluster to release the slot: cluster_multicast needs
     this order (at the top of the step that handshake cost about 0.8 us a
-    chunk on the H200, bench/results/forks-h200-2026-11-27c.md). Not the
-    heuristic's choice until a GPU measures it on the default tiles.
+    chunk on the H200, bench/results/forks-h200-2026-11-27c.md). The
+    heuristic takes it at its depth where offered (H200, five BF16 GEMMs
+    at depth 4: 1.07-1.20x faster, bench/results/forks-h200-2026-11-28.md).
 
     With `wgmma_wait` = 1 (offered after each depth of 3 or more where every
     pipelined loop is a warpgroup MMA chunk loop: one wgmma group a chunk,
@@ -783,9 +794,9 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     the epilogue right (bench/results/forks-h200-2026-11-27*.md).
   }];
   let forks = "pipeline_k_outer: (pipeline, refill_late, stages, "
-              "wgmma_wait) in {(true, -, 4, -)*, (false, -, -, -), "
+              "wgmma_wait) in {(true, true, 4, -)*, (false, -, -, -), "
               "(true, -, -, -), (true, true, -, -), (true, -, 3, -), "
-              "(true, true, 3, -), (true, -, 3, 1), (true, true, 4, -), "
+              "(true, true, 3, -), (true, -, 3, 1), (true, -, 4, -), "
               "(true, -, 4, 1)}";
 }
 
@@ -880,9 +891,13 @@ def DTileRegisterDoubleBuffer : TileRule<"dtile-register-double-buffer",
     unchanged. Legal where every such loop has a static extent of two or
     more, writes no memory, holds no guarded (partial) accesses, and the
     indices of its slab reads use only its variable and values from outside
-    it; list-forks says why not. Heuristic: skip, until a GPU measures it.
+    it; list-forks says why not. Heuristic: apply where vector_reads read
+    the slabs as vectors (H200, FP32 GEMMs: 0.99-1.04x over vector reads
+    alone, geomean 1.01x over 10) and in attention kernels (FP32 Qwen sdpa
+    and naive attention: 1.42x and 1.48x at s128, 1.00x at s512;
+    bench/results/forks-h200-2026-11-28.md), else skip (unmeasured).
   }];
-  let forks = "register_double_buffer: reg_double in {false*, true}";
+  let forks = "register_double_buffer: reg_double in {true*, false}";
 }
 
 def DTileMarkUnroll : TileRule<"dtile-mark-unroll", "mark_unroll",

@@ -195,10 +195,13 @@ protected:
     return {{false}, {true}};
   }
 
-  /// Permute: it helps (listOptions checked).
-  size_t heuristic(KernelOp, ArrayRef<PermuteRegisterTileKnobs> options,
+  /// Keep where vector_reads can deal the columns in runs instead (its
+  /// 4 x 4 sub-tiles read conflict-free, a vector at a time; measured
+  /// faster), else permute: it helps (listOptions checked).
+  size_t heuristic(KernelOp kernel, ArrayRef<PermuteRegisterTileKnobs> options,
                    TargetAttr) const override {
-    return llvm::find(options, PermuteRegisterTileKnobs{true}) -
+    bool permute = !formsVectorReads(kernel);
+    return llvm::find(options, PermuteRegisterTileKnobs{permute}) -
            options.begin();
   }
 

@@ -35,6 +35,10 @@ std::optional<ColumnThreads> getRegisterColumnThreads(KernelOp kernel);
 /// multiple of `granule` or some use of the coordinate is not of that form.
 mlir::LogicalResult permuteRegisterColumns(KernelOp kernel, int64_t granule);
 
+/// Whether vector_reads would read some slab of `kernel`, as it stands, as
+/// vectors (its register columns dealt in runs, or a transposed slab's rows).
+bool formsVectorReads(KernelOp kernel);
+
 } // namespace deplodock::dtile
 
 #endif // DEPLODOCK_LIB_DIALECT_DTILE_TRANSFORMS_PERMUTEREGISTERTILE_H

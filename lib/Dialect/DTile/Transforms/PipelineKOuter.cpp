@@ -286,6 +286,8 @@ protected:
   /// wgmma_wait = 1: the loop carrying groups in flight cannot be unrolled
   /// (mark_unroll), and on the H200 that lost to depth 3 unrolled by 4
   /// (0.80x, 0.82x on two BF16 GEMMs; bench/results/forks-h200-2026-11-27b.md).
+  /// The refill comes after the step's wgmma commit (refill_late) where the
+  /// loop allows it.
   size_t heuristic(KernelOp kernel, ArrayRef<PipelineKOuterKnobs> options,
                    TargetAttr) const override {
     SmallVector<dloop::ForOp> loops = getStagedChunkLoops(kernel);
@@ -294,11 +296,20 @@ protected:
                    return loop.getExtent() > 1;
                  });
     PipelineKOuterKnobs pick{worth};
-    if (worth && kernel.getKnobs().getWgmma() == true)
+    if (worth && kernel.getKnobs().getWgmma() == true) {
       for (const PipelineKOuterKnobs &option : options)
         if (option.pipeline && option.stages && !option.wgmmaWait &&
             !option.refillLate)
           pick = option;
+      // At that depth, refill after the step's wgmma commit where the loop
+      // allows it: the refill no longer sits between a chunk's arrival and
+      // its MMAs (H200, five BF16 GEMMs at depth 4: 1.07-1.20x,
+      // bench/results/forks-h200-2026-11-28.md).
+      PipelineKOuterKnobs late = pick;
+      late.refillLate = true;
+      if (pick.stages && llvm::is_contained(options, late))
+        pick = late;
+    }
     return llvm::find(options, pick) - options.begin();
   }
 

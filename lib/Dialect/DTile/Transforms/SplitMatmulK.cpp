@@ -161,6 +161,9 @@ Value buildShare(OpBuilder &b, Value value,
   return share;
 }
 
+/// The most K splits a GPU measured faster by default (FP32 GEMMs, H200).
+constexpr int64_t kMeasuredSplit = 8;
+
 class SplitMatmulK final : public TypedRule<SplitMatmulKKnobs> {
 protected:
   /// A matmul whose K loop is chunked (the chunk loop holds a loop) and not
@@ -187,26 +190,41 @@ protected:
     return options;
   }
 
-  /// Split atomically when 64 x 64 tiles of the output would leave most
-  /// multiprocessors idle: into the fewest splits that fill them once. The
-  /// workspace is never the default until a GPU measurement says when it
-  /// pays (its second kernel and traffic against the atomics').
+  /// Split atomically when the output holds fewer than two 128 x 128 tiles
+  /// (blockify_launch's preferred size) an SM: into 8 (the largest split
+  /// measured), or where 64 x 64 tiles would leave most SMs idle, into the
+  /// fewest splits that fill them once if that is more. On the H200 eight
+  /// splits were the fastest of 1, 2, 4 and 8 on seven of eight such FP32
+  /// GEMMs (1.00-1.62x over no split; 0.98x on the eighth, TinyLlama q_proj
+  /// s512; bench/results/forks-h200-2026-11-28.md). The workspace is never
+  /// the default: it measured no faster than the atomics (0.98-1.03x).
   size_t heuristic(KernelOp kernel, ArrayRef<SplitMatmulKKnobs> options,
                    TargetAttr target) const override {
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+    int64_t batch = product(extents.drop_back(2));
     int64_t m = extents[extents.size() - 2], n = extents.back();
-    int64_t blocks =
-        product(extents.drop_back(2)) * ceilDiv(m, 64) * ceilDiv(n, 64);
-    if (2 * blocks >= target.getSmCount())
+    int64_t small = batch * ceilDiv(m, 64) * ceilDiv(n, 64);
+    int64_t large = batch * ceilDiv(m * n, 128 * 128);
+    int64_t sms = target.getSmCount();
+    bool idle = 2 * small < sms;
+    if (!idle && large >= 2 * sms)
       return 0;
-    size_t pick = 0;
+    std::optional<size_t> measured, fill, last;
     for (auto [i, option] : llvm::enumerate(options)) {
       if (i == 0 || option.splitWorkspace.value_or(false))
         continue;
-      pick = i;
-      if (blocks * option.splitK >= target.getSmCount())
-        break;
+      if (option.splitK <= kMeasuredSplit)
+        measured = i;
+      if (idle && !fill && small * option.splitK >= sms)
+        fill = i;
+      last = i;
     }
+    // None fills the SMs: as many splits as there are.
+    if (idle && !fill)
+      fill = last;
+    size_t pick = measured.value_or(0);
+    if (fill && options[*fill].splitK > options[pick].splitK)
+      pick = *fill;
     return pick;
   }
 

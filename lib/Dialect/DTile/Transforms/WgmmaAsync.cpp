@@ -495,9 +495,12 @@ protected:
   /// workspace cost more than smaller tiles do); else the largest tile that
   /// fills half the SMs (else the one with most blocks), counting each
   /// tile's blocks times the K split it would take (chooseTensorCoreSplit);
-  /// ties to 2 warpgroups. N a power of two: the measured tiles (N = 192,
-  /// which rounds the waves of the long projections, is the tuner's until
-  /// a GPU measures it).
+  /// ties to 2 warpgroups. N a power of two, but for an unsplit N = 256
+  /// tile whose last wave leaves more SMs idle than N = 192's would (one
+  /// block an SM): H200, TinyLlama and Qwen gate_proj s512 1.18x and 1.19x
+  /// (88 -> 120 and 296 -> 396 blocks on 132 SMs); N = 192 chosen instead
+  /// of smaller tiles lost (0.65-0.78x;
+  /// bench/results/forks-h200-2026-11-28.md).
   size_t heuristic(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
                    TargetAttr target) const override {
     auto measured = [](const WgmmaAsyncKnobs &o) {
@@ -520,7 +523,7 @@ protected:
       }
     }
     if (unsplit)
-      return *unsplit;
+      return roundWaves(kernel, options, *unsplit, target.getSmCount());
     auto getSplit = [](const WgmmaAsyncKnobs &o) { return o.wgmmaSplitK; };
     size_t best = options.size() - 1;
     int64_t bestSplit = 1;
@@ -548,6 +551,23 @@ protected:
                         TargetAttr target) const override;
 
 private:
+  /// `pick`, or its warpgroups' unsplit N = 192 option where `pick` is an
+  /// unsplit N = 256 tile and N = 192's blocks fill the SMs of their waves
+  /// better.
+  static size_t roundWaves(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
+                           size_t pick, int64_t sms) {
+    const WgmmaAsyncKnobs &o = options[pick];
+    WgmmaAsyncKnobs narrower{true, o.warpgroups, 192};
+    const auto *it = llvm::find(options, narrower);
+    if (o.wgmmaN != 256 || o.wgmmaSplitK || it == options.end())
+      return pick;
+    auto filled = [&](int64_t n) {
+      int64_t blocks = countBlocks(kernel, *o.warpgroups, n);
+      return double(blocks) / double(ceilDiv(blocks, sms) * sms);
+    };
+    return filled(192) > filled(256) ? it - options.begin() : pick;
+  }
+
   /// Blocks of a tile of `warpgroups` x 64 rows by `n` columns.
   static int64_t countBlocks(KernelOp kernel, int64_t warpgroups, int64_t n) {
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
