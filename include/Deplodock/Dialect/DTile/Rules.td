@@ -169,10 +169,13 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     two in [2, 64] dividing the chunk count and leaving each split 4 chunks
     or more, where nothing reads the outputs, the tile writes memory only
     after its loop and the workspace has at most 2^31 - 1 elements.
-    Heuristic (tiles with N a power of two: N = 192, which rounds the waves
-    of the long projections, e.g. 396 tiles of 128 x 192 fill three rounds
-    of 132 SMs for Qwen gate_proj s512 where 296 of 128 x 256 leave the
-    third a quarter full, is the tuner's until a GPU measures it): wgmma;
+    Heuristic (tiles with N a power of two, but N = 192 where it rounds the
+    waves of an unsplit N = 256 default, one block an SM: 396 tiles of
+    128 x 192 fill three rounds of 132 SMs for Qwen gate_proj s512 where
+    296 of 128 x 256 leave the third a quarter full, 1.19x on the H200,
+    and TinyLlama's 120 against 88 blocks, 1.18x; as a smaller tile's
+    replacement it lost, 0.65-0.78x; bench/results/forks-h200-2026-11-28.md):
+    wgmma;
     the largest block tile of 8192 accumulators or more whose own blocks
     give half the SMs one, unsplit (on the H200, 64 x 128
     and 128 x 64 tiles beat 128 x 256 tiles split 4 or 8 ways by 1.2-2.1x
@@ -552,7 +555,11 @@ def DTilePermuteRegisterTile : TileRule<"dtile-permute-register-tile",
     Heuristic: keep where vector_reads can deal the columns in runs instead
     (its 4 x 4 sub-tiles are conflict-free and read a vector at a time: on
     the H200, FP32 GEMMs 0.98-1.14x faster kept and read as vectors, geomean
-    1.09x over 10, bench/results/forks-h200-2026-11-28.md), else permute.
+    1.09x over 10, bench/results/forks-h200-2026-11-28.md), but where 16
+    or more K splits add the output atomically (interleaved, a warp's
+    atomics land on adjacent words: TinyLlama and Qwen kv_proj at s32 and
+    s128, split 28-32 ways, ran 1.2-1.5x faster permuted in the suite runs
+    of 2026-11-27 and -28 on the H200); else permute.
   }];
   let forks = "permute_register_tile: permute in {false*, true}";
 }

@@ -178,6 +178,9 @@ int64_t kernelReadCost(KernelOp kernel) {
   return cost;
 }
 
+/// K splits from which atomic adds of the output outweigh the slab reads.
+constexpr int64_t kManyAtomicSplits = 16;
+
 class PermuteRegisterTile final : public TypedRule<PermuteRegisterTileKnobs> {
 protected:
   /// Keep, permute: only where the permutation makes the slab reads
@@ -197,10 +200,18 @@ protected:
 
   /// Keep where vector_reads can deal the columns in runs instead (its
   /// 4 x 4 sub-tiles read conflict-free, a vector at a time; measured
-  /// faster), else permute: it helps (listOptions checked).
+  /// faster), but for outputs that 16 or more K splits add atomically:
+  /// interleaved, a warp's atomics land on adjacent words (H200: TinyLlama
+  /// and Qwen kv_proj at s32 and s128, split 28-32 ways, ran 1.2-1.5x
+  /// faster permuted than kept and read as vectors). Else permute: it helps
+  /// (listOptions checked).
   size_t heuristic(KernelOp kernel, ArrayRef<PermuteRegisterTileKnobs> options,
                    TargetAttr) const override {
-    bool permute = !formsVectorReads(kernel);
+    std::optional<SplitMatmulKKnobs> split =
+        kernel.getKnobs().get<SplitMatmulKKnobs>();
+    bool manyAtomicSplits = split && split->splitK >= kManyAtomicSplits &&
+                            !split->splitWorkspace.value_or(false);
+    bool permute = manyAtomicSplits || !formsVectorReads(kernel);
     return llvm::find(options, PermuteRegisterTileKnobs{permute}) -
            options.begin();
   }

@@ -7,8 +7,8 @@
 // innermost index whose coefficients and base are multiples of W: every
 // run is then aligned (buffers start 256-byte aligned). Where
 // permute_register_tile interleaved the columns no run forms, and the rule
-// offers nothing. Forks skip / apply; the heuristic skips until a GPU
-// measures it.
+// offers nothing. Forks skip / apply; the heuristic skips (behind vector
+// reads it measured 0.99-1.02x on the H200).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +46,7 @@ protected:
     return {{false}, {true}};
   }
 
-  /// Skip: scalar stores stay the default until a GPU measures this.
+  /// Skip: behind vector reads it measured mixed (0.99-1.02x, H200).
   size_t heuristic(KernelOp, ArrayRef<VectorStoresKnobs> options,
                    TargetAttr) const override {
     return llvm::find(options, VectorStoresKnobs{false}) - options.begin();
