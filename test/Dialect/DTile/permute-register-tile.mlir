@@ -15,6 +15,11 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -cubin -o %t.wide90.cubin %t.wide90.cu %}
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-lower="target=sm_80 knobs=matmul_0_reduce:pad=true" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda -o %t.pad80.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -cubin -o %t.pad80.cubin %t.pad80.cu %}
+/// Outputs that 16 or more K splits add atomically stay interleaved.
+// RUN: deplodock-opt %S/Inputs/narrow-long-k.mlir --lower-to-tile="list-forks knobs=BM=32,BN=64,FM=2,FN=4,split_k=16" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ATOMIC16
+// RUN: deplodock-opt %S/Inputs/narrow-long-k.mlir --lower-to-tile="list-forks knobs=BM=32,BN=64,FM=2,FN=4,split_k=8" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ATOMIC8
+// RUN: deplodock-opt %S/Inputs/narrow-long-k.mlir --lower-to-tile="list-forks knobs=BM=32,BN=64,FM=2,FN=4,split_k=32,split_workspace=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ATOMIC8
+// RUN: deplodock-opt %S/Inputs/narrow-long-k.mlir --lower-to-tile | FileCheck %s --check-prefix=NARROW
 /// Where the rule declines (on every kernel, once it has run) the IR is
 /// left exactly as it was.
 // RUN: deplodock-opt %S/Inputs/kernels.mlir --dtile-tileify --dtile-chunk-matmul-k --dtile-blockify-launch="knobs=matmul_0_reduce:BM=16,BN=64" --dtile-register-tile="knobs=FM=2,FN=4" --dtile-stage-inputs --dtile-permute-register-tile > %t.once.mlir
@@ -64,3 +69,10 @@
 /// Every variant (a sample) at the Kernel level, and the permuted one.
 // VARIANTS: variants of @wide_0_reduce: 300 (seeded sample) checked, 0 failed
 // NUM: PASS
+
+/// Interleaved, a warp's atomic adds land on adjacent words; with 8 splits,
+/// or a workspace the splits store to, the columns stay for vector reads.
+// ATOMIC16: remark: @narrow_0_reduce: permute_register_tile: permute in {true*, false}
+// ATOMIC8: remark: @narrow_0_reduce: permute_register_tile: permute in {false*, true}
+/// By default the narrow projection splits 32 ways and interleaves.
+// NARROW: dtile.kernel @narrow_0_reduce knobs<{{.*}}permute = true{{.*}}split_k = 32
