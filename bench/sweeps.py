@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""The fork sweeps planned for the next GPU session, by name.
+
+    bench/sweeps.py --list
+    bench/sweeps.py --check [--bin-dir DIR] [NAME ...]
+    bench/sweeps.py --out DIR [--bin-dir DIR] [--fake-device] NAME [NAME ...]
+
+--bin-dir may name the folder of scripts/build-portable.sh's packed tools
+(build-portable/carry), as on the GPU machine: they are unpacked first.
+
+Each sweep is a bench/forks.py run: chosen suite cases, each measured with
+the heuristic's lowering and with a few knob choices, side by side. With
+--out, sweep NAME writes DIR/forks-NAME.md and DIR/forks-NAME.json (a
+device call returns at most eight files: four sweeps a call). --check
+lowers every variant of every case to Kernel IR on this machine, without
+a GPU, and fails on any a rule refuses: a variant that cannot lower costs
+GPU time and measures nothing. bench/README.md says why each sweep is
+planned; its results go to bench/results/forks-*.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pathlib
+import subprocess
+import sys
+import time
+
+import cases as suite
+import cli
+import forks
+import lowering
+
+
+@dataclasses.dataclass(frozen=True)
+class Sweep:
+    why: str
+    target: str
+    cases: tuple[str, ...]
+    variants: tuple[tuple[str, str], ...]  # (label, knobs); first: baseline
+
+
+SWEEPS: dict[str, Sweep] = {
+    "fp32-splits": Sweep(
+        why="FP32 K splits beyond 8 and the workspace, where 8 was the best "
+        "measured and the trend still rising",
+        target="sm_90",
+        cases=("matmul.tinyllama.gate_proj.s128", "matmul.qwen.down_proj.s128",
+               "matmul.qwen.q_proj.s128", "matmul.tinyllama.q_proj.s512",
+               "matmul.qwen.gate_proj.s32", "matmul.tinyllama.gate_proj.s512"),
+        variants=(("default", ""), ("s4", "split_k=4"), ("s16", "split_k=16"),
+                  ("ws4", "split_k=4,split_workspace=true"),
+                  ("ws8", "split_k=8,split_workspace=true"))),
+    "fp32-attention": Sweep(
+        why="FP32 attention: 32-row query blocks, 64-key steps and 8 key "
+        "splits (1.73x on Qwen s128) taken apart, with and without "
+        "register double buffering, on both head dims",
+        target="sm_90",
+        cases=("sdpa.qwen.s128", "sdpa.qwen.s512", "naive_attn.qwen.s128",
+               "sdpa.tinyllama.s128", "sdpa.tinyllama.s512"),
+        variants=(("default", ""),
+                  ("q32k64s8", "BQ=32,BKV=64,split_kv=8"),
+                  ("q32k64s8nr", "BQ=32,BKV=64,split_kv=8,reg_double=false"),
+                  ("q32k32s8", "BQ=32,BKV=32,split_kv=8"),
+                  ("q64k64s4", "BQ=64,BKV=64,split_kv=4"),
+                  ("q32k64s4", "BQ=32,BKV=64,split_kv=4"))),
+    "bf16-narrow": Sweep(
+        why="BF16 GEMMs whose 128 x 256 tiles leave the SMs short and split "
+        "8 ways (a 9 us sum kernel behind 24 us): narrower tiles, fewer "
+        "splits",
+        target="sm_90a",
+        cases=("matmul.qwen.q_proj.s128.bf16", "matmul.tinyllama.q_proj.s128.bf16",
+               "matmul.qwen.down_proj.s128.bf16", "matmul.qwen.kv_proj.s512.bf16",
+               "matmul.tinyllama.down_proj.s512.bf16"),
+        variants=(("default", ""),
+                  ("wg1n128", "warpgroups=1,wgmma_n=128"),
+                  ("wg2n128s2", "warpgroups=2,wgmma_n=128,wgmma_split_k=2"),
+                  ("wg2n64", "warpgroups=2,wgmma_n=64"),
+                  ("wg1n256s4", "warpgroups=1,wgmma_n=256,wgmma_split_k=4"))),
+    "fp32-rows": Sweep(
+        why="FP32 softmax over rows of 128 (0.82-0.90x eager): threads a "
+        "row, rows a block",
+        target="sm_90",
+        cases=("softmax.qwen.s128", "softmax.tinyllama.s128"),
+        variants=(("default", ""), ("t32", "threads=32"), ("t64", "threads=64"),
+                  ("r2t64", "rows=2,threads=64"), ("r4t32", "rows=4,threads=32"),
+                  ("r8t32", "rows=8,threads=32"))),
+}
+
+
+def cases_of(sweep: Sweep) -> list[suite.Case]:
+    try:
+        return suite.select(cases=list(sweep.cases))
+    except suite.SelectionError as e:
+        cli.fail(str(e))
+
+
+def check(tools: lowering.Tools, names: list[str], work: pathlib.Path) -> int:
+    """Lowers every variant; the number that a rule refused."""
+    work.mkdir(parents=True, exist_ok=True)
+    refused = 0
+    for name in names:
+        sweep = SWEEPS[name]
+        for case in cases_of(sweep):
+            mlir = work / f"{case.name}.mlir"
+            mlir.write_text(case.mlir())
+            for label, knobs in sweep.variants:
+                option = f"target={sweep.target}" + (f" knobs={knobs}" if knobs
+                                                     else "")
+                proc = subprocess.run(
+                    [str(tools.path("deplodock-opt")), str(mlir),
+                     f"--deplodock-pipeline={option}", "-o", "/dev/null"],
+                    capture_output=True, text=True)
+                if proc.returncode != 0:
+                    refused += 1
+                    print(f"{name}: {case.name} [{label}] refused: "
+                          f"{lowering.first_error(proc.stderr)}")
+        print(f"{name}: {len(sweep.cases)} cases x {len(sweep.variants)} "
+              "variants checked", flush=True)
+    return refused
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", metavar="NAME")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--list", action="store_true",
+                      help="print the sweeps and why each is planned")
+    mode.add_argument("--check", action="store_true",
+                      help="lower every variant here (no GPU); exit 1 if a "
+                      "rule refuses one")
+    mode.add_argument("--out", type=pathlib.Path,
+                      help="run the sweeps, results in this folder")
+    parser.add_argument("--bin-dir", help="folder of our tools (default: "
+                        "$DEPLODOCK_BIN, else build/bin)")
+    parser.add_argument("--work-dir", type=pathlib.Path,
+                        default=pathlib.Path("/tmp/deplodock-sweeps"))
+    parser.add_argument("--max-minutes", type=float, default=2.0,
+                        help="per sweep: no run starts after this many minutes")
+    parser.add_argument("--fake-device", action="store_true",
+                        help="the bench worker's fake device (FAKE timings)")
+    args = parser.parse_args(argv)
+
+    unknown = [n for n in args.names if n not in SWEEPS]
+    if unknown:
+        cli.fail(f"no sweep named {', '.join(unknown)} (known: "
+                 f"{', '.join(SWEEPS)})")
+    if args.list:
+        for name, sweep in SWEEPS.items():
+            print(f"{name} ({sweep.target}, {len(sweep.cases)} cases x "
+                  f"{len(sweep.variants)} variants): {sweep.why}")
+        return 0
+    names = args.names or list(SWEEPS)
+    bin_dir = lowering.resolve_bin_dir(args.bin_dir, cli.default_bin_dir())
+    packed = bin_dir / "deplodock-tools.tar.xz"
+    if packed.is_file():
+        # scripts/build-portable.sh packs the tools (bench/gpu/run.sh too
+        # takes that folder).
+        bin_dir = args.work_dir / "bin"
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        if subprocess.run(["tar", "-C", str(bin_dir), "-xJf",
+                           str(packed)]).returncode != 0:
+            cli.fail(f"cannot unpack {packed}")
+    tools = lowering.Tools(bin_dir)
+    if args.check:
+        try:
+            tools.require(["deplodock-opt"])
+        except lowering.ToolError as e:
+            cli.fail(str(e))
+        refused = check(tools, names, args.work_dir)
+        return 1 if refused else 0
+    if not args.names:
+        cli.fail("name the sweeps to run (--list shows them)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for name in names:
+        sweep = SWEEPS[name]
+        started = time.monotonic()
+        argv_forks = ["--out", str(args.work_dir / name), "--work-dir",
+                      str(args.work_dir / name / "work"), "--bin-dir",
+                      str(tools.bin_dir), "--target", sweep.target,
+                      "--max-minutes", f"{args.max_minutes:g}",
+                      "--cases", ",".join(sweep.cases)]
+        for label, knobs in sweep.variants:
+            argv_forks += ["--variant", f"{label}={knobs}"]
+        if args.fake_device:
+            argv_forks.append("--fake-device")
+        print(f"== {name}: {sweep.why}", flush=True)
+        status |= forks.main(argv_forks)
+        for ext in ("md", "json"):
+            (args.out / f"forks-{name}.{ext}").write_bytes(
+                (args.work_dir / name / f"forks.{ext}").read_bytes())
+        print(f"== {name}: {time.monotonic() - started:.0f} s", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+/// bench/sweeps.py: the fork sweeps planned for the next GPU session. Every
+/// variant of every sweep lowers here (a refused one would cost GPU time);
+/// one sweep runs on the bench worker's fake device (FAKE timings).
+// RUN: %python %deplodock_src_root/bench/sweeps.py --check --bin-dir %deplodock_obj_root/bin --work-dir %t.check | FileCheck %s --check-prefix=CHECKED
+// RUN: %python %deplodock_src_root/bench/sweeps.py --list | FileCheck %s --check-prefix=LIST
+// RUN: rm -rf %t.out %t.work
+// RUN: %python %deplodock_src_root/bench/sweeps.py --out %t.out --work-dir %t.work --fake-device --bin-dir %deplodock_obj_root/bin fp32-rows | FileCheck %s --check-prefix=SWEPT
+// RUN: FileCheck %s --check-prefix=MD < %t.out/forks-fp32-rows.md
+// RUN: FileCheck %s --check-prefix=JSON < %t.out/forks-fp32-rows.json
+/// The folder of scripts/build-portable.sh's packed tools serves too.
+// RUN: rm -rf %t.packed %t.pwork && mkdir -p %t.packed
+// RUN: %python -c "import os, sys, tarfile; t = tarfile.open(sys.argv[1], 'w:xz'); t.add(sys.argv[2], arcname=os.path.basename(sys.argv[2])); t.close()" %t.packed/deplodock-tools.tar.xz %deplodock_obj_root/bin/deplodock-opt
+// RUN: %python %deplodock_src_root/bench/sweeps.py --check --bin-dir %t.packed --work-dir %t.pwork fp32-rows | FileCheck %s --check-prefix=PACKED
+/// Unknown names, and a run that names no sweep, are refused.
+// RUN: not %python %deplodock_src_root/bench/sweeps.py --check no-such-sweep 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not %python %deplodock_src_root/bench/sweeps.py --out %t.none --bin-dir %deplodock_obj_root/bin 2>&1 | FileCheck %s --check-prefix=NONE
+
+// CHECKED-NOT: refused
+// CHECKED: fp32-splits: 6 cases x 5 variants checked
+// CHECKED: fp32-attention: 5 cases x 6 variants checked
+// CHECKED: bf16-narrow: 5 cases x 5 variants checked
+// CHECKED: fp32-rows: 2 cases x 6 variants checked
+
+// PACKED: fp32-rows: 2 cases x 6 variants checked
+
+// LIST: fp32-splits (sm_90, 6 cases x 5 variants): FP32 K splits
+// LIST: bf16-narrow (sm_90a, 5 cases x 5 variants)
+
+// SWEPT: == fp32-rows: FP32 softmax
+// SWEPT: softmax.qwen.s128 [default] {{[0-9.]+}} us
+// SWEPT: | case | default | t32 | t64 | r2t64 | r4t32 | r8t32 |
+
+// MD: FAKE TIMINGS (fake device): nothing here was measured
+// MD: * r2t64: `rows=2,threads=64`
+// JSON: "fake": true
+
+// UNKNOWN: error: no sweep named no-such-sweep (known: fp32-splits, fp32-attention, bf16-narrow, fp32-rows)
+// NONE: error: name the sweeps to run (--list shows them)
