@@ -7,6 +7,12 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks | FileCheck %s --check-prefix=DEFAULT
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" | FileCheck %s --check-prefix=STAGED
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,reg_double=false" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda | FileCheck %s --check-prefix=CUDA
+/// Rows of 128 f32 accumulators (head dim 128) in heads of 128 queries: 32
+/// rows a block, 64 keys a step, 8 threads a row; not at head dim 64, nor
+/// for 64 queries a head.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=128 | deplodock-opt --lower-to-tile | FileCheck %s --check-prefix=WIDE-ROWS
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=64 | deplodock-opt --lower-to-tile | FileCheck %s --check-prefix=NARROW-ROWS
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=64,D=128 | deplodock-opt --lower-to-tile | FileCheck %s --check-prefix=NARROW-ROWS
 // RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=48,BKV=16 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
 /// A single query per head (decoding) leaves only the heads' axis: 32 rows in
 /// all, each a warp's keys and a block of its own, not a thread per row.
@@ -93,3 +99,7 @@
 
 // OTHERS: remark: @sdpa_0_reduce: cooperative_reduce: does not apply
 // OTHERS: remark: @sdpa_0_reduce: chunk_matmul_k: does not apply
+
+// WIDE-ROWS: knobs<BKV = 64, BQ = 32, {{.*}}reg_double = false, split_kv = 8,
+// NARROW-ROWS-NOT: BKV = 64, BQ = 32,
+// NARROW-ROWS: knobs<BKV = 32,

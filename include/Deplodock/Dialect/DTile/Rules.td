@@ -414,7 +414,11 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     warps per SM over the rows (1 where they fill them: a thread per row on
     too few warps left the GPU idle) and 64 rows per block, fewer where
     that passes 256 threads; then 32 keys; never split_kv_blocks (no GPU
-    measurement yet).
+    measurement yet). But rows of 512 bytes of accumulators or more (head
+    dim 128 in f32, past a thread's registers with the query row) in heads
+    of 128 query rows or more take 32 rows, 64 keys and 8 threads a row,
+    measured fastest there (H200, Qwen's FP32 attention at s128 and s512:
+    1.73x and 1.09x; bench/results/forks-h200-2026-11-28.md).
   }];
   let forks = "attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in "
               "{(32, 8, 32)*, (37, 32, 1), ..., (16, 32, 1, 3), ..., "
@@ -900,9 +904,10 @@ def DTileRegisterDoubleBuffer : TileRule<"dtile-register-double-buffer",
     indices of its slab reads use only its variable and values from outside
     it; list-forks says why not. Heuristic: apply where vector_reads read
     the slabs as vectors (H200, FP32 GEMMs: 0.99-1.04x over vector reads
-    alone, geomean 1.01x over 10) and in attention kernels (FP32 Qwen sdpa
-    and naive attention: 1.42x and 1.48x at s128, 1.00x at s512;
-    bench/results/forks-h200-2026-11-28.md), else skip (unmeasured).
+    alone, geomean 1.01x over 10; bench/results/forks-h200-2026-11-28.md),
+    else skip (in FP32 attention: 1.42x and 1.48x for Qwen's head dim 128
+    at s128 with the default blocks, which attention_blocks now replaces,
+    1.00x at s512, 0.97-1.00x for TinyLlama's head dim 64).
   }];
   let forks = "register_double_buffer: reg_double in {true*, false}";
 }

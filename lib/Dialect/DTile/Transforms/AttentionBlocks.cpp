@@ -48,6 +48,19 @@ dloop::ForOp dtile::getOnlineSoftmaxLoop(TileOp tile) {
 
 namespace {
 
+/// The bytes of the largest private row buffer (accumulators or query row)
+/// a thread of `tile` holds.
+int64_t getRowBufferBytes(TileOp tile) {
+  int64_t bytes = 0;
+  for (auto buffer : tile.getBody().front().getOps<memref::AllocaOp>()) {
+    MemRefType type = buffer.getType();
+    if (type.hasStaticShape() && type.getElementType().isIntOrFloat())
+      bytes = std::max<int64_t>(bytes, type.getNumElements() *
+                                           type.getElementTypeBitWidth() / 8);
+  }
+  return bytes;
+}
+
 /// Threads that fill the GPU: four warps per SM, enough to keep an SM's
 /// FP32 pipes and its memory latency covered by a serial chain per row.
 int64_t fillThreads(TargetAttr target) { return 4 * 32 * target.getSmCount(); }
@@ -169,13 +182,26 @@ protected:
   /// them), and 64 rows per block (two warps: enough blocks for long
   /// sequences and for the heads of short ones), fewer where that would pass
   /// 256 threads, else the closest; then 32 keys per step, else the closest.
+  /// But first, for rows of 512 bytes of accumulators or more (head dim 128
+  /// in f32: with the query row, more than a thread's 255 registers) in
+  /// heads of 128 query rows or more: 32 rows a block, 64 keys a step, 8
+  /// threads a row, the fastest measured there (H200, Qwen's FP32 sdpa and
+  /// naive attention at s128 and s512: 1.73x and 1.09x over the rest of the
+  /// rule, and 1.18x and 1.09x over it with register double buffering;
+  /// bench/results/forks-h200-2026-11-28.md).
   size_t heuristic(KernelOp kernel, ArrayRef<AttentionBlocksKnobs> options,
                    TargetAttr target) const override {
     auto distance = [](double value, double goal) {
       return std::abs(std::log2(value / goal));
     };
-    // split_kv_blocks is never the default until a GPU measures it.
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
+    if (getRowBufferBytes(kernel.getTile()) >= 512 && extents.back() >= 128) {
+      const auto *wide =
+          llvm::find(options, AttentionBlocksKnobs{32, 64, 8, std::nullopt});
+      if (wide != options.end())
+        return wide - options.begin();
+    }
+    // split_kv_blocks is never the default until a GPU measures it.
     bool decoding = (extents.back() <= 16 || product(extents) <= 128) &&
                     llvm::any_of(options, [](const AttentionBlocksKnobs &o) {
                       return o.splitKv > 1;

@@ -9,8 +9,8 @@
 // a wasted read that keeps the extent (peeling a step would leave K - 1,
 // which no unroll factor divides). Every product and sum stays where it
 // was, so the result is bit-identical. Forks skip / apply where every inner
-// slab loop allows it; the heuristic applies behind vector reads and in
-// attention kernels (where it was measured).
+// slab loop allows it; the heuristic applies behind vector reads (where it
+// was measured faster).
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,15 +210,14 @@ protected:
     return {{false}, {true}};
   }
 
-  /// Apply behind vector reads and in attention's key blocks (measured
-  /// there: FP32 GEMMs 0.99-1.04x, FP32 attention 1.00-1.48x), else skip
-  /// (unmeasured).
+  /// Apply behind vector reads (measured there: FP32 GEMMs 0.99-1.04x),
+  /// else skip (in FP32 attention it measured 0.97-1.00x at head dim 64;
+  /// at 128 attention_blocks' default was measured without it).
   size_t heuristic(KernelOp kernel, ArrayRef<RegisterDoubleBufferKnobs> options,
                    TargetAttr) const override {
-    KnobsAttr knobs = kernel.getKnobs();
-    std::optional<VectorReadsKnobs> reads = knobs.get<VectorReadsKnobs>();
-    bool apply = (reads && reads->vectorReads) ||
-                 knobs.get<AttentionBlocksKnobs>().has_value();
+    std::optional<VectorReadsKnobs> reads =
+        kernel.getKnobs().get<VectorReadsKnobs>();
+    bool apply = reads && reads->vectorReads;
     return llvm::find(options, RegisterDoubleBufferKnobs{apply}) -
            options.begin();
   }
