@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import pathlib
 import platform
@@ -85,6 +86,10 @@ class Settings:
     case_timeout: float = 180.0
     tune_seconds: float = 60.0
     tune_variants: int = 64
+    # Minutes of tuning over all the selected cases, shared by their gaps to
+    # the roofline floor (tune_budgets), or None: tune_seconds each.
+    tune_total_minutes: float | None = None
+    tune_budgets: dict = field(default_factory=dict)
     compile_mode: str = "default"
     bf16_npy: str = "bits"
     tf32: bool = False
@@ -100,11 +105,46 @@ class Settings:
                 "case_timeout_s": self.case_timeout,
                 "tune_seconds": self.tune_seconds,
                 "tune_variants": self.tune_variants,
+                "tune_total_minutes": self.tune_total_minutes,
                 "compile_mode": self.compile_mode, "tf32": False,
                 "tf32_section": self.tf32,
                 "bf16_npy": self.bf16_npy, "timing": self.timing,
                 "tolerances": {d: vars(t) for d, t in compare.TOLERANCES.items()},
                 "dry_run": self.dry_run}
+
+
+TUNED_BACKENDS = ("tuned", report.TF32["tuned"])
+
+
+def share_tuning(chosen: list[suite.Case], records: dict, total_s: float,
+                 cap_s: float) -> dict[str, float]:
+    """Each case's share of `total_s` seconds of tuning: by the factor its
+    'ours' time stands above its roofline floor, in logs, since the suite's
+    geomean counts every case's ratio alike (a case without both times
+    weighs the median); at least a second, at most `cap_s`."""
+    weights: dict[str, float] = {}
+    for case in chosen:
+        record = records.get(case.name) or {}
+        ours = record.get("ours") or {}
+        floor = (record.get("floor") or {}).get("us")
+        if ours.get("status") == "ok" and floor:
+            weights[case.name] = max(
+                math.log(ours["median_us"] / floor), 0.0)
+    known = sorted(weights.values())
+    typical = statistics.median(known) if known else 1.0
+    weights = {c.name: weights.get(c.name, typical) for c in chosen}
+    total_w = sum(weights.values())
+    shares = {}
+    for name, w in weights.items():
+        share = total_s * (w / total_w if total_w > 0 else 1 / len(weights))
+        shares[name] = round(min(cap_s, max(1.0, share)), 1)
+    return shares
+
+
+def tune_seconds_for(settings: Settings, case: str) -> float:
+    """The tuner's --max-seconds for a case: its share of
+    --tune-total-minutes, else --tune-seconds."""
+    return settings.tune_budgets.get(case, settings.tune_seconds)
 
 
 def now() -> str:
@@ -213,26 +253,27 @@ def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
 
 
 def tune_command(settings: Settings, mlir: pathlib.Path, db: pathlib.Path,
-                 precision: str | None = None) -> list[str]:
+                 seconds: float, precision: str | None = None) -> list[str]:
     """The deplodock-tune command of a case (TF32 tunes in its own context)."""
     return [str(settings.tools.path("deplodock-tune")), str(mlir),
             "--backend=cuda", f"--db={db}",
             f"--max-variants={settings.tune_variants}",
-            f"--max-seconds={settings.tune_seconds:g}", "--json",
+            f"--max-seconds={seconds:g}", "--json",
             *([f"--precision={precision}"] if precision else [])]
 
 
 def run_tune(settings: Settings, mlir: pathlib.Path, db: pathlib.Path,
-             precision: str | None = None) -> tuple[dict | None, dict]:
+             seconds: float, precision: str | None = None
+             ) -> tuple[dict | None, dict]:
     """deplodock-tune on the case; (failure entry or None, raw record)."""
-    cmd = tune_command(settings, mlir, db, precision)
+    cmd = tune_command(settings, mlir, db, seconds, precision)
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=settings.tune_seconds + 120)
+                              timeout=seconds + 120)
     except subprocess.TimeoutExpired:
         return entry("timeout", command=cmd, error="deplodock-tune ran over "
-                     f"{settings.tune_seconds + 120:g} s"), {"command": cmd}
+                     f"{seconds + 120:g} s"), {"command": cmd}
     raw: dict = {"command": cmd, "seconds": round(time.monotonic() - start, 3)}
     try:
         raw["result"] = json.loads(proc.stdout)
@@ -362,7 +403,9 @@ class GpuRunner:
                 record[ours] = run_ours(s, case, mlir, input_paths, ref,
                                         case_dir / ours, precision=precision)
             if tuned in backends:
-                failure, raw = run_tune(s, mlir, tune_db, precision)
+                failure, raw = run_tune(s, mlir, tune_db,
+                                        tune_seconds_for(s, case.name),
+                                        precision)
                 if failure:
                     record[tuned] = dict(failure, tune=raw)
                 else:
@@ -501,7 +544,8 @@ class DryRunner:
                             precision)
         if not tuned:
             return [run]
-        return [tune_command(s, mlir, tune_db, precision), run]
+        return [tune_command(s, mlir, tune_db,
+                             tune_seconds_for(s, case.name), precision), run]
 
     def small_case_checks(self, case: suite.Case, case_dir: pathlib.Path,
                           precision: str | None = None
@@ -622,7 +666,12 @@ def run(settings: Settings, chosen: list[suite.Case],
     if skipped_done:
         print(f"resume: {skipped_done} cases already measured")
     out_of_time = False
-    for i, (case, backends) in enumerate(todo):
+
+    def measure(i: int, n: int, case: suite.Case, backends: list[str],
+                again: bool = False) -> None:
+        """Measures `backends` of a case (`again`: the case ran an earlier
+        pass of this run, whose seconds count too)."""
+        nonlocal out_of_time
         record = results["cases"].setdefault(case.name, {})
         record["case"] = case_record(case)
         record["floor"] = None
@@ -636,7 +685,7 @@ def run(settings: Settings, chosen: list[suite.Case],
             out_of_time = True
             for b in backends:
                 record[b] = entry("not_run", error="time budget spent")
-            continue
+            return
         case_start = time.monotonic()
         case_dir = settings.work / case.name
         case_dir.mkdir(parents=True, exist_ok=True)
@@ -652,10 +701,13 @@ def run(settings: Settings, chosen: list[suite.Case],
                 record[b] = entry("lower_fail", error=low.error)
         else:
             measured += ours_backends
+        if case.name in settings.tune_budgets:
+            record["tune_budget_s"] = settings.tune_budgets[case.name]
         if measured:
             record.update(runner.run_case(case, case_dir, measured, tune_db))
         record["fake"] = settings.dry_run
-        record["seconds"] = round(time.monotonic() - case_start, 3)
+        earlier = record.get("seconds", 0.0) if again else 0.0
+        record["seconds"] = round(earlier + time.monotonic() - case_start, 3)
         record["ratios"] = report.ratios(record)
         bench = (record.get("ours") or {}).get("bench") or {}
         if bench.get("device") and "deplodock_device" not in env:
@@ -663,8 +715,36 @@ def run(settings: Settings, chosen: list[suite.Case],
         durations.append(record["seconds"])
         results["updated"] = now()
         report.write_json(results, json_path)
-        print(progress_line(i + 1, len(todo), case.name, record,
-                            settings.dry_run), flush=True)
+        print(progress_line(i, n, case.name, record, settings.dry_run),
+              flush=True)
+
+    tuned = set(TUNED_BACKENDS)
+    if settings.tune_total_minutes is not None and \
+            any(b in tuned for bs in (b for _, b in todo) for b in bs):
+        # First everything but the tuner, so that every case's time above
+        # its floor is known; then the tuner, its minutes shared by those
+        # gaps, the largest share first.
+        first = [(c, [b for b in bs if b not in tuned]) for c, bs in todo]
+        first = [(c, bs) for c, bs in first if bs]
+        for i, (case, backends) in enumerate(first):
+            measure(i + 1, len(first), case, backends)
+        second = [(c, [b for b in bs if b in tuned]) for c, bs in todo]
+        second = [(c, bs) for c, bs in second if bs]
+        settings.tune_budgets = share_tuning(
+            [c for c, _ in second], results["cases"],
+            settings.tune_total_minutes * 60, settings.tune_seconds)
+        second.sort(key=lambda cb: -settings.tune_budgets[cb[0].name])
+        print(f"tuning {len(second)} cases in about "
+              f"{sum(settings.tune_budgets.values()) / 60:.1f} minutes "
+              f"(--tune-total-minutes {settings.tune_total_minutes:g})",
+              flush=True)
+        measured_first = {c.name for c, _ in first}
+        for i, (case, backends) in enumerate(second):
+            measure(i + 1, len(second), case, backends,
+                    again=case.name in measured_first)
+    else:
+        for i, (case, backends) in enumerate(todo):
+            measure(i + 1, len(todo), case, backends)
     results["updated"] = now()
     results["cases"] = report.in_table_order(results["cases"])
     return results
@@ -716,6 +796,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="deplodock-tune --max-seconds (default 60)")
     parser.add_argument("--tune-variants", type=int, default=64,
                         help="deplodock-tune --max-variants (default 64)")
+    parser.add_argument("--tune-total-minutes", type=float,
+                        help="tune after every other backend has run, these "
+                        "minutes shared by the cases (per tuned backend): by "
+                        "the factor each one's 'ours' time stands above its "
+                        "roofline floor, at least a second and at most "
+                        "--tune-seconds a case, the largest share first")
     parser.add_argument("--target", default="sm_90")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--compile-mode", default="default",
@@ -758,6 +844,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                           if b in report.TF32 and report.TF32[b] not in backends)
     elif any(b in report.TF32_BACKENDS for b in backends):
         cli.fail("the TF32 backends are opt-in: pass --tf32 with them")
+    if args.tune_total_minutes is not None and not (
+            0 < args.tune_total_minutes < math.inf):
+        cli.fail("--tune-total-minutes wants a positive number of minutes")
     tools = lowering.Tools(lowering.resolve_bin_dir(args.bin_dir,
                                                     cli.default_bin_dir()))
     needed = ["deplodock-opt", "deplodock-translate", "deplodock-run"]
@@ -782,7 +871,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         backends=backends, dry_run=args.dry_run, target=args.target,
         seed=args.seed, max_minutes=args.max_minutes,
         case_timeout=args.case_timeout, tune_seconds=args.tune_seconds,
-        tune_variants=args.tune_variants, compile_mode=args.compile_mode,
+        tune_variants=args.tune_variants,
+        tune_total_minutes=args.tune_total_minutes,
+        compile_mode=args.compile_mode,
         bf16_npy=args.bf16_npy, tf32=args.tf32, device_profile=args.device_profile,
         keep_arrays=args.keep_arrays, interp_max_flops=args.interp_max_flops,
         retry_failed=args.retry_failed,
