@@ -536,7 +536,7 @@ class DryRunner:
         """The commands a real run would run for `backend` (not run here)."""
         s = self.settings
         mlir = case_dir / f"{case.name}.mlir"
-        tuned = backend in ("tuned", report.TF32["tuned"])
+        tuned = backend in TUNED_BACKENDS
         precision = precision_of(backend)
         run = bench_command(s, mlir, [case_dir / "inputs" / f"input{i}.npy"
                                       for i in range(len(case.args))],
@@ -720,7 +720,7 @@ def run(settings: Settings, chosen: list[suite.Case],
 
     tuned = set(TUNED_BACKENDS)
     if settings.tune_total_minutes is not None and \
-            any(b in tuned for bs in (b for _, b in todo) for b in bs):
+            any(b in tuned for _, bs in todo for b in bs):
         # First everything but the tuner, so that every case's time above
         # its floor is known; then the tuner, its minutes shared by those
         # gaps, the largest share first.
@@ -850,7 +850,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     tools = lowering.Tools(lowering.resolve_bin_dir(args.bin_dir,
                                                     cli.default_bin_dir()))
     needed = ["deplodock-opt", "deplodock-translate", "deplodock-run"]
-    if any(b in backends for b in ("tuned", report.TF32["tuned"])) \
+    if args.tune_total_minutes is not None and \
+            not any(b in TUNED_BACKENDS for b in backends):
+        cli.fail("--tune-total-minutes shares the tuner's time: add 'tuned' "
+                 "to --backends")
+    if any(b in backends for b in TUNED_BACKENDS) \
             and not args.dry_run:
         needed.append("deplodock-tune")
     try:

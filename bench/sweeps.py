@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import pathlib
+import shutil
 import subprocess
 import sys
 import time
@@ -191,8 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== {name}: {sweep.why}", flush=True)
         status |= forks.main(argv_forks)
         for ext in ("md", "json"):
-            (args.out / f"forks-{name}.{ext}").write_bytes(
-                (args.work_dir / name / f"forks.{ext}").read_bytes())
+            shutil.copyfile(args.work_dir / name / f"forks.{ext}",
+                            args.out / f"forks-{name}.{ext}")
         print(f"== {name}: {time.monotonic() - started:.0f} s", flush=True)
     return status
 

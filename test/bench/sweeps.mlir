@@ -11,6 +11,11 @@
 // RUN: rm -rf %t.packed %t.pwork && mkdir -p %t.packed
 // RUN: %python -c "import os, sys, tarfile; t = tarfile.open(sys.argv[1], 'w:xz'); t.add(sys.argv[2], arcname=os.path.basename(sys.argv[2])); t.close()" %t.packed/deplodock-tools.tar.xz %deplodock_obj_root/bin/deplodock-opt
 // RUN: %python %deplodock_src_root/bench/sweeps.py --check --bin-dir %t.packed --work-dir %t.pwork fp32-rows | FileCheck %s --check-prefix=PACKED
+/// A variant a rule refuses is reported, and the check fails (here a
+/// deplodock-opt that refuses everything).
+// RUN: rm -rf %t.refusing && mkdir -p %t.refusing
+// RUN: printf '#!/bin/sh\necho "x.mlir:1:1: error: refused here" >&2\nexit 1\n' > %t.refusing/deplodock-opt && chmod +x %t.refusing/deplodock-opt
+// RUN: not %python %deplodock_src_root/bench/sweeps.py --check --bin-dir %t.refusing --work-dir %t.rwork fp32-rows | FileCheck %s --check-prefix=REFUSED
 /// Unknown names, and a run that names no sweep, are refused.
 // RUN: not %python %deplodock_src_root/bench/sweeps.py --check no-such-sweep 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not %python %deplodock_src_root/bench/sweeps.py --out %t.none --bin-dir %deplodock_obj_root/bin 2>&1 | FileCheck %s --check-prefix=NONE
@@ -33,6 +38,9 @@
 // MD: FAKE TIMINGS (fake device): nothing here was measured
 // MD: * r2t64: `rows=2,threads=64`
 // JSON: "fake": true
+
+// REFUSED: fp32-rows: softmax.qwen.s128 [default] refused: x.mlir:1:1: error: refused here
+// REFUSED: fp32-rows: 2 cases x 6 variants checked
 
 // UNKNOWN: error: no sweep named no-such-sweep (known: fp32-splits, fp32-attention, bf16-narrow, fp32-rows)
 // NONE: error: name the sweeps to run (--list shows them)

@@ -10,6 +10,8 @@
 /// A share must be a positive number of minutes.
 // RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.err --work-dir %t.work --bin-dir %deplodock_obj_root/bin --cases rmsnorm.tinyllama.s32 --tune-total-minutes 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.err --work-dir %t.work --bin-dir %deplodock_obj_root/bin --cases rmsnorm.tinyllama.s32 --tune-total-minutes nan 2>&1 | FileCheck %s --check-prefix=ZERO
+/// ... and shares only the tuner's time.
+// RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.err --work-dir %t.work --bin-dir %deplodock_obj_root/bin --cases rmsnorm.tinyllama.s32 --backends eager,ours --tune-total-minutes 2 2>&1 | FileCheck %s --check-prefix=UNTUNED
 
 //      CHECK: [  1/3] {{[a-z_.0-9]+}} {{ *}}eager {{[0-9.]+}}  ours {{[0-9.]+}}  ({{.*}} s) [FAKE]
 //  CHECK-NOT: tuned
@@ -20,3 +22,4 @@
 
 // SHARES: 3 cases, shares sum to 30 s, each within [1, 20], largest first, --max-seconds as shared
 // ZERO: error: --tune-total-minutes wants a positive number of minutes
+// UNTUNED: error: --tune-total-minutes shares the tuner's time: add 'tuned' to --backends
