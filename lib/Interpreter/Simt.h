@@ -151,7 +151,7 @@ struct SInstr {
   llvm::SmallVector<std::unique_ptr<SBlock>, 1> regions;
   Access access;
   /// Op-specific integers: dimension, extent, step, bytes, width, count...
-  int64_t a = 0, b = 0, c = 0;
+  int64_t a = 0, b = 0, c = 0, d = 0;
   ReduceKind reduce = ReduceKind::add;
   bool reduces = false;
   /// A scalar op on (or comparing) index values: the hot thread and element

@@ -518,6 +518,9 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.a = mma.getN();
             instr.b = mma.getMajorA() == dkernel::WgmmaMajor::mn;
             instr.c = mma.getMajorB() == dkernel::WgmmaMajor::mn;
+            // The bytes of a multiplicand (both are as wide): K is 32
+            // bytes of them.
+            instr.d = mma.getElementType().getIntOrFloatBitWidth() / 8;
             // The accumulators round to f32.
             instr.element = Float32Type::get(mma.getContext());
             return success();

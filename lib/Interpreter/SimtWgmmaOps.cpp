@@ -9,8 +9,9 @@
 //   K-major or MN-major as the op's major_a / major_b say, swizzled as a
 //   TMA box with the same swizzle writes them (swizzleByteOffset on the
 //   pool address), through the race tracker;
-// * the products are exact, summed in double and rounded once to f32, and
-//   land in the accumulators in the warpgroup layout;
+// * the products (of 16-bit or 8-bit floats, 32 bytes of K) are exact,
+//   summed in double and rounded once to f32, and land in the accumulators
+//   in the warpgroup layout;
 // * the op is asynchronous: each thread needs a wgmma_fence since its last
 //   wait, its ops belong to the group its next commit closes, and a
 //   wgmma_wait_group fails for an accumulator whose group is not complete;
@@ -24,6 +25,7 @@
 
 #include "Deplodock/Dialect/Common/Swizzle.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace mlir;
@@ -64,21 +66,25 @@ Descriptor decode(double value) {
   return d;
 }
 
-/// The pool byte of element `r` of M or N and `k` (0 to 15) of K of an
-/// operand of 2-byte elements, K-major or (`mnMajor`) MN-major.
-int64_t operandByte(const Descriptor &d, int64_t r, int64_t k, bool mnMajor) {
+/// The pool byte of element `r` of M or N and `k` (0 to 32 / `bytes` - 1)
+/// of K of an operand of `bytes`-byte elements, K-major or (`mnMajor`, 2-byte
+/// elements only) MN-major.
+int64_t operandByte(const Descriptor &d, int64_t r, int64_t k, bool mnMajor,
+                    int64_t bytes) {
+  // A 16-byte core-matrix row holds `row` elements of K.
+  int64_t row = 16 / bytes;
   if (d.swizzle == 0)
     return mnMajor ? d.start + (r / 8) * d.sbo + (k / 8) * d.lbo +
                          (k % 8) * 16 + 2 * (r % 8)
-                   : d.start + (r / 8) * d.sbo + (k / 8) * d.lbo +
-                         (r % 8) * 16 + 2 * (k % 8);
+                   : d.start + (r / 8) * d.sbo + (k / row) * d.lbo +
+                         (r % 8) * 16 + bytes * (k % row);
   // Swizzled, a K-major row of S bytes holds K; an MN-major one holds an
   // atom of S / 2 elements of M or N, atoms LBO apart.
   int64_t atom = d.swizzle / 2;
   int64_t linear =
       mnMajor ? d.start + (r / atom) * d.lbo + (k / 8) * d.sbo +
                     (k % 8) * d.swizzle + 2 * (r % atom)
-              : d.start + (r / 8) * d.sbo + (r % 8) * d.swizzle + 2 * k;
+              : d.start + (r / 8) * d.sbo + (r % 8) * d.swizzle + bytes * k;
   return swizzleByteOffset(linear, d.swizzle);
 }
 
@@ -223,9 +229,13 @@ LogicalResult Machine::execWgmmaMma(const SInstr &instr, const Mask &mask) {
   if (failed(requireWarpgroups(*this, instr, mask)))
     return failure();
   auto n = static_cast<uint32_t>(instr.a);
+  // K of the instruction: 32 bytes of the multiplicands' elements.
+  int64_t bytes = instr.d;
+  auto depth = static_cast<uint32_t>(32 / bytes);
   bool accumulate = instr.in.size() > 2;
   const LaneValue &descA = frame[instr.in[0]], &descB = frame[instr.in[1]];
-  std::vector<double> a(64 * 16), b(static_cast<size_t>(n) * 16), d(64 * n);
+  std::vector<double> a(64 * depth), b(static_cast<size_t>(n) * depth),
+      d(64 * n);
   std::vector<double> results(static_cast<size_t>(n / 2) * kWarpgroup);
   for (uint32_t i = 0; i < mask.count; ++i) {
     // Whole warpgroups are active: each from its first thread.
@@ -250,17 +260,17 @@ LogicalResult Machine::execWgmmaMma(const SInstr &instr, const Mask &mask) {
     auto fetch = [&](const Descriptor &desc, uint32_t rows, bool mnMajor,
                      std::vector<double> &into) -> LogicalResult {
       for (uint32_t r = 0; r < rows; ++r)
-        for (uint32_t k = 0; k < 16; ++k) {
-          int64_t byte = operandByte(desc, r, k, mnMajor);
-          if (byte < 0 || byte + 2 > static_cast<int64_t>(pool.size()))
+        for (uint32_t k = 0; k < depth; ++k) {
+          int64_t byte = operandByte(desc, r, k, mnMajor, bytes);
+          if (byte < 0 || byte + bytes > static_cast<int64_t>(pool.size()))
             return error(instr)
                    << "reads pool byte " << byte << ", past the shared pool of "
                    << pool.size() << " bytes" << where(base);
           if (failed(trackRead(instr, byte, base)))
             return failure();
           // The tensor cores may read it until the group completes.
-          wgmma.readBy[byte] = wgmma.readBy[byte + 1] = reader;
-          into[r * 16 + k] = pool[byte];
+          std::fill_n(wgmma.readBy.begin() + byte, bytes, reader);
+          into[r * depth + k] = pool[byte];
         }
       return success();
     };
@@ -270,8 +280,8 @@ LogicalResult Machine::execWgmmaMma(const SInstr &instr, const Mask &mask) {
     for (uint32_t r = 0; r < 64; ++r)
       for (uint32_t c = 0; c < n; ++c) {
         double sum = 0;
-        for (uint32_t k = 0; k < 16; ++k)
-          sum += a[r * 16 + k] * b[c * 16 + k];
+        for (uint32_t k = 0; k < depth; ++k)
+          sum += a[r * depth + k] * b[c * depth + k];
         d[r * n + c] = sum;
       }
     // Thread t of warp w holds D[16 w + g + 8 (i / 2)][8 j + 2 t + i % 2]

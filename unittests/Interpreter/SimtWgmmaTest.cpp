@@ -3,9 +3,9 @@
 // One warpgroup stages A (64 x K) and B (N x K, K-major) in shared memory in
 // the layout a descriptor of each swizzle mode names (the 16-byte chunks
 // XORed as a TMA box with that swizzle writes them), multiplies them with a
-// chain of wgmma_mma_async ops, one per 16 of K, and stores its accumulators
-// where the PTX ISA's layout puts them: the result must be the scalar
-// matmul.
+// chain of wgmma_mma_async ops, one per 32 bytes of K (16 halves or 32
+// 8-bit floats), and stores its accumulators where the PTX ISA's layout puts
+// them: the result must be the scalar matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
@@ -37,14 +38,27 @@ struct Case {
   const char *element;
   /// Accumulate into C from global memory, or start from zero (scale-d 0).
   bool withC;
+  /// B's element where it differs from A's (8-bit floats may mix).
+  const char *elementB = nullptr;
 };
 
-/// K: one swizzle row (S / 2 elements), or two k16 steps without swizzle.
-int64_t getK(const Case &c) { return c.swizzle ? c.swizzle / 2 : 32; }
+const char *getElementB(const Case &c) {
+  return c.elementB ? c.elementB : c.element;
+}
+/// Bytes of an element: 1 for the 8-bit floats, else 2.
+int64_t getBytes(const Case &c) {
+  return llvm::StringRef(c.element).starts_with("f8") ? 1 : 2;
+}
+/// K of one wgmma: 32 bytes of elements.
+int64_t getInstrK(const Case &c) { return 32 / getBytes(c); }
+/// K: one swizzle row (S bytes), or two wgmma steps without swizzle.
+int64_t getK(const Case &c) {
+  return c.swizzle ? c.swizzle / getBytes(c) : 2 * getInstrK(c);
+}
 /// The byte offset between 8-row groups, and (no swizzle) between core
 /// matrices along K.
 int64_t getSbo(const Case &c) {
-  return c.swizzle ? 8 * c.swizzle : 16 * getK(c);
+  return c.swizzle ? 8 * c.swizzle : 8 * getK(c) * getBytes(c);
 }
 constexpr int64_t kLbo = 128;
 
@@ -69,21 +83,22 @@ public:
   }
 
   /// The element of row `r`, column `k` in the shared buffer of `c`'s
-  /// layout (2-byte elements).
+  /// layout (core-matrix rows of 16 bytes, `row` elements each).
   std::string sharedElement(const Case &c, const std::string &r,
                             const std::string &k) {
+    int64_t bytes = getBytes(c), row = 16 / bytes;
     if (c.swizzle == 0) {
       std::string lin = op("muli", op("divui", r, cst(8)), cst(getSbo(c)));
-      lin = op("addi", lin, op("muli", op("divui", k, cst(8)), cst(kLbo)));
+      lin = op("addi", lin, op("muli", op("divui", k, cst(row)), cst(kLbo)));
       lin = op("addi", lin, op("muli", op("remui", r, cst(8)), cst(16)));
-      lin = op("addi", lin, op("muli", op("remui", k, cst(8)), cst(2)));
-      return op("divui", lin, cst(2));
+      lin = op("addi", lin, op("muli", op("remui", k, cst(row)), cst(bytes)));
+      return op("divui", lin, cst(bytes));
     }
     std::string lin =
-        op("addi", op("muli", r, cst(c.swizzle)), op("muli", k, cst(2)));
+        op("addi", op("muli", r, cst(c.swizzle)), op("muli", k, cst(bytes)));
     std::string bits =
         op("andi", op("shrui", lin, cst(7)), cst(c.swizzle / 16 - 1));
-    return op("divui", op("xori", lin, op("shli", bits, cst(4))), cst(2));
+    return op("divui", op("xori", lin, op("shli", bits, cst(4))), cst(bytes));
   }
 
   std::string header, body;
@@ -95,21 +110,23 @@ private:
 
 /// The kernel and its host function for `c`.
 std::string makeKernel(const Case &c) {
-  int64_t k = getK(c), n = c.n, aBytes = 64 * k * 2, bBytes = n * k * 2;
-  std::string elt = c.element;
+  int64_t k = getK(c), n = c.n, aBytes = 64 * k * getBytes(c),
+          bBytes = n * k * getBytes(c);
+  std::string elt = c.element, eltB = getElementB(c);
   std::string sa = llvm::formatv("memref<{0}x{1}, #gpu.address_space<"
                                  "workgroup>>",
                                  64 * k, elt);
   std::string sb = llvm::formatv("memref<{0}x{1}, #gpu.address_space<"
                                  "workgroup>>",
-                                 n * k, elt);
+                                 n * k, eltB);
   Builder b;
   std::string t = b.name();
   b.body += "  " + t + " = gpu.thread_id x\n";
   // Each thread copies every 128th element of A and B into place.
-  for (auto [global, shared, rows] :
-       {std::tuple<std::string, std::string, int64_t>{"%a", "%sa", 64},
-        {"%bt", "%sb", n}}) {
+  for (auto [global, shared, rows, type] :
+       {std::tuple<std::string, std::string, int64_t, std::string>{"%a", "%sa",
+                                                                   64, elt},
+        {"%bt", "%sb", n, eltB}}) {
     std::string i = b.name();
     b.body += llvm::formatv("  scf.for {0} = {1} to {2} step {3} {{\n", i, t,
                             b.cst(rows * k), b.cst(128))
@@ -119,7 +136,7 @@ std::string makeKernel(const Case &c) {
     std::string v = b.name();
     b.body += llvm::formatv("  {0} = memref.load {1}[{2}, {3}] : "
                             "memref<{4}x{5}x{6}>\n",
-                            v, global, r, col, rows, k, elt)
+                            v, global, r, col, rows, k, type)
                   .str();
     std::string e = b.sharedElement(c, r, col);
     b.body += llvm::formatv("  memref.store {0}, {1}[{2}] : {3}\n  }\n", v,
@@ -150,23 +167,24 @@ std::string makeKernel(const Case &c) {
                               acc.back(), row, col, n)
                     .str();
     }
-  // One wgmma per 16 of K: the descriptors step 32 bytes along a swizzled
-  // row, or two core matrices (2 LBO) without swizzle.
+  // One wgmma per 32 bytes of K: the descriptors step 32 bytes along a
+  // swizzled row, or two core matrices (2 LBO) without swizzle.
   int64_t stepBytes = c.swizzle ? 32 : 2 * kLbo;
-  for (int64_t s = 0; s < k / 16; ++s) {
+  std::string types = elt == eltB ? elt : elt + ", " + eltB;
+  for (int64_t s = 0; s < k / getInstrK(c); ++s) {
     std::string da = b.name(), db = b.name();
     for (auto [d, buf, type] :
          {std::tuple<std::string, std::string, std::string>{da, "%sa", sa},
           {db, "%sb", sb}})
       b.body += llvm::formatv("  {0} = dkernel.wgmma_desc {1}[{2}] swizzle {3} "
                               "lbo {4} sbo {5} : {6}\n",
-                              d, buf, b.cst(s * stepBytes / 2), c.swizzle,
-                              c.swizzle ? 0 : kLbo, getSbo(c), type)
+                              d, buf, b.cst(s * stepBytes / getBytes(c)),
+                              c.swizzle, c.swizzle ? 0 : kLbo, getSbo(c), type)
                     .str();
     std::string d = b.name();
     b.body += llvm::formatv("  {0}:{1} = dkernel.wgmma_mma_async {2}, {3}, "
                             "[{4}] n {5} : {6}\n",
-                            d, n / 2, da, db, llvm::join(acc, ", "), n, elt)
+                            d, n / 2, da, db, llvm::join(acc, ", "), n, types)
                   .str();
     acc.clear();
     for (int64_t x = 0; x < n / 2; ++x)
@@ -183,17 +201,17 @@ std::string makeKernel(const Case &c) {
                             r, x, rc.first, rc.second, n)
                   .str();
 
-  std::string params = llvm::formatv("memref<64x{0}x{2}>, memref<{1}x{0}x{2}>, "
+  std::string params = llvm::formatv("memref<64x{0}x{2}>, memref<{1}x{0}x{3}>, "
                                      "memref<64x{1}xf32>, memref<64x{1}xf32>",
-                                     k, n, elt);
+                                     k, n, elt, eltB);
   return llvm::formatv(
              R"mlir(module attributes {{dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {{
-dkernel.func @wgmma(%a: memref<64x{0}x{1}>, %bt: memref<{2}x{0}x{1}>, %c: memref<64x{2}xf32>, %d: memref<64x{2}xf32>) outputs [3] grid [1, 1, 1] block [128, 1, 1] smem {3} {{
+dkernel.func @wgmma(%a: memref<64x{0}x{1}>, %bt: memref<{2}x{0}x{10}>, %c: memref<64x{2}xf32>, %d: memref<64x{2}xf32>) outputs [3] grid [1, 1, 1] block [128, 1, 1] smem {3} {{
   %sa = dkernel.alloc_shared offset 0 : {4}
   %sb = dkernel.alloc_shared offset {5} : {6}
 {7}{8}  dkernel.return
 }
-func.func @f(%a: memref<64x{0}x{1}>, %bt: memref<{2}x{0}x{1}>, %c: memref<64x{2}xf32>) -> memref<64x{2}xf32> {{
+func.func @f(%a: memref<64x{0}x{1}>, %bt: memref<{2}x{0}x{10}>, %c: memref<64x{2}xf32>) -> memref<64x{2}xf32> {{
   %d = memref.alloc() : memref<64x{2}xf32>
   dkernel.launch @wgmma(%a, %bt, %c, %d) : {9}
   return %d : memref<64x{2}xf32>
@@ -201,7 +219,7 @@ func.func @f(%a: memref<64x{0}x{1}>, %bt: memref<{2}x{0}x{1}>, %c: memref<64x{2}
 }
 )mlir",
              k, elt, n, aBytes + bBytes, sa, aBytes, sb, b.header, b.body,
-             params)
+             params, eltB)
       .str();
 }
 
@@ -240,25 +258,34 @@ protected:
 
 } // namespace
 
-/// Every swizzle mode, a few N, f16 and bf16, with and without C: the
-/// accumulators equal the scalar matmul (every element distinct, so a
-/// misplaced element or accumulator changes the result).
+/// Every swizzle mode, a few N, f16, bf16 and the 8-bit floats (e4m3 by
+/// e4m3, e5m2 by e4m3), with and without C: the accumulators equal the
+/// scalar matmul (the elements vary along rows and columns, so a misplaced
+/// element or accumulator changes the result).
 TEST_F(SimtWgmmaTest, WgmmaMatchesScalarMatmul) {
   Type f32 = Float32Type::get(&context);
+  auto typeOf = [&](StringRef name) -> Type {
+    return llvm::StringSwitch<Type>(name)
+        .Case("f16", Float16Type::get(&context))
+        .Case("bf16", BFloat16Type::get(&context))
+        .Case("f8E4M3FN", Float8E4M3FNType::get(&context))
+        .Default(Float8E5M2Type::get(&context));
+  };
   for (int64_t swizzle : {0, 32, 64, 128})
     for (int64_t n : {8, 24, 64, 256})
-      for (const char *element : {"f16", "bf16"}) {
-        Case c{swizzle, n, element, n != 24};
-        std::string label =
-            llvm::formatv("swizzle {0}, n {1}, {2}", swizzle, n, element);
-        Type type = std::string(element) == "f16"
-                        ? Type(Float16Type::get(&context))
-                        : Type(BFloat16Type::get(&context));
-        int64_t k = getK(c);
-        Buffer a = buffer({64, k}, type, [](int64_t e) {
+      for (auto [element, elementB] :
+           {std::pair<const char *, const char *>{"f16", nullptr},
+            {"bf16", nullptr},
+            {"f8E4M3FN", nullptr},
+            {"f8E5M2", "f8E4M3FN"}}) {
+        Case c{swizzle, n, element, n != 24, elementB};
+        std::string label = llvm::formatv("swizzle {0}, n {1}, {2} x {3}",
+                                          swizzle, n, element, getElementB(c));
+        int64_t k = getK(c), instrK = getInstrK(c);
+        Buffer a = buffer({64, k}, typeOf(element), [](int64_t e) {
           return std::sin(0.7 * e + 0.1) * 2;
         });
-        Buffer b = buffer({n, k}, type,
+        Buffer b = buffer({n, k}, typeOf(getElementB(c)),
                           [](int64_t e) { return std::cos(1.3 * e) * 1.5; });
         Buffer acc =
             buffer({64, n}, f32, [](int64_t e) { return e * 0.25 - 3; });
@@ -268,10 +295,10 @@ TEST_F(SimtWgmmaTest, WgmmaMatchesScalarMatmul) {
         for (int64_t i = 0; i < 64; ++i)
           for (int64_t j = 0; j < n; ++j) {
             double want = c.withC ? double(acc.data[i * n + j]) : 0.0;
-            // Each wgmma sums its 16 exact products and rounds once.
-            for (int64_t s = 0; s < k; s += 16) {
+            // Each wgmma sums its exact products and rounds once.
+            for (int64_t s = 0; s < k; s += instrK) {
               double sum = want;
-              for (int64_t x = s; x < s + 16; ++x)
+              for (int64_t x = s; x < s + instrK; ++x)
                 sum += a.data[i * k + x] * b.data[j * k + x];
               want = interp::roundTo(f32, sum);
             }

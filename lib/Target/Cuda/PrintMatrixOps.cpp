@@ -165,9 +165,17 @@ static bool isMutableAccumulator(Value value) {
          arg.getArgNumber() > 0;
 }
 
+/// The PTX name of a wgmma multiplicand type.
+static StringRef getWgmmaTypeName(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "e5m2";
+  return type.isF16() ? "f16" : "bf16";
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::WgmmaMmaAsyncOp op) {
-  Type type = op.getElementType();
-  StringRef name = type.isF16() ? "f16" : "bf16";
+  bool f8 = dkernel::isWgmmaF8(op.getElementType());
   size_t count = op.getResults().size();
   // The accumulators are updated in place. A C read by this wgmma alone
   // that lives in a mutable local (an earlier wgmma's result, a loop's
@@ -188,18 +196,21 @@ LogicalResult CudaEmitter::printOperation(dkernel::WgmmaMmaAsyncOp op) {
        << ";\n";
   }
   os << "asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << count + 2
-     << ", 0;\\nwgmma.mma_async.sync.aligned.m64n" << op.getN() << "k16.f32."
-     << name << "." << name << " {";
+     << ", 0;\\nwgmma.mma_async.sync.aligned.m64n" << op.getN() << "k"
+     << op.getK() << ".f32." << getWgmmaTypeName(op.getElementType()) << "."
+     << getWgmmaTypeName(op.getBElementType()) << " {";
   for (size_t i = 0; i < count; ++i)
     os << (i ? ", " : "") << "%" << i;
   // scale-d from a register; scale-a and scale-b 1; imm-trans-a and -b 1
-  // for an MN-major operand.
+  // for an MN-major operand (8-bit operands are K-major: the instruction
+  // has no imm-trans for them).
   auto trans = [](dkernel::WgmmaMajor major) {
     return major == dkernel::WgmmaMajor::mn ? 1 : 0;
   };
-  os << "}, %" << count << ", %" << count + 1 << ", p, 1, 1, "
-     << trans(op.getMajorA()) << ", " << trans(op.getMajorB())
-     << ";\\n}\\n\" : ";
+  os << "}, %" << count << ", %" << count + 1 << ", p, 1, 1";
+  if (!f8)
+    os << ", " << trans(op.getMajorA()) << ", " << trans(op.getMajorB());
+  os << ";\\n}\\n\" : ";
   for (auto [i, v] : llvm::enumerate(d))
     os << (i ? ", " : "") << "\"+f\"(" << v << ")";
   os << " : \"l\"(" << expr(op.getA()) << "), \"l\"(" << expr(op.getB())

@@ -18,7 +18,7 @@ module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, s
 dkernel.func @desc_f32(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xf32, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'dkernel.wgmma_desc' op source elements must be f16 or bf16, got 'f32'}}
+  // expected-error @+1 {{'dkernel.wgmma_desc' op source elements must be f16 or bf16 (or f8E4M3FN or f8E5M2), got 'f32'}}
   %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xf32, #gpu.address_space<workgroup>>
   dkernel.return
 }
@@ -97,6 +97,60 @@ dkernel.func @mma_dtype(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128
   %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'dkernel.wgmma_mma_async' op operand a holds 'bf16' elements, not 'f16'}}
   %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : f16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_mixed_halves(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op multiplies 'bf16' by 'f16': both f16, both bf16 or both 8-bit floats}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16, f16
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_half_by_f8(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op multiplies 'bf16' by 'f8E4M3FN': both f16, both bf16 or both 8-bit floats}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : bf16, f8E4M3FN
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_f8_mn_major(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+  %t = dkernel.alloc_shared offset 2048 : memref<32x64xf8E5M2, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %da = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+  %db = dkernel.wgmma_desc %t[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<32x64xf8E5M2, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op operand b is MN-major, but 8-bit operands are read K-major only}}
+  %r:4 = dkernel.wgmma_mma_async %da, %db, [] n 8 major_b mn : f8E4M3FN, f8E5M2
+  dkernel.return
+}
+}
+
+// -----
+
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+dkernel.func @mma_f8_type_b(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
+  %s = dkernel.alloc_shared offset 0 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %d = dkernel.wgmma_desc %s[%c0, %c0] swizzle 0 lbo 128 sbo 256 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'dkernel.wgmma_mma_async' op operand b holds 'f8E4M3FN' elements, not 'f8E5M2'}}
+  %r:4 = dkernel.wgmma_mma_async %d, %d, [] n 8 : f8E4M3FN, f8E5M2
   dkernel.return
 }
 }

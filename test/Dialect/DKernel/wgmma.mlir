@@ -23,6 +23,9 @@
 //       CHECK:   memref.store %[[R]]#0
 // CHECK-LABEL: dkernel.func @wgmma_f16_zero
 //       CHECK:   dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 16 : f16
+// CHECK-LABEL: dkernel.func @wgmma_f8
+//       CHECK:   dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 16 : f8E4M3FN{{$}}
+//       CHECK:   dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [%{{.*}}] n 16 : f8E5M2, f8E4M3FN{{$}}
 // CHECK-LABEL: dkernel.func @wgmma_n256
 //       CHECK:   %{{.*}}:128 = dkernel.wgmma_mma_async %{{.*}}, %{{.*}}, [] n 256 : bf16
 // CHECK-LABEL: dkernel.func @wgmma_mn_major
@@ -60,6 +63,12 @@
 //       CUDA:   float [[Z:acc[0-9]+]] = 0.0f;
 //       CUDA:   wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, 0, 0;
 //  CUDA-SAME:   "r"(0)
+/// 8-bit floats: k32 (32 bytes of K, as k16 of halves), each operand's
+/// type named, and no imm-trans operands (the instruction has none for
+/// them: they are K-major).
+// CUDA-LABEL: wgmma_f8(
+//       CUDA:   wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1;
+//       CUDA:   wgmma.mma_async.sync.aligned.m64n16k32.f32.e5m2.e4m3 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1;
 // CUDA-LABEL: wgmma_n256(
 //       CUDA:   wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, {{.*}}, %127}, %128, %129, p, 1, 1, 0, 0;
 
@@ -167,6 +176,29 @@ dkernel.func @wgmma_f16_zero(%d: memref<64x16xf32>) outputs [0] grid [1, 1, 1] b
   dkernel.return
 }
 
+
+/// The 8-bit floats: e4m3 by e4m3, then e5m2 by e4m3 accumulating on it,
+/// both K-major in the 128-byte swizzle (a row of 128 elements of K).
+dkernel.func @wgmma_f8(%d: memref<64x16xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 12288 {
+  %sa = dkernel.alloc_shared offset 0 : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+  %se = dkernel.alloc_shared offset 8192 : memref<16x128xf8E5M2, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c16 = arith.constant 16 : index
+  %t = gpu.thread_id x
+  dkernel.wgmma_fence
+  %da = dkernel.wgmma_desc %sa[%c0, %c0] swizzle 128 lbo 0 sbo 1024 : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+  %db = dkernel.wgmma_desc %sa[%c0, %c32] swizzle 128 lbo 0 sbo 1024 : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+  %acc:8 = dkernel.wgmma_mma_async %da, %db, [] n 16 : f8E4M3FN
+  %de = dkernel.wgmma_desc %se[%c0, %c0] swizzle 128 lbo 0 sbo 1024 : memref<16x128xf8E5M2, #gpu.address_space<workgroup>>
+  %mix:8 = dkernel.wgmma_mma_async %de, %db, [%acc#0, %acc#1, %acc#2, %acc#3, %acc#4, %acc#5, %acc#6, %acc#7] n 16 : f8E5M2, f8E4M3FN
+  dkernel.wgmma_commit_group
+  %r:8 = dkernel.wgmma_wait_group 0 [%mix#0, %mix#1, %mix#2, %mix#3, %mix#4, %mix#5, %mix#6, %mix#7]
+  %col = arith.remui %t, %c16 : index
+  %row = arith.divui %t, %c16 : index
+  memref.store %r#0, %d[%row, %col] : memref<64x16xf32>
+  dkernel.return
+}
 
 /// The largest shape, m64n256k16: 128 accumulators a thread, 131 asm
 /// operands, which nvcc takes.

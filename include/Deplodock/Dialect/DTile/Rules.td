@@ -110,15 +110,16 @@ class TileRule<string passArg, string rule, string what,
 }
 
 def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
-    "map a half-precision matmul (each operand K- or MN-major) onto warpgroup "
-    "wgmma.mma_async fed by TMA (fork: wgmma or not, warpgroups, N)", [
+    "map a half-precision (each operand K- or MN-major) or 8-bit float (both "
+    "K-major) matmul onto warpgroup wgmma.mma_async fed by TMA (fork: wgmma "
+    "or not, warpgroups, N)", [
   Knob<"wgmma", KnobBool,
        "the matmul runs on warpgroup tensor cores (wgmma.mma_async)">,
   OptionalKnob<"warpgroups", KnobInt,
                "warpgroups per block of a wgmma matmul, 64 rows each", 1, 4>,
   OptionalKnob<"wgmma_n", KnobInt,
-               "N of a wgmma matmul's m64nNk16 instruction: the block's "
-               "columns", 8, 256>,
+               "N of a wgmma matmul's m64nNk16 (m64nNk32 for 8-bit floats) "
+               "instruction: the block's columns", 8, 256>,
   OptionalKnob<"wgmma_split_k", KnobInt,
                "blocks sharing the K chunks of one wgmma block tile, whose "
                "partial sums a second kernel adds in order (absent: 1, no "
@@ -126,21 +127,25 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
   let description = [{
     Applies, on a target with the `wgmma` feature (sm_90a), to a matmul
     kernel without threads whose one reduce loop sums, in f32 from zero,
-    products of an f16 or bf16 element of two inputs (extended or not), with
+    products of an element of two inputs (extended or not), both f16, both
+    bf16 or both 8-bit floats (f8E4M3FN or f8E5M2, either each), with
     the two innermost output axes as M and N, A K-major (indexed [..., M,
     K]) or MN-major ([..., K, M]: a transposed activation) and B K-major
     ([..., N, K]: a linear layer's weight held N x K) or MN-major ([..., K,
-    N]: `x @ W`), other dimensions constants or batch axes; K must end its
+    N]: `x @ W`), 8-bit operands K-major only (wgmma has no transpose for
+    them), other dimensions constants or batch axes; K must end its
     dimension of each source. Where it does not apply,
     list-forks says why, and knob wgmma=true is an error saying why. Option
     `wgmma=false` leaves the kernel to mma_sync and the SIMT rules; the
     others give each block
     `warpgroups` x 128 threads, each warpgroup 64 rows and `wgmma_n`
-    columns of f32 accumulators, and per 64-deep K chunk stage both
+    columns of f32 accumulators, and per K chunk of 128 bytes (64 halves,
+    128 8-bit floats) stage both
     operands' slabs by TMA with the 128-byte swizzle (zero-filled past M, N
     and K; an MN-major slab is 64 K rows by the block's M or N, in 64-wide
     128-byte segments, or the 64-byte swizzle at `wgmma_n` 32), wait on
-    their mbarriers, and issue four m64nNk16 wgmma.mma_async per warpgroup
+    their mbarriers, and issue four m64nNk16 (8-bit: m64nNk32)
+    wgmma.mma_async per warpgroup
     through matrix descriptors of those slabs (an MN-major operand read
     transposed, its LBO the stride between segments), then commit and wait (double_buffer and pipeline_k_outer may rotate
     the slabs, prefetching the next chunk's). The slabs' swizzle is part of the layout the
@@ -151,7 +156,7 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     warpgroup layout, its stores guarded where the block overhangs M or N.
     Legal where TMA can copy both slabs (boxes inside the sources, but for
     M, which may end inside the last warpgroup's 64 rows, TMA zero-filling
-    the rest: N at least wgmma_n, K at least 64, rows a multiple of 16
+    the rest: N at least wgmma_n, K at least one chunk, rows a multiple of 16
     bytes), they fit in shared memory and a thread's
     wgmma_n / 2 f32 accumulators plus 32 registers (addresses, descriptors,
     epilogue) fit in its share of the registers, min(registers_per_thread,

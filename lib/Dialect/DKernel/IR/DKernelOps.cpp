@@ -45,14 +45,22 @@ bool dkernel::isSharedMemory(MemRefType type) {
 
 bool dkernel::isGlobalMemory(MemRefType type) { return !type.getMemorySpace(); }
 
+bool dkernel::isWgmmaF8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
 LogicalResult dkernel::verifyHalfSharedSource(Operation *op, Value src,
-                                              ValueRange indices) {
+                                              ValueRange indices,
+                                              bool allowF8) {
   auto type = cast<MemRefType>(src.getType());
   if (!isSharedMemory(type))
     return op->emitOpError("source must be in workgroup memory, got ") << type;
-  if (!isa<Float16Type, BFloat16Type>(type.getElementType()))
-    return op->emitOpError("source elements must be f16 or bf16, got ")
-           << type.getElementType();
+  Type element = type.getElementType();
+  if (!isa<Float16Type, BFloat16Type>(element) &&
+      !(allowF8 && isWgmmaF8(element)))
+    return op->emitOpError("source elements must be f16 or bf16")
+           << (allowF8 ? " (or f8E4M3FN or f8E5M2)" : "") << ", got "
+           << element;
   if (static_cast<int64_t>(indices.size()) != type.getRank())
     return op->emitOpError("expects ") << type.getRank() << " indices for "
                                        << type << ", got " << indices.size();

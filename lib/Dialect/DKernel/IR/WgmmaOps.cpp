@@ -48,7 +48,8 @@ uint64_t WgmmaDescOp::getConstantBits() {
 }
 
 LogicalResult WgmmaDescOp::verify() {
-  if (failed(verifyHalfSharedSource(*this, getSrc(), getIndices())))
+  if (failed(verifyHalfSharedSource(*this, getSrc(), getIndices(),
+                                    /*allowF8=*/true)))
     return failure();
   auto type = cast<MemRefType>(getSrc().getType());
   if (!isSwizzleWidth(getSwizzle()))
@@ -139,29 +140,41 @@ LogicalResult WgmmaMmaAsyncOp::verify() {
     return emitOpError("n must be a multiple of 8 from 8 to 256, got ") << n;
   int64_t count = n / 2;
   if (static_cast<int64_t>(getResults().size()) != count)
-    return emitOpError("m64n")
-           << n << "k16 has " << count << " accumulators a thread, got "
-           << getResults().size() << " results";
+    return emitOpError("m64n") << n << "k" << getK() << " has " << count
+                               << " accumulators a thread, got "
+                               << getResults().size() << " results";
   if (!getC().empty() && static_cast<int64_t>(getC().size()) != count)
     return emitOpError("takes none or ")
            << count << " accumulators of C, got " << getC().size();
-  Type element = getElementType();
+  // 16-bit multiplicands are of one type; 8-bit ones may mix e4m3 and e5m2.
+  bool f8 = isWgmmaF8(getElementType());
+  if (f8 != isWgmmaF8(getBElementType()) ||
+      (!f8 && getElementType() != getBElementType()))
+    return emitOpError("multiplies ")
+           << getElementType() << " by " << getBElementType()
+           << ": both f16, both bf16 or both 8-bit floats";
   struct Operand {
     StringRef name;
     Value desc;
     WgmmaMajor major;
     int64_t extent; // of M or N
+    Type element;
   };
-  for (const Operand &op : {Operand{"a", getA(), getMajorA(), 64},
-                            Operand{"b", getB(), getMajorB(), n}}) {
+  for (const Operand &op :
+       {Operand{"a", getA(), getMajorA(), 64, getElementType()},
+        Operand{"b", getB(), getMajorB(), n, getBElementType()}}) {
     auto def = op.desc.getDefiningOp<WgmmaDescOp>();
     if (!def)
       return emitOpError("operand ")
              << op.name << " must be a dkernel.wgmma_desc result";
     Type got = cast<MemRefType>(def.getSrc().getType()).getElementType();
-    if (got != element)
+    if (got != op.element)
       return emitOpError("operand ")
-             << op.name << " holds " << got << " elements, not " << element;
+             << op.name << " holds " << got << " elements, not " << op.element;
+    if (f8 && op.major == WgmmaMajor::mn)
+      return emitOpError("operand ")
+             << op.name
+             << " is MN-major, but 8-bit operands are read K-major only";
     // An MN-major operand's atoms are S / 2 elements of M or N wide (8
     // without a swizzle); the instruction reads whole ones.
     int64_t atom = def.getSwizzle() == 0 ? 8 : def.getSwizzle() / 2;
@@ -194,9 +207,12 @@ void WgmmaMmaAsyncOp::print(OpAsmPrinter &p) {
     p << " major_a " << stringifyWgmmaMajor(getMajorA());
   if (getMajorB() != WgmmaMajor::k)
     p << " major_b " << stringifyWgmmaMajor(getMajorB());
-  p.printOptionalAttrDict((*this)->getAttrs(),
-                          {"n", "elementType", "majorA", "majorB"});
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {"n", "elementType", "elementTypeB", "majorA", "majorB"});
   p << " : " << getElementType();
+  if (getElementTypeB())
+    p << ", " << *getElementTypeB();
 }
 
 ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
@@ -226,8 +242,10 @@ ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
              << keyword << ", got '" << name << "'";
     *major = *parsed;
   }
+  Type elementB;
   if (parser.parseOptionalAttrDict(result.attributes) ||
-      parser.parseColonType(element))
+      parser.parseColonType(element) ||
+      (succeeded(parser.parseOptionalComma()) && parser.parseType(elementB)))
     return failure();
   Builder &b64 = parser.getBuilder();
   if (parser.resolveOperand(a, b64.getI64Type(), result.operands) ||
@@ -236,6 +254,8 @@ ParseResult WgmmaMmaAsyncOp::parse(OpAsmParser &parser,
     return failure();
   props.n = n;
   props.elementType = TypeAttr::get(element);
+  if (elementB)
+    props.elementTypeB = TypeAttr::get(elementB);
   // The verifier checks n; a nonsensical one gets no results here.
   int64_t count = n >= 8 && n <= 256 && n % 8 == 0 ? n / 2 : 0;
   result.addTypes(SmallVector<Type>(count, b64.getF32Type()));

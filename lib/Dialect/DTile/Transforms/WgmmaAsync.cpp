@@ -1,17 +1,18 @@
-//===- WgmmaAsync.cpp - Half matmuls on warpgroup MMA (sm_90a) --*- C++ -*-===//
+//===- WgmmaAsync.cpp - Half and FP8 matmuls on warpgroup MMA -*- C++ -*-===//
 //
 // wgmma_async: a matmul of f16 or bf16 operands summing in f32 becomes
-// warpgroups of m64nNk16 wgmma.mma_async. A is K-major (held M x K) or
+// warpgroups of m64nNk16 wgmma.mma_async, one of 8-bit floats (f8E4M3FN,
+// f8E5M2, both K-major) m64nNk32. A is K-major (held M x K) or
 // MN-major (K x M, a transposed activation); B is K-major (N x K, as
 // nn.Linear holds a weight) or MN-major (K x N, as `x @ W` reads it). Each
 // block holds `warpgroups` x 128 threads (thread axes "warpgroup" x
 // "thread"), each warpgroup 64 rows and N columns of accumulators. Per
-// 64-deep K chunk a TMA copies both operands' slabs with the 128-byte
-// swizzle, zero-filling past the edges: a K-major slab row is one 128-byte
-// line of 64 halves of K; an MN-major slab is 64 rows of K, its M or N
-// split into 64-wide segments of 128-byte lines (a 64-byte swizzle where
-// B's N is 32), one segment per warpgroup for A. The descriptors name those
-// slabs in the same swizzle, so the tensor cores read what the TMA wrote
+// 128-byte K chunk (64 halves or 128 8-bit floats) a TMA copies both
+// operands' slabs with the 128-byte swizzle, zero-filling past the edges: a
+// K-major slab row is one 128-byte line of K; an MN-major slab is 64 rows of K,
+// its M or N split into 64-wide segments of 128-byte lines (a 64-byte swizzle
+// where B's N is 32), one segment per warpgroup for A. The descriptors name
+// those slabs in the same swizzle, so the tensor cores read what the TMA wrote
 // without a proxy fence. The epilogue of the Loop kernel runs once per
 // accumulator, at the row and column the warpgroup layout gives it. The
 // rule forks between wgmma and the rules after it (mma_sync, SIMT), so the
@@ -40,14 +41,15 @@ using namespace deplodock::dtile;
 
 namespace {
 
-constexpr int64_t kWarpgroupRows = 64, kInstrK = 16, kWarpgroup = 128;
+constexpr int64_t kWarpgroupRows = 64, kWarpgroup = 128;
 /// The smallest block tile (rows x columns) the heuristic runs unsplit in
 /// preference to a K split: on the H200, 64 x 128 and 128 x 64 tiles beat
 /// 128 x 256 tiles split four or eight ways by 1.2-2.1x on the suite's
 /// M = 128 and 512 GEMMs (bench/results/forks-h200-2026-11-27b.md).
 constexpr int64_t kMinUnsplitArea = 8192;
-/// The swizzle of the slabs and the K chunk: one 128-byte line of halves.
-constexpr int64_t kSwizzle = 128, kChunk = 64;
+/// The swizzle of the slabs and the bytes of a K chunk (one 128-byte line)
+/// and of the K of one instruction.
+constexpr int64_t kSwizzle = 128, kChunkBytes = 128, kInstrKBytes = 32;
 
 /// What one index of an operand walks: a constant, a block axis (batch, M
 /// or N) or the K loop.
@@ -63,6 +65,7 @@ struct Operand {
   Value source;
   SmallVector<Index> indices;
   dkernel::WgmmaMajor major = dkernel::WgmmaMajor::k;
+  Type element;
 };
 
 /// A matmul wgmma can take.
@@ -70,8 +73,13 @@ struct WgmmaMatmul {
   TileOp tile;
   dloop::ForOp loop;
   Operand a, b;
-  Type element;
   int64_t m = 0, n = 0, k = 0;
+
+  /// Bytes of an element of either operand (2, or 1 for 8-bit floats).
+  int64_t elementBytes() const { return a.element.getIntOrFloatBitWidth() / 8; }
+  /// Elements of K in a chunk (a 128-byte slab row) and in one wgmma.
+  int64_t chunk() const { return kChunkBytes / elementBytes(); }
+  int64_t instrK() const { return kInstrKBytes / elementBytes(); }
 };
 
 llvm::Error refuse(const Twine &why) {
@@ -168,9 +176,12 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
       }))
     return refuse("the matmul loop computes more than a sum of products of "
                   "two loads");
-  mm.element = x.getType();
-  if (!isa<Float16Type, BFloat16Type>(mm.element) || y.getType() != mm.element)
-    return refuse("the operands are not both f16 or both bf16");
+  Type element = x.getType();
+  bool f8 = dkernel::isWgmmaF8(element);
+  if (!(isa<Float16Type, BFloat16Type>(element) && y.getType() == element) &&
+      !(f8 && dkernel::isWgmmaF8(y.getType())))
+    return refuse("the operands are not both f16, both bf16 or both 8-bit "
+                  "floats (f8E4M3FN, f8E5M2)");
   for (dloop::LoadOp load : {x, y})
     if (!llvm::is_contained(kernel.getInputArgs(), load.getMemRef()))
       return refuse("an operand is not a kernel input");
@@ -187,7 +198,8 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
   if (!xi || !yi)
     return refuse("an operand index is not a loop variable or a constant");
   bool xIsA = getMajor(*xi, mAxis, mAxis, nAxis).has_value();
-  Operand first{x.getMemRef(), *xi}, second{y.getMemRef(), *yi};
+  Operand first{x.getMemRef(), *xi, dkernel::WgmmaMajor::k, x.getType()};
+  Operand second{y.getMemRef(), *yi, dkernel::WgmmaMajor::k, y.getType()};
   mm.a = xIsA ? first : second;
   mm.b = xIsA ? second : first;
   std::optional<dkernel::WgmmaMajor> majorA =
@@ -200,6 +212,11 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
                   "wgmma reads");
   mm.a.major = *majorA;
   mm.b.major = *majorB;
+  if (f8 && (mm.a.major != dkernel::WgmmaMajor::k ||
+             mm.b.major != dkernel::WgmmaMajor::k))
+    return refuse("8-bit operands must both be K-major ([..., M, K] and "
+                  "[..., N, K], as nn.Linear holds a weight): wgmma reads "
+                  "them no other way");
   // TMA zero-fills past K only where K ends the source's dimension.
   for (Operand *op : {&mm.a, &mm.b}) {
     ArrayRef<int64_t> shape = cast<MemRefType>(op->source.getType()).getShape();
@@ -218,7 +235,7 @@ public:
   WgmmaBuilder(WgmmaMatmul mm, int64_t warpgroups, int64_t n, int64_t splits)
       : mm(mm), warpgroups(warpgroups), instrN(n),
         bm(kWarpgroupRows * warpgroups), splits(splits),
-        perSplit(ceilDiv(mm.k, kChunk) / splits), b(mm.tile) {}
+        perSplit(ceilDiv(mm.k, mm.chunk()) / splits), b(mm.tile) {}
 
   /// The tile, before the old one is erased.
   TileOp build();
@@ -265,8 +282,8 @@ StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
       AffineExpr chunk = getAffineDimExpr(koPos, ctx);
       if (splits > 1)
         chunk = chunk + getAffineDimExpr(0, ctx) * perSplit;
-      origin.push_back(chunk * kChunk);
-      box.push_back(kChunk);
+      origin.push_back(chunk * mm.chunk());
+      box.push_back(mm.chunk());
     } else if (index.value == axis) {
       origin.push_back(getAffineDimExpr(axis, ctx) * rows);
       box.push_back(rows);
@@ -277,13 +294,13 @@ StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
     }
   }
   int64_t extent = axis == numBlocks - 2 ? mm.m : mm.n;
-  bool overhang = mm.k % kChunk != 0 || extent % rows != 0;
+  bool overhang = mm.k % mm.chunk() != 0 || extent % rows != 0;
   SmallVector<Value> operands(coords);
   operands.push_back(ko);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto slab = StageOp::create(
-      b, loc, MemRefType::get(box, mm.element, AffineMap(), workgroup),
+      b, loc, MemRefType::get(box, op.element, AffineMap(), workgroup),
       op.source, operands, /*slot=*/Value(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(box), /*pad=*/DenseI64ArrayAttr(),
@@ -327,12 +344,15 @@ SmallVector<Value> WgmmaBuilder::multiply(ValueRange accs) {
   dkernel::WgmmaFenceOp::create(b, loc);
   SmallVector<Value> results(accs);
   SmallVector<Type> types(results.size(), b.getF32Type());
-  for (int64_t k = 0; k < kChunk; k += kInstrK) {
+  // The type of B where it differs from A's (8-bit floats may mix).
+  TypeAttr elementB =
+      mm.b.element == mm.a.element ? TypeAttr() : TypeAttr::get(mm.b.element);
+  for (int64_t k = 0; k < mm.chunk(); k += mm.instrK()) {
     Value da = descriptor(slabA, mm.a.major, rowA, k);
     Value db = descriptor(slabB, mm.b.major, zero, k);
-    auto mma =
-        dkernel::WgmmaMmaAsyncOp::create(b, loc, types, da, db, results, instrN,
-                                         mm.element, mm.a.major, mm.b.major);
+    auto mma = dkernel::WgmmaMmaAsyncOp::create(b, loc, types, da, db, results,
+                                                instrN, mm.a.element, elementB,
+                                                mm.a.major, mm.b.major);
     results.assign(mma.getResults().begin(), mma.getResults().end());
   }
   dkernel::WgmmaCommitGroupOp::create(b, loc);
@@ -406,9 +426,6 @@ TileOp WgmmaBuilder::build() {
   return tile;
 }
 
-/// Bytes of one slab row: a K chunk of halves.
-constexpr int64_t kRowBytes = kChunk * 2;
-
 /// Registers a wgmma thread needs beyond its accumulators: slab addresses,
 /// descriptors, the loop and the epilogue's indices. ptxas asked for 26
 /// more than the 128 accumulators of an m64n256 kernel; 32 rounds that up
@@ -476,7 +493,7 @@ protected:
     for (int64_t warpgroups : {1, 2, 4})
       for (int64_t n : {32, 64, 128, 192, 256}) {
         int64_t bm = kWarpgroupRows * warpgroups;
-        if ((bm + n) * kRowBytes > target.getSmemPerBlock() ||
+        if ((bm + n) * kChunkBytes > target.getSmemPerBlock() ||
             warpgroups * kWarpgroup > target.getThreadsPerBlock() ||
             !fitsRegisters(target, warpgroups, n) || !tmaFits(*mm, bm, n))
           continue;
@@ -582,7 +599,7 @@ private:
                                          TargetAttr target) {
     SmallVector<int64_t> splits =
         getTensorCoreSplits(countBlocks(kernel, warpgroups, n), warpgroups * 4,
-                            ceilDiv(mm.k, kChunk), target);
+                            ceilDiv(mm.k, mm.chunk()), target);
     llvm::erase_if(splits, [&](int64_t s) {
       return !canSplitSumThroughWorkspace(kernel, mm.loop, s);
     });
@@ -595,9 +612,10 @@ private:
   /// through wgmma), and their rows span multiples of 16 bytes.
   static bool tmaFits(const WgmmaMatmul &mm, int64_t bm, int64_t n) {
     auto rowBytes = [&](const Operand &op) {
-      return cast<MemRefType>(op.source.getType()).getShape().back() * 2;
+      return cast<MemRefType>(op.source.getType()).getShape().back() *
+             mm.elementBytes();
     };
-    return bm - kWarpgroupRows < mm.m && n <= mm.n && kChunk <= mm.k &&
+    return bm - kWarpgroupRows < mm.m && n <= mm.n && mm.chunk() <= mm.k &&
            rowBytes(mm.a) % 16 == 0 && rowBytes(mm.b) % 16 == 0;
   }
 };

@@ -11,6 +11,10 @@
 #ifndef DEPLODOCK_DIALECT_DKERNEL_WGMMAOPS
 #define DEPLODOCK_DIALECT_DKERNEL_WGMMAOPS
 
+/// The multiplicands of wgmma: f16 and bf16 (k16), f8E4M3FN and f8E5M2
+/// (k32).
+def DKernel_WgmmaElement : AnyTypeOf<[F16, BF16, F8E4M3FN, F8E5M2]>;
+
 def DKernel_WgmmaDescOp : DKernel_Op<"wgmma_desc", [
     DKernel_InKernelOrTile, NoMemoryEffect]> {
   let summary = "a shared-memory matrix descriptor for wgmma";
@@ -24,16 +28,18 @@ def DKernel_WgmmaDescOp : DKernel_Op<"wgmma_desc", [
     dimension is contiguous: the wgmma's `major_a` / `major_b` does, and
     gives `lbo` and `sbo` their meaning.
 
-    Element `r` of M (A) or N (B) and `k` (0 to 15) of K sit at byte, from
-    the start address:
+    Element `r` of M (A) or N (B) and `k` of K (0 to 15 for 16-bit
+    elements, 0 to 31 for 8-bit ones: 32 bytes of K; E the element's bytes,
+    C = 16 / E the elements of a 16-byte row) sit at byte, from the start
+    address:
 
     * K-major without swizzle (8 x 16-byte core matrices, each dense):
-      `(r / 8) * sbo + (k / 8) * lbo + (r % 8) * 16 + 2 * (k % 8)`;
+      `(r / 8) * sbo + (k / C) * lbo + (r % 8) * 16 + E * (k % C)`;
     * K-major with an S-byte swizzle (rows of S bytes, as a TMA box with
-      that swizzle writes them): `(r / 8) * sbo + (r % 8) * S + 2 * k`;
+      that swizzle writes them): `(r / 8) * sbo + (r % 8) * S + E * k`;
       `lbo` is unused;
-    * MN-major without swizzle: `(r / 8) * sbo + (k / 8) * lbo +
-      (k % 8) * 16 + 2 * (r % 8)`;
+    * MN-major (16-bit elements only) without swizzle: `(r / 8) * sbo +
+      (k / 8) * lbo + (k % 8) * 16 + 2 * (r % 8)`;
     * MN-major with an S-byte swizzle (K rows of S bytes, each S / 2
       elements of M or N: a TMA box [K, MN] with that swizzle):
       `(r / (S / 2)) * lbo + (k / 8) * sbo + (k % 8) * S + 2 * (r % (S / 2))`;
@@ -125,20 +131,24 @@ def DKernel_WgmmaWaitGroupOp : DKernel_Op<"wgmma_wait_group", [
 
 def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
     DKernel_InKernelOrTile, MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "a warpgroup's asynchronous 64xNx16 MMA from shared memory";
+  let summary = "a warpgroup's asynchronous 64xNx(32 bytes) MMA from shared "
+                "memory";
   let description = [{
-    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`:
-    D = A B + C (or D = A B without `c`, scale-d 0), A 64 x 16 and B 16 x N
-    of f16 or bf16 in shared memory, named by the descriptors `a` and `b`
-    (`dkernel.wgmma_desc`), C and D 64 x N of f32 in registers. N is a
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`, or
+    for 8-bit floats `...m64nNk32.f32.{e4m3,e5m2}.{e4m3,e5m2}`: D = A B + C
+    (or D = A B without `c`, scale-d 0), A 64 x K and B K x N in shared
+    memory, K = 16 of f16 or bf16 (both the same) or 32 of f8E4M3FN or
+    f8E5M2 (each either: the type after the colon is A's, a second one
+    B's), named by the descriptors `a` and `b` (`dkernel.wgmma_desc`), C
+    and D 64 x N of f32 in registers, the products summed in f32. N is a
     multiple of 8 from 8 to 256.
 
     `major_a` and `major_b` (`k` when not printed) say how each operand is
     laid out: `k` (K-major, A held M x K and B N x K) or `mn` (MN-major, A
     held K x M and B K x N; the `imm-trans` operands of the instruction).
     An MN-major operand with an S-byte swizzle spans whole atoms of S / 2
-    elements of M or N. MN-major is for 16-bit elements only, which all
-    wgmma_mma_async elements are (tf32 would stay K-major).
+    elements of M or N. MN-major is for 16-bit elements only: 8-bit
+    operands are K-major (the instruction has no transpose for them).
 
     The 128 threads of a warpgroup hold N / 2 accumulators each, as the PTX
     ISA lays them out: with w = (thread % 128) / 32 the warp, g = lane / 4
@@ -157,10 +167,13 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
     ```mlir
     %d:4 = dkernel.wgmma_mma_async %da, %db, [%c0, %c1, %c2, %c3] n 8 : bf16
     %e:32 = dkernel.wgmma_mma_async %da, %dkn, [] n 64 major_b mn : bf16
+    %f:4 = dkernel.wgmma_mma_async %da, %db, [] n 8 : f8E5M2, f8E4M3FN
     ```
   }];
   let arguments = (ins I64:$a, I64:$b, Variadic<F32>:$c, I64Prop:$n,
-                       TypeAttrOf<DKernel_MmaElement>:$elementType,
+                       TypeAttrOf<DKernel_WgmmaElement>:$elementType,
+                       OptionalAttr<TypeAttrOf<DKernel_WgmmaElement>>
+                         :$elementTypeB,
                        DefaultValuedProp<EnumProp<DKernel_WgmmaMajor>,
                          "::deplodock::dkernel::WgmmaMajor::k">:$majorA,
                        DefaultValuedProp<EnumProp<DKernel_WgmmaMajor>,
@@ -169,6 +182,16 @@ def DKernel_WgmmaMmaAsyncOp : DKernel_Op<"wgmma_mma_async", [
   // The results, N / 2 of them, are implied by `n`.
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// B's element type (A's unless `elementTypeB` says otherwise).
+    mlir::Type getBElementType() {
+      return getElementTypeB() ? *getElementTypeB() : getElementType();
+    }
+    /// K of one instruction: 32 bytes of the elements (16 or 32).
+    int64_t getK() {
+      return 32 / (getElementType().getIntOrFloatBitWidth() / 8);
+    }
+  }];
 }
 
 def DKernel_SetMaxNRegOp : DKernel_Op<"setmaxnreg", [
