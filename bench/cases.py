@@ -17,6 +17,9 @@ the tensors are stored in the half type and all arithmetic runs in FP32
 
 The `layers` family adds whole decoder layers exported from PyTorch
 (bench/layers/, FP32 and BF16 only); they are not among the 84 originals.
+The `scaled_mm` family adds the projections in FP8 (`fp8`: e4m3 operands,
+the weight held N x K, per-tensor f32 scales, bf16 out), as
+torch._scaled_mm runs them; FP8 is its only dtype, and its only family.
 
 The `mini` model is not part of the suite: its cases are small enough for
 the CPU interpreter, so the dry run can check them end to end.
@@ -108,11 +111,18 @@ RESIDUAL_PROJECTIONS: tuple[str, ...] = ("o_proj", "down_proj")
 # The operator families, in the order of the original case list.
 FAMILIES: tuple[str, ...] = ("matmul", "rmsnorm", "softmax", "silu_mul",
                              "sdpa", "naive_attn", "matmul_add",
-                             "silu_mul_matmul", "layers")
+                             "silu_mul_matmul", "layers", "scaled_mm")
 
 # Suite dtype -> element type of the MLIR tensors. FP32 first: it is the
 # original suite, and a time-limited run measures the cases in this order.
-DTYPES: dict[str, str] = {"fp32": "f32", "bf16": "bf16", "fp16": "f16"}
+DTYPES: dict[str, str] = {"fp32": "f32", "bf16": "bf16", "fp16": "f16",
+                          "fp8": "f8E4M3FN"}
+# The families of a dtype that not every family has, and the dtypes of a
+# family that not every dtype has (the layers' are LAYER_DTYPES).
+FP8_FAMILIES: tuple[str, ...] = ("scaled_mm",)
+
+# The argument roles held in f32 whatever the case's dtype.
+SCALE_ROLES: tuple[str, ...] = ("scale", "weight_scale")
 
 RMSNORM_EPS = 1e-6          # stored as the f32 nearest to it
 NAIVE_ATTN_MASK = -1.0e9    # added above the diagonal, in f32
@@ -129,7 +139,10 @@ class Arg:
     'norm_weight' (1 + 0.1 * standard normal). The layers family passes
     nn.Linear's (out, in) weights as 'linear_weight' (fan-in the last
     axis), biases as 'bias' (0.1 * standard normal) and the RoPE tables
-    as 'rope_cos' and 'rope_sin' (computed, not drawn).
+    as 'rope_cos' and 'rope_sin' (computed, not drawn). The FP8 cases pass
+    the weight as 'quantized_weight' (standard normal, its 1/sqrt(fan-in)
+    moved into the weight's scale) and the per-tensor scales, f32 scalars,
+    as 'scale' (the activation's) and 'weight_scale' (1/sqrt(fan-in)).
     """
 
     name: str
@@ -176,7 +189,16 @@ class Case:
 
     @property
     def elem_bytes(self) -> int:
-        return 4 if self.dtype == "fp32" else 2
+        return {"fp32": 4, "fp8": 1}.get(self.dtype, 2)
+
+    @property
+    def out_dtype(self) -> str:
+        """The dtype of the result (an FP8 case's is bf16)."""
+        return "bf16" if self.dtype == "fp8" else self.dtype
+
+    def arg_dtype(self, arg: Arg) -> str:
+        """The dtype an argument is stored in (the scales are f32)."""
+        return "fp32" if arg.role in SCALE_ROLES else self.dtype
 
     @property
     def in_suite(self) -> bool:
@@ -227,6 +249,10 @@ class Case:
                     Arg("w", (m.intermediate, m.hidden), "weight"))
         if self.family == "layers":
             return self._layer_args()
+        if self.family == "scaled_mm":
+            k, n = self._kn()
+            return (Arg("x", (1, s, k)), Arg("w", (n, k), "quantized_weight"),
+                    Arg("sx", (), "scale"), Arg("sw", (), "weight_scale"))
         raise ValueError(f"unknown family '{self.family}'")
 
     def _layer_args(self) -> tuple[Arg, ...]:
@@ -257,7 +283,7 @@ class Case:
     @property
     def result_shape(self) -> tuple[int, ...]:
         m, s = self.model, self.seq
-        if self.family in ("matmul", "matmul_add"):
+        if self.family in ("matmul", "matmul_add", "scaled_mm"):
             return (1, s, self._kn()[1])
         if self.family in ("rmsnorm", "silu_mul_matmul", "layers"):
             return (1, s, m.hidden)
@@ -279,7 +305,7 @@ class Case:
     def mma_flops(self) -> int:
         """FLOPs of the matmul-shaped work (tensor cores in BF16/FP16)."""
         m, s = self.model, self.seq
-        if self.family in ("matmul", "matmul_add"):
+        if self.family in ("matmul", "matmul_add", "scaled_mm"):
             k, n = self._kn()
             return 2 * s * k * n
         if self.family == "silu_mul_matmul":
@@ -314,6 +340,9 @@ class Case:
             return 5 * s * m.intermediate
         if self.family == "matmul_add":
             return s * self._kn()[1]
+        if self.family == "scaled_mm":
+            # The two scales' product and its multiply per output.
+            return 2 * s * self._kn()[1]
         if self.family == "sdpa":
             # scale and softmax over the unmasked pairs.
             return 6 * self._causal_pairs()
@@ -338,11 +367,13 @@ class Case:
     @property
     def min_bytes(self) -> int:
         """Each argument read once and the result written once."""
-        n = sum(a.numel for a in self.args)
+        size = {"fp32": 4, "fp8": 1}
         r = 1
         for d in self.result_shape:
             r *= d
-        return (n + r) * self.elem_bytes
+        return (sum(a.numel * size.get(self.arg_dtype(a), 2)
+                    for a in self.args)
+                + r * size.get(self.out_dtype, 2))
 
     def _causal_pairs(self) -> int:
         """(query, key) pairs a causal mask keeps, over all query heads."""
@@ -358,8 +389,10 @@ class Case:
     def build(self):
         """The layer as an examples/generate.py `Fn`."""
         g = builders()
-        prec = {"fp32": g.F32, "bf16": g.BF16, "fp16": g.F16}[self.dtype]
         m, s = self.model, self.seq
+        if self.family == "scaled_mm":
+            return g.layer_scaled_mm(s, *self._kn())
+        prec = {"fp32": g.F32, "bf16": g.BF16, "fp16": g.F16}[self.dtype]
         if self.family == "matmul":
             return g.layer_matmul(s, *self._kn(), prec)
         if self.family == "matmul_add":
@@ -406,6 +439,8 @@ def builders() -> ModuleType:
 
 
 def _family_cases(family: str, model: Model, dtype: str) -> list[Case]:
+    if (family in FP8_FAMILIES) != (dtype == "fp8"):
+        return []
     if family == "layers":
         # Exported layers have their own sequence lengths and dtypes.
         if dtype not in LAYER_DTYPES:
@@ -414,7 +449,7 @@ def _family_cases(family: str, model: Model, dtype: str) -> list[Case]:
         return [Case(family, model, s, dtype) for s in seqs]
     out = []
     for seq in model.seqs:
-        if family == "matmul":
+        if family in ("matmul", "scaled_mm"):
             projections: tuple[str | None, ...] = tuple(PROJECTIONS)
         elif family == "matmul_add":
             projections = RESIDUAL_PROJECTIONS

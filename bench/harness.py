@@ -237,11 +237,11 @@ def run_ours(settings: Settings, case: suite.Case, mlir: pathlib.Path,
         return entry("run_fail", command=cmd,
                      error=f"unreadable --bench-json: {e}")
     try:
-        out = case_inputs.load_result(out_dir / "result0.npy", case.dtype)
+        out = case_inputs.load_result(out_dir / "result0.npy", case.out_dtype)
     except (OSError, ValueError) as e:
         return entry("run_fail", command=cmd, bench=bench,
                      error=f"no usable result0.npy: {e}")
-    check = compare.compare(out, ref, precision or case.dtype)
+    check = compare.compare(out, ref, precision or case.out_dtype)
     if bench.get("precision", "ieee") != (precision or "ieee"):
         return entry("run_fail", command=cmd, bench=bench, check=check,
                      error=f"deplodock-run ran in {bench.get('precision')}, "
@@ -365,9 +365,9 @@ class GpuRunner:
         mlir = case_dir / f"{case.name}.mlir"
         arrays = case_inputs.make_inputs(case, s.seed, s.bf16_npy)
         input_paths = case_inputs.save_inputs(arrays, case_dir / "inputs")
-        dtype = self.torch_ref.TORCH_DTYPES[case.dtype]
-        xs = [torch.from_numpy(case_inputs.as_float32(a)).to("cuda").to(dtype)
-              for a in arrays]
+        dtypes = self.torch_ref.TORCH_DTYPES
+        xs = [torch.from_numpy(case_inputs.as_float32(a)).to("cuda").to(
+            dtypes[case.arg_dtype(arg)]) for a, arg in zip(arrays, case.args)]
         record: dict = {}
         try:
             with torch.no_grad():
@@ -388,7 +388,7 @@ class GpuRunner:
             self.set_tf32(precision == "tf32")
             try:
                 record.update(self._torch_backends(
-                    fn, xs, ref, precision or case.dtype, backends, eager,
+                    fn, xs, ref, precision or case.out_dtype, backends, eager,
                     comp))
             finally:
                 self.set_tf32(False)
@@ -599,11 +599,12 @@ class DryRunner:
             return entry("run_fail", error=lowering.first_error(
                 proc.stderr.replace(f"{case_dir}/", "")), command=cmd)
         try:
-            out = case_inputs.load_result(out_dir / "result0.npy", case.dtype)
+            out = case_inputs.load_result(out_dir / "result0.npy",
+                                          case.out_dtype)
         except (OSError, ValueError) as e:
             return entry("run_fail", error=f"no usable result0.npy: {e}",
                          command=cmd)
-        result = compare.compare(out, ref, precision or case.dtype)
+        result = compare.compare(out, ref, precision or case.out_dtype)
         result["how"] = "deplodock-run --interp (SIMT) vs NumPy float64"
         return result
 

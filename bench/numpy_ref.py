@@ -69,6 +69,10 @@ def silu_mul_matmul(gate, up, w):
     return silu_mul(gate, up) @ w
 
 
+def scaled_mm(x, w, sx, sw):
+    return (x @ w.T) * (sx * sw)
+
+
 def _linear(x, w, b=None):
     """nn.Linear: x w^T (+ b)."""
     y = x @ w.T
@@ -112,5 +116,5 @@ REFERENCES: dict[str, Callable[..., np.ndarray]] = {
     "matmul": matmul, "rmsnorm": rmsnorm, "softmax": softmax,
     "silu_mul": silu_mul, "sdpa": sdpa, "naive_attn": naive_attn,
     "matmul_add": matmul_add, "silu_mul_matmul": silu_mul_matmul,
-    "layers": layers,
+    "layers": layers, "scaled_mm": scaled_mm,
 }

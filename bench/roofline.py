@@ -40,7 +40,7 @@ class DeviceSpec:
     match: tuple[str, ...]
     bandwidth: Rate
     fp32: Rate
-    # Dense matrix (tensor-core) rate per half dtype.
+    # Dense matrix (tensor-core) rate per half or 8-bit dtype.
     matrix: dict[str, Rate] = field(default_factory=dict)
 
     def matrix_rate(self, dtype: str) -> Rate:
@@ -65,6 +65,12 @@ _H200_BF16 = Rate(788e12, "measured on the project's lent H200 (2026-10-28): "
                   "(769-798 on 2026-11-04)")
 _SAME_AS_BF16 = ("; FP16 not measured: taken equal to BF16, as the datasheet "
                  "gives both the same dense rate")
+_TWICE_BF16 = ("; FP8 not measured: taken as twice BF16, the datasheet's ratio "
+               "of the dense rates (1979 against 989 TFLOP/s on the H100 SXM)")
+
+
+def _fp8(bf16: Rate) -> Rate:
+    return Rate(2 * bf16.value, bf16.source + _TWICE_BF16)
 
 DEVICES: dict[str, DeviceSpec] = {
     d.key: d for d in (
@@ -76,7 +82,8 @@ DEVICES: dict[str, DeviceSpec] = {
             fp32=_H100_FP32,
             matrix={"bf16": _H100_BF16,
                     "fp16": Rate(_H100_BF16.value,
-                                 _H100_BF16.source + _SAME_AS_BF16)}),
+                                 _H100_BF16.source + _SAME_AS_BF16),
+                    "fp8": _fp8(_H100_BF16)}),
         DeviceSpec(
             "h200", "NVIDIA H200", ("H200",),
             bandwidth=Rate(4.3e12, "measured on the project's lent H200 "
@@ -86,7 +93,8 @@ DEVICES: dict[str, DeviceSpec] = {
                       "(non-tensor-core; the same SM as the H100)"),
             matrix={"bf16": _H200_BF16,
                     "fp16": Rate(_H200_BF16.value,
-                                 _H200_BF16.source + _SAME_AS_BF16)}),
+                                 _H200_BF16.source + _SAME_AS_BF16),
+                    "fp8": _fp8(_H200_BF16)}),
     )
 }
 

@@ -64,14 +64,26 @@ def silu_mul_matmul(gate, up, w):
     return (F.silu(gate) * up) @ w
 
 
+def scaled_mm(x, w, sx, sw):
+    """(x . W^T) * sx * sw: on FP8 tensors torch._scaled_mm (cuBLASLt's FP8
+    GEMM, W^T column-major as it wants it, bf16 out), else the same in the
+    tensors' type (the float64 reference)."""
+    if x.dtype == torch.float8_e4m3fn:
+        y = torch._scaled_mm(x.reshape(-1, x.shape[-1]), w.t(), scale_a=sx,
+                             scale_b=sw, out_dtype=torch.bfloat16)
+        return y.reshape(*x.shape[:-1], w.shape[0])
+    return (x @ w.t()) * (sx * sw)
+
+
 REFERENCES: dict[str, Callable[..., torch.Tensor]] = {
     "matmul": matmul, "rmsnorm": rmsnorm, "softmax": softmax,
     "silu_mul": silu_mul, "sdpa": sdpa, "naive_attn": naive_attn,
     "matmul_add": matmul_add, "silu_mul_matmul": silu_mul_matmul,
+    "scaled_mm": scaled_mm,
 }
 
 TORCH_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16,
-                "fp16": torch.float16}
+                "fp16": torch.float16, "fp8": torch.float8_e4m3fn}
 
 
 def _layer_module(case: suite.Case, params: Sequence[torch.Tensor]):

@@ -69,7 +69,8 @@ def ident(n):
 
 
 def float_width(elem: str) -> int:
-    return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}[elem]
+    return {"f8E4M3FN": 8, "f8E5M2": 8, "f16": 16, "bf16": 16, "f32": 32,
+            "f64": 64}[elem]
 
 
 class Fn:
@@ -495,6 +496,32 @@ def layer_silu_mul_matmul(s: int, i: int, h: int,
     m = silu_mul(f, "%gate", "%up", [1, s, i], prec)
     y = f.cast(linear(f, m, s, i, "%w", h, prec), [1, s, h], prec.compute, st)
     f.results.append((y, [1, s, h], st))
+    return f
+
+
+def layer_scaled_mm(s: int, k: int, n: int) -> Fn:
+    """An FP8 linear layer as deployed on Hopper (torch._scaled_mm): e4m3
+    activations x(1,S,K) by an e4m3 weight held N x K (nn.Linear's layout,
+    the one FP8 tensor cores read), products summed in f32, the per-tensor
+    scales applied to the sums, the result rounded once to bf16."""
+    f8 = "f8E4M3FN"
+    f = Fn("scaled_mm", [("x", [1, s, k], f8), ("w", [n, k], f8),
+                         ("sx", [], "f32"), ("sw", [], "f32")],
+           "An FP8 projection: (x . W^T) * sx * sw, W held N x K, bf16 out.")
+    flat = f.collapse("%x", "[[0, 1], [2]]", [s, k], [1, s, k], f8)
+    sums = f.generic(
+        "mm", [(flat, [s, k], amap(3, ["d0", "d2"]), f8),
+               ("%w", [n, k], amap(3, ["d1", "d2"]), f8)], [s, n],
+        ["%p = arith.mulf $a0, $a1 : $t", "%r = arith.addf $out, %p : $t"],
+        "%r", iters=["parallel", "parallel", "reduction"],
+        out_map=amap(3, ["d0", "d1"]), init=f.fill("0.0", [s, n]))
+    scalar = amap(2, [])
+    y = f.generic("scaled", [(sums, [s, n], ident(2)), ("%sx", [], scalar),
+                             ("%sw", [], scalar)], [s, n],
+                  ["%s = arith.mulf $a1, $a2 : $t",
+                   "%m = arith.mulf $a0, %s : $t"], "%m", out_elem="bf16")
+    out = f.expand(y, "[[0, 1], [2]]", [1, s, n], [s, n], "bf16")
+    f.results.append((out, [1, s, n], "bf16"))
     return f
 
 

@@ -3,7 +3,7 @@
 // RUN: FileCheck %s --check-prefix=LIST < %t.list
 // RUN: FileCheck %s --check-prefix=ORDER < %t.list
 // RUN: %python %deplodock_src_root/bench/generate.py --list --dtypes fp32 | count 88
-// RUN: %python %deplodock_src_root/bench/generate.py --list --models mini | count 44
+// RUN: %python %deplodock_src_root/bench/generate.py --list --models mini | count 50
 // RUN: %python %deplodock_src_root/bench/generate.py --list --cases 'matmul.qwen.*.s512' --dtype bf16 | FileCheck %s --check-prefix=PATTERN
 // RUN: %python %deplodock_src_root/test/bench/Inputs/check_table.py %deplodock_src_root | FileCheck %s --check-prefix=TABLE
 // RUN: rm -rf %t.out && %python %deplodock_src_root/bench/generate.py --out %t.out --families rmsnorm --models tinyllama --dtypes fp32,bf16
@@ -11,18 +11,20 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.out/cases.json
 
 /// The suite: the 84 FP32 cases of the original (code study 5.1) in its
-/// order, and each again in BF16 and FP16.
-//      SUMMARY: family            fp32  bf16  fp16   all
-// SUMMARY-NEXT: matmul              36    36    36   108
-// SUMMARY-NEXT: rmsnorm              6     6     6    18
-// SUMMARY-NEXT: softmax              6     6     6    18
-// SUMMARY-NEXT: silu_mul             6     6     6    18
-// SUMMARY-NEXT: sdpa                 6     6     6    18
-// SUMMARY-NEXT: naive_attn           6     6     6    18
-// SUMMARY-NEXT: matmul_add          12    12    12    36
-// SUMMARY-NEXT: silu_mul_matmul      6     6     6    18
-// SUMMARY-NEXT: layers               4     4     0     8
-// SUMMARY-NEXT: all                 88    88    84   260
+/// order, and each again in BF16 and FP16; the projections again in FP8
+/// (scaled_mm, its only dtype).
+//      SUMMARY: family            fp32  bf16  fp16   fp8   all
+// SUMMARY-NEXT: matmul              36    36    36     0   108
+// SUMMARY-NEXT: rmsnorm              6     6     6     0    18
+// SUMMARY-NEXT: softmax              6     6     6     0    18
+// SUMMARY-NEXT: silu_mul             6     6     6     0    18
+// SUMMARY-NEXT: sdpa                 6     6     6     0    18
+// SUMMARY-NEXT: naive_attn           6     6     6     0    18
+// SUMMARY-NEXT: matmul_add          12    12    12     0    36
+// SUMMARY-NEXT: silu_mul_matmul      6     6     6     0    18
+// SUMMARY-NEXT: layers               4     4     0     0     8
+// SUMMARY-NEXT: scaled_mm            0     0     0    36    36
+// SUMMARY-NEXT: all                 88    88    84    36   296
 
 /// FP32 cases keep the original names; the test model is not listed.
 //      LIST: matmul.tinyllama.q_proj.s32{{$}}
@@ -50,6 +52,8 @@
 //      LIST: layers.qwen.s512.bf16{{$}}
 // LIST-NEXT: matmul.tinyllama.q_proj.s32.fp16{{$}}
 //      LIST: silu_mul_matmul.qwen.s512.fp16{{$}}
+// LIST-NEXT: scaled_mm.tinyllama.q_proj.s32.fp8{{$}}
+//      LIST: scaled_mm.qwen.down_proj.s512.fp8{{$}}
 //  LIST-NOT: mini
 
 /// The 84 original FP32 cases, then the FP32 layers, come before the BF16
@@ -70,7 +74,7 @@
 //   TABLE-NOT: FAIL
 //       TABLE: PASS: 84 original cases
 //       TABLE: PASS: every case's MLIR signature matches its arguments, result and dtype
-//       TABLE: 304 cases checked
+//       TABLE: 346 cases checked
 
 //      FILES: cases.json
 // FILES-NEXT: rmsnorm.tinyllama.s128.bf16.mlir

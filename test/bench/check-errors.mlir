@@ -12,7 +12,7 @@
 
 // TOOLS: error: missing tools in {{.*}}empty: deplodock-opt, deplodock-translate (build them, or point --bin-dir or DEPLODOCK_BIN at the bin folder of a build)
 // UNKNOWN: error: unknown case 'no.such.case' (see bench/generate.py --list)
-// FAMILY: error: unknown family 'conv2d' (known: matmul, rmsnorm, softmax, silu_mul, sdpa, naive_attn, matmul_add, silu_mul_matmul, layers)
+// FAMILY: error: unknown family 'conv2d' (known: matmul, rmsnorm, softmax, silu_mul, sdpa, naive_attn, matmul_add, silu_mul_matmul, layers, scaled_mm)
 
 //      FAIL: FAIL  softmax.mini.s8: opt_fail: softmax.mini.s8.mlir:4:1: error: 'linalg.softmax' op is not supported (test stub)
 // FAIL-NEXT: FAIL  silu_mul.mini.s8: opt_fail: silu_mul.mini.s8.mlir:4:1: error: 'linalg.softmax' op is not supported (test stub)

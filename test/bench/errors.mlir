@@ -4,7 +4,7 @@
 // RUN: ln -s %deplodock_obj_root/bin/deplodock-run %t.bin/deplodock-run
 // RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.o --bin-dir %deplodock_obj_root/bin --cases matmul.llama.q_proj.s32 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.o --bin-dir %deplodock_obj_root/bin --cases 'conv.*' 2>&1 | FileCheck %s --check-prefix=PATTERN
-// RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.o --bin-dir %deplodock_obj_root/bin --dtypes fp8 2>&1 | FileCheck %s --check-prefix=DTYPE
+// RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.o --bin-dir %deplodock_obj_root/bin --dtypes int4 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.o --bin-dir %t.empty --cases sdpa.mini.s8 2>&1 | FileCheck %s --check-prefix=TOOLS
 // RUN: env DEPLODOCK_BIN=%t.empty not %numpy_python %deplodock_src_root/bench/harness.py --dry-run --out %t.o --cases sdpa.mini.s8 2>&1 | FileCheck %s --check-prefix=TOOLS
 // RUN: not %numpy_python %deplodock_src_root/bench/harness.py --out %t.o --bin-dir %t.bin --cases sdpa.mini.s8 2>&1 | FileCheck %s --check-prefix=TUNE
@@ -29,7 +29,7 @@
 
 // UNKNOWN: error: unknown case 'matmul.llama.q_proj.s32' (see bench/generate.py --list)
 // PATTERN: error: no case matches 'conv.*'
-// DTYPE: error: unknown dtype 'fp8' (known: fp32, bf16, fp16)
+// DTYPE: error: unknown dtype 'int4' (known: fp32, bf16, fp16, fp8)
 // TOOLS: error: missing tools in {{.*}}empty: deplodock-opt, deplodock-translate, deplodock-run (build them, or point --bin-dir or DEPLODOCK_BIN at the bin folder of a build)
 /// A real run needs the tuner for the 'tuned' backend, and a GPU.
 // TUNE: error: missing tools in {{.*}}: deplodock-tune (

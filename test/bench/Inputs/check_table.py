@@ -58,8 +58,9 @@ def main():
     bad = []
     for c in everything:
         args, results = signature(c.mlir())
-        want_args = [(a.shape, c.elem) for a in c.args]
-        if args != want_args or results != [(c.result_shape, c.elem)]:
+        want_args = [(a.shape, suite.DTYPES[c.arg_dtype(a)]) for a in c.args]
+        want_results = [(c.result_shape, suite.DTYPES[c.out_dtype])]
+        if args != want_args or results != want_results:
             bad.append(c.name)
     check("every case's MLIR signature matches its arguments, result and dtype",
           not bad, ", ".join(bad[:5]))
@@ -72,6 +73,20 @@ def main():
     h = suite.find("rmsnorm.tinyllama.s128.bf16")
     check("rmsnorm.tinyllama.s128.bf16 bytes = 2*(2*128*2048 + 2048)",
           h.min_bytes == 2 * (2 * 128 * 2048 + 2048), h.min_bytes)
+    f8 = suite.find("scaled_mm.qwen.gate_proj.s512.fp8")
+    check("scaled_mm.qwen.gate_proj.s512.fp8 FLOPs = 2*512*3584*18944 + "
+          "2*512*18944", f8.flops == 2 * 512 * 3584 * 18944 + 2 * 512 * 18944,
+          f8.flops)
+    check("scaled_mm.qwen.gate_proj.s512.fp8 bytes = 512*3584 + 18944*3584 + "
+          "2*4 + 2*512*18944 (e4m3 in, f32 scales, bf16 out)",
+          f8.min_bytes == 512 * 3584 + 18944 * 3584 + 8 + 2 * 512 * 18944,
+          f8.min_bytes)
+    check("scaled_mm holds its weight N x K",
+          [a.shape for a in f8.args] == [(1, 512, 3584), (18944, 3584), (), ()])
+    check("FP8 is scaled_mm's only dtype, and scaled_mm FP8's only family",
+          {c.family for c in everything if c.dtype == "fp8"} == {"scaled_mm"}
+          and {c.dtype for c in everything if c.family == "scaled_mm"}
+          == {"fp8"})
     a = suite.find("sdpa.tinyllama.s32")
     pairs = 32 * 32 * 33 // 2
     check("sdpa.tinyllama.s32 matmul FLOPs count the causal pairs only",

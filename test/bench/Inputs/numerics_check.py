@@ -71,6 +71,35 @@ def main():
           inputs.as_float32(np.uint16([0x3F82, 0xC000]))
           .tolist() == [1 + 2**-6, -2.0])
 
+    e4m3 = lambda x: int(inputs.to_storage(np.float32([x]), "fp8")[0])
+    check("e4m3 bits of 1.0 are 0x38, of -2.75 0xc3, of 448 0x7e",
+          (e4m3(1.0), e4m3(-2.75), e4m3(448.0)) == (0x38, 0xC3, 0x7E))
+    check("1 + 2^-4 (a tie) rounds to even: 1.0", e4m3(1 + 2**-4) == 0x38)
+    check("1 + 3*2^-4 (a tie) rounds to even: 1.25", e4m3(1 + 3 * 2**-4) == 0x3A)
+    check("half the least subnormal rounds to 0, 1.5 of it to 2^-8",
+          (e4m3(2**-10), e4m3(1.5 * 2**-9)) == (0x00, 0x02))
+    check("-0.0 keeps its sign", e4m3(-0.0) == 0x80)
+    codes = np.arange(256, dtype=np.uint8)
+    finite = codes[(codes & 0x7F) != 0x7F]
+    check("every finite e4m3 code reads back and rounds to itself",
+          np.array_equal(inputs.to_storage(inputs.as_float32(finite), "fp8"),
+                         finite))
+    check("the NaN codes read back as NaN",
+          np.isnan(inputs.as_float32(np.uint8([0x7F, 0xFF]))).all())
+    try:
+        inputs.to_storage(np.float32([500.0]), "fp8")
+        check("a value past e4m3's 448 is refused", False)
+    except ValueError as e:
+        check("a value past e4m3's 448 is refused", "448" in str(e), e)
+    f8 = suite.find("scaled_mm.tinyllama.down_proj.s32.fp8")
+    x, w, sx, sw = inputs.make_inputs(f8)
+    check("an FP8 case's operands are e4m3 bits, its scales f32 scalars",
+          x.dtype == w.dtype == np.uint8 and sx.dtype == sw.dtype == np.float32
+          and sx.shape == sw.shape == () and float(sx) == 1.0
+          and abs(float(sw) * np.sqrt(5632) - 1) < 1e-6, (sx, sw))
+    check("... its operands standard normal rounded to e4m3",
+          abs(inputs.as_float32(w).astype(np.float64).std() - 1) < 0.02)
+
     fp32 = suite.find("matmul_add.tinyllama.o_proj.s32")
     bf16 = suite.find("matmul_add.tinyllama.o_proj.s32.bf16")
     a = inputs.make_inputs(fp32)
