@@ -80,6 +80,23 @@ SWEEPS: dict[str, Sweep] = {
                   ("wg2n128s2", "warpgroups=2,wgmma_n=128,wgmma_split_k=2"),
                   ("wg2n64", "warpgroups=2,wgmma_n=64"),
                   ("wg1n256s4", "warpgroups=1,wgmma_n=256,wgmma_split_k=4"))),
+    "fp8-tiles": Sweep(
+        why="FP8 GEMMs on wgmma (new, never timed): the BF16 defaults' "
+        "block tiles against wider and narrower ones, depth 4 against 3, "
+        "and warp specialisation, where twice the FLOPs a byte may move the "
+        "best tile",
+        target="sm_90a",
+        cases=("scaled_mm.qwen.gate_proj.s512.fp8",
+               "scaled_mm.tinyllama.gate_proj.s512.fp8",
+               "scaled_mm.qwen.down_proj.s512.fp8",
+               "scaled_mm.qwen.q_proj.s128.fp8",
+               "scaled_mm.tinyllama.q_proj.s512.fp8"),
+        variants=(("default", ""),
+                  ("wg2n256", "warpgroups=2,wgmma_n=256"),
+                  ("wg2n128", "warpgroups=2,wgmma_n=128"),
+                  ("wg1n128", "warpgroups=1,wgmma_n=128"),
+                  ("st3", "pipeline=true,stages=3,refill_late=true"),
+                  ("ws", "warp_specialize=true,setmaxnreg=232"))),
     "fp32-rows": Sweep(
         why="FP32 softmax over rows of 128 (0.82-0.90x eager): threads a "
         "row, rows a block",
