@@ -52,8 +52,12 @@ std::optional<int64_t> IndexEvaluator::tripCount(scf::ForOp loop) {
 std::optional<int64_t> IndexEvaluator::compute(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     // The induction variable at the middle iteration; iteration arguments
-    // and parameters are data.
+    // and parameters are data (but an address takes an iteration argument's
+    // first value).
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (loop && iterArgsAtFirst && arg != loop.getInductionVar())
+      if (OpOperand *init = loop.getTiedLoopInit(arg))
+        return eval(init->get());
     if (!loop || arg != loop.getInductionVar())
       return std::nullopt;
     std::optional<int64_t> trips = tripCount(loop);

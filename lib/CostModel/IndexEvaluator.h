@@ -4,7 +4,8 @@
 // The cost model reads a kernel one thread at a time: index and i1 values
 // are evaluated for a thread id, with block ids at the middle of the grid
 // and induction variables at the middle iteration of their loop. Loaded
-// data, iteration arguments and parameters have no value.
+// data, iteration arguments (but where addresses ask for their first
+// iteration's) and parameters have no value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,12 +38,23 @@ public:
   /// The trip count of `loop` for the current thread.
   std::optional<int64_t> tripCount(mlir::scf::ForOp loop);
 
+  /// With `first`, an scf.for's iteration argument takes its initial value
+  /// (the first iteration's): a representative of the addresses a warp
+  /// reads through a carried index (a double buffer's slot, say), whose
+  /// lane pattern is what the memory model needs. Off, iteration arguments
+  /// have no value, as they are data. Clears the cache.
+  void setIterArgsAtFirst(bool first) {
+    iterArgsAtFirst = first;
+    cache.clear();
+  }
+
 private:
   std::optional<int64_t> compute(mlir::Value value);
 
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
   int64_t thread = 0;
+  bool iterArgsAtFirst = false;
   llvm::DenseMap<mlir::Value, std::optional<int64_t>> cache;
 };
 

@@ -26,6 +26,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -130,6 +131,11 @@ private:
       strides[i] = strides[i + 1] * type.getDimSize(i + 1);
     int64_t elementBytes = static_cast<int64_t>(bytesOf(type.getElementType()));
     SmallVector<int64_t> addresses;
+    // An index carried by a loop (a rotating buffer's slot) is taken at
+    // its first iteration: the lanes' pattern is the same at every one.
+    eval.setIterArgsAtFirst(true);
+    auto restore =
+        llvm::make_scope_exit([&] { eval.setIterArgsAtFirst(false); });
     for (int64_t lane = 0; lane < lanes; ++lane) {
       eval.setThread(lane);
       int64_t linear = 0;
