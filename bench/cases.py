@@ -117,8 +117,10 @@ FAMILIES: tuple[str, ...] = ("matmul", "rmsnorm", "softmax", "silu_mul",
 # original suite, and a time-limited run measures the cases in this order.
 DTYPES: dict[str, str] = {"fp32": "f32", "bf16": "bf16", "fp16": "f16",
                           "fp8": "f8E4M3FN"}
-# The families of a dtype that not every family has, and the dtypes of a
-# family that not every dtype has (the layers' are LAYER_DTYPES).
+# Bytes of an element of each dtype.
+DTYPE_BYTES: dict[str, int] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1}
+# The families with FP8 cases, which have no others (the other families have
+# no FP8 cases).
 FP8_FAMILIES: tuple[str, ...] = ("scaled_mm",)
 
 # The argument roles held in f32 whatever the case's dtype.
@@ -181,15 +183,6 @@ class Case:
         if self.dtype == "fp32":
             return self.base_name
         return f"{self.base_name}.{self.dtype}"
-
-    @property
-    def elem(self) -> str:
-        """The MLIR element type the tensors are stored in."""
-        return DTYPES[self.dtype]
-
-    @property
-    def elem_bytes(self) -> int:
-        return {"fp32": 4, "fp8": 1}.get(self.dtype, 2)
 
     @property
     def out_dtype(self) -> str:
@@ -367,13 +360,12 @@ class Case:
     @property
     def min_bytes(self) -> int:
         """Each argument read once and the result written once."""
-        size = {"fp32": 4, "fp8": 1}
         r = 1
         for d in self.result_shape:
             r *= d
-        return (sum(a.numel * size.get(self.arg_dtype(a), 2)
+        return (sum(a.numel * DTYPE_BYTES[self.arg_dtype(a)]
                     for a in self.args)
-                + r * size.get(self.out_dtype, 2))
+                + r * DTYPE_BYTES[self.out_dtype])
 
     def _causal_pairs(self) -> int:
         """(query, key) pairs a causal mask keeps, over all query heads."""

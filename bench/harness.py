@@ -719,18 +719,20 @@ def run(settings: Settings, chosen: list[suite.Case],
         print(progress_line(i, n, case.name, record, settings.dry_run),
               flush=True)
 
-    tuned = set(TUNED_BACKENDS)
-    if settings.tune_total_minutes is not None and \
-            any(b in tuned for _, bs in todo for b in bs):
+    def pass_of(tuner: bool) -> list[tuple[suite.Case, list[str]]]:
+        """The cases' tuned backends (`tuner`) or their others."""
+        split = [(c, [b for b in bs if (b in TUNED_BACKENDS) == tuner])
+                 for c, bs in todo]
+        return [(c, bs) for c, bs in split if bs]
+
+    if settings.tune_total_minutes is not None and pass_of(tuner=True):
         # First everything but the tuner, so that every case's time above
         # its floor is known; then the tuner, its minutes shared by those
         # gaps, the largest share first.
-        first = [(c, [b for b in bs if b not in tuned]) for c, bs in todo]
-        first = [(c, bs) for c, bs in first if bs]
+        first = pass_of(tuner=False)
         for i, (case, backends) in enumerate(first):
             measure(i + 1, len(first), case, backends)
-        second = [(c, [b for b in bs if b in tuned]) for c, bs in todo]
-        second = [(c, bs) for c, bs in second if bs]
+        second = pass_of(tuner=True)
         settings.tune_budgets = share_tuning(
             [c for c, _ in second], results["cases"],
             settings.tune_total_minutes * 60, settings.tune_seconds)

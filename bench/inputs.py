@@ -166,10 +166,6 @@ def load_result(path: pathlib.Path, dtype: str) -> np.ndarray:
         if dtype != "bf16":
             raise ValueError(f"{path.name}: uint16 data for a {dtype} case")
         a = as_float32(a)
-    elif a.dtype == np.uint8:
-        if dtype != "fp8":
-            raise ValueError(f"{path.name}: uint8 data for a {dtype} case")
-        a = as_float32(a)
     if a.dtype.kind != "f":
         raise ValueError(f"{path.name}: unexpected element type {a.dtype}")
     return a.astype(np.float64)

@@ -16,3 +16,4 @@
 // CHECK: PASS: an FP8 case's operands are e4m3 bits, its scales f32 scalars
 // CHECK: PASS: a case's bf16 inputs are its fp32 inputs rounded
 // CHECK: PASS: uint16 data for an fp32 case is refused
+// CHECK: PASS: a uint8 result is refused

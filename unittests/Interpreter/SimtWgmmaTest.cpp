@@ -11,13 +11,13 @@
 
 #include "Deplodock/InitAllDialects.h"
 #include "Deplodock/Interpreter/Interpreter.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
@@ -264,13 +264,7 @@ protected:
 /// element or accumulator changes the result).
 TEST_F(SimtWgmmaTest, WgmmaMatchesScalarMatmul) {
   Type f32 = Float32Type::get(&context);
-  auto typeOf = [&](StringRef name) -> Type {
-    return llvm::StringSwitch<Type>(name)
-        .Case("f16", Float16Type::get(&context))
-        .Case("bf16", BFloat16Type::get(&context))
-        .Case("f8E4M3FN", Float8E4M3FNType::get(&context))
-        .Default(Float8E5M2Type::get(&context));
-  };
+  auto typeOf = [&](StringRef name) { return parseType(name, &context); };
   for (int64_t swizzle : {0, 32, 64, 128})
     for (int64_t n : {8, 24, 64, 256})
       for (auto [element, elementB] :

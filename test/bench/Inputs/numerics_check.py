@@ -135,6 +135,14 @@ def main():
         except ValueError as e:
             check("uint16 data for an fp32 case is refused",
                   "uint16 data for a fp32 case" in str(e), e)
+        # FP8 cases return bf16: 8-bit results are no case's.
+        np.save(path, np.uint8([0x38, 0x40]))
+        try:
+            inputs.load_result(path, "bf16")
+            check("a uint8 result is refused", False)
+        except ValueError as e:
+            check("a uint8 result is refused",
+                  "unexpected element type uint8" in str(e), e)
     return 1 if failures else 0
 
 

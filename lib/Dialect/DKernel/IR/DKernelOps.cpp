@@ -49,9 +49,9 @@ bool dkernel::isWgmmaF8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
-LogicalResult dkernel::verifyHalfSharedSource(Operation *op, Value src,
-                                              ValueRange indices,
-                                              bool allowF8) {
+LogicalResult dkernel::verifySharedMatrixSource(Operation *op, Value src,
+                                                ValueRange indices,
+                                                bool allowF8) {
   auto type = cast<MemRefType>(src.getType());
   if (!isSharedMemory(type))
     return op->emitOpError("source must be in workgroup memory, got ") << type;

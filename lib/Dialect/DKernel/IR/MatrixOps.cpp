@@ -19,7 +19,7 @@ using namespace deplodock::dkernel;
 //===----------------------------------------------------------------------===//
 
 LogicalResult LdMatrixOp::verify() {
-  if (failed(verifyHalfSharedSource(*this, getSrc(), getIndices())))
+  if (failed(verifySharedMatrixSource(*this, getSrc(), getIndices())))
     return failure();
   auto type = cast<MemRefType>(getSrc().getType());
   // Each lane's row is 8 contiguous elements of the innermost dimension.

@@ -48,8 +48,8 @@ uint64_t WgmmaDescOp::getConstantBits() {
 }
 
 LogicalResult WgmmaDescOp::verify() {
-  if (failed(verifyHalfSharedSource(*this, getSrc(), getIndices(),
-                                    /*allowF8=*/true)))
+  if (failed(verifySharedMatrixSource(*this, getSrc(), getIndices(),
+                                      /*allowF8=*/true)))
     return failure();
   auto type = cast<MemRefType>(getSrc().getType());
   if (!isSwizzleWidth(getSwizzle()))

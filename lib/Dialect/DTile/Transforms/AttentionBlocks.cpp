@@ -61,6 +61,10 @@ int64_t getRowBufferBytes(TileOp tile) {
   return bytes;
 }
 
+/// Rows of this many bytes of accumulators (head dim 128 in f32) in heads of
+/// this many query rows or more take the blocks measured for them.
+constexpr int64_t kWideRowBytes = 512, kLongHeadRows = 128;
+
 /// Threads that fill the GPU: four warps per SM, enough to keep an SM's
 /// FP32 pipes and its memory latency covered by a serial chain per row.
 int64_t fillThreads(TargetAttr target) { return 4 * 32 * target.getSmCount(); }
@@ -195,7 +199,8 @@ protected:
       return std::abs(std::log2(value / goal));
     };
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
-    if (getRowBufferBytes(kernel.getTile()) >= 512 && extents.back() >= 128) {
+    if (getRowBufferBytes(kernel.getTile()) >= kWideRowBytes &&
+        extents.back() >= kLongHeadRows) {
       const auto *wide =
           llvm::find(options, AttentionBlocksKnobs{32, 64, 8, std::nullopt});
       if (wide != options.end())

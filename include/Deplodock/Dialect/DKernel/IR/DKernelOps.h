@@ -35,9 +35,10 @@ bool isGlobalMemory(mlir::MemRefType type);
 /// Verifies the source of a tensor-core operand read (ldmatrix, a wgmma
 /// descriptor): f16 or bf16 (with `allowF8`, also f8E4M3FN or f8E5M2) in
 /// shared memory, one index per dimension.
-mlir::LogicalResult verifyHalfSharedSource(mlir::Operation *op, mlir::Value src,
-                                           mlir::ValueRange indices,
-                                           bool allowF8 = false);
+mlir::LogicalResult verifySharedMatrixSource(mlir::Operation *op,
+                                             mlir::Value src,
+                                             mlir::ValueRange indices,
+                                             bool allowF8 = false);
 
 /// Whether `type` is an 8-bit float wgmma multiplies (f8E4M3FN, f8E5M2).
 bool isWgmmaF8(mlir::Type type);
