@@ -885,9 +885,10 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     (0.38-0.62x of the default on eight BF16 GEMMs,
     bench/results/forks-h200-2026-11-27c.md); list-forks says why not, and
     knob cluster_m=2 where it does not apply is an error saying why.
-    persistent_tiles then refuses the kernel. Heuristic: skip, until a GPU
-    measures the late-refill form (the cost model expects the L2-bound
-    large GEMMs to gain).
+    persistent_tiles then refuses the kernel. Heuristic: skip (with the late
+    refill, clusters of two measured 0.41-0.72x of the default on five
+    BF16 GEMMs on the H200, bench/results/forks-h200-2026-11-28.md, though
+    the cost model expects the L2-bound large GEMMs to gain).
   }];
   let forks = "cluster_multicast: cluster_m in {1*, 2}";
 }

@@ -7,8 +7,9 @@
 // (DTileToDKernel/TmaCopies.cpp) splits B's box between the two blocks and
 // keeps the slots safe across the cluster. B must be refilled after the
 // step's wgmma commit (a block waits there for its peer to release the
-// slot). Never the heuristic's choice: the late-refill form is not
-// measured on a GPU yet.
+// slot). Never the heuristic's choice: with the late refill, clusters of
+// two measured 0.41-0.72x of the default on five BF16 GEMMs (H200,
+// bench/results/forks-h200-2026-11-28.md).
 //
 //===----------------------------------------------------------------------===//
 
