@@ -97,6 +97,20 @@ SWEEPS: dict[str, Sweep] = {
                   ("wg1n128", "warpgroups=1,wgmma_n=128"),
                   ("st3", "pipeline=true,stages=3,refill_late=true"),
                   ("ws", "warp_specialize=true,setmaxnreg=232"))),
+    "bf16-clusters": Sweep(
+        why="BF16 GEMMs the model finds L2-bound: clusters of two sharing B "
+        "by multicast, lock-step (0.41-0.72x, its consumers wait for the "
+        "peer) against warp-specialised (the producer waits), new",
+        target="sm_90a",
+        cases=("matmul.qwen.gate_proj.s512.bf16", "matmul.qwen.up_proj.s512.bf16",
+               "matmul.qwen.down_proj.s512.bf16", "matmul.qwen.q_proj.s512.bf16",
+               "matmul.tinyllama.gate_proj.s512.bf16"),
+        variants=(("default", ""),
+                  ("ws", "warp_specialize=true,setmaxnreg=232"),
+                  ("wscl", "warp_specialize=true,setmaxnreg=232,cluster_m=2"),
+                  ("wscl3", "warp_specialize=true,setmaxnreg=232,cluster_m=2,"
+                   "pipeline=true,stages=3,refill_late=true"),
+                  ("cl", "cluster_m=2"))),
     "fp32-rows": Sweep(
         why="FP32 softmax over rows of 128 (0.82-0.90x eager): threads a "
         "row, rows a block",

@@ -217,7 +217,8 @@ public:
                                const SBlock &second, const Mask &secondMask);
   /// What became of a wait that cannot complete now.
   enum class Parked {
-    Alone,           ///< no other task could complete it (lock-step threads)
+    Alone,           ///< no other task could complete it (lock-step threads,
+                     ///< or every task blocked in a block of a cluster)
     Resumed,         ///< other tasks ran: look again
     Deadlock,        ///< every task is blocked
     Aborted,         ///< another task failed

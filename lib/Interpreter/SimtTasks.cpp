@@ -12,7 +12,9 @@
 // takes over. A blocked task looks at its wait again when its turn comes.
 // When every task that can run has looked at its wait again with no
 // mbarrier changing since, none can ever complete: a deadlock, reported at
-// the wait, never a hang.
+// the wait, never a hang. In a cluster the block then hands over to the
+// other blocks (SimtCluster.cpp), whose arrivals and multicasts may
+// complete its waits; the deadlock is the cluster's once none can.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,6 +116,10 @@ Machine::Parked Machine::park() {
     return Parked::Aborted;
   auto runnable = static_cast<unsigned>(llvm::count_if(set.tasks, canRun));
   if (set.watch.stalled(runnable)) {
+    // Another block of the cluster may still arrive or multicast: the
+    // block parks in the cluster (the caller), its tasks as they are.
+    if (cluster)
+      return Parked::Alone;
     set.aborted = true;
     return Parked::Deadlock;
   }

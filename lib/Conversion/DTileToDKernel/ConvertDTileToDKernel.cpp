@@ -90,9 +90,7 @@ LogicalResult KernelLowering::lowerTile(dtile::TileOp tileOp) {
 
   if (failed(setUpTma(tileOp)))
     return failure();
-  if (warpSpecialized)
-    return lowerRoles(tileOp);
-  if (failed(lowerOps(body)))
+  if (failed(warpSpecialized ? lowerRoles(tileOp) : lowerOps(body)))
     return failure();
   // No block leaves while its peer may still multicast into it or arrive
   // on its mbarriers.

@@ -8,7 +8,9 @@
 // released it, and the consumers arrive on it instead of copying.
 // Multicast (cluster_multicast), the two blocks of a cluster each issue half
 // of the slab's boxes into both blocks; a slot is refilled once both blocks
-// arrived on its "empty" mbarrier in the issuing block.
+// arrived on its "empty" mbarrier in the issuing block: lock-step, thread 0
+// of each block arrives and every thread waits; warp-specialised, every
+// consumer thread arrives in both blocks and the producer waits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,10 +121,6 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
       alloc->slotViews.push_back(std::move(views));
     }
   }
-  if (clustered && warpSpecialized)
-    return tileOp.emitOpError("multicast stages in a warp-specialised kernel "
-                              "(warp_specialize=true) are not supported");
-
   // Warp-specialised or multicast, each slot also has an "empty" mbarrier,
   // after the "full" ones.
   bool empties = warpSpecialized || clustered;
@@ -144,17 +142,22 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
   tmaPhase = newMask();
   tmaPending = newMask();
   // One arrival per phase: the issuing thread's expect_tx. An "empty" phase
-  // completes when every consumer thread released the slot.
-  // Multicast, a slot's "empty" phase completes when both blocks of the
-  // cluster released it.
+  // completes when every consumer thread released the slot, of both blocks
+  // of the cluster for a multicast slab; lock-step (clustered), when thread
+  // 0 of both blocks did.
+  SmallVector<int64_t> emptyArrivals(numMbarriers, 2);
+  if (warpSpecialized)
+    for (SlabAlloc *alloc : llvm::make_second_range(tmaSlabs))
+      for (int64_t i = 0; i < alloc->buffers; ++i)
+        emptyArrivals[alloc->mbarrierBase + i] =
+            alloc->multicast ? 2 * numThreads : numThreads;
   ifThen(loc, cmpEq(loc, tid, 0), [&] {
     for (int64_t i = 0; i < numMbarriers; ++i)
       dkernel::MbarrierInitOp::create(b, loc, mbarriers, index(i), 1);
     if (empties)
       for (int64_t i = 0; i < numMbarriers; ++i)
-        dkernel::MbarrierInitOp::create(b, loc, mbarriers,
-                                        index(numMbarriers + i),
-                                        warpSpecialized ? numThreads : 2);
+        dkernel::MbarrierInitOp::create(
+            b, loc, mbarriers, index(numMbarriers + i), emptyArrivals[i]);
     // The peer block may signal these mbarriers once past the cluster
     // barrier below.
     if (clustered)
@@ -233,10 +236,15 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   };
   slabs[op.getResult()] = Slab{alloc, slot};
   // Consumers release the slot where the lock-step kernel would refill it:
-  // the slab's readers are done with it there.
+  // the slab's readers are done with it there. A multicast slot is also
+  // released in the peer block, whose producer fills half of it here.
   if (role == Role::Consumer) {
-    dkernel::MbarrierArriveOp::create(b, loc, mbarriers,
-                                      add(loc, mb, index(numMbarriers)));
+    Value empty = add(loc, mb, index(numMbarriers));
+    dkernel::MbarrierArriveOp::create(b, loc, mbarriers, empty);
+    if (alloc->multicast)
+      dkernel::MbarrierArriveClusterOp::create(
+          b, loc, mbarriers, empty,
+          arith::SubIOp::create(b, loc, index(1), clusterRank));
     return success();
   }
   // The producer refills it once every consumer released it: fill j of a
@@ -251,7 +259,7 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
       ifThen(loc, cmpEq(loc, slot, i),
              [&, &views = views] { loadSlot(views); });
   };
-  if (alloc->multicast) {
+  if (alloc->multicast && role == Role::Block) {
     Value empty = add(loc, mb, index(numMbarriers));
     // The block is done with the slot here (the barrier above ordered its
     // readers): its thread 0 expects the whole slab's bytes, then releases
@@ -279,8 +287,10 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
                                       readMaskBit(loc, emptyPhase, mb));
       updateMaskBit(loc, emptyPhase, mb, BitUpdate::flip);
     }
+    // Multicast, the peer's half may land before this expect_tx (its
+    // bytes count against the phase all the same).
     dkernel::MbarrierArriveExpectTxOp::create(
-        b, loc, mbarriers, mb, segments * descType.getBoxBytes());
+        b, loc, mbarriers, mb, parts * segments * descType.getBoxBytes());
     loadSlots();
   });
   return success();

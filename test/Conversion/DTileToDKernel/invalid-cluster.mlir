@@ -82,15 +82,3 @@ func.func @mixed_rotation(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) 
   return
 }
 
-// -----
-
-func.func @warp_roles(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>) {
-  dtile.kernel @warp_roles knobs<warp_specialize = true> ins(%x = %arg0 : memref<64x128xf32>) outs(%y = %arg1 : memref<64x128xf32>) {
-    // expected-error @+1 {{multicast stages in a warp-specialised kernel (warp_specialize=true) are not supported}}
-    dtile.tile blocks(%a : 2 "a", %b : 2 "b") cluster [2, 1] threads(%t : 128 "t") {
-      %s = dtile.stage %x[0, %b * 32] box [32, 32] transport tma multicast : memref<64x128xf32> -> memref<32x32xf32, #gpu.address_space<workgroup>>
-      dtile.async_wait keep 0
-    }
-  }
-  return
-}

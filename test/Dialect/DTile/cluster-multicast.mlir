@@ -6,7 +6,7 @@
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=true,warpgroups=1,wgmma_n=64,warp_specialize=true" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=WS
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a list-forks knobs=wgmma=false" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=SIMT
 // RUN: not deplodock-opt %t.m192.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,refill_late=true,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ODD-ERROR
-// RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,warp_specialize=true,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WS-ERROR
+// RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,pipeline=true,stages=4,warp_specialize=true,cluster_m=2" | FileCheck %s --check-prefix=WS-TILE
 // RUN: not deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=false,cluster_m=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SIMT-ERROR
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=4,wgmma_wait=1,cluster_m=2" | FileCheck %s --check-prefix=TILE
 // RUN: deplodock-opt %t.k256.mlir --lower-to-tile="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64" | FileCheck %s --check-prefix=DEFAULT
@@ -22,15 +22,21 @@
 
 /// Refusals say why; a request the kernel cannot meet is an error.
 // ODD: remark: @matmul_0_reduce: cluster_multicast: does not apply: an odd number of M tiles (3 blocks along "d0_o"): they do not pair into clusters of 2
-// WS: remark: @matmul_0_reduce: cluster_multicast: does not apply: warp-specialised (warp_specialize=true): its producer warpgroup does not take the cluster's slot protocol yet
 // SIMT: remark: @matmul_0_reduce: cluster_multicast: does not apply: not a warpgroup MMA kernel (wgmma)
 // ODD-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: an odd number of M tiles (3 blocks along "d0_o"): they do not pair into clusters of 2
-// WS-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: warp-specialised (warp_specialize=true): its producer warpgroup does not take the cluster's slot protocol yet
 // SIMT-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: not a warpgroup MMA kernel (wgmma)
 /// A multicast refill waits for the other block to release its slot: at
 /// the top of the step (without refill_late) that wait stalled the step's
 /// wgmmas, so the refill must follow their commit.
 // EARLY-ERROR: error: 'dtile.kernel' op knob cluster_m=2: cluster_multicast cannot take @matmul_0_reduce: B's refill precedes the step's wgmmas, where a multicast refill's wait for the other block would stall them: it needs refill_late=true or wgmma_wait=1
+
+/// Warp-specialised, the producer warpgroup waits for the peer instead of
+/// the consumers, so clusters are offered wherever the refill is (here at
+/// the top of the step, which the lock-step kernel refuses above).
+// WS: remark: @matmul_0_reduce: cluster_multicast: cluster_m in {1*, 2}
+// WS-TILE: dtile.kernel @matmul_0_reduce knobs<cluster_m = 2,{{.*}} warp_specialize = true
+// WS-TILE: dtile.tile blocks(%d0_o : 2 "d0_o", %d1_o : 2 "d1_o") cluster [2, 1] threads(
+// WS-TILE: dtile.stage %in1[{{.*}}] box [64, 64] buffers 4 slot %{{.*}} transport tma swizzle 128 multicast :
 
 /// Applied, the tile pairs the blocks along the M tiles (d0_o) and every
 /// stage of B (the prologue's and the loop's refill) is multicast; A's

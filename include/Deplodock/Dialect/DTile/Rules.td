@@ -837,7 +837,9 @@ def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
     With `setmaxnreg` = R the producer warpgroup lowers its registers to 40
     and the consumers raise theirs to R, the largest multiple of 8 the
     register file leaves them (at most 240), offered where that is at least
-    the 24 setmaxnreg allows and the block is whole warpgroups (it is). The Tile IR is
+    the 24 setmaxnreg allows and the block is whole warpgroups (it is).
+    cluster_multicast, which follows, may then pair the blocks (its
+    producer waits for both blocks' consumers). The Tile IR is
     unchanged: the knob only steers the Kernel lowering. Never the
     heuristic's choice: on the H200 it gained 1.04x (geomean of 28 BF16
     GEMMs, 0.96-1.14x; setmaxnreg 232 the same on 6) where depth 4 with
@@ -867,7 +869,12 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     arrives in both blocks (mbarrier_arrive_cluster) where the lock-step
     kernel refills the slot, after the block barrier that orders its
     readers; the block then waits on its own (every thread: a uniform
-    wait) before its thread 0 multicasts. The mbarriers are initialised,
+    wait) before its thread 0 multicasts. Warp-specialised
+    (warp_specialize), B's "empty" mbarriers expect the consumer threads of
+    both blocks, each consumer thread releases the slot in its block and
+    in the peer, and the producer warpgroup's issuing thread alone waits
+    for both before multicasting its half, so neither block's consumers
+    wait for the other. The mbarriers are initialised,
     fenced (fence_mbarrier_init) and a cluster_barrier passed before any
     multicast, and a cluster_barrier before exit keeps a block from leaving
     while its peer may still signal it. Each block then streams its A slab
@@ -877,8 +884,7 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     of the M tiles (A's stages depend on it, B's do not) of even extent,
     at most 3 block axes (each on a grid dimension), B's box halving along
     its outer dimension into 1 KB multiples (the swizzle pattern's period);
-    not warp-specialised (its producer warpgroup would need the cluster's
-    "empty" protocol: not done); B's refills after the step's wgmma commit
+    unless warp-specialised, B's refills after the step's wgmma commit
     (pipeline_k_outer's refill_late, or wgmma_wait=1), as a block waiting
     for its peer to release a slot must not hold up its own wgmmas: at the
     top of the step that wait cost about 0.8 us a chunk on the H200
@@ -888,7 +894,8 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     persistent_tiles then refuses the kernel. Heuristic: skip (with the late
     refill, clusters of two measured 0.41-0.72x of the default on five
     BF16 GEMMs on the H200, bench/results/forks-h200-2026-11-28.md, though
-    the cost model expects the L2-bound large GEMMs to gain).
+    the cost model expects the L2-bound large GEMMs to gain; the
+    warp-specialised clusters are not measured yet).
   }];
   let forks = "cluster_multicast: cluster_m in {1*, 2}";
 }

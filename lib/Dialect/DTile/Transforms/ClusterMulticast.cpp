@@ -5,11 +5,13 @@
 // slab each chunk, so B's stages become `multicast` and the tile gets a
 // `cluster` of 2 along the M tiles' block axis. The Kernel lowering
 // (DTileToDKernel/TmaCopies.cpp) splits B's box between the two blocks and
-// keeps the slots safe across the cluster. B must be refilled after the
-// step's wgmma commit (a block waits there for its peer to release the
-// slot). Never the heuristic's choice: with the late refill, clusters of
-// two measured 0.41-0.72x of the default on five BF16 GEMMs (H200,
-// bench/results/forks-h200-2026-11-28.md).
+// keeps the slots safe across the cluster. In the lock-step kernel B must
+// be refilled after the step's wgmma commit (a block waits there for its
+// peer to release the slot); warp-specialised, the producer warpgroup
+// waits instead. Never the heuristic's choice: lock-step with the late
+// refill, clusters of two measured 0.41-0.72x of the default on five BF16
+// GEMMs (H200, bench/results/forks-h200-2026-11-28.md); warp-specialised
+// they are not measured yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,9 +77,6 @@ llvm::Expected<Plan> planCluster(KernelOp kernel, TargetAttr target) {
   if (!target.has(GpuFeature::clusters))
     return refuse("target " + target.getName() +
                   " lacks the 'clusters' feature");
-  if (knobs.getWarpSpecialize() == std::optional<bool>(true))
-    return refuse("warp-specialised (warp_specialize=true): its producer "
-                  "warpgroup does not take the cluster's slot protocol yet");
   if (tile.getCluster())
     return refuse("the tile is launched in clusters already");
   SmallVector<StageOp> stages;
@@ -112,8 +111,10 @@ llvm::Expected<Plan> planCluster(KernelOp kernel, TargetAttr target) {
     (stage.getSource() == b ? plan.multicast : aStages).push_back(stage);
   // A multicast refill first waits until the other block released the
   // slot: after the step's wgmma commit that handshake overlaps the tensor
-  // cores, before the wgmmas it stalled every step.
-  if (!llvm::all_of(plan.multicast, refillsAfterCommit))
+  // cores, before the wgmmas it stalled every step. Warp-specialised, the
+  // producer waits and the consumers only arrive, wherever the refill is.
+  bool specialised = knobs.getWarpSpecialize() == std::optional<bool>(true);
+  if (!specialised && !llvm::all_of(plan.multicast, refillsAfterCommit))
     return refuse("B's refill precedes the step's wgmmas, where a multicast "
                   "refill's wait for the other block would stall them: it "
                   "needs refill_late=true or wgmma_wait=1");
