@@ -134,8 +134,7 @@ private:
     // An index carried by a loop (a rotating buffer's slot) is taken at
     // its first iteration: the lanes' pattern is the same at every one.
     eval.setIterArgsAtFirst(true);
-    auto restore =
-        llvm::make_scope_exit([&] { eval.setIterArgsAtFirst(false); });
+    llvm::scope_exit restore([&] { eval.setIterArgsAtFirst(false); });
     for (int64_t lane = 0; lane < lanes; ++lane) {
       eval.setThread(lane);
       int64_t linear = 0;

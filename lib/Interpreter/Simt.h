@@ -110,6 +110,7 @@ enum class Kind : uint8_t {
   LaneId,
   Barrier,
   Shuffle,
+  WarpSync,
   CpAsync,
   VectorCopy,
   VectorLoad,

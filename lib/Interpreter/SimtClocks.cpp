@@ -16,6 +16,9 @@
 //   accesses so far are released too (a thread arriving alone releases only
 //   what it knows, as the rest of its warp may still be reading). Then the
 //   clock ticks;
+// * a warp sync (`dkernel.warp_sync`) lets each thread of the warp know the
+//   warp's accesses so far, so that one of them arriving then releases
+//   them all;
 // * completing a phase adds the TMA copies that landed with it; a wait that
 //   sees a phase complete acquires what every completed phase released
 //   (waiting on an older phase than the last acquires more than the GPU
@@ -64,6 +67,11 @@ void Machine::release(MBarrier &mb, uint32_t lane, bool wholeWarp) {
   merge(mb.releasing, clocks[lane]);
   if (wholeWarp)
     raise(mb.releasing, warpAgent(lane), now);
+}
+
+void Machine::learnOwnWarp(uint32_t lane) {
+  if (clocksOn)
+    raise(clocks[lane], warpAgent(lane), now);
 }
 
 void Machine::acquire(uint32_t lane, const MBarrier &mb) {

@@ -365,6 +365,10 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.kind = Kind::Barrier;
             return success();
           })
+          .Case([&](dkernel::WarpSyncOp) {
+            instr.kind = Kind::WarpSync;
+            return success();
+          })
           .Case([&](gpu::ShuffleOp shuffle) {
             instr.kind = Kind::Shuffle;
             instr.a = static_cast<int64_t>(shuffle.getMode());

@@ -46,8 +46,8 @@ LogicalResult Machine::requireAllThreads(const SInstr &instr,
          }() << ")";
 }
 
-LogicalResult Machine::requireWholeWarps(const SInstr &instr,
-                                         const Mask &mask) {
+LogicalResult Machine::requireWholeWarps(const SInstr &instr, const Mask &mask,
+                                         StringRef why) {
   if (mask.count == numThreads)
     return success();
   SmallVector<uint32_t, 32> active(warpSyncs.size(), 0);
@@ -57,8 +57,8 @@ LogicalResult Machine::requireWholeWarps(const SInstr &instr,
     uint32_t size = std::min<uint32_t>(32, numThreads - warp * 32);
     if (count != 0 && count != size)
       return error(instr) << "reached by " << count << " of the " << size
-                          << " threads of warp " << warp << whichBlock()
-                          << "; it exchanges values across the whole warp";
+                          << " threads of warp " << warp << whichBlock() << "; "
+                          << why;
   }
   return success();
 }
@@ -91,6 +91,19 @@ LogicalResult Machine::execKernelOp(const SInstr &instr, const Mask &mask) {
     return success();
   case Kind::Shuffle:
     return execShuffle(instr, mask);
+  case Kind::WarpSync:
+    // Each warp's accesses so far are ordered before what its threads do
+    // next: for the barrier rule, and for the clocks (what one thread of
+    // the warp then releases covers them all).
+    if (failed(requireWholeWarps(instr, mask,
+                                 "every thread of the warp must take part")))
+      return failure();
+    for (uint32_t i = 0; i < mask.count; i += 32)
+      warpSync(mask.lanes[i] / 32);
+    for (uint32_t i = 0; i < mask.count; ++i)
+      learnOwnWarp(mask.lanes[i]);
+    tick();
+    return success();
   case Kind::WarpReduce:
     return execWarpReduce(instr, mask);
   case Kind::TreeReduce:

@@ -246,6 +246,8 @@ public:
   /// `lane` arrives on `mb`, releasing what it knows (with its warp's own
   /// accesses when `wholeWarp` arrives together).
   void release(MBarrier &mb, uint32_t lane, bool wholeWarp);
+  /// `lane` passed a warp sync: it knows its warp's accesses so far.
+  void learnOwnWarp(uint32_t lane);
   /// `lane` passed a wait on `mb`: it acquires what the phases released.
   void acquire(uint32_t lane, const MBarrier &mb);
   /// The current phase of `mb` completes (its TMA loads landed).
@@ -409,7 +411,9 @@ public:
   /// Fails unless every thread of the block is active (barrier semantics).
   mlir::LogicalResult requireAllThreads(const SInstr &instr, const Mask &mask);
   /// Fails unless every thread of each warp with an active lane is active.
-  mlir::LogicalResult requireWholeWarps(const SInstr &instr, const Mask &mask);
+  mlir::LogicalResult requireWholeWarps(
+      const SInstr &instr, const Mask &mask,
+      llvm::StringRef why = "it exchanges values across the whole warp");
 
   //===--- Helpers
   //---------------------------------------------------------===//

@@ -19,7 +19,7 @@
 // RUN: not deplodock-run --interp %t.no-empty-wait.mlir --print=none 2>&1 | FileCheck %s --check-prefix=NO-EMPTY-WAIT
 // RUN: awk '/mbarrier_arrive_cluster/ { next } { print }' %t.wsc.mlir > %t.no-remote.mlir
 // RUN: not deplodock-run --interp %t.no-remote.mlir --print=none 2>&1 | FileCheck %s --check-prefix=NO-REMOTE
-// RUN: sed -e 's/\(mbarrier_init .*\], \)256 :/\1128 :/' %t.wsc.mlir > %t.local-only.mlir
+// RUN: sed -e 's/\(mbarrier_init .*\], \)8 :/\14 :/' %t.wsc.mlir > %t.local-only.mlir
 // RUN: not deplodock-run --interp %t.local-only.mlir --print=none 2>&1 | FileCheck %s --check-prefix=LOCAL-ONLY
 
 /// warp_specialize with cluster_multicast: pairs of M tiles run as 2-block
@@ -36,9 +36,9 @@
 // EACH2-COUNT-2: compare result #0 after 'lower-to-kernel{target=sm_90a knobs=wgmma=true,{{.*}}warp_specialize=true,{{.*}}cluster_m=2}': {{.*}}: PASS
 
 /// In Kernel IR: 3 "full" mbarriers per slab (A, B), then A's "empty" ones
-/// expecting this block's 128 consumer threads and B's expecting the
-/// consumers of both blocks. The consumers release A's slot in their block
-/// and B's in both; the producer's first thread waits for a slot's "empty"
+/// expecting this block's 4 consumer warps and B's expecting the consumer
+/// warps of both blocks (8). Each consumer warp syncs, then its first
+/// thread releases A's slot in its block and B's in both; the producer's first thread waits for a slot's "empty"
 /// phase, expects the whole B slab (8 KB, half of it multicast by the
 /// peer) and multicasts its rank's half. Both roles meet at the closing
 /// cluster barrier.
@@ -46,22 +46,24 @@
 //  KERNEL-SAME: !dkernel.tma_descriptor<32x64xbf16, swizzle = 128>
 //  KERNEL-SAME: grid [2, 2, 1] block [256, 1, 1] cluster [1, 2, 1]
 //       KERNEL: dkernel.mbarrier_init %[[MB:.*]][%c5], 1 :
-//  KERNEL-NEXT: dkernel.mbarrier_init %[[MB]][%c6], 128 :
-//       KERNEL: dkernel.mbarrier_init %[[MB]][%c8], 128 :
-//  KERNEL-NEXT: dkernel.mbarrier_init %[[MB]][%c9], 256 :
-//       KERNEL: dkernel.mbarrier_init %[[MB]][%c11], 256 :
+//  KERNEL-NEXT: dkernel.mbarrier_init %[[MB]][%c6], 4 :
+//       KERNEL: dkernel.mbarrier_init %[[MB]][%c8], 4 :
+//  KERNEL-NEXT: dkernel.mbarrier_init %[[MB]][%c9], 8 :
+//       KERNEL: dkernel.mbarrier_init %[[MB]][%c11], 8 :
 //  KERNEL-NEXT: dkernel.fence_mbarrier_init
 //       KERNEL: gpu.barrier
 //  KERNEL-NEXT: %[[RANK:.*]] = dkernel.cluster_block_rank
 //  KERNEL-NEXT: dkernel.cluster_barrier
 //  KERNEL-NEXT: %[[CONSUMER:.*]] = arith.cmpi ult, %thread_id_x, %c128
 //       KERNEL: scf.if %[[CONSUMER]] {
+//       KERNEL:   dkernel.warp_sync
 //       KERNEL:   dkernel.mbarrier_arrive %[[MB]][%c6] :
+//       KERNEL:   dkernel.warp_sync
 //       KERNEL:   dkernel.mbarrier_arrive %[[MB]][%c9] :
 //  KERNEL-NEXT:   %[[PEER:.*]] = arith.subi %c1, %[[RANK]] : index
 //  KERNEL-NEXT:   dkernel.mbarrier_arrive_cluster %[[MB]][%c9], %[[PEER]] :
 //       KERNEL:   scf.for
-//       KERNEL:     dkernel.mbarrier_arrive_cluster %[[MB]][%{{.*}}], %[[PEER]] :
+//       KERNEL:     dkernel.mbarrier_arrive_cluster %[[MB]][%{{.*}}], %{{.*}} :
 //       KERNEL: } else {
 //       KERNEL:   dkernel.setmaxnreg dec 40
 //       KERNEL:   dkernel.mbarrier_wait %[[MB]][%c9], %{{.*}} :
@@ -78,6 +80,7 @@
 // CUDA: __cluster_dims__(1, 2, 1)
 // CUDA: fence.mbarrier_init.release.cluster;
 // CUDA: setmaxnreg.inc.sync.aligned.u32 240;
+// CUDA: __syncwarp();
 // CUDA: mbarrier.arrive.release.cluster.shared::cluster.b64
 // CUDA: setmaxnreg.dec.sync.aligned.u32 40;
 // CUDA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster

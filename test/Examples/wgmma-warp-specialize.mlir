@@ -17,7 +17,9 @@
 // RUN: deplodock-run --interp %t.ws.mlir --print=none
 // RUN: awk '/setmaxnreg dec/ { producer = 1 } producer && /mbarrier_wait/ { next } { print }' %t.ws.mlir > %t.no-empty-wait.mlir
 // RUN: not deplodock-run --interp %t.no-empty-wait.mlir --print=none 2>&1 | FileCheck %s --check-prefix=NO-EMPTY-WAIT
-// RUN: sed -e 's/\(mbarrier_init .*\], \)128 :/\1129 :/' %t.ws.mlir > %t.deadlock.mlir
+// RUN: sed -e 's/\(mbarrier_init .*\], \)4 :/\15 :/' %t.ws.mlir > %t.deadlock.mlir
+// RUN: grep -v dkernel.warp_sync %t.ws.mlir > %t.no-warp-sync.mlir
+// RUN: not deplodock-run --interp %t.no-warp-sync.mlir --print=none 2>&1 | FileCheck %s --check-prefix=NO-WARP-SYNC
 // RUN: not deplodock-run --interp %t.deadlock.mlir --print=none 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 
 /// warp_specialize: a producer warpgroup issues the TMA loads of the
@@ -33,7 +35,7 @@
 // EACH2-COUNT-2: compare result #0 after 'lower-to-kernel{target=sm_90a knobs=wgmma=true,{{.*}}warp_specialize=true{{.*}}}': {{.*}}: PASS
 
 /// In Kernel IR the block gains a warpgroup (128 consumers + 128); "empty"
-/// mbarriers expect every consumer thread. After the one block barrier (the
+/// mbarriers expect every consumer warp (4). After the one block barrier (the
 /// mbarriers are initialised) the consumers (thread ids below 128, as in
 /// the Tile IR) raise their registers, release the prologue's slots, and
 /// per chunk wait for "full", compute and release the slot the lock-step
@@ -42,7 +44,7 @@
 // KERNEL-LABEL: dkernel.func @matmul_0_reduce
 //  KERNEL-SAME: block [256, 1, 1]
 //       KERNEL: dkernel.mbarrier_init {{.*}}, 1 :
-//       KERNEL: dkernel.mbarrier_init {{.*}}, 128 :
+//       KERNEL: dkernel.mbarrier_init {{.*}}, 4 :
 //       KERNEL: gpu.barrier
 //       KERNEL: %[[CONSUMER:.*]] = arith.cmpi ult, %thread_id_x, %c128
 //  KERNEL-NEXT: scf.if %[[CONSUMER]] {
@@ -75,6 +77,9 @@
 /// Mutations the interpreter must catch: a producer that refills a slot
 /// without waiting for "empty" overwrites a box the consumers may not have
 /// read yet; "empty" mbarriers expecting one arrival more than there are
-/// consumers never complete, and both roles wait for ever: a deadlock.
+/// consumer warps never complete, and both roles wait for ever: a
+/// deadlock; a warp whose first thread releases the slot without a warp
+/// sync releases only that thread's reads, not its warp's.
 // NO-EMPTY-WAIT: error: 'dkernel.tma_load' op {{.*}}shared memory (pool byte {{[0-9]+}}){{.*}} in thread 128 of block
+// NO-WARP-SYNC: error: 'dkernel.tma_load' op writes shared memory (pool byte {{[0-9]+}}) that thread {{[0-9]+}} read with no barrier between in thread 128 of block
 // DEADLOCK: error: 'dkernel.mbarrier_wait' op waits for phase parity {{[01]}} of mbarrier {{[0-9]+}}, which never completes: {{.*}} (a deadlock)

@@ -5,12 +5,15 @@
 // every thread tracks the phase of every mbarrier, so that waits are
 // uniform. Warp-specialised (WarpRoles.cpp), the producer's first thread
 // issues the boxes once the slot's "empty" mbarrier says every consumer
-// released it, and the consumers arrive on it instead of copying.
+// warp released it, and the consumers arrive on it instead of copying (a
+// warp sync, then one thread a warp: 32 times fewer arrivals, which in a
+// cluster cross to the peer block).
 // Multicast (cluster_multicast), the two blocks of a cluster each issue half
 // of the slab's boxes into both blocks; a slot is refilled once both blocks
 // arrived on its "empty" mbarrier in the issuing block: lock-step, thread 0
-// of each block arrives and every thread waits; warp-specialised, every
-// consumer thread arrives in both blocks and the producer waits.
+// of each block arrives and every thread waits; warp-specialised, one
+// thread of each consumer warp arrives in both blocks and the producer
+// waits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,15 +145,16 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
   tmaPhase = newMask();
   tmaPending = newMask();
   // One arrival per phase: the issuing thread's expect_tx. An "empty" phase
-  // completes when every consumer thread released the slot, of both blocks
-  // of the cluster for a multicast slab; lock-step (clustered), when thread
-  // 0 of both blocks did.
+  // completes when every consumer warp released the slot, of both blocks of
+  // the cluster for a multicast slab; lock-step (clustered), when thread 0
+  // of both blocks did.
   SmallVector<int64_t> emptyArrivals(numMbarriers, 2);
+  int64_t consumerWarps = llvm::divideCeil(numThreads, warpSize);
   if (warpSpecialized)
     for (SlabAlloc *alloc : llvm::make_second_range(tmaSlabs))
       for (int64_t i = 0; i < alloc->buffers; ++i)
         emptyArrivals[alloc->mbarrierBase + i] =
-            alloc->multicast ? 2 * numThreads : numThreads;
+            alloc->multicast ? 2 * consumerWarps : consumerWarps;
   ifThen(loc, cmpEq(loc, tid, 0), [&] {
     for (int64_t i = 0; i < numMbarriers; ++i)
       dkernel::MbarrierInitOp::create(b, loc, mbarriers, index(i), 1);
@@ -236,15 +240,19 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
   };
   slabs[op.getResult()] = Slab{alloc, slot};
   // Consumers release the slot where the lock-step kernel would refill it:
-  // the slab's readers are done with it there. A multicast slot is also
-  // released in the peer block, whose producer fills half of it here.
+  // the slab's readers are done with it there. Each warp syncs, and its
+  // first thread releases the slot for the warp; a multicast slot also in
+  // the peer block, whose producer fills half of it here.
   if (role == Role::Consumer) {
     Value empty = add(loc, mb, index(numMbarriers));
-    dkernel::MbarrierArriveOp::create(b, loc, mbarriers, empty);
-    if (alloc->multicast)
-      dkernel::MbarrierArriveClusterOp::create(
-          b, loc, mbarriers, empty,
-          arith::SubIOp::create(b, loc, index(1), clusterRank));
+    dkernel::WarpSyncOp::create(b, loc);
+    ifThen(loc, cmpEq(loc, rem(loc, tid, warpSize), 0), [&] {
+      dkernel::MbarrierArriveOp::create(b, loc, mbarriers, empty);
+      if (alloc->multicast)
+        dkernel::MbarrierArriveClusterOp::create(
+            b, loc, mbarriers, empty,
+            arith::SubIOp::create(b, loc, index(1), clusterRank));
+    });
     return success();
   }
   // The producer refills it once every consumer released it: fill j of a

@@ -109,6 +109,7 @@ private:
   LogicalResult printOperation(dkernel::MbarrierInitOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveExpectTxOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveOp op);
+  LogicalResult printOperation(dkernel::WarpSyncOp op);
   LogicalResult printOperation(dkernel::MbarrierWaitOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveClusterOp op);
   LogicalResult printOperation(dkernel::FenceMbarrierInitOp op);

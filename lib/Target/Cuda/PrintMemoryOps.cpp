@@ -257,6 +257,11 @@ LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveOp op) {
   return success();
 }
 
+LogicalResult CudaEmitter::printOperation(dkernel::WarpSyncOp) {
+  os << "__syncwarp();\n";
+  return success();
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveClusterOp op) {
   // mapa turns the local shared address into the same offset in the block
   // of the given rank; the arrival releases at cluster scope.

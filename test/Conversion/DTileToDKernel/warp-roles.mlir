@@ -3,17 +3,23 @@
 
 /// warp_specialize=true on a TMA kernel: the block gains a producer
 /// warpgroup (128 + 128 threads); the consumers (thread ids below 128)
-/// release the slot and wait for the box, then read it, with no barrier; the
+/// release the slot (each warp syncs, then its first thread arrives for it:
+/// "empty" expects the 4 consumer warps) and wait for the box, then read
+/// it, with no barrier; the
 /// producer's first thread waits for the release and issues the box, and
 /// runs none of the loads or stores.
 // CHECK-LABEL: dkernel.func @roles_0
 //  CHECK-SAME: block [256, 1, 1]
 //       CHECK: dkernel.mbarrier_init %[[MB:.*]][%c0], 1 :
-//       CHECK: dkernel.mbarrier_init %[[MB]][%c1], 128 :
+//       CHECK: dkernel.mbarrier_init %[[MB]][%c1], 4 :
 //       CHECK: gpu.barrier
 //       CHECK: %[[CONSUMER:.*]] = arith.cmpi ult, %thread_id_x, %c128
 //  CHECK-NEXT: scf.if %[[CONSUMER]] {
-//       CHECK:   dkernel.mbarrier_arrive %[[MB]][%c1]
+//       CHECK:   dkernel.warp_sync
+//  CHECK-NEXT:   %[[LANE:.*]] = arith.remui %thread_id_x, %c32
+//  CHECK-NEXT:   %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+//  CHECK-NEXT:   scf.if %[[FIRST]] {
+//  CHECK-NEXT:     dkernel.mbarrier_arrive %[[MB]][%c1]
 //       CHECK:   dkernel.mbarrier_wait %[[MB]][%c0]
 //       CHECK:   memref.load
 //       CHECK:   memref.store

@@ -544,3 +544,22 @@ dkernel.func @cp_async_zero_fill(%x: memref<5x6xf32>, %y: memref<8x8xf32>) outpu
   dkernel.cp_async_commit
   dkernel.return
 }
+
+/// A warp sync round-trips, and is not folded away (it orders memory).
+// CHECK-LABEL: dkernel.func @warp_sync
+//       CHECK:   memref.store
+//  CHECK-NEXT:   dkernel.warp_sync
+//  CHECK-NEXT:   memref.load
+// CLEANUP-LABEL: dkernel.func @warp_sync
+//       CLEANUP:   dkernel.warp_sync
+dkernel.func @warp_sync(%y: memref<32xf32>) outputs [0] grid [1, 1, 1] block [32, 1, 1] smem 128 {
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %s = dkernel.alloc_shared offset 0 : memref<32xf32, #gpu.address_space<workgroup>>
+  %t = gpu.thread_id x
+  memref.store %one, %s[%t] : memref<32xf32, #gpu.address_space<workgroup>>
+  dkernel.warp_sync
+  %v = memref.load %s[%c0] : memref<32xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %y[%t] : memref<32xf32>
+  dkernel.return
+}

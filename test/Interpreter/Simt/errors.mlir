@@ -1,6 +1,7 @@
 // RUN: not deplodock-run --interp %s --func=divergent_barrier --print=none 2>&1 | FileCheck %s --check-prefix=BARRIER
 // RUN: not deplodock-run --interp %s --func=out_of_bounds --print=none 2>&1 | FileCheck %s --check-prefix=OOB
 // RUN: not deplodock-run --interp %s --func=partial_warp --print=none 2>&1 | FileCheck %s --check-prefix=WARP
+// RUN: not deplodock-run --interp %s --func=partial_warp_sync --print=none 2>&1 | FileCheck %s --check-prefix=WARP-SYNC
 // RUN: not deplodock-run --interp %s --func=divergent_combine --print=none 2>&1 | FileCheck %s --check-prefix=COMBINE
 // RUN: not deplodock-run --interp %s --func=per_thread_stage --print=none 2>&1 | FileCheck %s --check-prefix=STAGE
 // RUN: not deplodock-run --interp %s --func=tile_out_of_bounds --print=none 2>&1 | FileCheck %s --check-prefix=TILEOOB
@@ -66,6 +67,28 @@ dkernel.func @k_warp(%y: memref<64xf32>) outputs [0] grid [1, 1, 1] block [64, 1
 func.func @partial_warp() -> memref<64xf32> {
   %y = memref.alloc() : memref<64xf32>
   dkernel.launch @k_warp(%y) : memref<64xf32>
+  return %y : memref<64xf32>
+}
+
+/// A warp sync only the first lane of each warp reaches.
+// WARP-SYNC: error: 'dkernel.warp_sync' op reached by 1 of the 32 threads of warp 0 of block (0, 0, 0); every thread of the warp must take part
+dkernel.func @k_warp_sync(%y: memref<64xf32>) outputs [0] grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1.0 : f32
+  %t = gpu.thread_id x
+  %lane = arith.remui %t, %c32 : index
+  %first = arith.cmpi eq, %lane, %c0 : index
+  scf.if %first {
+    dkernel.warp_sync
+  }
+  memref.store %one, %y[%t] : memref<64xf32>
+  dkernel.return
+}
+
+func.func @partial_warp_sync() -> memref<64xf32> {
+  %y = memref.alloc() : memref<64xf32>
+  dkernel.launch @k_warp_sync(%y) : memref<64xf32>
   return %y : memref<64xf32>
 }
 

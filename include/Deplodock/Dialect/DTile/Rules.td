@@ -831,9 +831,10 @@ def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
     producer warpgroup after the consumer warpgroups (their thread ids stay
     as they were): one of its threads runs the stages, waiting on an
     "empty" mbarrier per slot before refilling it; the consumer warpgroups
-    run everything else, arrive on "empty" where the lock-step kernel would
-    refill the slot (after the wgmma reading it retired) and wait on the
-    slot's "full" mbarrier (the TMA bytes) as before, with no block barrier.
+    run everything else, release the slot where the lock-step kernel would
+    refill it (after the wgmma reading it retired: a warp sync, then one
+    thread of each warp arrives on "empty") and wait on the slot's "full"
+    mbarrier (the TMA bytes) as before, with no block barrier.
     With `setmaxnreg` = R the producer warpgroup lowers its registers to 40
     and the consumers raise theirs to R, the largest multiple of 8 the
     register file leaves them (at most 240), offered where that is at least
@@ -844,7 +845,8 @@ def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",
     heuristic's choice: on the H200 it gained 1.04x (geomean of 28 BF16
     GEMMs, 0.96-1.14x; setmaxnreg 232 the same on 6) where depth 4 with
     wgmma_wait=1 gained 1.09x, and the two together (6 GEMMs) no more than
-    wgmma_wait=1 (bench/results/forks-h200-2026-11-27.md).
+    wgmma_wait=1 (bench/results/forks-h200-2026-11-27.md; then every
+    consumer thread arrived on "empty", one a warp is not measured yet).
   }];
   let forks = "warp_specialize: (warp_specialize, setmaxnreg) in "
               "{(false)*, (true), (true, 232)}";
@@ -870,9 +872,9 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     kernel refills the slot, after the block barrier that orders its
     readers; the block then waits on its own (every thread: a uniform
     wait) before its thread 0 multicasts. Warp-specialised
-    (warp_specialize), B's "empty" mbarriers expect the consumer threads of
-    both blocks, each consumer thread releases the slot in its block and
-    in the peer, and the producer warpgroup's issuing thread alone waits
+    (warp_specialize), B's "empty" mbarriers expect the consumer warps of
+    both blocks, each consumer warp releases the slot in its block and in
+    the peer, and the producer warpgroup's issuing thread alone waits
     for both before multicasting its half, so neither block's consumers
     wait for the other. The mbarriers are initialised,
     fenced (fence_mbarrier_init) and a cluster_barrier passed before any

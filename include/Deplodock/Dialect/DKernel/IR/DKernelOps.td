@@ -429,7 +429,8 @@ def DKernel_MbarrierArriveOp : DKernel_Op<"mbarrier_arrive", [
     completes once it has the arrival count `dkernel.mbarrier_init` gave and
     its expected bytes have landed. The consumers of a warp-specialised
     pipeline release a slot this way (its "empty" mbarrier, initialised for
-    as many arrivals as there are consumer threads), and the producer waits
+    as many arrivals as there are consumer warps: after a `dkernel.warp_sync`
+    one thread of each arrives), and the producer waits
     for that phase before refilling the slot; the arrival releases what the
     thread did before it to the threads that wait for the phase.
 
@@ -442,6 +443,23 @@ def DKernel_MbarrierArriveOp : DKernel_Op<"mbarrier_arrive", [
     $mbarriers `[` $slot `]` attr-dict `:` type($mbarriers)
   }];
   let hasVerifier = 1;
+}
+
+def DKernel_WarpSyncOp : DKernel_Op<"warp_sync", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "orders the memory accesses of a warp's threads";
+  let description = [{
+    `__syncwarp()`: every thread of the warp waits for the others, and what
+    each did before is ordered before what any does after. A warp-specialised
+    pipeline's consumer warps release a slot this way before one thread of
+    each arrives on its "empty" mbarrier for the whole warp. Every thread of
+    each warp taking part must execute it.
+
+    ```mlir
+    dkernel.warp_sync
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
