@@ -42,6 +42,12 @@ FailureOr<DeviceModel> costmodel::getDeviceModel(StringRef target) {
   // (docs/Tuner/Driver.md) wait about that long per K step when one stage
   // is in flight, with wgmma and TMA as with mma.sync and cp.async.
   d.copyLatencyClocks = 2000;
+  // Measured: clusters of two whose every thread waits each K step for the
+  // peer block's release of the slot it refills took 0.58-0.79 us a step
+  // longer than the same kernels alone (five BF16 GEMMs on an H200 at the
+  // late refill, bench/results/forks-h200-2026-11-28.md; ~0.8 us at the top
+  // of the step, forks-h200-2026-11-27c.md): ~1400 clocks.
+  d.clusterReleaseClocks = 1400;
   // The speeds are the reference part's: sm_90a is the H100 of sm_90.
   StringRef part = spec->referenceGpu;
   if (part == "NVIDIA A100-SXM4-80GB") {

@@ -105,7 +105,8 @@ RooflineEstimate costmodel::estimateLatency(const KernelProfile &p,
   // one after another (as far as they do not overlap).
   double serial = p.serialGlobalLoads * d.globalLatencyClocks +
                   p.serialSharedLoads * d.sharedLatencyClocks +
-                  p.copyWaits * d.copyLatencyClocks + p.syncClocks;
+                  p.copyWaits * d.copyLatencyClocks +
+                  p.clusterReleaseWaits * d.clusterReleaseClocks + p.syncClocks;
   e.latencyUs = rounds * serial / clock * spill * 1e6;
 
   std::pair<double, const char *> bounds[] = {

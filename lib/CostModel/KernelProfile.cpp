@@ -408,14 +408,16 @@ private:
             // A pipelined K loop charged its waits already; elsewhere the
             // waits of one block of code wait for copies issued together.
             // A wait for a cluster's release of a slot (the mbarrier a
-            // remote arrival names) waits for no copy.
+            // remote arrival names) waits for no copy, but for the peer.
             bool release =
                 llvm::any_of(wait.getSlot().getUsers(), [&](Operation *user) {
                   auto arrive =
                       dyn_cast<dkernel::MbarrierArriveClusterOp>(user);
                   return arrive && arrive.getSlot() == wait.getSlot();
                 });
-            if (!inCopyLoop && !release)
+            if (release)
+              profile.clusterReleaseWaits += count;
+            else if (!inCopyLoop)
               profile.copyWaits += count / double(waitsAround(wait));
           })
           .Case([&](dkernel::WgmmaMmaAsyncOp mma) {

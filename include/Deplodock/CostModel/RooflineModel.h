@@ -59,6 +59,10 @@ struct DeviceModel {
   /// Clocks from issuing the asynchronous copy of a pipeline stage (TMA or
   /// cp.async) to the wait on it completing, under the load of a busy GPU.
   double copyLatencyClocks = 0;
+  /// Clocks a block of a lock-step cluster waits each step for its peer's
+  /// release of a slot (the arrival crossing to the other SM, the wait
+  /// seeing it).
+  double clusterReleaseClocks = 0;
   double launchUs = 0;
 };
 
@@ -93,6 +97,10 @@ struct KernelProfile {
   /// before its first step and then 1 / (d - 1) of one per step: d - 1
   /// stages are in flight while a step computes.
   double copyWaits = 0;
+  /// Per thread: waits for the other block of a cluster to release a slot
+  /// (cluster_multicast). A warp-specialised producer's waits, one thread's
+  /// of the block, count for their share: its pipeline hides them.
+  double clusterReleaseWaits = 0;
   double syncClocks = 0;
   /// Bytes of the kernel's buffers: what DRAM must move at least once.
   double uniqueBytes = 0;

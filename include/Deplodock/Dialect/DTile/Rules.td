@@ -895,9 +895,10 @@ def DTileClusterMulticast : TileRule<"dtile-cluster-multicast",
     knob cluster_m=2 where it does not apply is an error saying why.
     persistent_tiles then refuses the kernel. Heuristic: skip (with the late
     refill, clusters of two measured 0.41-0.72x of the default on five
-    BF16 GEMMs on the H200, bench/results/forks-h200-2026-11-28.md, though
-    the cost model expects the L2-bound large GEMMs to gain; the
-    warp-specialised clusters are not measured yet).
+    BF16 GEMMs on the H200, bench/results/forks-h200-2026-11-28.md, as the
+    cost model now expects from the blocks' waits on each other; it expects
+    the warp-specialised clusters, not measured yet, to gain on the
+    L2-bound large GEMMs).
   }];
   let forks = "cluster_multicast: cluster_m in {1*, 2}";
 }
