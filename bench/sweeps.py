@@ -98,13 +98,15 @@ SWEEPS: dict[str, Sweep] = {
                   ("st3", "pipeline=true,stages=3,refill_late=true"),
                   ("ws", "warp_specialize=true,setmaxnreg=232"))),
     "bf16-clusters": Sweep(
-        why="BF16 GEMMs the model finds L2-bound: clusters of two sharing B "
-        "by multicast, lock-step (0.41-0.72x, its consumers wait for the "
-        "peer) against warp-specialised (the producer waits), new",
+        why="BF16 GEMMs the model finds L2-bound (and one FP8): clusters of "
+        "two sharing B by multicast, lock-step (0.41-0.72x, its consumers "
+        "wait for the peer) against warp-specialised (the producer waits), "
+        "new",
         target="sm_90a",
         cases=("matmul.qwen.gate_proj.s512.bf16", "matmul.qwen.up_proj.s512.bf16",
                "matmul.qwen.down_proj.s512.bf16", "matmul.qwen.q_proj.s512.bf16",
-               "matmul.tinyllama.gate_proj.s512.bf16"),
+               "matmul.tinyllama.gate_proj.s512.bf16",
+               "scaled_mm.qwen.gate_proj.s512.fp8"),
         variants=(("default", ""),
                   ("ws", "warp_specialize=true,setmaxnreg=232"),
                   ("wscl", "warp_specialize=true,setmaxnreg=232,cluster_m=2"),
