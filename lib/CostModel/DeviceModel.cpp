@@ -46,7 +46,9 @@ FailureOr<DeviceModel> costmodel::getDeviceModel(StringRef target) {
   // peer block's release of the slot it refills took 0.58-0.79 us a step
   // longer than the same kernels alone (five BF16 GEMMs on an H200 at the
   // late refill, bench/results/forks-h200-2026-11-28.md; ~0.8 us at the top
-  // of the step, forks-h200-2026-11-27c.md): ~1400 clocks.
+  // of the step, forks-h200-2026-11-27c.md): ~1400 clocks. (Each remote
+  // arrival then carried a cluster-scope release, a GPU-wide MEMBAR; to be
+  // measured again with the CTA-scope arrivals emitted since.)
   d.clusterReleaseClocks = 1400;
   // The speeds are the reference part's: sm_90a is the H100 of sm_90.
   StringRef part = spec->referenceGpu;

@@ -77,7 +77,7 @@
 // CUDA: __cluster_dims__(1, 2, 1)
 // CUDA: fence.mbarrier_init.release.cluster;
 // CUDA: barrier.cluster.arrive.release.aligned;
-// CUDA: mbarrier.arrive.release.cluster.shared::cluster.b64
+// CUDA: mbarrier.arrive.shared::cluster.b64 _, [remote];
 // CUDA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
 
 /// The same kernel without clusters computes the very same bits (the

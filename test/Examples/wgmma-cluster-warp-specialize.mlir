@@ -81,7 +81,7 @@
 // CUDA: fence.mbarrier_init.release.cluster;
 // CUDA: setmaxnreg.inc.sync.aligned.u32 240;
 // CUDA: __syncwarp();
-// CUDA: mbarrier.arrive.release.cluster.shared::cluster.b64
+// CUDA: mbarrier.arrive.shared::cluster.b64 _, [remote];
 // CUDA: setmaxnreg.dec.sync.aligned.u32 40;
 // CUDA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
 // CUDA: barrier.cluster.arrive.release.aligned;

@@ -264,10 +264,13 @@ LogicalResult CudaEmitter::printOperation(dkernel::WarpSyncOp) {
 
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveClusterOp op) {
   // mapa turns the local shared address into the same offset in the block
-  // of the given rank; the arrival releases at cluster scope.
+  // of the given rank. The arrival has the default (CTA-scope) release, as
+  // CUTLASS's cluster pipelines do: what it orders are the thread's
+  // accesses to its own block's slab, which the peer's multicast then
+  // overwrites; a cluster-scope release costs a GPU-wide MEMBAR each time.
   os << "asm volatile(\"{\\n.reg .b32 remote;\\nmapa.shared::cluster.u32 "
-        "remote, %0, %1;\\nmbarrier.arrive.release.cluster.shared::cluster."
-        "b64 _, [remote];\\n}\\n\" :: \"r\"("
+        "remote, %0, %1;\\nmbarrier.arrive.shared::cluster.b64 _, "
+        "[remote];\\n}\\n\" :: \"r\"("
      << sharedAddress(op.getMbarriers(), op.getSlot()) << "), \"r\"((unsigned)"
      << expr(op.getRank()) << ") : \"memory\");\n";
   return success();

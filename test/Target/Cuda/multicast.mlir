@@ -19,7 +19,7 @@
 //  CHECK-NEXT: multicast(const float* __restrict__ in0, const float* __restrict__ in1, const __grid_constant__ CUtensorMap desc0, float* __restrict__ out0) {
 //       CHECK:     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 //       CHECK:     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;\n" :: "r"((unsigned)__cvta_generic_to_shared(smem0)), "l"((unsigned long long)&desc0), "r"((unsigned)__cvta_generic_to_shared(&smem1[0])), "r"((int)0), "r"((int)[[ROW:v[0-9]+]]), "h"((unsigned short)3) : "memory");
-//       CHECK:     asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" :: "r"((unsigned)__cvta_generic_to_shared(&smem1[1])), "r"((unsigned)1) : "memory");
+//       CHECK:     asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\nmbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" :: "r"((unsigned)__cvta_generic_to_shared(&smem1[1])), "r"((unsigned)1) : "memory");
 
 /// A mask computed at run time (an i16 value) is passed the same way.
 // COMPUTED: const short [[MASK:v[0-9]+]] = (short)2;
@@ -28,7 +28,7 @@
 // PTX: fence.mbarrier_init.release.cluster;
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}], %rs{{[0-9]+}};
 // PTX: mapa.shared::cluster.u32 remote, %r{{[0-9]+}}, %r{{[0-9]+}};
-// PTX: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];
+// PTX: mbarrier.arrive.shared::cluster.b64 _, [remote];
 dkernel.func @multicast(%a: memref<4x16xf32>, %b: memref<32x64xf32>, %desc: !dkernel.tma_descriptor<16x64xf32, swizzle = 0>, %y: memref<4x64xf32>) outputs [3] grid [4, 1, 1] block [64, 1, 1] cluster [2, 1, 1] smem 4112 {
   dkernel.tma_descriptor %desc describes %b : !dkernel.tma_descriptor<16x64xf32, swizzle = 0>, memref<32x64xf32>
   %c0 = arith.constant 0 : index

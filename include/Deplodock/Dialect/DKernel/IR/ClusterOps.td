@@ -54,12 +54,14 @@ def DKernel_MbarrierArriveClusterOp : DKernel_Op<"mbarrier_arrive_cluster", [
     DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "arrives on an mbarrier of another block of the cluster";
   let description = [{
-    `mapa.shared::cluster` then
-    `mbarrier.arrive.release.cluster.shared::cluster.b64`: every thread
-    executing it arrives once on `mbarriers[slot]` of the block of cluster
-    rank `rank` (the mbarrier at the same shared-memory offset there),
-    adding no transaction bytes, and releases what it did before at cluster
-    scope. The consumers of a block that a TMA multicast fills release the
+    `mapa.shared::cluster` then `mbarrier.arrive.shared::cluster.b64`:
+    every thread executing it arrives once on `mbarriers[slot]` of the block
+    of cluster rank `rank` (the mbarrier at the same shared-memory offset
+    there), adding no transaction bytes, and releases what it did before
+    to that mbarrier's waiters (at the default CTA scope, as CUTLASS's
+    cluster pipelines arrive: the accesses it orders are to this block's
+    own shared memory, which the other block's multicast then writes; a
+    cluster-scope release would cost a GPU-wide memory barrier). The consumers of a block that a TMA multicast fills release the
     slot this way in the block that issues the multicast. Only in a kernel
     launched in clusters, on a target with TMA and clusters.
 
