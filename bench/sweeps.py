@@ -101,7 +101,8 @@ SWEEPS: dict[str, Sweep] = {
         why="BF16 GEMMs the model finds L2-bound (and one FP8): clusters of "
         "two sharing B by multicast, lock-step (0.41-0.72x, its consumers "
         "wait for the peer) against warp-specialised (the producer waits), "
-        "new",
+        "new; a wgmma group left in flight (wgmma_wait=1), whose wgmmas "
+        "ptxas no longer serialises",
         target="sm_90a",
         cases=("matmul.qwen.gate_proj.s512.bf16", "matmul.qwen.up_proj.s512.bf16",
                "matmul.qwen.down_proj.s512.bf16", "matmul.qwen.q_proj.s512.bf16",
@@ -110,8 +111,9 @@ SWEEPS: dict[str, Sweep] = {
         variants=(("default", ""),
                   ("ws", "warp_specialize=true,setmaxnreg=232"),
                   ("wscl", "warp_specialize=true,setmaxnreg=232,cluster_m=2"),
-                  ("wscl3", "warp_specialize=true,setmaxnreg=232,cluster_m=2,"
-                   "pipeline=true,stages=3,refill_late=true"),
+                  ("w1", "pipeline=true,stages=4,wgmma_wait=1"),
+                  ("wsclw1", "warp_specialize=true,setmaxnreg=232,cluster_m=2,"
+                   "pipeline=true,stages=4,wgmma_wait=1"),
                   ("cl", "cluster_m=2"))),
     "fp32-rows": Sweep(
         why="FP32 softmax over rows of 128 (0.82-0.90x eager): threads a "

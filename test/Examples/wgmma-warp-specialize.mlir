@@ -68,11 +68,16 @@
 // CUDA: setmaxnreg.inc.sync.aligned.u32 240;
 // CUDA: mbarrier.arrive
 // CUDA: wgmma.wait_group.sync.aligned 1;
+// CUDA: (__nv_bfloat16)__fadd_rn(acc0, -0.0f)
 // CUDA: setmaxnreg.dec.sync.aligned.u32 40;
 // CUDA: cp.async.bulk.tensor
 /// One block per SM in the launch bounds fixes the register count at entry,
-/// without which ptxas ignores setmaxnreg.
+/// without which ptxas ignores setmaxnreg. The epilogue's conversions to
+/// bf16 (above) add -0.0 first: a packing conversion reading the accumulators of a
+/// loop that leaves a group in flight (wgmma_wait=1) made ptxas serialise
+/// every wgmma of the kernel (C7514).
 // PTXAS-NOT: setmaxnreg
+// PTXAS-NOT: C7514
 
 /// Mutations the interpreter must catch: a producer that refills a slot
 /// without waiting for "empty" overwrites a box the consumers may not have

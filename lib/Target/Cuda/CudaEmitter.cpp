@@ -230,6 +230,10 @@ LogicalResult CudaEmitter::emitKernel(dkernel::FuncOp func) {
   kernel = func;
   names.clear();
   counters.clear();
+  wgmmaKernel = func.walk([](dkernel::WgmmaMmaAsyncOp) {
+                      return WalkResult::interrupt();
+                    })
+                    .wasInterrupted();
   if (!isIdentifier(func.getSymName()))
     return func.emitOpError("name '")
            << func.getSymName() << "' is not a C identifier";

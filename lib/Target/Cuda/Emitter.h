@@ -181,6 +181,9 @@ private:
   const CudaEmitterOptions &options;
   /// The kernel being printed.
   dkernel::FuncOp kernel;
+  /// Whether it issues warpgroup MMA (its f32 -> 16-bit conversions go
+  /// through an add of -0.0: PrintScalarOps.cpp).
+  bool wgmmaKernel = false;
   /// The C name of every value printed so far in this kernel.
   llvm::DenseMap<Value, std::string> names;
   /// The next number for each name prefix in this kernel.

@@ -168,6 +168,14 @@ LogicalResult CudaEmitter::printCast(Operation *op) {
     text = "(bool)(" + expr(in) + " & 1)";
   } else if (isa<arith::UIToFPOp, arith::ExtUIOp, arith::IndexCastUIOp>(op)) {
     text = "(" + *to + ")" + asUnsigned(in);
+  } else if (wgmmaKernel && isa<arith::TruncFOp>(op) && from.isF32() &&
+             isHalf(type)) {
+    // ptxas serialises every wgmma of a kernel (C7514) where a packing
+    // f32 -> 16-bit conversion (F2FP) reads accumulator registers while a
+    // group is in flight across a loop's back edge (wgmma_wait=1), even
+    // when a wait retires it first. Adding -0.0, an exact identity the
+    // compiler keeps under __fadd_rn, puts an FADD between them.
+    text = "(" + *to + ")__fadd_rn(" + expr(in) + ", -0.0f)";
   } else if (isa<arith::FPToUIOp>(op)) {
     // Through the unsigned type: a value above the signed maximum is valid.
     text = "(" + *to + ")(" + unsignedName(intWidth(type, options)).str() +
