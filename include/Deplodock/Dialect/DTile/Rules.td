@@ -803,11 +803,15 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     (mark_unroll): unrolled by 4 it summed wrong on the H200, as ptxas
     scheduled epilogue conversions of the accumulators ahead of the final
     wait (the SASS has F2FP reading them before WARPGROUP.DEPBAR 0). Not
-    the heuristic's choice: not unrolled, ptxas serialises the groups
-    (warning C7514: the loop's accumulator copies read them in flight), and
-    it lost to depth 3 unrolled by 4 (0.80x and 0.82x on two BF16 GEMMs);
-    unrolled, it had beaten depth 4 by 1.08x where ptxas happened to order
-    the epilogue right (bench/results/forks-h200-2026-11-27*.md).
+    the heuristic's choice: not unrolled, ptxas serialised the groups
+    (warning C7514), and it lost to depth 3 unrolled by 4 (0.80x and 0.82x
+    on two BF16 GEMMs); unrolled, it had beaten depth 4 by 1.08x where
+    ptxas happened to order the epilogue right
+    (bench/results/forks-h200-2026-11-27*.md). Both came from the packing
+    conversions (F2FP) reading the accumulators: the CUDA emitter now puts
+    an exact add of -0.0 between (no C7514; unrolled by 4, the Qwen
+    gate_proj s512 kernel's SASS has no accumulator read ahead of its
+    wait, where it had 32). Unrolling stays off until a GPU confirms it.
   }];
   let forks = "pipeline_k_outer: (pipeline, refill_late, stages, "
               "wgmma_wait) in {(true, true, 4, -)*, (false, -, -, -), "
