@@ -10,7 +10,7 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -cubin -o %t.sm80.cubin %t.cu %}
 // RUN: deplodock-run --interp %S/Inputs/f8-layers.mlir --func=scaled_linear --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90a}" --compare="lower-to-kernel{target=sm_90a knobs=scaled_linear_0_reduce:wgmma=true,warpgroups=2,wgmma_n=64,double_buffer=false}" --compare="lower-to-kernel{target=sm_90a knobs=scaled_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=128,pipeline=true,stages=3,wgmma_wait=1}" --compare="lower-to-kernel{target=sm_90a knobs=scaled_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=64,warp_specialize=true,setmaxnreg=240}" --compare="lower-to-kernel{target=sm_90a knobs=scaled_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=32,cluster_m=2}" --compare="lower-to-kernel{target=sm_90a knobs=scaled_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=32,warp_specialize=true,cluster_m=2}" | FileCheck %s --check-prefix=WGMMA
 // RUN: deplodock-run --interp %S/Inputs/f8-layers.mlir --func=mixed_linear --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90a}" --compare="lower-to-kernel{target=sm_90a knobs=mixed_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=32,pipeline=false}" | FileCheck %s --check-prefix=WGMMA
-// RUN: deplodock-run --interp %S/Inputs/f8-layers.mlir --func=long_linear --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90a}" --compare="lower-to-kernel{target=sm_90a knobs=long_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=64,wgmma_split_k=2}" --compare="lower-to-kernel{target=sm_90a knobs=long_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=32,wgmma_split_k=4,pipeline=false}" | FileCheck %s --check-prefix=WGMMA
+// RUN: deplodock-run --interp %S/Inputs/f8-layers.mlir --func=long_linear --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90a}" --compare="lower-to-kernel{target=sm_90a knobs=long_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=64,wgmma_split_k=2}" --compare="lower-to-kernel{target=sm_90a knobs=long_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=32,wgmma_split_k=4,pipeline=false}" --compare="lower-to-kernel{target=sm_90a knobs=long_linear_0_reduce:wgmma=true,warpgroups=1,wgmma_n=64,vector_stores=true}" | FileCheck %s --check-prefix=WGMMA
 // RUN: deplodock-opt %S/Inputs/f8-layers.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=KERNEL
 // RUN: deplodock-opt %S/Inputs/f8-layers.mlir --lower-to-kernel=target=sm_90a | deplodock-translate --emit-cuda -o %t.sm90a.cu
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90a.cu
@@ -51,8 +51,8 @@
 /// tensor program within f32's tolerance: the defaults, two warpgroups
 /// without double buffering, a 3-stage pipeline waiting one group behind,
 /// warp specialisation, clusters of 2 (lock-step and warp-specialised) and
-/// K split 2 and 4 ways (the sums
-/// of the splits added in a second kernel), e4m3 by e4m3 and e5m2 by e4m3.
+/// K split 2 and 4 ways (the sums of the splits added in a second kernel),
+/// the scaled bf16 results stored in pairs, e4m3 by e4m3 and e5m2 by e4m3.
 // WGMMA-COUNT-2: compare result #0 after 'lower-to-kernel{target=sm_90a{{.*}}: PASS
 // KERNEL-LABEL: dkernel.func @scaled_linear_0_reduce(
 // KERNEL-SAME: !dkernel.tma_descriptor<64x128xf8E4M3FN, swizzle = 128>

@@ -149,7 +149,7 @@ LogicalResult CudaEmitter::printOperation(dkernel::VectorCopyOp op) {
 static StringRef runType(Type element, size_t count, int64_t bytes) {
   if (element.isF32())
     return count == 4 ? "float4" : "float2";
-  return bytes == 16 ? "uint4" : "uint2";
+  return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
 }
 
 /// The field of a float2 / float4 holding element `i`.

@@ -93,7 +93,7 @@
 /// (cp.async, two slots, the next chunk issued first); pad_smem and the
 /// SIMT matmul rules leave it alone.
 // LOWER-LABEL: func.func @mm
-//       LOWER:   knobs<WM = 16, WN = 8, async_copy = true, double_buffer = true, mma_k = 32, mma_pad = false, mma_swizzle = true, pipeline = true, tensor_cores = true, unroll = 4, warps = 1>
+//       LOWER:   knobs<WM = 16, WN = 8, async_copy = true, double_buffer = true, mma_k = 32, mma_pad = false, mma_swizzle = true, pipeline = true, tensor_cores = true, unroll = 4, vector_stores = false, warps = 1>
 //       LOWER:   dtile.stage {{.*}} buffers 2 slot %{{.*}} transport cp_async swizzle 64
 //       LOWER:   dkernel.mma_sync
 // LOWER-LABEL: func.func @single

@@ -623,18 +623,24 @@ def DTileVectorReads : TileRule<"dtile-vector-reads", "vector_reads",
 }
 
 def DTileVectorStores : TileRule<"dtile-vector-stores", "vector_stores",
-    "store adjacent output columns as 8/16-byte vectors (fork: skip / apply)", [
+    "store adjacent output columns as 4/8/16-byte vectors (fork: skip / "
+    "apply)", [
   Knob<"vector_stores", KnobBool,
-       "output stores of adjacent columns move 16 or 8 bytes a store">]> {
+       "output stores of adjacent columns move 16, 8 or 4 bytes a store">]> {
   let description = [{
     A thread's plain stores of W adjacent output elements become one
-    128-bit (or 64-bit) global store (`dkernel.vector_store`, float4 for
-    f32). Legal for non-reducing stores (split-K's atomics stay scalar) into
-    an output of static row-major shape whose rows are a multiple of W, at
-    an innermost index whose coefficients and base are multiples of W.
-    Interleaved columns (permute_register_tile) form no run. Heuristic:
-    skip (H200, FP32 GEMMs behind vector reads: 0.99-1.02x, mixed;
-    bench/results/forks-h200-2026-11-28.md).
+    128-bit, 64-bit or (two 16-bit elements) 32-bit global store
+    (`dkernel.vector_store`, float4 for f32; a tensor-core fragment's pairs
+    of adjacent bf16 columns). Legal for non-reducing stores (split-K's
+    atomics stay scalar) into an output of static row-major shape whose
+    rows are a multiple of W, at an innermost index whose coefficients
+    (those of non-linear terms such as a fragment's `(thread floordiv 4) *
+    8` too) and base are multiples of W. Stores each alone in a guard of
+    the same condition (the rows of a tile that overhangs M) pair under the
+    last one's guard. Interleaved columns (permute_register_tile) form no
+    run. Heuristic: skip (H200, FP32 GEMMs behind vector reads: 0.99-1.02x,
+    mixed; bench/results/forks-h200-2026-11-28.md; the tensor-core
+    epilogues' pairs are not measured yet).
   }];
   let forks = "vector_stores: vector_stores in {false*, true}";
 }

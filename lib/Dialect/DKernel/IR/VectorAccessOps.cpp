@@ -1,7 +1,7 @@
 //===- VectorAccessOps.cpp - 64/128-bit loads and stores --------*- C++ -*-===//
 //
-// vector_load and vector_store: one thread's aligned run of 8 or 16 bytes,
-// moved between a buffer and registers in one access.
+// vector_load and vector_store: one thread's aligned run of 4, 8 or 16
+// bytes, moved between a buffer and registers in one access.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +14,9 @@ using namespace deplodock;
 using namespace deplodock::dkernel;
 
 /// Verifies one thread's run of `values` (their types) at `buffer[indices]`:
-/// one index per dimension, the buffer's element type, 8 or 16 bytes inside
-/// one innermost row, and a constant innermost index a multiple of the run.
+/// one index per dimension, the buffer's element type, 4 (two elements), 8
+/// or 16 bytes inside one innermost row, and a constant innermost index a
+/// multiple of the run.
 static LogicalResult verifyRun(Operation *op, Value buffer, ValueRange indices,
                                TypeRange values) {
   auto type = cast<MemRefType>(buffer.getType());
@@ -29,9 +30,10 @@ static LogicalResult verifyRun(Operation *op, Value buffer, ValueRange indices,
     return op->emitOpError("every element must be the buffer's ") << element;
   int64_t count = static_cast<int64_t>(values.size());
   int64_t bytes = count * getScalarBytes(element);
-  if (bytes != 8 && bytes != 16)
-    return op->emitOpError("moves ") << bytes << " bytes (" << count << " x "
-                                     << element << "); it must move 8 or 16";
+  if ((bytes != 4 || count != 2) && bytes != 8 && bytes != 16)
+    return op->emitOpError("moves ")
+           << bytes << " bytes (" << count << " x " << element
+           << "); it must move 8 or 16, or 4 in two elements";
   if (type.getShape().back() % count != 0)
     return op->emitOpError("runs of ")
            << count << " elements do not tile the innermost dimension of "

@@ -3,11 +3,12 @@
 #include "VectorRuns.h"
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
-#include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <map>
@@ -40,27 +41,99 @@ std::optional<Access> getAccess(Operation *op, bool stores) {
 /// outer index expressions and the innermost coefficients.
 using RunKey = std::vector<std::pair<const void *, int64_t>>;
 
+/// The guard of a store that is alone in an `scf.if` but for effect-free
+/// ops (as masking leaves each store of a tile that overhangs its extent,
+/// with the conversion of its value): stores under the same condition in
+/// one block may make one run, placed under the last one's guard once the
+/// others' effect-free ops moved out of theirs.
+scf::IfOp soleGuard(Operation *store) {
+  auto guard = dyn_cast_or_null<scf::IfOp>(store->getParentOp());
+  if (!guard || guard.elseBlock() || guard.getNumResults() != 0 ||
+      store->getNextNode() != guard.thenBlock()->getTerminator())
+    return {};
+  for (Operation &op : *guard.thenBlock())
+    if (&op != store && !op.hasTrait<OpTrait::IsTerminator>() &&
+        (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
+      return {};
+  return guard;
+}
+
+/// Whether `op` is a load of one of `kernel`'s inputs.
+bool readsInput(KernelOp kernel, Operation *op) {
+  auto load = dyn_cast<dloop::LoadOp>(op);
+  return load && llvm::is_contained(kernel.getInputArgs(), load.getMemref());
+}
+
+/// Where a run member sits in its run's block: its guard, or itself.
+Operation *anchorOf(Operation *op) {
+  if (isa<dloop::StoreOp>(op))
+    if (scf::IfOp guard = soleGuard(op))
+      return guard;
+  return op;
+}
+
 } // namespace
 
-SmallVector<int64_t, 2> dtile::vectorWidths(Type element) {
+SmallVector<int64_t, 3> dtile::vectorWidths(Type element, int64_t minBytes) {
   int64_t bytes = dkernel::getScalarBytes(element);
-  SmallVector<int64_t, 2> widths;
-  for (int64_t run : {16, 8})
-    if (bytes > 0 && run % bytes == 0 && run / bytes >= 2)
+  SmallVector<int64_t, 3> widths;
+  for (int64_t run : {16, 8, 4})
+    if (run >= minBytes && bytes > 0 && run % bytes == 0 && run / bytes >= 2)
       widths.push_back(run / bytes);
   return widths;
 }
 
-bool dtile::isAlignedGlobalBuffer(KernelOp kernel, Value buffer,
-                                  int64_t width) {
+bool dtile::isAlignedGlobalBuffer(KernelOp kernel, Value buffer, int64_t width,
+                                  int64_t minBytes) {
   auto arg = dyn_cast<BlockArgument>(buffer);
   auto type = dyn_cast<MemRefType>(buffer.getType());
   return arg && arg.getOwner()->getParentOp() == kernel.getOperation() &&
          type && type.hasStaticShape() && type.getLayout().isIdentity() &&
          dkernel::isGlobalMemory(type) && type.getRank() > 0 &&
          type.getShape().back() % width == 0 &&
-         llvm::is_contained(vectorWidths(type.getElementType()), width);
+         llvm::is_contained(vectorWidths(type.getElementType(), minBytes),
+                            width);
 }
+
+namespace {
+
+/// An index expression as a sum: a coefficient per dim and symbol
+/// position, one per term not linear in them, and a constant.
+struct Terms {
+  SmallVector<int64_t> positions;
+  std::map<const void *, int64_t> opaque;
+  int64_t constant = 0;
+};
+
+/// Adds `factor` times `expr` to `terms`; false on an overflow.
+bool addTerms(AffineExpr expr, int64_t factor, unsigned numDims, Terms &terms) {
+  if (auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
+      sum && sum.getKind() == AffineExprKind::Add)
+    return addTerms(sum.getLHS(), factor, numDims, terms) &&
+           addTerms(sum.getRHS(), factor, numDims, terms);
+  auto add = [](int64_t &into, int64_t value) {
+    return !llvm::AddOverflow(into, value, into);
+  };
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    int64_t value;
+    return !llvm::MulOverflow(c.getValue(), factor, value) &&
+           add(terms.constant, value);
+  }
+  if (auto product = dyn_cast<AffineBinaryOpExpr>(expr);
+      product && product.getKind() == AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(product.getRHS())) {
+      int64_t scaled;
+      return !llvm::MulOverflow(c.getValue(), factor, scaled) &&
+             addTerms(product.getLHS(), scaled, numDims, terms);
+    }
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return add(terms.positions[dim.getPosition()], factor);
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return add(terms.positions[numDims + symbol.getPosition()], factor);
+  return add(terms.opaque[expr.getAsOpaquePointer()], factor);
+}
+
+} // namespace
 
 SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
                                              int64_t width,
@@ -72,15 +145,22 @@ SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
     if (!access || !accept(access->buffer) || access->map.getNumResults() == 0)
       return;
     AffineMap map = access->map;
-    std::optional<SmallVector<int64_t>> coeffs = linearizeAffineExpr(
-        map.getResults().back(), map.getNumDims(), map.getNumSymbols());
-    if (!coeffs)
+    Terms terms;
+    terms.positions.assign(map.getNumDims() + map.getNumSymbols(), 0);
+    if (!addTerms(map.getResults().back(), 1, map.getNumDims(), terms))
       return;
     // Coefficients by operand value: one value may fill several positions.
-    std::map<const void *, int64_t> byValue;
+    // A non-linear term is keyed by its expression (the operands, also in
+    // the key, give it its value).
+    std::map<const void *, int64_t> byValue = terms.opaque;
     for (auto [i, operand] : llvm::enumerate(access->indices))
-      byValue[operand.getAsOpaquePointer()] += (*coeffs)[i];
-    RunKey key{{op->getBlock(), 0}, {access->buffer.getAsOpaquePointer(), 0}};
+      byValue[operand.getAsOpaquePointer()] += terms.positions[i];
+    Operation *anchor = anchorOf(op);
+    RunKey key{{anchor->getBlock(), 0},
+               {access->buffer.getAsOpaquePointer(), 0}};
+    if (anchor != op)
+      key.push_back(
+          {cast<scf::IfOp>(anchor).getCondition().getAsOpaquePointer(), -2});
     for (auto [value, coeff] : byValue) {
       if (coeff % width != 0)
         return;
@@ -90,7 +170,7 @@ SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
       key.push_back({outer.getAsOpaquePointer(), 0});
     for (Value operand : access->indices)
       key.push_back({operand.getAsOpaquePointer(), -1});
-    byKey[key].try_emplace(coeffs->back(), op);
+    byKey[key].try_emplace(terms.constant, op);
   });
   SmallVector<VectorRun> runs;
   for (auto &[key, members] : byKey)
@@ -106,16 +186,20 @@ SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
       }
       if (static_cast<int64_t>(run.size()) != width)
         continue;
-      // Only effect-free ops between the first and the last member.
+      // Only effect-free ops and reads of the kernel's inputs (which it
+      // never writes: a scaled epilogue's scale factors) between the first
+      // and the last member (or their guards).
+      SmallVector<Operation *, 8> anchors = llvm::map_to_vector(run, anchorOf);
       auto [lo, hi] = std::minmax_element(
-          run.begin(), run.end(),
+          anchors.begin(), anchors.end(),
           [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
       // (All members share a block: the key holds it.)
-      llvm::SmallPtrSet<Operation *, 8> inRun(run.begin(), run.end());
+      llvm::SmallPtrSet<Operation *, 8> inRun(anchors.begin(), anchors.end());
       bool clean = true;
       for (Operation *op = (*lo)->getNextNode(); op && op != *hi;
            op = op->getNextNode())
-        clean &= inRun.contains(op) || isMemoryEffectFree(op);
+        clean &= inRun.contains(op) || isMemoryEffectFree(op) ||
+                 readsInput(kernel, op);
       if (clean)
         runs.push_back(std::move(run));
     }
@@ -142,8 +226,24 @@ void dtile::rewriteVectorRuns(ArrayRef<VectorRun> runs) {
     auto before = [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     };
-    Operation *at = stores ? *llvm::max_element(run, before)
-                           : *llvm::min_element(run, before);
+    // A store run goes where its last member is, under that one's guard
+    // when they are guarded alike.
+    Operation *at =
+        stores ? *llvm::max_element(run,
+                                    [&](Operation *a, Operation *b) {
+                                      return before(anchorOf(a), anchorOf(b));
+                                    })
+               : *llvm::min_element(run, before);
+    // Guarded stores' values may be computed under their guards: those
+    // effect-free ops move out, ahead of the guard, so that the run's
+    // values reach the last one.
+    if (stores)
+      for (Operation *op : run)
+        if (scf::IfOp guard = soleGuard(op))
+          for (Operation &inner : llvm::make_early_inc_range(
+                   guard.thenBlock()->without_terminator()))
+            if (&inner != op)
+              inner.moveBefore(guard);
     OpBuilder b(at);
     Access first = *getAccess(run.front(), stores);
     SmallVector<Value> indices = materialize(b, at->getLoc(), first);
@@ -160,7 +260,13 @@ void dtile::rewriteVectorRuns(ArrayRef<VectorRun> runs) {
       for (auto [op, result] : llvm::zip(run, load.getResults()))
         op->getResult(0).replaceAllUsesWith(result);
     }
-    for (Operation *op : run)
+    for (Operation *op : run) {
+      // A guard left with nothing to guard goes with its store.
+      auto guard = dyn_cast<scf::IfOp>(op->getParentOp());
       op->erase();
+      if (guard && guard.thenBlock()->getOperations().size() == 1 &&
+          !guard.elseBlock() && guard.getNumResults() == 0)
+        guard.erase();
+    }
   }
 }

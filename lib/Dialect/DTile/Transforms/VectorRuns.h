@@ -5,7 +5,9 @@
 // same outer indices and at innermost indices base, base + 1, ...,
 // base + W - 1, where every coefficient of the innermost index and its
 // base are multiples of W (so the run is aligned whatever the operands
-// hold, given rows that are multiples of W).
+// hold, given rows that are multiples of W). A term that is not linear in
+// the operands (a warpgroup MMA fragment's `(thread floordiv 4) * 8`)
+// counts as one more operand with its coefficient.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,16 +33,18 @@ llvm::SmallVector<VectorRun>
 findVectorRuns(KernelOp kernel, bool stores, int64_t width,
                llvm::function_ref<bool(mlir::Value)> accept);
 
-/// The widest run (16 then 8 bytes) of `element` values, in elements;
-/// 16 / 8 bytes must be whole elements.
-llvm::SmallVector<int64_t, 2> vectorWidths(mlir::Type element);
+/// The widest run (16, 8, then with `minBytes` 4: 4 bytes) of `element`
+/// values, in elements, of at least two whole elements.
+llvm::SmallVector<int64_t, 3> vectorWidths(mlir::Type element,
+                                           int64_t minBytes = 8);
 
 /// Whether `buffer` is a buffer argument of `kernel` in global memory of
 /// static, row-major shape whose rows hold whole runs of `width` elements
-/// of a width vectorWidths offers: buffers start 256-byte aligned, so a run
-/// at an innermost index whose coefficients and base are multiples of
-/// `width` is aligned.
-bool isAlignedGlobalBuffer(KernelOp kernel, mlir::Value buffer, int64_t width);
+/// of a width vectorWidths offers (down to `minBytes`): buffers start
+/// 256-byte aligned, so a run at an innermost index whose coefficients and
+/// base are multiples of `width` is aligned.
+bool isAlignedGlobalBuffer(KernelOp kernel, mlir::Value buffer, int64_t width,
+                           int64_t minBytes = 8);
 
 /// Replaces each load run by one dkernel.vector_load at its first load and
 /// each store run by one dkernel.vector_store at its last store.

@@ -1,7 +1,8 @@
 //===- VectorStores.cpp - Vectorised epilogue stores ------------*- C++ -*-===//
 //
 // vector_stores: the stores of a thread's adjacent output columns become
-// one 64 or 128-bit global store (float4 for f32) each. Legal for plain
+// one 32, 64 or 128-bit global store (float4 for f32, a pair of bf16 for a
+// warpgroup MMA fragment's adjacent columns) each. Legal for plain
 // (not reducing: split-K's atomics stay scalar) stores into an output of
 // static, row-major shape whose rows are a multiple of the run W, at an
 // innermost index whose coefficients and base are multiples of W: every
@@ -21,12 +22,16 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::dtile;
 
+/// The narrowest store a run may make: two 16-bit values (a warpgroup MMA
+/// fragment holds pairs of adjacent columns).
+constexpr int64_t kMinStoreBytes = 4;
+
 /// The runs of output stores of the widest vector that forms any.
 static SmallVector<VectorRun> findStoreRuns(KernelOp kernel) {
   for (int64_t width : {8, 4, 2}) {
     SmallVector<VectorRun> runs =
         findVectorRuns(kernel, /*stores=*/true, width, [&](Value v) {
-          return isAlignedGlobalBuffer(kernel, v, width);
+          return isAlignedGlobalBuffer(kernel, v, width, kMinStoreBytes);
         });
     if (!runs.empty())
       return runs;

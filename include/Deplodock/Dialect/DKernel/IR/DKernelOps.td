@@ -306,7 +306,7 @@ def DKernel_VectorCopyOp : DKernel_Op<"vector_copy", [
 
 def DKernel_VectorLoadOp : DKernel_Op<"vector_load", [
     DKernel_InKernelOrTile]> {
-  let summary = "reads an aligned run of 8 or 16 bytes into registers";
+  let summary = "reads an aligned run of 4 (two 16-bit), 8 or 16 bytes into registers";
   let description = [{
     One 64 or 128-bit load by the calling thread of the contiguous elements
     `src[indices]` onward, one result each (float2 / float4 for f32). The
@@ -330,12 +330,13 @@ def DKernel_VectorLoadOp : DKernel_Op<"vector_load", [
 
 def DKernel_VectorStoreOp : DKernel_Op<"vector_store", [
     DKernel_InKernelOrTile, AttrSizedOperandSegments]> {
-  let summary = "writes an aligned run of 8 or 16 bytes from registers";
+  let summary = "writes an aligned run of 4, 8 or 16 bytes from registers";
   let description = [{
-    One 64 or 128-bit store by the calling thread of `values` to the
-    contiguous elements `dst[indices]` onward, with the alignment contract
-    of `dkernel.vector_load` (vector_stores proves it for an output from
-    its static shape and the index coefficients).
+    One 64 or 128-bit store (or 32-bit, of two 16-bit values) by the
+    calling thread of `values` to the contiguous elements `dst[indices]`
+    onward, with the alignment contract of `dkernel.vector_load`
+    (vector_stores proves it for an output from its static shape and the
+    index coefficients).
 
     ```mlir
     dkernel.vector_store(%a, %b, %c, %d), %out[%r, %n] : (f32, f32, f32, f32), memref<32x2048xf32>
