@@ -147,6 +147,17 @@ class Rules(unittest.TestCase):
             target[path[-1]] = value
             self.assertIsNotNone(rules.request_refusal(message, blob), path)
 
+    def test_tma_box_past_the_buffer(self):
+        # The worker takes a box past the buffer's end (TMA reads zeros
+        # there: a 32-row activation in 64-row boxes), up to 256.
+        message, blob = self.request()
+        message["buffers"][0]["shape"] = [2, 3]
+        message["launches"][0]["params"].append(
+            {"tma": {"buffer": 0, "box": [2, 255], "swizzle": 0}})
+        self.assertIsNone(rules.request_refusal(message, blob))
+        message["launches"][0]["params"][-1]["tma"]["box"] = [2, 257]
+        self.assertIsNotNone(rules.request_refusal(message, blob))
+
     def test_result_rules(self):
         request, _ = self.request()
         timing = {"launch": -1, "median_us": 2, "min_us": 1, "max_us": 3,
