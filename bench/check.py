@@ -5,7 +5,9 @@ For each selected case: write its MLIR, run
 `deplodock-opt --deplodock-pipeline=target=T` and
 `deplodock-translate --emit-cuda`, and with --nvcc also compile the CUDA
 for the target (`nvcc -arch=T -cubin`). Prints one line per case, then the
-failures grouped by their first error and counts per family and dtype.
+failures grouped by their first error and counts per family and dtype, and
+ptxas's "Potential Performance Loss" notes (C75xx: e.g. wgmma serialised)
+grouped by note: kernels that compile, but slower than they are written.
 
     bench/check.py                                  # every suite case
     bench/check.py --families sdpa --dtypes bf16 --nvcc
@@ -72,7 +74,26 @@ def render_markdown(chosen: list[suite.Case],
         for (status, error), names in failures.items():
             err = error.replace("|", "\\|")
             lines.append(f"| {status} | `{err}` | {', '.join(names)} |")
+    warnings = warning_groups(chosen, results)
+    if warnings:
+        lines += ["", "## ptxas performance notes", "",
+                  "Kernels that compile but that ptxas says it made slower.", "",
+                  "| note | cases |", "|---|---|"]
+        for note, names in warnings.items():
+            text = note.replace("|", "\\|")
+            lines.append(f"| {text} | {', '.join(names)} |")
     return "\n".join(lines) + "\n"
+
+
+def warning_groups(chosen: list[suite.Case],
+                   results: dict[str, lowering.LowerResult]
+                   ) -> dict[str, list[str]]:
+    """ptxas performance note -> the cases whose compile printed it."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for c in chosen:
+        for note in results[c.name].warnings:
+            groups[note].append(c.name)
+    return dict(groups)
 
 
 def failure_groups(chosen: list[suite.Case],
@@ -139,7 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for c in chosen:
         r = results[c.name]
         if r.status == "ok" and not args.quiet:
-            print(f"ok    {c.name} ({r.kernels} kernels)")
+            notes = f"; ptxas: {', '.join(w.split(':')[0] for w in r.warnings)}" \
+                if r.warnings else ""
+            print(f"ok    {c.name} ({r.kernels} kernels{notes})")
         elif r.status != "ok":
             print(f"FAIL  {c.name}: {r.status}: {r.error}")
     failures = failure_groups(chosen, results)
@@ -152,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for (status, error), names in failures.items():
         print(f"  [{status}] {error}\n      {len(names)} cases: "
               f"{', '.join(names)}")
+    for note, names in warning_groups(chosen, results).items():
+        print(f"  [ptxas] {note}\n      {len(names)} cases: {', '.join(names)}")
 
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import time
@@ -68,6 +69,10 @@ class LowerResult:
     error: str = ""
     stderr: str = ""
     commands: list[list[str]] = field(default_factory=list)
+    # ptxas's "Potential Performance Loss" notes of a compile that worked
+    # (e.g. "C7514: wgmma.mma_async instructions are serialized ..."): a
+    # kernel that runs, slowly.
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -80,6 +85,22 @@ def first_error(stderr: str) -> str:
         if "error" in ln.lower():
             return ln
     return lines[0] if lines else "(no message)"
+
+
+_PERF_NOTE = re.compile(r"ptxas info\s*:\s*\((C\d+)\) Potential Performance "
+                        r"Loss:\s*(.*?)(?: in the function '[^']*')?\s*$")
+
+
+def performance_notes(stderr: str) -> list[str]:
+    """ptxas's performance-loss notes in `stderr`, "CODE: what", once each."""
+    notes: list[str] = []
+    for line in stderr.splitlines():
+        m = _PERF_NOTE.match(line.strip())
+        if m:
+            note = f"{m.group(1)}: {' '.join(m.group(2).split())}"
+            if note not in notes:
+                notes.append(note)
+    return notes
 
 
 def _run(cmd: list[str], timeout: float) -> subprocess.CompletedProcess:
@@ -120,6 +141,8 @@ def lower_case(tools: Tools, mlir: pathlib.Path, out_dir: pathlib.Path,
             result.stderr = stderr[-4000:]
             result.error = first_error(stderr)
             break
+        if failure == "nvcc_fail":
+            result.warnings = performance_notes(proc.stderr)
     result.seconds = round(time.monotonic() - start, 3)
     if result.status == "ok":
         result.kernels = cuda.read_text().count("__global__")
