@@ -160,8 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for c in chosen:
         r = results[c.name]
         if r.status == "ok" and not args.quiet:
-            notes = f"; ptxas: {', '.join(w.split(':')[0] for w in r.warnings)}" \
-                if r.warnings else ""
+            codes = ", ".join(w.split(":")[0] for w in r.warnings)
+            notes = f"; ptxas: {codes}" if codes else ""
             print(f"ok    {c.name} ({r.kernels} kernels{notes})")
         elif r.status != "ok":
             print(f"FAIL  {c.name}: {r.status}: {r.error}")

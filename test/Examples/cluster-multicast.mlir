@@ -56,10 +56,10 @@
 //  KERNEL-NEXT: dkernel.fence_mbarrier_init
 //       KERNEL: gpu.barrier
 //  KERNEL-NEXT: %[[RANK:.*]] = dkernel.cluster_block_rank
+//  KERNEL-NEXT: %[[PEER:.*]] = arith.subi %c1, %[[RANK]] : index
 //  KERNEL-NEXT: dkernel.cluster_barrier
 //       KERNEL: dkernel.mbarrier_arrive_expect_tx %[[MB]][%c4], 8192 :
 //  KERNEL-NEXT: dkernel.mbarrier_arrive %[[MB]][%c12] :
-//  KERNEL-NEXT: %[[PEER:.*]] = arith.subi %c1, %[[RANK]] : index
 //  KERNEL-NEXT: dkernel.mbarrier_arrive_cluster %[[MB]][%c12], %[[PEER]] :
 //       KERNEL: dkernel.mbarrier_wait %[[MB]][%c12], %{{.*}} :
 //       KERNEL: arith.cmpi eq, %[[RANK]], %c0

@@ -53,6 +53,7 @@
 //  KERNEL-NEXT: dkernel.fence_mbarrier_init
 //       KERNEL: gpu.barrier
 //  KERNEL-NEXT: %[[RANK:.*]] = dkernel.cluster_block_rank
+//  KERNEL-NEXT: %[[PEER:.*]] = arith.subi %c1, %[[RANK]] : index
 //  KERNEL-NEXT: dkernel.cluster_barrier
 //  KERNEL-NEXT: %[[CONSUMER:.*]] = arith.cmpi ult, %thread_id_x, %c128
 //       KERNEL: scf.if %[[CONSUMER]] {
@@ -60,10 +61,9 @@
 //       KERNEL:   dkernel.mbarrier_arrive %[[MB]][%c6] :
 //       KERNEL:   dkernel.warp_sync
 //       KERNEL:   dkernel.mbarrier_arrive %[[MB]][%c9] :
-//  KERNEL-NEXT:   %[[PEER:.*]] = arith.subi %c1, %[[RANK]] : index
 //  KERNEL-NEXT:   dkernel.mbarrier_arrive_cluster %[[MB]][%c9], %[[PEER]] :
 //       KERNEL:   scf.for
-//       KERNEL:     dkernel.mbarrier_arrive_cluster %[[MB]][%{{.*}}], %{{.*}} :
+//       KERNEL:     dkernel.mbarrier_arrive_cluster %[[MB]][%{{.*}}], %[[PEER]] :
 //       KERNEL: } else {
 //       KERNEL:   dkernel.setmaxnreg dec 40
 //       KERNEL:   dkernel.mbarrier_wait %[[MB]][%c9], %{{.*}} :

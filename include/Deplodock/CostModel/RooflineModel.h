@@ -97,9 +97,11 @@ struct KernelProfile {
   /// before its first step and then 1 / (d - 1) of one per step: d - 1
   /// stages are in flight while a step computes.
   double copyWaits = 0;
-  /// Per thread: waits for the other block of a cluster to release a slot
-  /// (cluster_multicast). A warp-specialised producer's waits, one thread's
-  /// of the block, count for their share: its pipeline hides them.
+  /// Per thread: waits for the other block of a cluster to release a slot,
+  /// on the mbarrier its remote arrival names (cluster_multicast's lock-step
+  /// kernel, where every thread waits each step; a warp-specialised
+  /// producer waits on a slot its consumers' arrivals do not name, ahead of
+  /// them, and is not counted here).
   double clusterReleaseWaits = 0;
   double syncClocks = 0;
   /// Bytes of the kernel's buffers: what DRAM must move at least once.

@@ -310,8 +310,8 @@ private:
   /// also has an "empty" mbarrier (after the "full" ones) both blocks
   /// arrive on once done with it, and each thread tracks its phases.
   bool clustered = false;
-  /// This block's rank in its cluster.
-  Value clusterRank;
+  /// This block's rank in its cluster, and the other block's.
+  Value clusterRank, clusterPeer;
 };
 
 //===----------------------------------------------------------------------===//

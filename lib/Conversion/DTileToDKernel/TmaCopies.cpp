@@ -172,6 +172,7 @@ LogicalResult KernelLowering::setUpTma(dtile::TileOp tileOp) {
   barrier(loc);
   if (clustered) {
     clusterRank = dkernel::ClusterBlockRankOp::create(b, loc, b.getIndexType());
+    clusterPeer = arith::SubIOp::create(b, loc, index(1), clusterRank);
     dkernel::ClusterBarrierOp::create(b, loc);
   }
   return success();
@@ -249,9 +250,8 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
     ifThen(loc, cmpEq(loc, rem(loc, tid, warpSize), 0), [&] {
       dkernel::MbarrierArriveOp::create(b, loc, mbarriers, empty);
       if (alloc->multicast)
-        dkernel::MbarrierArriveClusterOp::create(
-            b, loc, mbarriers, empty,
-            arith::SubIOp::create(b, loc, index(1), clusterRank));
+        dkernel::MbarrierArriveClusterOp::create(b, loc, mbarriers, empty,
+                                                 clusterPeer);
     });
     return success();
   }
@@ -276,9 +276,8 @@ LogicalResult KernelLowering::lowerTmaStage(dtile::StageOp op, Value source) {
       dkernel::MbarrierArriveExpectTxOp::create(
           b, loc, mbarriers, mb, parts * segments * descType.getBoxBytes());
       dkernel::MbarrierArriveOp::create(b, loc, mbarriers, empty);
-      dkernel::MbarrierArriveClusterOp::create(
-          b, loc, mbarriers, empty,
-          arith::SubIOp::create(b, loc, index(1), clusterRank));
+      dkernel::MbarrierArriveClusterOp::create(b, loc, mbarriers, empty,
+                                               clusterPeer);
     });
     // Every thread waits until both blocks released it (a uniform wait,
     // like those for "full"); then this block's half may land in either.

@@ -4,8 +4,9 @@
 // producer warpgroup after the consumer warpgroups, whose thread ids stay
 // those of the Tile IR. The tile body is lowered twice under a branch on
 // the thread id. The consumers run it all but the copies: a TMA stage
-// becomes an arrival on its slot's "empty" mbarrier (they are done with the
-// slab there, as the lock-step kernel refills it there) and an async wait
+// becomes each warp's release of its slot, a warp sync and one thread's
+// arrival on the "empty" mbarrier (they are done with the slab there, as
+// the lock-step kernel refills it there; TmaCopies.cpp) and an async wait
 // the wait on the slot's "full" one, with no barrier. The producer runs
 // only the stages and the loops and branches around them: its first thread
 // waits for "empty" and issues the boxes (TmaCopies.cpp); everything that

@@ -7,6 +7,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
 
@@ -27,36 +28,48 @@ int64_t dtile::bankConflictDegree(ArrayRef<int64_t> byteAddresses) {
   return degree;
 }
 
+std::optional<AffineTerms>
+dtile::splitAffineExpr(AffineExpr expr, unsigned numDims, unsigned numSymbols) {
+  AffineTerms terms;
+  terms.coeffs.assign(numDims + numSymbols, 0);
+  auto add = [](int64_t &into, int64_t value) {
+    return !llvm::AddOverflow(into, value, into);
+  };
+  std::function<bool(AffineExpr, int64_t)> split = [&](AffineExpr e,
+                                                       int64_t scale) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      int64_t value;
+      return !llvm::MulOverflow(c.getValue(), scale, value) &&
+             add(terms.constant, value);
+    }
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return add(terms.coeffs[d.getPosition()], scale);
+    if (auto s = dyn_cast<AffineSymbolExpr>(e))
+      return add(terms.coeffs[numDims + s.getPosition()], scale);
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    if (bin.getKind() == AffineExprKind::Add)
+      return split(bin.getLHS(), scale) && split(bin.getRHS(), scale);
+    if (bin.getKind() == AffineExprKind::Mul)
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+        int64_t scaled;
+        return !llvm::MulOverflow(c.getValue(), scale, scaled) &&
+               split(bin.getLHS(), scaled);
+      }
+    return add(terms.nonlinear[e], scale);
+  };
+  if (!split(expr, 1))
+    return std::nullopt;
+  return terms;
+}
+
 std::optional<SmallVector<int64_t>>
 dtile::linearizeAffineExpr(AffineExpr expr, unsigned numDims,
                            unsigned numSymbols) {
-  SmallVector<int64_t> coeffs(numDims + numSymbols + 1, 0);
-  std::function<bool(AffineExpr, int64_t)> add = [&](AffineExpr e,
-                                                     int64_t scale) {
-    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-      coeffs.back() += scale * c.getValue();
-      return true;
-    }
-    if (auto d = dyn_cast<AffineDimExpr>(e)) {
-      coeffs[d.getPosition()] += scale;
-      return true;
-    }
-    if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
-      coeffs[numDims + s.getPosition()] += scale;
-      return true;
-    }
-    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-    if (!bin)
-      return false;
-    if (bin.getKind() == AffineExprKind::Add)
-      return add(bin.getLHS(), scale) && add(bin.getRHS(), scale);
-    if (bin.getKind() == AffineExprKind::Mul)
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-        return add(bin.getLHS(), scale * c.getValue());
-    return false;
-  };
-  if (!add(expr, 1))
+  std::optional<AffineTerms> terms = splitAffineExpr(expr, numDims, numSymbols);
+  if (!terms || !terms->nonlinear.empty())
     return std::nullopt;
+  SmallVector<int64_t> coeffs = std::move(terms->coeffs);
+  coeffs.push_back(terms->constant);
   return coeffs;
 }
 

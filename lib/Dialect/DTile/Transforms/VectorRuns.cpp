@@ -3,12 +3,12 @@
 #include "VectorRuns.h"
 
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
+#include "Deplodock/Dialect/DTile/Transforms/BankConflicts.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <map>
@@ -95,46 +95,6 @@ bool dtile::isAlignedGlobalBuffer(KernelOp kernel, Value buffer, int64_t width,
                             width);
 }
 
-namespace {
-
-/// An index expression as a sum: a coefficient per dim and symbol
-/// position, one per term not linear in them, and a constant.
-struct Terms {
-  SmallVector<int64_t> positions;
-  std::map<const void *, int64_t> opaque;
-  int64_t constant = 0;
-};
-
-/// Adds `factor` times `expr` to `terms`; false on an overflow.
-bool addTerms(AffineExpr expr, int64_t factor, unsigned numDims, Terms &terms) {
-  if (auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
-      sum && sum.getKind() == AffineExprKind::Add)
-    return addTerms(sum.getLHS(), factor, numDims, terms) &&
-           addTerms(sum.getRHS(), factor, numDims, terms);
-  auto add = [](int64_t &into, int64_t value) {
-    return !llvm::AddOverflow(into, value, into);
-  };
-  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    int64_t value;
-    return !llvm::MulOverflow(c.getValue(), factor, value) &&
-           add(terms.constant, value);
-  }
-  if (auto product = dyn_cast<AffineBinaryOpExpr>(expr);
-      product && product.getKind() == AffineExprKind::Mul)
-    if (auto c = dyn_cast<AffineConstantExpr>(product.getRHS())) {
-      int64_t scaled;
-      return !llvm::MulOverflow(c.getValue(), factor, scaled) &&
-             addTerms(product.getLHS(), scaled, numDims, terms);
-    }
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return add(terms.positions[dim.getPosition()], factor);
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-    return add(terms.positions[numDims + symbol.getPosition()], factor);
-  return add(terms.opaque[expr.getAsOpaquePointer()], factor);
-}
-
-} // namespace
-
 SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
                                              int64_t width,
                                              function_ref<bool(Value)> accept) {
@@ -145,16 +105,18 @@ SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
     if (!access || !accept(access->buffer) || access->map.getNumResults() == 0)
       return;
     AffineMap map = access->map;
-    Terms terms;
-    terms.positions.assign(map.getNumDims() + map.getNumSymbols(), 0);
-    if (!addTerms(map.getResults().back(), 1, map.getNumDims(), terms))
+    std::optional<AffineTerms> terms = splitAffineExpr(
+        map.getResults().back(), map.getNumDims(), map.getNumSymbols());
+    if (!terms)
       return;
     // Coefficients by operand value: one value may fill several positions.
     // A non-linear term is keyed by its expression (the operands, also in
     // the key, give it its value).
-    std::map<const void *, int64_t> byValue = terms.opaque;
+    std::map<const void *, int64_t> byValue;
+    for (auto [term, coeff] : terms->nonlinear)
+      byValue[term.getAsOpaquePointer()] += coeff;
     for (auto [i, operand] : llvm::enumerate(access->indices))
-      byValue[operand.getAsOpaquePointer()] += terms.positions[i];
+      byValue[operand.getAsOpaquePointer()] += terms->coeffs[i];
     Operation *anchor = anchorOf(op);
     RunKey key{{anchor->getBlock(), 0},
                {access->buffer.getAsOpaquePointer(), 0}};
@@ -170,7 +132,7 @@ SmallVector<VectorRun> dtile::findVectorRuns(KernelOp kernel, bool stores,
       key.push_back({outer.getAsOpaquePointer(), 0});
     for (Value operand : access->indices)
       key.push_back({operand.getAsOpaquePointer(), -1});
-    byKey[key].try_emplace(terms.constant, op);
+    byKey[key].try_emplace(terms->constant, op);
   });
   SmallVector<VectorRun> runs;
   for (auto &[key, members] : byKey)

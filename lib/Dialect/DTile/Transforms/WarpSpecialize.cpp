@@ -7,7 +7,9 @@
 // (DTileToDKernel/TmaCopies.cpp). The rule decides it and stamps the knobs;
 // the Tile IR stays as it is. Forks: skip; apply; apply with setmaxnreg,
 // whose register count for the consumers it computes here. Never the
-// heuristic's choice: nothing is measured on a GPU yet.
+// heuristic's choice: it gained 1.04x on the H200 where wgmma_wait=1
+// gained 1.09x (the text in Rules.td); cluster_multicast may then pair its
+// blocks.
 //
 //===----------------------------------------------------------------------===//
 

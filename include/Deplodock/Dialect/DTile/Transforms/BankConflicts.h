@@ -17,6 +17,7 @@
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,19 @@ constexpr int64_t kBankBytes = 4;
 /// address each active lane reads or writes (at most 32; accesses no wider
 /// than a bank). 1 when there are no lanes.
 int64_t bankConflictDegree(llvm::ArrayRef<int64_t> byteAddresses);
+
+/// An affine expression as a sum: a coefficient per dimension, then per
+/// symbol, one per term that is not linear in them (keyed by that term,
+/// e.g. `d0 floordiv 4`), and a constant.
+struct AffineTerms {
+  llvm::SmallVector<int64_t> coeffs;
+  llvm::MapVector<mlir::AffineExpr, int64_t> nonlinear;
+  int64_t constant = 0;
+};
+
+/// `expr` split into its terms; nullopt when a coefficient overflows.
+std::optional<AffineTerms>
+splitAffineExpr(mlir::AffineExpr expr, unsigned numDims, unsigned numSymbols);
 
 /// `expr` as the coefficients of its dimensions, then of its symbols, then
 /// its constant term; nullopt when it is not a linear function of them.
