@@ -158,6 +158,25 @@ class Rules(unittest.TestCase):
         message["launches"][0]["params"][-1]["tma"]["box"] = [2, 257]
         self.assertIsNotNone(rules.request_refusal(message, blob))
 
+    def test_no_session_asks_for_a_crash(self):
+        # A mutation may write "crash" (an edge string) into fake.fault: the
+        # fake device then aborts the worker on purpose (fuzz seed 43,
+        # worker #302); sessions drop such faults.
+        message = {"type": "bench", "fake": {"fault": "crash", "phase": "x"}}
+        self.assertEqual(protocol.drop_process_fault(message),
+                         {"type": "bench", "fake": {"phase": "x"}})
+        kept = {"fake": {"fault": "compile_fail"}}
+        self.assertEqual(protocol.drop_process_fault(kept), kept)
+        self.assertEqual(protocol.drop_process_fault("x"), "x")
+        for index in range(400):
+            data, _ = protocol._session(
+                random.Random("43:worker:%d" % index))
+            for message, _ in frames.decode_all(data)[0]:
+                fake = message.get("fake") if isinstance(message, dict) else None
+                if isinstance(fake, dict):
+                    self.assertNotIn(fake.get("fault"),
+                                     protocol.PROCESS_FAULTS, index)
+
     def test_result_rules(self):
         request, _ = self.request()
         timing = {"launch": -1, "median_us": 2, "min_us": 1, "max_us": 3,

@@ -100,6 +100,21 @@ def seed_requests():
     return seeds
 
 
+# The fake device's faults that take the worker process down on purpose
+# (to test the parent's recovery, lib/Runtime/Worker.cpp): a mutation that
+# writes one of these names into `fake.fault` asks for a crash, not a
+# defect, so sessions drop it.
+PROCESS_FAULTS = ("crash", "segfault", "exit", "hang", "garbage")
+
+
+def drop_process_fault(message):
+    """`message` without a `fake.fault` that takes the process down."""
+    fake = message.get("fake") if isinstance(message, dict) else None
+    if isinstance(fake, dict) and fake.get("fault") in PROCESS_FAULTS:
+        del fake["fault"]
+    return message
+
+
 STATUS_OF_FAULT = {None: "ok", "compile_fail": "compile_fail",
                    "launch_fail": "launch_fail", "wrong": "wrong_result",
                    "sticky": "launch_fail", "kernel_hang": "timeout"}
@@ -128,7 +143,7 @@ def _session(rng: random.Random):
             if what != frames.NOTHING:
                 whats.append(what)
                 mutated = True
-        packed = message
+        packed = drop_process_fault(message)
         encoded = frames.encode(packed, blob)
         raw = rng.random() < 0.15
         if raw:

@@ -103,8 +103,16 @@ RooflineEstimate costmodel::estimateLatency(const KernelProfile &p,
       work * p.sharedBytesPerBlock / (d.sharedBytesPerSMPerClock * clock) * 1e6;
   // Latency: the warps of a round run side by side, each thread's accesses
   // one after another (as far as they do not overlap).
+  // A thread whose private arrays exceed its registers (nvcc spills) has
+  // none left to keep shared loads in flight: each is waited for alone.
+  // Measured (H200): FP32 attention at head dim 128 with a whole row a
+  // thread, staging K and V, took 4.1-4.3x the estimate with overlapped
+  // loads where head dim 64 (no spill) took 1.8-2.1x; unstaged (s32) both
+  // took 2.6-2.7x, so global loads keep their overlap.
+  double sharedLoads = p.registers > registerCap ? p.unoverlappedSharedLoads
+                                                 : p.serialSharedLoads;
   double serial = p.serialGlobalLoads * d.globalLatencyClocks +
-                  p.serialSharedLoads * d.sharedLatencyClocks +
+                  sharedLoads * d.sharedLatencyClocks +
                   p.copyWaits * d.copyLatencyClocks +
                   p.clusterReleaseWaits * d.clusterReleaseClocks + p.syncClocks;
   e.latencyUs = rounds * serial / clock * spill * 1e6;

@@ -180,6 +180,13 @@ private:
     return std::max<double>(most, double(llvm::divideCeil(lanes * bytes, 128)));
   }
 
+  /// Counts `count` shared loads a thread waits for, overlapping `overlap`
+  /// at a time, and each alone.
+  void countSharedLoads(double count, double overlap) {
+    profile.serialSharedLoads += count / overlap;
+    profile.unoverlappedSharedLoads += count;
+  }
+
   /// Counts a memory access run `count` times per thread.
   void access(Value memref, ValueRange indices, int64_t bytes, double count,
               bool isLoad, double overlap, double globalWeight = 1) {
@@ -195,7 +202,7 @@ private:
       profile.sharedBytesPerBlock +=
           count * warpsPerBlock * wavefronts(memref, indices, bytes) * 128;
       if (isLoad)
-        profile.serialSharedLoads += count / overlap;
+        countSharedLoads(count, overlap);
       break;
     case Space::Local:
       // A private array stays in registers only while every index is a
@@ -438,7 +445,7 @@ private:
             // 8 x 8 matrices of 16-bit elements, 128 bytes each.
             profile.sharedBytesPerBlock +=
                 count * warpsPerBlock * load.getNumMatrices() * 128;
-            profile.serialSharedLoads += count / overlap;
+            countSharedLoads(count, overlap);
           })
           .Case([&](gpu::BarrierOp) { profile.syncClocks += count * 20; })
           .Case([&](dkernel::WarpReduceOp reduce) {

@@ -26,6 +26,7 @@
 // CHECKED: bf16-narrow: 5 cases x 5 variants checked
 // CHECKED: fp8-tiles: 5 cases x 6 variants checked
 // CHECKED: bf16-clusters: 6 cases x 7 variants checked
+// CHECKED: fp32-attention-split-d: 4 cases x 6 variants checked
 // CHECKED: fp32-rows: 2 cases x 6 variants checked
 
 // PACKED: fp32-rows: 2 cases x 6 variants checked
@@ -44,5 +45,5 @@
 // REFUSED: fp32-rows: softmax.qwen.s128 [default] refused: x.mlir:1:1: error: refused here
 // REFUSED: fp32-rows: 2 cases x 6 variants checked
 
-// UNKNOWN: error: no sweep named no-such-sweep (known: fp32-splits, fp32-attention, bf16-narrow, fp8-tiles, bf16-clusters, fp32-rows)
+// UNKNOWN: error: no sweep named no-such-sweep (known: fp32-splits, fp32-attention, bf16-narrow, fp8-tiles, bf16-clusters, fp32-attention-split-d, fp32-rows)
 // NONE: error: name the sweeps to run (--list shows them)

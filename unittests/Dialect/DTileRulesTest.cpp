@@ -273,6 +273,7 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "cooperative_reduce",
                                            "attention_mma",
                                            "attention_blocks",
+                                           "attention_split_d",
                                            "blockify_launch",
                                            "chunk_reduce",
                                            "register_tile",

@@ -92,6 +92,10 @@ struct KernelProfile {
   /// of barriers and shuffles.
   double serialGlobalLoads = 0;
   double serialSharedLoads = 0;
+  /// The shared loads, each waited for alone: where the thread's private
+  /// arrays take every register it may have, none is left to keep another
+  /// load in flight.
+  double unoverlappedSharedLoads = 0;
   /// Per thread: whole latencies of asynchronous copies (TMA, cp.async)
   /// waited for. A K loop whose stages rotate through d slots waits one
   /// before its first step and then 1 / (d - 1) of one per step: d - 1

@@ -430,6 +430,41 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
               "(32, 16, 16, 2)}";
 }
 
+def DTileAttentionSplitD : TileRule<"dtile-attention-split-d",
+    "attention_split_d", "share each query row of an attention kernel by its "
+    "head dimension among threads (fork: 1 / 4 / 8 / 16 threads)", [
+  Knob<"split_d", KnobInt, "threads sharing the head dimension of one query "
+       "row of an attention kernel, each holding every split_d-th element of "
+       "its query and accumulators (1: no split)", 1, 32, KnobCostLog2>]> {
+  let description = [{
+    After attention_blocks, a thread that owns a query row holds its query
+    and its accumulators: two head dimensions of registers, 256 at head
+    dimension 128 in f32, more than a thread has (nvcc spills and keeps no
+    load in flight). With split_d = H, H threads, neighbouring lanes on a new
+    innermost thread axis `hd`, share each row: lane h keeps elements h,
+    h + H, ... of every private head-dimension buffer (the query row, the
+    accumulators), every loop over a head dimension walks the lane's
+    elements (consecutive lanes reading consecutive elements of a key or
+    value row), and a loop summing over one (q.k) ends in a dtile.combine
+    over the lanes that gives each the whole score. The online softmax's
+    maximum and sum are then computed alike by every lane of the row, and
+    each lane rescales and stores its own accumulators: the dot product is
+    summed in another order, the rest is unchanged. Legal where a thread's
+    private buffers, each a row of at least two elements a lane that H
+    divides, take more than its register budget with 24 more registers (as
+    the cost model counts: head dimension 128 in f32, not 64, nor a 16-bit
+    query row), and are read and written only at the variable of a loop
+    over their extent; no such loop is inside another or holds a combine
+    (split_kv's merge), one that sums starts from its identity and is under
+    no condition that differs between threads, and every store to memory is
+    in one, indexed by its variable; with the block's threads times H a
+    whole number of warps within the target's limit. Options 1, then 4, 8
+    and 16; list-forks says why not. Heuristic: 1 (no GPU measurement yet;
+    `bench/sweeps.py fp32-attention-split-d`).
+  }];
+  let forks = "attention_split_d: split_d in {1*, 4, 8, 16}";
+}
+
 def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
     "run a half-precision online softmax's q.k^T and p.v on warp-level "
     "mma.sync (fork: tensor cores or SIMT, warps, key block)", [
@@ -1014,8 +1049,9 @@ def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
 /// them) and precedes pad_smem, which keeps its vectors aligned; tma_copy follows async_copy and applies only
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
 /// attention_blocks takes the place of blockify_launch for online-softmax
-/// kernels, so it runs first; stage_inputs then stages its key steps, and
-/// causal_bound ends them at the diagonal once every stage is placed.
+/// kernels, so it runs first; attention_split_d then shares its rows by the
+/// head dimension (its threads set); stage_inputs then stages its key steps,
+/// and causal_bound ends them at the diagonal once every stage is placed.
 /// attention_mma runs before attention_blocks: it maps a half online
 /// softmax whole onto mma.sync or leaves it to attention_blocks.
 /// wgmma_async runs first: it maps a half matmul (K- or MN-major operands)
@@ -1039,6 +1075,7 @@ def TileRulePipeline {
     DTileCooperativeReduce,
     DTileAttentionMma,
     DTileAttentionBlocks,
+    DTileAttentionSplitD,
     DTileBlockifyLaunch,
     DTileChunkReduce,
     DTileRegisterTile,

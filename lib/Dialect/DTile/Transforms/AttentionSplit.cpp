@@ -248,16 +248,7 @@ LogicalResult dtile::splitKeysOverThreads(KernelOp kernel, dloop::ForOp keys,
                                 "under a condition; split_kv cannot merge "
                                 "them there");
   TileOp tile = kernel.getTile();
-  SmallVector<Axis> threadAxes = getThreadAxes(tile);
-  threadAxes.push_back({"kv", splits});
-  tile = rebuildTile(tile, getBlockAxes(tile), threadAxes,
-                     [&](OpBuilder &b, Location, ValueRange blockCoords,
-                         ValueRange threadCoords) {
-                       SmallVector<Value> old(blockCoords);
-                       llvm::append_range(old, threadCoords.drop_back());
-                       return std::make_pair(b.getBlock(), old);
-                     });
-  Value kv = tile.getThreadCoord(threadAxes.size() - 1);
+  Value kv = addInnermostThreadAxis(tile, "kv", splits);
 
   // Thread kv takes keys kv, kv + S, ... of each step.
   OpBuilder b(inner);

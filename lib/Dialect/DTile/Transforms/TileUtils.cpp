@@ -195,6 +195,20 @@ void dtile::cleanupKernel(KernelOp kernel) {
   eliminateCommonSubExpressions(rewriter, dominance, kernel);
 }
 
+Value dtile::addInnermostThreadAxis(TileOp &tile, StringRef name,
+                                    int64_t extent) {
+  SmallVector<Axis> threadAxes = getThreadAxes(tile);
+  threadAxes.push_back({name.str(), extent});
+  tile = rebuildTile(tile, getBlockAxes(tile), threadAxes,
+                     [&](OpBuilder &b, Location, ValueRange blockCoords,
+                         ValueRange threadCoords) {
+                       SmallVector<Value> old(blockCoords);
+                       llvm::append_range(old, threadCoords.drop_back());
+                       return std::make_pair(b.getBlock(), old);
+                     });
+  return tile.getThreadCoord(threadAxes.size() - 1);
+}
+
 SmallVector<Axis> dtile::getBlockAxes(TileOp tile) {
   SmallVector<Axis> axes;
   for (auto [name, extent] :

@@ -119,6 +119,11 @@ using TileBodyBuilder =
 TileOp rebuildTile(TileOp tile, llvm::ArrayRef<Axis> blockAxes,
                    llvm::ArrayRef<Axis> threadAxes, TileBodyBuilder build);
 
+/// Rebuilds `tile` with a new innermost thread axis `name` of `extent`
+/// (neighbouring lanes), the body unchanged; returns its coordinate.
+mlir::Value addInnermostThreadAxis(TileOp &tile, llvm::StringRef name,
+                                   int64_t extent);
+
 /// The block and thread axes of `tile`.
 llvm::SmallVector<Axis> getBlockAxes(TileOp tile);
 llvm::SmallVector<Axis> getThreadAxes(TileOp tile);
