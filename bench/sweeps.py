@@ -122,7 +122,8 @@ SWEEPS: dict[str, Sweep] = {
         "4-16 threads (attention_split_d, new): Qwen's head dim 128 default "
         "(a whole row a thread: 255 registers and spills) ran at 0.27-0.54x "
         "eager (naive s512, s128; sdpa s512), and the model (v11, within 5% "
-        "of those runs) estimates the split rows 4-5x faster",
+        "of those runs) estimates the split rows 4-5x faster, and 8x with "
+        "two rows a thread (attention_rows, new) reading each key once",
         target="sm_90",
         cases=("sdpa.qwen.s512", "naive_attn.qwen.s512", "sdpa.qwen.s128",
                "naive_attn.qwen.s128"),
@@ -131,7 +132,11 @@ SWEEPS: dict[str, Sweep] = {
                   ("d8q32k32", "BQ=32,BKV=32,split_kv=1,split_d=8"),
                   ("d4q32k16", "BQ=32,BKV=16,split_kv=1,split_d=4"),
                   ("d4q64k16", "BQ=64,BKV=16,split_kv=1,split_d=4"),
-                  ("d16q32k16", "BQ=32,BKV=16,split_kv=1,split_d=16"))),
+                  ("d16q32k16", "BQ=32,BKV=16,split_kv=1,split_d=16"),
+                  ("d8q64k16r2", "BQ=64,BKV=16,split_kv=1,split_d=8,"
+                   "rows_per_thread=2"),
+                  ("d4q64k16r2", "BQ=64,BKV=16,split_kv=1,split_d=4,"
+                   "rows_per_thread=2"))),
     "fp32-rows": Sweep(
         why="FP32 softmax over rows of 128 (0.82-0.90x eager): threads a "
         "row, rows a block",

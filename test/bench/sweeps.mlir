@@ -26,7 +26,7 @@
 // CHECKED: bf16-narrow: 5 cases x 5 variants checked
 // CHECKED: fp8-tiles: 5 cases x 6 variants checked
 // CHECKED: bf16-clusters: 6 cases x 7 variants checked
-// CHECKED: fp32-attention-split-d: 4 cases x 6 variants checked
+// CHECKED: fp32-attention-split-d: 4 cases x 8 variants checked
 // CHECKED: fp32-rows: 2 cases x 6 variants checked
 
 // PACKED: fp32-rows: 2 cases x 6 variants checked

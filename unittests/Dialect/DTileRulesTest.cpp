@@ -274,6 +274,7 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "attention_mma",
                                            "attention_blocks",
                                            "attention_split_d",
+                                           "attention_rows",
                                            "blockify_launch",
                                            "chunk_reduce",
                                            "register_tile",

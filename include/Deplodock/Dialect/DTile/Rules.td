@@ -465,6 +465,34 @@ def DTileAttentionSplitD : TileRule<"dtile-attention-split-d",
   let forks = "attention_split_d: split_d in {1*, 4, 8, 16}";
 }
 
+def DTileAttentionRows : TileRule<"dtile-attention-rows", "attention_rows",
+    "deal several query rows of an attention kernel to each thread, which "
+    "then reads each key and value element once for all of them (fork: 1 / "
+    "2 / 4 rows)", [
+  Knob<"rows_per_thread", KnobInt, "query rows each thread of an attention "
+       "kernel owns, reading each key and value element once for all of "
+       "them", 1, 8, KnobCostLog2>]> {
+  let description = [{
+    After attention_blocks (and attention_split_d) each thread owns one
+    query row, so each key or value element it reads from a slab feeds one
+    multiply-add: a shared load a multiply-add, a quarter of what the FP32
+    pipes could do. With rows_per_thread = R the block's rows axis shrinks
+    R times and the tile body is unrolled and jammed over R rows: thread t
+    owns rows t, t + BQ / R, ... of the block; every loop becomes one loop
+    holding the R rows' bodies, carrying their values R times over (a row's
+    running maximum and sum, a q.k partial sum), and an operation that
+    computes the same for every row (a key or value element's load, an
+    index) is emitted once, so that one load feeds R multiply-adds. Each
+    row's arithmetic and its order are unchanged. Legal on an online
+    softmax whose threads own whole rows' keys (split_kv = 1; split_d's
+    lanes are kept), R dividing the rows of a block, the remaining threads
+    whole warps, and R rows' private buffers with 24 registers within a
+    thread's budget. Options 1, then 2 and 4; list-forks says why not.
+    Heuristic: 1 (no GPU measurement yet).
+  }];
+  let forks = "attention_rows: rows_per_thread in {1*, 2, 4}";
+}
+
 def DTileAttentionMma : TileRule<"dtile-attention-mma", "attention_mma",
     "run a half-precision online softmax's q.k^T and p.v on warp-level "
     "mma.sync (fork: tensor cores or SIMT, warps, key block)", [
@@ -1050,7 +1078,8 @@ def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
 /// where it did not; split_inner_for_swizzle lays out the TMA slabs.
 /// attention_blocks takes the place of blockify_launch for online-softmax
 /// kernels, so it runs first; attention_split_d then shares its rows by the
-/// head dimension (its threads set); stage_inputs then stages its key steps,
+/// head dimension (its threads set) and attention_rows deals several rows
+/// to a thread; stage_inputs then stages its key steps,
 /// and causal_bound ends them at the diagonal once every stage is placed.
 /// attention_mma runs before attention_blocks: it maps a half online
 /// softmax whole onto mma.sync or leaves it to attention_blocks.
@@ -1076,6 +1105,7 @@ def TileRulePipeline {
     DTileAttentionMma,
     DTileAttentionBlocks,
     DTileAttentionSplitD,
+    DTileAttentionRows,
     DTileBlockifyLaunch,
     DTileChunkReduce,
     DTileRegisterTile,

@@ -100,9 +100,6 @@ bool indexesBy(dloop::StoreOp store, Value var) {
   return false;
 }
 
-/// Registers a thread holds besides its private arrays (indices, pointers,
-/// the softmax's running values), as the cost model counts them.
-constexpr int64_t kBaseRegisters = 24;
 
 llvm::Error refuse(const llvm::Twine &why) {
   return llvm::createStringError(why);
@@ -144,7 +141,7 @@ llvm::Expected<HeadLoops> planSplitD(KernelOp kernel, TargetAttr target,
     return refuse("it has no private head-dimension buffer");
   // Only rows a thread cannot hold in registers (which nvcc would spill).
   int64_t budget = getRegisterBudget(target, tile.getNumThreads());
-  if (kBaseRegisters + words <= budget)
+  if (kBaseThreadRegisters + words <= budget)
     return refuse("a thread's rows (" + llvm::Twine(words) +
                   " words) fit its " + llvm::Twine(budget) + " registers");
   int64_t threads = tile.getNumThreads() * lanes;

@@ -59,6 +59,10 @@ llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);
 /// tensor-core rules start from); else why not.
 llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
 
+/// Registers a thread holds besides its private arrays (indices, pointers,
+/// running values), as the cost model counts them.
+constexpr int64_t kBaseThreadRegisters = 24;
+
 /// The registers each thread of a block of `threads` may hold on `target`:
 /// the per-thread limit, or its share of the SM's file when one such block
 /// is resident (what __launch_bounds__(threads) lets ptxas assume), in the
