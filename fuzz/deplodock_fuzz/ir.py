@@ -45,6 +45,13 @@ def make_seeds(src_root: str, bin_dir: str, out_dir: str) -> list:
                               check=True, capture_output=True,
                               text=True).stdout
         sources.append((name, text))
+    # Head dimension 128 in f32: rows a thread cannot hold, where the
+    # attention rules that split them (attention_split_d, attention_rows)
+    # apply; the examples' head dimension 64 fits.
+    sources.append(("sdpa_d128", subprocess.run(
+        [sys.executable, generate, "--small", "sdpa", "--dims",
+         "D=128,NH=2,NKV=1"], check=True, capture_output=True,
+        text=True).stdout))
     examples = os.path.join(src_root, "examples")
     for file in sorted(os.listdir(examples)):
         name = file[:-len(".mlir")]
