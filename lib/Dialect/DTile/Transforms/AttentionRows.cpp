@@ -29,7 +29,6 @@ using namespace deplodock::dtile;
 
 namespace {
 
-
 /// Unrolls and jams ops over R rows, each with its own mapping.
 class RowJammer {
 public:

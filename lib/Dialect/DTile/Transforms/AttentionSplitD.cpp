@@ -100,7 +100,6 @@ bool indexesBy(dloop::StoreOp store, Value var) {
   return false;
 }
 
-
 llvm::Error refuse(const llvm::Twine &why) {
   return llvm::createStringError(why);
 }
