@@ -163,11 +163,12 @@ class Rules(unittest.TestCase):
         # fake device then aborts the worker on purpose (fuzz seed 43,
         # worker #302); sessions drop such faults.
         message = {"type": "bench", "fake": {"fault": "crash", "phase": "x"}}
-        self.assertEqual(protocol.drop_process_fault(message),
-                         {"type": "bench", "fake": {"phase": "x"}})
+        self.assertTrue(protocol.drop_process_fault(message))
+        self.assertEqual(message, {"type": "bench", "fake": {"phase": "x"}})
         kept = {"fake": {"fault": "compile_fail"}}
-        self.assertEqual(protocol.drop_process_fault(kept), kept)
-        self.assertEqual(protocol.drop_process_fault("x"), "x")
+        self.assertFalse(protocol.drop_process_fault(kept))
+        self.assertEqual(kept, {"fake": {"fault": "compile_fail"}})
+        self.assertFalse(protocol.drop_process_fault("x"))
         for index in range(400):
             data, _ = protocol._session(
                 random.Random("43:worker:%d" % index))

@@ -107,12 +107,14 @@ def seed_requests():
 PROCESS_FAULTS = ("crash", "segfault", "exit", "hang", "garbage")
 
 
-def drop_process_fault(message):
-    """`message` without a `fake.fault` that takes the process down."""
+def drop_process_fault(message) -> bool:
+    """Drops from `message` a `fake.fault` that takes the process down;
+    whether there was one."""
     fake = message.get("fake") if isinstance(message, dict) else None
     if isinstance(fake, dict) and fake.get("fault") in PROCESS_FAULTS:
         del fake["fault"]
-    return message
+        return True
+    return False
 
 
 STATUS_OF_FAULT = {None: "ok", "compile_fail": "compile_fail",
@@ -143,7 +145,9 @@ def _session(rng: random.Random):
             if what != frames.NOTHING:
                 whats.append(what)
                 mutated = True
-        packed = drop_process_fault(message)
+        if drop_process_fault(message):
+            whats.append("process fault dropped")
+        packed = message
         encoded = frames.encode(packed, blob)
         raw = rng.random() < 0.15
         if raw:

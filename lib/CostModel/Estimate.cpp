@@ -102,9 +102,9 @@ RooflineEstimate costmodel::estimateLatency(const KernelProfile &p,
   e.sharedUs =
       work * p.sharedBytesPerBlock / (d.sharedBytesPerSMPerClock * clock) * 1e6;
   // Latency: the warps of a round run side by side, each thread's accesses
-  // one after another (as far as they do not overlap).
-  // A thread whose private arrays exceed its registers (nvcc spills) has
-  // none left to keep shared loads in flight: each is waited for alone.
+  // one after another (as far as they do not overlap). A thread whose
+  // private arrays exceed its registers (nvcc spills) has none left to keep
+  // shared loads in flight: each is waited for alone.
   // Measured (H200): FP32 attention at head dim 128 with a whole row a
   // thread, staging K and V, took 4.1-4.3x the estimate with overlapped
   // loads where head dim 64 (no spill) took 1.8-2.1x; unstaged (s32) both

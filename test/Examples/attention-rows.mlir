@@ -14,6 +14,10 @@
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=64,BKV=16,split_kv=2,rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WITH-KV
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=128,BKV=16,split_kv=1,split_d=4,rows_per_thread=4" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REGISTERS
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,split_kv=1,rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WARPS
+/// Three query rows (a block of them) are no pairs; a matmul is no online
+/// softmax.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims SQ=3,S=40,D=128,NH=1,NKV=1 | not deplodock-opt --lower-to-tile="target=sm_90 knobs=BQ=3,BKV=40,split_kv=1,rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ODD
+// RUN: not deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_90 knobs=rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NO-SOFTMAX
 
 /// Numbers on the SIMT interpreter against the tensor program: causal and
 /// not, grouped-query heads, odd lengths (37 and 100: masked rows in a
@@ -40,7 +44,7 @@
 // RUN: FileCheck %s --check-prefix=CUDA < %t.rows.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -cubin -Xptxas -v -o %t.rows.cubin %t.rows.cu 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-/// 8 rows of 8 lanes... with 32-word rows: 1, 2 and 4 rows a thread; with
+/// 64 rows of 8 lanes each (32 words a row): 1, 2 and 4 rows a thread; with
 /// split_d = 4 (64-word rows), 4 rows pass the registers. Not with
 /// split_kv's threads a row (the default here).
 // FORKS: remark: @sdpa_0_reduce: attention_rows: rows_per_thread in {1*, 2, 4}
@@ -78,6 +82,8 @@
 
 // WITH-KV: error: 'dtile.kernel' op knob rows_per_thread=2: attention_rows cannot deal rows of @sdpa_0_reduce: its rows' keys are split over threads (split_kv)
 // REGISTERS: error: 'dtile.kernel' op knob rows_per_thread=4: attention_rows cannot deal rows of @sdpa_0_reduce: 4 rows of 64 words pass a thread's 255 registers
+// ODD: error: 'dtile.kernel' op knob rows_per_thread=2: attention_rows cannot deal rows of @sdpa_0_reduce: 3 rows a block are no multiple of 2
+// NO-SOFTMAX: error: 'dtile.kernel' op knob rows_per_thread=2: attention_rows cannot deal rows of @matmul_0_reduce: it is no online softmax dealt to threads
 // WARPS: error: 'dtile.kernel' op knob rows_per_thread=2: attention_rows cannot deal rows of @sdpa_0_reduce: 16 threads a block are no whole number of warps
 
 // NUM1-NOT: FAIL

@@ -14,6 +14,10 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower=target=sm_90 | FileCheck %s --check-prefix=DEFAULT
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=16,BKV=16,split_kv=2,split_d=4" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WITH-KV
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=128,BKV=16,split_kv=1,split_d=16" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=TOO-MANY
+/// Head dimension 120 has no 16 lanes of whole elements; a matmul has no
+/// private rows.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37,D=120,NH=2,NKV=1 | not deplodock-opt --lower-to-tile="target=sm_90 knobs=BQ=32,BKV=16,split_kv=1,split_d=16" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=LANES
+// RUN: not deplodock-opt %deplodock_src_root/examples/matmul.mlir --lower-to-tile="target=sm_90 knobs=split_d=4" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NO-ROWS
 /// Head dimension 64 (128 floats a row) fits a thread: nothing to split.
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37,D=64 | deplodock-opt --lower-to-loop | not deplodock-opt --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,split_kv=1,split_d=4" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=FITS
 
@@ -73,6 +77,8 @@
 
 // WITH-KV: error: 'dtile.kernel' op knob split_d=4: attention_split_d cannot split the rows of @sdpa_0_reduce: a loop over a private buffer combines across threads (split_kv's merge)
 // TOO-MANY: error: 'dtile.kernel' op knob split_d=16: attention_split_d cannot split the rows of @sdpa_0_reduce: 2048 threads a block (128 x 16) are not whole warps within 1024
+// LANES: error: 'dtile.kernel' op knob split_d=16: attention_split_d cannot split the rows of @sdpa_0_reduce: a private buffer is no row of at least two elements a lane for 16 lanes
+// NO-ROWS: error: 'dtile.kernel' op knob split_d=4: attention_split_d cannot split the rows of @matmul_0_reduce: it has no private head-dimension buffer
 // FITS: error: 'dtile.kernel' op knob split_d=4: attention_split_d cannot split the rows of @sdpa_0_reduce: a thread's rows (128 words) fit its 255 registers
 
 // NUM1-NOT: FAIL

@@ -278,6 +278,9 @@ TEST_F(RooflineModelTest, BankConflictsCostWavefronts) {
 TEST_F(RooflineModelTest, CarriedIndicesKeepTheirBankConflicts) {
   KernelProfile carried = profileKernel(kernel("shared_conflicted_carried"));
   EXPECT_DOUBLE_EQ(carried.sharedBytesPerBlock, 4 * 8 * 32 * 128.0);
+  // Its four loads a thread, each waited for alone where registers run out.
+  EXPECT_DOUBLE_EQ(carried.unoverlappedSharedLoads, 4.0);
+  EXPECT_LE(carried.serialSharedLoads, carried.unoverlappedSharedLoads);
 }
 
 TEST_F(RooflineModelTest, CountsFollowLoopsAndBranches) {

@@ -29,7 +29,9 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// Unrolls and jams ops over R rows, each with its own mapping.
+/// Unrolls and jams ops over R rows, each with its own mapping. The rows
+/// were other threads' work, which nothing ordered: any interleaving of
+/// their operations is as valid, so every loop can hold all of them.
 class RowJammer {
 public:
   RowJammer(OpBuilder &b, MutableArrayRef<IRMapping> rows) : b(b), rows(rows) {}
@@ -92,8 +94,6 @@ private:
             dloop::YieldOp::create(b, loc,
                                    inEveryRow(loop.getYield().getValues()));
         });
-    if (std::optional<int64_t> unroll = loop.getUnroll())
-      fused.setUnroll(unroll);
     b.setInsertionPointAfter(fused);
     for (auto [r, row] : llvm::enumerate(rows))
       row.map(loop.getResults(), fused.getResults().slice(r * n, n));
@@ -133,44 +133,37 @@ private:
   MutableArrayRef<IRMapping> rows;
 };
 
-llvm::Error refuse(const llvm::Twine &why) {
-  return llvm::createStringError(why);
-}
-
 /// Why `kernel` cannot take `perThread` rows a thread on `target`, if it
 /// cannot (see the rule).
 llvm::Error checkRows(KernelOp kernel, TargetAttr target, int64_t perThread) {
   TileOp tile = kernel.getTile();
   if (!tile)
-    return refuse("it has no tile");
+    return llvm::createStringError("it has no tile");
   ArrayRef<int64_t> extents = tile.getThreadExtents();
   if (tile.isThreadAxis("kv"))
-    return refuse("its rows' keys are split over threads (split_kv)");
+    return llvm::createStringError(
+        "its rows' keys are split over threads (split_kv)");
   if (extents.empty() || !getOnlineSoftmaxLoop(tile))
-    return refuse("it is no online softmax dealt to threads");
+    return llvm::createStringError("it is no online softmax dealt to threads");
   for (Attribute name : tile.getThreadAxes().getValue().drop_front())
     if (cast<StringAttr>(name).getValue() != "hd")
-      return refuse("its threads are not one a row (with split_d's lanes)");
+      return llvm::createStringError(
+          "its threads are not one a row (with split_d's lanes)");
   if (extents.front() % perThread != 0)
-    return refuse(llvm::Twine(extents.front()) + " rows a block are no " +
-                  "multiple of " + llvm::Twine(perThread));
+    return llvm::createStringError(llvm::Twine(extents.front()) +
+                                   " rows a block are no " + "multiple of " +
+                                   llvm::Twine(perThread));
   int64_t threads = tile.getNumThreads() / perThread;
   if (threads % 32 != 0)
-    return refuse(llvm::Twine(threads) + " threads a block are no whole "
-                                         "number of warps");
-  int64_t words = 0;
-  for (auto buffer : tile.getBody().front().getOps<memref::AllocaOp>())
-    words += llvm::divideCeil(buffer.getType().getNumElements() *
-                                  buffer.getType().getElementTypeBitWidth(),
-                              32);
+    return llvm::createStringError(llvm::Twine(threads) +
+                                   " threads a block are no whole "
+                                   "number of warps");
+  int64_t words = getPrivateWords(tile);
   int64_t budget = getRegisterBudget(target, threads);
   if (kBaseThreadRegisters + perThread * words > budget)
-    return refuse(llvm::Twine(perThread) + " rows of " + llvm::Twine(words) +
-                  " words pass a thread's " + llvm::Twine(budget) +
-                  " registers");
-  if (tile->walk([](StridedForOp) { return WalkResult::interrupt(); })
-          .wasInterrupted())
-    return refuse("it has a loop strided over threads");
+    return llvm::createStringError(
+        llvm::Twine(perThread) + " rows of " + llvm::Twine(words) +
+        " words pass a thread's " + llvm::Twine(budget) + " registers");
   return llvm::Error::success();
 }
 

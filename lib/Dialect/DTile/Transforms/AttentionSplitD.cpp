@@ -100,29 +100,23 @@ bool indexesBy(dloop::StoreOp store, Value var) {
   return false;
 }
 
-llvm::Error refuse(const llvm::Twine &why) {
-  return llvm::createStringError(why);
-}
-
 /// The head loops of `kernel` for `lanes` threads a row on `target`, or why
 /// the rule cannot split it (see the rule).
 llvm::Expected<HeadLoops> planSplitD(KernelOp kernel, TargetAttr target,
                                      int64_t lanes) {
   TileOp tile = kernel.getTile();
   if (!tile)
-    return refuse("it has no tile");
+    return llvm::createStringError("it has no tile");
   HeadLoops head;
   Block &body = tile.getBody().front();
-  int64_t words = 0;
   for (auto buffer : body.getOps<memref::AllocaOp>()) {
     MemRefType type = buffer.getType();
     if (type.getRank() != 1 || !type.hasStaticShape() ||
         type.getDimSize(0) % lanes != 0 || type.getDimSize(0) < 2 * lanes)
-      return refuse("a private buffer is no row of at least two elements a "
-                    "lane for " +
-                    llvm::Twine(lanes) + " lanes");
-    words += llvm::divideCeil(
-        type.getNumElements() * type.getElementTypeBitWidth(), 32);
+      return llvm::createStringError(
+          "a private buffer is no row of at least two elements a "
+          "lane for " +
+          llvm::Twine(lanes) + " lanes");
     head.buffers.push_back(buffer);
     for (Operation *user : buffer->getUsers()) {
       auto index = dyn_cast_or_null<BlockArgument>(getSoleIndex(user));
@@ -131,47 +125,55 @@ llvm::Expected<HeadLoops> planSplitD(KernelOp kernel, TargetAttr target,
                       : dloop::ForOp();
       if (!loop || index != loop.getInductionVar() ||
           loop.getExtent() != type.getDimSize(0))
-        return refuse("a private buffer is accessed other than at the "
-                      "variable of a loop over its extent");
+        return llvm::createStringError(
+            "a private buffer is accessed other than at the "
+            "variable of a loop over its extent");
       head.loops.insert(loop);
     }
   }
   if (head.loops.empty())
-    return refuse("it has no private head-dimension buffer");
+    return llvm::createStringError("it has no private head-dimension buffer");
   // Only rows a thread cannot hold in registers (which nvcc would spill).
+  int64_t words = getPrivateWords(tile);
   int64_t budget = getRegisterBudget(target, tile.getNumThreads());
   if (kBaseThreadRegisters + words <= budget)
-    return refuse("a thread's rows (" + llvm::Twine(words) +
-                  " words) fit its " + llvm::Twine(budget) + " registers");
+    return llvm::createStringError("a thread's rows (" + llvm::Twine(words) +
+                                   " words) fit its " + llvm::Twine(budget) +
+                                   " registers");
   int64_t threads = tile.getNumThreads() * lanes;
   if (threads % 32 != 0 || threads > target.getThreadsPerBlock())
-    return refuse(llvm::Twine(threads) + " threads a block (" +
-                  llvm::Twine(tile.getNumThreads()) + " x " +
-                  llvm::Twine(lanes) + ") are not whole warps within " +
-                  llvm::Twine(target.getThreadsPerBlock()));
+    return llvm::createStringError(llvm::Twine(threads) + " threads a block (" +
+                                   llvm::Twine(tile.getNumThreads()) + " x " +
+                                   llvm::Twine(lanes) +
+                                   ") are not whole warps within " +
+                                   llvm::Twine(target.getThreadsPerBlock()));
   for (dloop::ForOp loop : head.loops) {
     for (Operation *parent = loop->getParentOp(); parent != tile;
          parent = parent->getParentOp()) {
       if (auto outer = dyn_cast<dloop::ForOp>(parent);
           outer && head.loops.contains(outer))
-        return refuse("a loop over a private buffer is inside another");
+        return llvm::createStringError(
+            "a loop over a private buffer is inside another");
       // The lanes of a row combine their sums: all of them must get there
       // (warp shuffles), so no condition that differs between threads.
       if (auto guard = dyn_cast<scf::IfOp>(parent);
           guard && loop.isReduction() &&
           variesByThread(guard.getCondition(), tile))
-        return refuse("a sum over a private buffer is under a condition "
-                      "that differs between threads");
+        return llvm::createStringError(
+            "a sum over a private buffer is under a condition "
+            "that differs between threads");
     }
     if (loop->walk([](CombineOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
-      return refuse("a loop over a private buffer combines across threads "
-                    "(split_kv's merge)");
+      return llvm::createStringError(
+          "a loop over a private buffer combines across threads "
+          "(split_kv's merge)");
     for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
       std::optional<ReduceKind> kind = getAccumulatorKind(loop, i);
       if (!kind || !isIdentity(init, *kind))
-        return refuse("a loop over a private buffer carries a value that is "
-                      "no reduction from its identity");
+        return llvm::createStringError(
+            "a loop over a private buffer carries a value that is "
+            "no reduction from its identity");
     }
   }
   // Every lane stores only its own elements: stores to memory other threads
@@ -188,22 +190,24 @@ llvm::Expected<HeadLoops> planSplitD(KernelOp kernel, TargetAttr target,
     return WalkResult::interrupt();
   });
   if (stores.wasInterrupted())
-    return refuse("it stores to memory outside a loop over a private buffer "
-                  "or not at that loop's variable");
+    return llvm::createStringError(
+        "it stores to memory outside a loop over a private buffer "
+        "or not at that loop's variable");
   return head;
 }
 
 /// Deals each private head-dimension buffer of `kernel`'s tile to `lanes`
 /// threads on a new innermost thread axis `hd`, as `head` plans (see the
 /// rule).
-void splitHeadOverThreads(KernelOp kernel, HeadLoops *head, int64_t lanes) {
+void splitHeadOverThreads(KernelOp kernel, const HeadLoops &head,
+                          int64_t lanes) {
   TileOp tile = kernel.getTile();
   Value lane = addInnermostThreadAxis(tile, "hd", lanes);
 
   // Each buffer, `lanes` times shorter.
   IRMapping mapping;
   llvm::SmallPtrSet<Value, 4> shortBuffers;
-  for (memref::AllocaOp buffer : head->buffers) {
+  for (memref::AllocaOp buffer : head.buffers) {
     OpBuilder b(buffer);
     MemRefType type = buffer.getType();
     auto shorter = memref::AllocaOp::create(
@@ -218,7 +222,7 @@ void splitHeadOverThreads(KernelOp kernel, HeadLoops *head, int64_t lanes) {
   MLIRContext *ctx = kernel.getContext();
   AffineMap element = AffineMap::get(
       2, 0, getAffineDimExpr(0, ctx) * lanes + getAffineDimExpr(1, ctx));
-  for (dloop::ForOp loop : head->loops) {
+  for (dloop::ForOp loop : head.loops) {
     OpBuilder b(loop);
     Location loc = loop.getLoc();
     auto split = dloop::ForOp::create(
@@ -241,8 +245,6 @@ void splitHeadOverThreads(KernelOp kernel, HeadLoops *head, int64_t lanes) {
               store.getIndicesMutable().assign(j);
           });
         });
-    if (unsigned unroll = loop.getUnroll().value_or(0))
-      split.setUnroll(std::min<int64_t>(unroll, split.getExtent()));
     // A sum over the head dimension: the lanes' partial sums combined.
     b.setInsertionPointAfter(split);
     for (auto [i, result] : llvm::enumerate(loop.getResults())) {
@@ -253,7 +255,7 @@ void splitHeadOverThreads(KernelOp kernel, HeadLoops *head, int64_t lanes) {
     }
     loop.erase();
   }
-  for (memref::AllocaOp buffer : head->buffers)
+  for (memref::AllocaOp buffer : head.buffers)
     buffer.erase();
 }
 
@@ -309,7 +311,7 @@ protected:
       llvm::consumeError(head.takeError());
       return failure();
     }
-    splitHeadOverThreads(kernel, &*head, option.splitD);
+    splitHeadOverThreads(kernel, *head, option.splitD);
     cleanupKernel(kernel);
     return success();
   }

@@ -5,6 +5,7 @@
 #include "Deplodock/Dialect/Common/Reductions.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
@@ -193,6 +194,16 @@ void dtile::cleanupKernel(KernelOp kernel) {
   mergeEquivalentGuards(kernel);
   DominanceInfo dominance(kernel);
   eliminateCommonSubExpressions(rewriter, dominance, kernel);
+}
+
+int64_t dtile::getPrivateWords(TileOp tile) {
+  int64_t words = 0;
+  for (auto buffer : tile.getBody().front().getOps<memref::AllocaOp>()) {
+    MemRefType type = buffer.getType();
+    words += llvm::divideCeil(
+        type.getNumElements() * type.getElementTypeBitWidth(), 32);
+  }
+  return words;
 }
 
 Value dtile::addInnermostThreadAxis(TileOp &tile, StringRef name,

@@ -63,6 +63,10 @@ llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
 /// running values), as the cost model counts them.
 constexpr int64_t kBaseThreadRegisters = 24;
 
+/// The 32-bit words of the private arrays (memref.alloca) of `tile`'s body:
+/// what a thread holds in registers once their loops are unrolled.
+int64_t getPrivateWords(TileOp tile);
+
 /// The registers each thread of a block of `threads` may hold on `target`:
 /// the per-thread limit, or its share of the SM's file when one such block
 /// is resident (what __launch_bounds__(threads) lets ptxas assume), in the
