@@ -101,7 +101,7 @@ llvm::Error deplodock::runtime::loadKernels(Device &device, void *module,
 llvm::Expected<BenchResult>
 deplodock::runtime::runBench(Device &device, const BenchRequest &request,
                              llvm::function_ref<void(llvm::StringRef)> progress,
-                             bool &fatal) {
+                             bool &fatal, ContentsCache *contents) {
   fatal = false;
   BenchResult result;
   result.id = request.id;
@@ -174,14 +174,16 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
       device, request.launches, kernels, request.buffers, buffers.pointers);
   if (!steps)
     return failed(steps.takeError());
-  // One buffer's initial contents at a time, so that the host holds no
-  // more than the largest of them beside the request.
+  // One buffer's initial contents at a time: without a cache, the host
+  // holds no more than the largest of them beside the request.
   auto upload = [&]() -> llvm::Error {
     for (auto [pointer, buffer] :
          llvm::zip(buffers.pointers, request.buffers)) {
       std::vector<uint8_t> made;
       llvm::ArrayRef<uint8_t> bytes = buffer.data;
-      if (buffer.init != InitKind::Data)
+      if (contents)
+        bytes = contents->get(buffer);
+      else if (buffer.init != InitKind::Data)
         bytes = made = buffer.initialContents();
       if (llvm::Error error = device.upload(pointer, bytes))
         return error;
@@ -357,6 +359,8 @@ int deplodock::runtime::serveWorker(
     return kWorkerDone;
   }
   bool fake = hello.device->fake;
+  // Every variant of a kernel starts from the same inputs.
+  ContentsCache contents;
   while (true) {
     llvm::Expected<std::optional<Frame>> frame = channel.read(std::nullopt);
     if (!frame) {
@@ -389,7 +393,7 @@ int deplodock::runtime::serveWorker(
         };
         bool fatal = false;
         llvm::Expected<BenchResult> result =
-            runBench(**device, *request, progress, fatal);
+            runBench(**device, *request, progress, fatal, &contents);
         written = channel.write(
             result ? encodeResult(*result)
                    : encodeError(llvm::toString(result.takeError())),

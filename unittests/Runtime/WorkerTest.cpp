@@ -109,6 +109,28 @@ TEST(Worker, VerifiesThenTimesEveryLaunchAndTheWhole) {
   EXPECT_TRUE(run(*device, request).result.compileCached);
 }
 
+TEST(Worker, KeepsTheInitialContentsForTheNextRequest) {
+  std::unique_ptr<Device> device = fakeDevice();
+  BenchRequest request = twoKernels();
+  // x, which no launch writes, comes back as it was uploaded.
+  request.outputs.push_back({0, std::nullopt, std::nullopt});
+  request.returnOutputs = true;
+  ContentsCache contents;
+  for (int i = 0; i < 2; ++i) {
+    bool fatal = false;
+    llvm::Expected<BenchResult> result = runBench(
+        *device, request, [](llvm::StringRef) {}, fatal, &contents);
+    ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+    EXPECT_EQ(result->status, BenchStatus::Ok) << result->detail;
+    ASSERT_EQ(result->outputs.size(), 2u);
+    EXPECT_EQ(result->outputs[1], request.buffers[0].initialContents());
+  }
+  // Made once: the seeded x and the poison of y (z is poison of the same
+  // size); every later upload came from the cache.
+  EXPECT_EQ(contents.getNumMisses(), 2u);
+  EXPECT_EQ(contents.getNumHits(), 4u);
+}
+
 TEST(Worker, WrongResultsAreNeverTimed) {
   std::unique_ptr<Device> device = fakeDevice();
   BenchRequest request = twoKernels();

@@ -10,6 +10,7 @@
 #ifndef DEPLODOCK_RUNTIME_WORKER_H
 #define DEPLODOCK_RUNTIME_WORKER_H
 
+#include "Deplodock/Runtime/ContentsCache.h"
 #include "Deplodock/Runtime/Device.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -20,9 +21,12 @@ namespace deplodock::runtime {
 /// "verify", "time") as it starts. A failed variant is a result with its
 /// status; an Error means the request itself could not run (its reference
 /// program failed); `fatal` is set when the device is unusable afterwards.
+/// The buffers' initial contents come from `contents` when given (kept for
+/// the next request), else are made for this one.
 llvm::Expected<BenchResult>
 runBench(Device &device, const BenchRequest &request,
-         llvm::function_ref<void(llvm::StringRef)> progress, bool &fatal);
+         llvm::function_ref<void(llvm::StringRef)> progress, bool &fatal,
+         ContentsCache *contents = nullptr);
 
 /// Exit codes of the worker.
 enum WorkerExit {
