@@ -15,9 +15,9 @@
 #include "ModelPrior.h"
 #include "VariantEvaluator.h"
 
+#include "Deplodock/CostModel/RooflineModel.h"
 #include "Deplodock/Tuner/ForkTree.h"
 #include "Deplodock/Tuner/KnobsJson.h"
-#include "Deplodock/CostModel/RooflineModel.h"
 #include "Deplodock/Tuner/StructuralKey.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -283,6 +283,14 @@ Tuner::search(Session &s, const TuneOptions &options, size_t budget) {
       return seeds.takeError();
     result.warmStarts = seeds->size();
     search.seedPaths = std::move(*seeds);
+  }
+  // The default, measured before the search, is its first variant whatever
+  // the strategy: random's budget counts it as mcts's does.
+  if (FailureOr<NodeId> fallback = s.space->defaultTerminal();
+      succeeded(fallback)) {
+    SmallVector<unsigned> path = s.space->getPath(*fallback);
+    search.seedPaths.insert(search.seedPaths.begin(),
+                            std::vector<unsigned>(path.begin(), path.end()));
   }
   std::function<bool()> userCancel = options.search.cancelled;
   search.cancelled = [&] {

@@ -13,6 +13,9 @@
 /// winner to start from.
 // RUN: deplodock-tune %s --db=%t/warm.db --max-variants=6 --seed=11 2>&1 | FileCheck %s --check-prefix=WARM
 // RUN: deplodock-tune %s --db=%t/cold.db --max-variants=6 --seed=11 --no-warm-start 2>&1 | FileCheck %s --check-prefix=COLD
+/// The default, measured before any search, counts against random's budget
+/// as against mcts's.
+// RUN: deplodock-tune %s --no-db --search=random --max-variants=4 --patience=0 2>&1 | FileCheck %s --check-prefix=RANDOM
 
 func.func @layer(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor<32x64xf32>, %d: tensor<64x64xf32>, %x: tensor<64xf32>) -> (tensor<16x32xf32>, tensor<32x64xf32>, tensor<64xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -35,3 +38,6 @@ func.func @layer(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor<32x64x
 // WARM: [1/3] layer_0_reduce: 6 variants,
 // WARM: [2/3] layer_1_reduce: 6 variants (1 warm starts)
 // COLD-NOT: warm start
+
+// RANDOM: [1/3] layer_0_reduce: 4 variants,
+// RANDOM: [2/3] layer_1_reduce: 4 variants (1 warm starts),
