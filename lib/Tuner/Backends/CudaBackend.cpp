@@ -29,6 +29,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ThreadPool.h"
 
+#include <chrono>
 #include <limits>
 
 using namespace mlir;
@@ -199,6 +200,8 @@ public:
         variants.size());
     // Which GPU ran each request, for the detail when there are several.
     std::vector<unsigned> ranOn(variants.size(), 0);
+    // Each request's wall time in its worker: where a tune's time goes.
+    std::vector<double> workerSeconds(variants.size(), 0);
     size_t next = 0;
     while (next < variants.size()) {
       // One round: the next request for each worker.
@@ -209,7 +212,11 @@ public:
           round.push_back({next, clients[w++].get()});
         }
       auto run = [&](size_t i, BenchClient *client) {
+        auto begin = std::chrono::steady_clock::now();
         answers[i].emplace(client->measure(*requests[i]));
+        workerSeconds[i] = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - begin)
+                               .count();
       };
       if (round.size() == 1) {
         run(round.front().first, round.front().second);
@@ -254,10 +261,16 @@ public:
       measured.measurement.samples = static_cast<unsigned>(stats.samples);
       measured.meanUs = stats.meanUs;
       measured.varianceUs2 = stats.varianceUs2;
+      std::string compile =
+          result->compileCached
+              ? std::string("compiled before")
+              : llvm::formatv("compiled in {0:F0} ms", result->compileMs).str();
       measured.detail =
-          llvm::formatv("{0} samples, spread {1:P1}{2}{3}{4}", stats.samples,
-                        stats.spread, stats.graph ? ", CUDA graph" : "",
-                        notes[i], gpu)
+          llvm::formatv("{0} samples, spread {1:P1}{2}{3}{4}; {5:F2} s in the "
+                        "worker ({6})",
+                        stats.samples, stats.spread,
+                        stats.graph ? ", CUDA graph" : "", notes[i], gpu,
+                        workerSeconds[i], compile)
               .str();
     }
     if (first)

@@ -28,7 +28,7 @@ func.func @small(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> 
   return %c : tensor<8x8xf32>
 }
 
-// SMALL-ERR: [small_0_reduce] 1/3 {{.*}}: 10.00 us  best 10.00 us * {{.*}} samples, spread {{.*}}, checked against the CPU interpreter
+// SMALL-ERR: [small_0_reduce] 1/3 {{.*}}: 10.00 us  best 10.00 us * {{.*}} samples, spread {{.*}}, checked against the CPU interpreter; {{[0-9]+\.[0-9]+}} s in the worker (compiled in {{[0-9]+}} ms)
 // SMALL-ERR: [small_0_reduce] 3/3 {{.*}}, checked against the CPU interpreter
 // SMALL: kernel default us best us speed-up variants
 // SMALL: small_0_reduce 10.00 10.00 1.00x 3 
