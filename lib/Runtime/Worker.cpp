@@ -101,7 +101,8 @@ llvm::Error deplodock::runtime::loadKernels(Device &device, void *module,
 llvm::Expected<BenchResult>
 deplodock::runtime::runBench(Device &device, const BenchRequest &request,
                              llvm::function_ref<void(llvm::StringRef)> progress,
-                             bool &fatal, ContentsCache *contents) {
+                             bool &fatal, WorkerCaches *caches) {
+  ContentsCache *contents = caches ? &caches->contents : nullptr;
   fatal = false;
   BenchResult result;
   result.id = request.id;
@@ -150,8 +151,14 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
   if (llvm::Error error = loadKernels(device, *module, request.launches,
                                       kernels, &result.kernels))
     return failed(std::move(error));
+  // A reference run on these inputs before gave these outputs.
+  std::string referenceKey =
+      caches ? ReferenceCache::key(request) : std::string();
+  const ReferenceCache::Outputs *referenceOutputs =
+      caches && request.reference ? caches->references.lookup(referenceKey)
+                                  : nullptr;
   llvm::StringMap<Kernel> referenceKernels;
-  if (request.reference) {
+  if (request.reference && !referenceOutputs) {
     bool ignored;
     llvm::Expected<void *> reference = device.loadModule(
         request.reference->source, request.reference->compileOptions, ignored);
@@ -205,24 +212,29 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
   std::vector<std::optional<std::vector<uint8_t>>> expected;
   for (const OutputSpec &output : request.outputs)
     expected.push_back(output.expected);
-  if (request.reference) {
+  if (referenceOutputs) {
+    for (auto [slot, bytes] : llvm::zip(expected, *referenceOutputs))
+      slot = bytes;
+  } else if (request.reference) {
     llvm::Expected<std::vector<Step>> referenceSteps =
         makeSteps(device, request.reference->launches, referenceKernels,
                   request.buffers, buffers.pointers);
     if (!referenceSteps)
       return referenceFailed(referenceSteps.takeError());
     std::unique_ptr<Unit> unit = device.makeUnit(std::move(*referenceSteps));
-    std::vector<std::vector<uint8_t>> contents;
+    std::vector<std::vector<uint8_t>> outputs;
     if (llvm::Error error = upload())
       return referenceFailed(std::move(error));
     if (llvm::Error error = device.run(*unit))
       return referenceFailed(std::move(error));
     if (llvm::Error error = device.synchronize(request.kernelTimeoutS))
       return referenceFailed(std::move(error));
-    if (llvm::Error error = download(contents))
+    if (llvm::Error error = download(outputs))
       return referenceFailed(std::move(error));
-    for (auto [slot, bytes] : llvm::zip(expected, contents))
-      slot = std::move(bytes);
+    for (auto [slot, bytes] : llvm::zip(expected, outputs))
+      slot = bytes;
+    if (caches)
+      caches->references.store(referenceKey, std::move(outputs));
   }
   for (auto [output, bytes] : llvm::zip(request.outputs, expected))
     if (bytes)
@@ -359,8 +371,9 @@ int deplodock::runtime::serveWorker(
     return kWorkerDone;
   }
   bool fake = hello.device->fake;
-  // Every variant of a kernel starts from the same inputs.
-  ContentsCache contents;
+  // Every variant of a kernel starts from the same inputs, and is checked
+  // against the same reference.
+  WorkerCaches caches;
   while (true) {
     llvm::Expected<std::optional<Frame>> frame = channel.read(std::nullopt);
     if (!frame) {
@@ -393,7 +406,7 @@ int deplodock::runtime::serveWorker(
         };
         bool fatal = false;
         llvm::Expected<BenchResult> result =
-            runBench(**device, *request, progress, fatal, &contents);
+            runBench(**device, *request, progress, fatal, &caches);
         written = channel.write(
             result ? encodeResult(*result)
                    : encodeError(llvm::toString(result.takeError())),

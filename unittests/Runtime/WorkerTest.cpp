@@ -115,11 +115,11 @@ TEST(Worker, KeepsTheInitialContentsForTheNextRequest) {
   // x, which no launch writes, comes back as it was uploaded.
   request.outputs.push_back({0, std::nullopt, std::nullopt});
   request.returnOutputs = true;
-  ContentsCache contents;
+  WorkerCaches caches;
   for (int i = 0; i < 2; ++i) {
     bool fatal = false;
     llvm::Expected<BenchResult> result = runBench(
-        *device, request, [](llvm::StringRef) {}, fatal, &contents);
+        *device, request, [](llvm::StringRef) {}, fatal, &caches);
     ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
     EXPECT_EQ(result->status, BenchStatus::Ok) << result->detail;
     ASSERT_EQ(result->outputs.size(), 2u);
@@ -127,8 +127,8 @@ TEST(Worker, KeepsTheInitialContentsForTheNextRequest) {
   }
   // Made once: the seeded x and the poison of y (z is poison of the same
   // size); every later upload came from the cache.
-  EXPECT_EQ(contents.getNumMisses(), 2u);
-  EXPECT_EQ(contents.getNumHits(), 4u);
+  EXPECT_EQ(caches.contents.getNumMisses(), 2u);
+  EXPECT_EQ(caches.contents.getNumHits(), 4u);
 }
 
 TEST(Worker, WrongResultsAreNeverTimed) {
@@ -155,8 +155,8 @@ TEST(Worker, WithoutAReferenceNothingIsVerified) {
   EXPECT_TRUE(r.result.checks.empty());
 }
 
-TEST(Worker, AReferenceProgramOnTheSameInputs) {
-  std::unique_ptr<Device> device = fakeDevice();
+/// twoKernels() checked against a reference program, `naive`.
+BenchRequest withReference() {
   BenchRequest request = twoKernels();
   request.outputs[0].expected.reset();
   request.reference = ReferenceProgram{
@@ -168,6 +168,12 @@ TEST(Worker, AReferenceProgramOnTheSameInputs) {
   naive.params = {{0, std::nullopt}, {2, std::nullopt}};
   naive.writes = {2};
   request.reference->launches.push_back(naive);
+  return request;
+}
+
+TEST(Worker, AReferenceProgramOnTheSameInputs) {
+  std::unique_ptr<Device> device = fakeDevice();
+  BenchRequest request = withReference();
   Outcome r = run(*device, request);
   EXPECT_EQ(r.result.status, BenchStatus::Ok) << r.result.detail;
   EXPECT_TRUE(r.result.verified);
@@ -183,6 +189,58 @@ TEST(Worker, AReferenceProgramOnTheSameInputs) {
   EXPECT_EQ(r.error, "the reference program failed: looking up kernel "
                      "'missing' failed: CUDA_ERROR_NOT_FOUND (named symbol "
                      "not found)");
+}
+
+TEST(Worker, RunsAReferenceAgainOnlyWhenItsOutputsCanDiffer) {
+  std::unique_ptr<Device> device = fakeDevice();
+  WorkerCaches caches;
+  auto runCached = [&](const BenchRequest &request) {
+    Outcome out;
+    llvm::Expected<BenchResult> result = runBench(
+        *device, request, [](llvm::StringRef) {}, out.fatal, &caches);
+    if (result)
+      out.result = std::move(*result);
+    else
+      out.error = llvm::toString(result.takeError());
+    return out;
+  };
+  BenchRequest request = withReference();
+  Outcome first = runCached(request);
+  ASSERT_EQ(first.error, "");
+  EXPECT_EQ(first.result.status, BenchStatus::Ok) << first.result.detail;
+  EXPECT_EQ(caches.references.getNumEntries(), 1u);
+
+  // The reference would fail now; the outputs it gave on these inputs are
+  // known, so it is not run, and the variant is still checked against them.
+  BenchRequest again = request;
+  again.fake["fault"] = "launch_fail";
+  again.fake["fault_kernel"] = "naive";
+  Outcome second = runCached(again);
+  ASSERT_EQ(second.error, "");
+  EXPECT_EQ(second.result.status, BenchStatus::Ok) << second.result.detail;
+  EXPECT_TRUE(second.result.verified);
+  again.fake["fault"] = "wrong";
+  again.fake["fault_kernel"] = "add";
+  EXPECT_EQ(runCached(again).result.status, BenchStatus::WrongResult);
+
+  // Other inputs, another reference launch or source: it runs (and fails).
+  BenchRequest seeded = request, launched = request, source = request;
+  seeded.buffers[0].seed = 5;
+  launched.reference->launches[0].grid = {2, 1, 1};
+  source.reference->source += "\n";
+  for (BenchRequest *changed : {&seeded, &launched, &source}) {
+    changed->fake["fault"] = "launch_fail";
+    changed->fake["fault_kernel"] = "naive";
+    EXPECT_NE(runCached(*changed).error.find("the reference program failed"),
+              std::string::npos);
+  }
+  // A buffer the reference does not touch (a variant's workspace) does not
+  // matter.
+  BenchRequest workspace = request;
+  workspace.buffers.push_back(workspace.buffers[1]);
+  workspace.fake["fault"] = "launch_fail";
+  workspace.fake["fault_kernel"] = "naive";
+  EXPECT_EQ(runCached(workspace).result.status, BenchStatus::Ok);
 }
 
 TEST(Worker, FailuresHaveTheirStatus) {

@@ -12,21 +12,29 @@
 
 #include "Deplodock/Runtime/ContentsCache.h"
 #include "Deplodock/Runtime/Device.h"
+#include "Deplodock/Runtime/ReferenceCache.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace deplodock::runtime {
 
+/// What a worker keeps from one request for the next.
+struct WorkerCaches {
+  ContentsCache contents;
+  ReferenceCache references;
+};
+
 /// Runs `request` on `device`; `progress` hears each phase ("compile",
 /// "verify", "time") as it starts. A failed variant is a result with its
 /// status; an Error means the request itself could not run (its reference
 /// program failed); `fatal` is set when the device is unusable afterwards.
-/// The buffers' initial contents come from `contents` when given (kept for
-/// the next request), else are made for this one.
+/// With `caches`, the buffers' initial contents and a reference program's
+/// outputs come from there when the request's are known, and are kept there
+/// for the next request; without, every request makes and runs its own.
 llvm::Expected<BenchResult>
 runBench(Device &device, const BenchRequest &request,
          llvm::function_ref<void(llvm::StringRef)> progress, bool &fatal,
-         ContentsCache *contents = nullptr);
+         WorkerCaches *caches = nullptr);
 
 /// Exit codes of the worker.
 enum WorkerExit {
