@@ -1,4 +1,4 @@
-//===- ContentsCache.h - Buffers' initial contents across requests -*- C++ -*-//
+//===- ContentsCache.h - Initial contents across requests ------*- C++ -*-===//
 //
 // A worker uploads every buffer's initial contents before each run: the
 // seeded values of the inputs, zeros, or 0xff. Drawing the seeded values of

@@ -1,5 +1,4 @@
-//===- ReferenceCache.h - A reference program's outputs across requests -*- C++
-//-*-//
+//===- ReferenceCache.h - Reference outputs across requests ----*- C++ -*-===//
 //
 // A request whose reference is a program (a large kernel's simplest
 // lowering) runs it before the variant: one more upload, the reference's
