@@ -109,6 +109,20 @@ public:
   /// one, so that their preparation (lowering) may run ahead, several at
   /// once; what is measured and recorded must not change. Default: nothing.
   virtual void prefetch(llvm::ArrayRef<NodeId> nodes);
+
+  /// Whether a batch started by startBatch is measured while the caller goes
+  /// on (a GPU measures in another process while the search proposes the
+  /// next batch). Default: no, startBatch measures before it returns.
+  virtual bool canMeasureAhead() const { return false; }
+  /// Starts measuring the distinct terminals `nodes`; one batch at a time.
+  virtual void startBatch(llvm::ArrayRef<NodeId> nodes);
+  /// Waits for the started batch and appends its measurements to `out` in
+  /// order.
+  virtual void finishBatch(llvm::SmallVectorImpl<Measurement> &out);
+
+private:
+  /// The default startBatch's measurements, until finishBatch.
+  llvm::SmallVector<Measurement> started;
 };
 
 /// An evaluator that forwards to a callable, for tests and small tools; the

@@ -5,7 +5,9 @@
 #include "Deplodock/Tuner/ConcurrentWork.h"
 #include "Deplodock/Tuner/KnobsJson.h"
 
+#include <cassert>
 #include <csignal>
+#include <future>
 
 using namespace mlir;
 using namespace deplodock;
@@ -164,11 +166,29 @@ void VariantEvaluator::settle(Pending &p) {
   p.needsBackend = p.source == VariantSource::Measured;
 }
 
+struct VariantEvaluator::Batch {
+  std::vector<NodeId> nodes;
+  std::vector<Pending> pending;
+  /// The pending entries the backend measures, and its answers (on a
+  /// thread of their own when measured ahead).
+  std::vector<size_t> measuredIndex;
+  std::future<llvm::Expected<std::vector<BackendResult>>> answers;
+  double backendSeconds = 0;
+};
+
 void VariantEvaluator::measureBatch(ArrayRef<NodeId> nodes,
                                     SmallVectorImpl<Measurement> &out) {
-  std::vector<Pending> pending(nodes.size());
-  std::vector<const Variant *> toMeasure;
-  std::vector<size_t> measuredIndex;
+  startBatch(nodes);
+  finishBatch(out);
+}
+
+void VariantEvaluator::startBatch(ArrayRef<NodeId> nodes) {
+  assert(!started && "one batch at a time");
+  started = std::make_unique<Batch>();
+  Batch &batch = *started;
+  batch.nodes.assign(nodes.begin(), nodes.end());
+  batch.pending.resize(nodes.size());
+  std::vector<Pending> &pending = batch.pending;
   for (auto [i, node] : llvm::enumerate(nodes)) {
     if (results.count(node) || error)
       continue;
@@ -186,28 +206,47 @@ void VariantEvaluator::measureBatch(ArrayRef<NodeId> nodes,
     if (p.lowering && !p.lowered)
       work.push_back([this, &p] { lower(p); });
   runConcurrently(pool, work);
+  std::vector<const Variant *> toMeasure;
   for (auto [i, node] : llvm::enumerate(nodes)) {
     if (!pending[i].lowering || error)
       continue;
     settle(pending[i]);
     if (pending[i].needsBackend) {
       toMeasure.push_back(&*pending[i].variant);
-      measuredIndex.push_back(i);
+      batch.measuredIndex.push_back(i);
     }
   }
-  if (!toMeasure.empty() && !error) {
+  if (toMeasure.empty() || error)
+    return;
+  auto measureAll = [this, &batch, toMeasure = std::move(toMeasure)] {
     auto begin = std::chrono::steady_clock::now();
     llvm::Expected<std::vector<BackendResult>> answers =
         backend.measureBatch(toMeasure);
-    backendSeconds += secondsSince(begin);
+    batch.backendSeconds = secondsSince(begin);
+    return answers;
+  };
+  // The variants and the backend are this thread's again only after
+  // finishBatch: the search meanwhile only walks the tree.
+  batch.answers =
+      std::async(canMeasureAhead() ? std::launch::async : std::launch::deferred,
+                 std::move(measureAll));
+}
+
+void VariantEvaluator::finishBatch(SmallVectorImpl<Measurement> &out) {
+  assert(started && "no batch started");
+  std::unique_ptr<Batch> batch = std::move(started);
+  std::vector<Pending> &pending = batch->pending;
+  if (batch->answers.valid()) {
+    llvm::Expected<std::vector<BackendResult>> answers = batch->answers.get();
+    backendSeconds += batch->backendSeconds;
     if (!answers) {
       fail(llvm::toString(answers.takeError()));
     } else {
-      for (auto [i, answer] : llvm::zip(measuredIndex, *answers))
+      for (auto [i, answer] : llvm::zip(batch->measuredIndex, *answers))
         pending[i].result = std::move(answer);
     }
   }
-  for (auto [i, node] : llvm::enumerate(nodes)) {
+  for (auto [i, node] : llvm::enumerate(batch->nodes)) {
     auto known = results.find(node);
     if (known != results.end()) {
       out.push_back(known->second);
@@ -337,8 +376,8 @@ llvm::Error VariantEvaluator::record(const Pending &p) {
     std::string tile;
     llvm::raw_string_ostream(tile) << cursor->getKernel();
     if (llvm::Error e =
-            db->recordOp(OpLevel::Tile, forkPointKey(loopKey, cursor->getKnobs()),
-                         tile)
+            db->recordOp(OpLevel::Tile,
+                         forkPointKey(loopKey, cursor->getKnobs()), tile)
                 .takeError())
       return e;
   }

@@ -46,6 +46,12 @@ public:
   unsigned getParallelism() const override { return backend.getParallelism(); }
   void measureBatch(llvm::ArrayRef<NodeId> nodes,
                     llvm::SmallVectorImpl<Measurement> &out) override;
+  /// A backend that measures on a device measures a started batch on a
+  /// thread of its own (the worker's round trips) while the search goes on;
+  /// the batch is lowered before, and recorded after, on this thread.
+  bool canMeasureAhead() const override { return backend.measuresOnDevice(); }
+  void startBatch(llvm::ArrayRef<NodeId> nodes) override;
+  void finishBatch(llvm::SmallVectorImpl<Measurement> &out) override;
   /// Lowers `nodes` on the pool now (with one) and keeps them for their
   /// measurement; the records are written when they are measured.
   void prefetch(llvm::ArrayRef<NodeId> nodes) override;
@@ -78,6 +84,8 @@ public:
 private:
   /// A terminal on its way through measureBatch.
   struct Pending;
+  /// A batch between startBatch and finishBatch.
+  struct Batch;
 
   Measurement fail(std::string message);
   /// Builds `node` and finds its latency in the records if it can, else
@@ -109,6 +117,8 @@ private:
   std::unordered_map<NodeId, Measurement> results;
   /// Fork points whose Tile IR the database has (record()).
   llvm::DenseSet<NodeId> recordedForkPoints;
+  /// The started batch, if any.
+  std::unique_ptr<Batch> started;
   /// Terminals lowered ahead by prefetch, not measured yet.
   std::unordered_map<NodeId, std::unique_ptr<Pending>> prefetched;
   /// Recorded results by canonical knobs JSON, and this run's by CUDA key.

@@ -284,8 +284,11 @@ void Mcts::measure(ArrayRef<Index> batch) {
   SmallVector<NodeId> ids;
   for (Index n : batch)
     ids.push_back(tree[n].id);
-  SmallVector<Measurement> measured = run.evaluateBatch(ids);
-  for (auto [n, m] : llvm::zip(batch, measured)) {
+  learn(batch, run.evaluateBatch(ids));
+}
+
+void Mcts::learn(ArrayRef<Index> batch, ArrayRef<Measurement> measurements) {
+  for (auto [n, m] : llvm::zip(batch, measurements)) {
     double reward = m.reward();
     tree.reward(n, reward);
     if (reward > 0)
@@ -343,28 +346,61 @@ SearchResult Mcts::search() {
     tree.reserve(n);
     measure({n});
   }
-  SmallVector<Index> batch;
-  while (tree[0].live > 0 && !run.shouldStop()) {
-    batch.clear();
-    while (batch.size() < run.getParallelism() && tree[0].live > 0 &&
-           !run.stopped()) {
-      Index n = propose();
-      if (n == kNoNode) {
-        // Every candidate met a dead end or a terminal already taken: a
-        // uniform walk finds a live terminal, or takes a dead end off the
-        // frontier.
-        double ignored = 0;
-        n = rollout(Policy::Uniform, {}, ignored);
-        if (n == kNoNode || tree[n].done)
-          continue;
-      }
-      tree.reserve(n);
-      batch.push_back(n);
-    }
-    if (!batch.empty())
-      measure(batch);
+  if (!run.canMeasureAhead()) {
+    while (tree[0].live > 0 && !run.shouldStop())
+      if (SmallVector<Index> batch = proposeBatch(); !batch.empty())
+        measure(batch);
+    return run.finish(StopReason::Exhausted, tree.size());
   }
+  // Each batch is proposed while the one before is measured (a GPU in
+  // another process): it is chosen without that batch's results, as a
+  // batch for several GPUs is, and the proposals' walks and priors cost no
+  // GPU time. The order is fixed, so the search stays deterministic.
+  SmallVector<Index> inFlight;
+  auto startMeasuring = [&](SmallVector<Index> batch) {
+    SmallVector<NodeId> ids;
+    for (Index n : batch)
+      ids.push_back(tree[n].id);
+    run.startBatch(ids);
+    inFlight = std::move(batch);
+  };
+  auto learnInFlight = [&] {
+    SmallVector<Measurement> measurements = run.collectBatch();
+    learn(ArrayRef(inFlight).take_front(measurements.size()), measurements);
+    inFlight.clear();
+  };
+  while (tree[0].live > 0 && !run.shouldStop()) {
+    SmallVector<Index> batch = proposeBatch();
+    if (run.hasBatchInFlight())
+      learnInFlight();
+    // Its results may have spent the patience.
+    if (batch.empty() || run.shouldStop())
+      break;
+    startMeasuring(std::move(batch));
+  }
+  if (run.hasBatchInFlight())
+    learnInFlight();
   return run.finish(StopReason::Exhausted, tree.size());
+}
+
+SmallVector<Index> Mcts::proposeBatch() {
+  SmallVector<Index> batch;
+  while (batch.size() < run.getParallelism() && tree[0].live > 0 &&
+         !run.stopped()) {
+    Index n = propose();
+    if (n == kNoNode) {
+      // Every candidate met a dead end or a terminal already taken: a
+      // uniform walk finds a live terminal, or takes a dead end off the
+      // frontier.
+      double ignored = 0;
+      n = rollout(Policy::Uniform, {}, ignored);
+      if (n == kNoNode || tree[n].done)
+        continue;
+    }
+    tree.reserve(n);
+    batch.push_back(n);
+  }
+  return batch;
 }
 
 namespace {

@@ -118,6 +118,12 @@ private:
   Index propose();
   /// Measures `batch` (reserved terminals) and learns from them.
   void measure(llvm::ArrayRef<Index> batch);
+  /// Learns from the measurements of `batch`, in order.
+  void learn(llvm::ArrayRef<Index> batch,
+             llvm::ArrayRef<Measurement> measurements);
+  /// The next batch of reserved terminals to measure (empty when there is
+  /// none).
+  llvm::SmallVector<Index> proposeBatch();
 
   SearchRun &run;
   SearchSpace &space;

@@ -32,6 +32,19 @@ void Evaluator::measureBatch(ArrayRef<NodeId> nodes,
 
 void Evaluator::prefetch(ArrayRef<NodeId>) {}
 
+void Evaluator::startBatch(ArrayRef<NodeId> nodes) {
+  started.clear();
+  if (nodes.size() == 1)
+    started.push_back(measure(nodes.front()));
+  else
+    measureBatch(nodes, started);
+}
+
+void Evaluator::finishBatch(SmallVectorImpl<Measurement> &out) {
+  out.append(started.begin(), started.end());
+  started.clear();
+}
+
 std::optional<uint64_t> SearchSpace::decisionKey(NodeId) {
   return std::nullopt;
 }

@@ -2,6 +2,7 @@
 
 #include "SearchRun.h"
 
+#include <cassert>
 #include <chrono>
 
 using namespace llvm;
@@ -31,7 +32,9 @@ bool SearchRun::shouldStop() {
     reason = StopReason::Cancelled;
   else if (patience && sinceBest >= patience)
     reason = StopReason::Patience;
-  else if (options.maxVariants && result.variants.size() >= options.maxVariants)
+  else if (options.maxVariants &&
+           result.variants.size() + (inFlight ? inFlight->fresh.size() : 0) >=
+               options.maxVariants)
     reason = StopReason::VariantBudget;
   else if (options.maxSeconds > 0 && now() >= options.maxSeconds)
     reason = StopReason::TimeBudget;
@@ -53,31 +56,44 @@ Measurement SearchRun::evaluate(NodeId node) {
 }
 
 SmallVector<Measurement> SearchRun::evaluateBatch(ArrayRef<NodeId> nodes) {
+  startBatch(nodes);
+  return collectBatch();
+}
+
+void SearchRun::startBatch(ArrayRef<NodeId> nodes) {
+  assert(!inFlight && "one batch at a time");
   // The new terminals, as many as the budget leaves room for; a terminal
   // reached along another path keeps its measurement.
-  SmallVector<NodeId> fresh;
+  Batch batch;
+  batch.nodes.assign(nodes.begin(), nodes.end());
   size_t room = options.maxVariants
                     ? options.maxVariants -
                           std::min(options.maxVariants, result.variants.size())
                     : nodes.size();
-  size_t taken = 0;
   for (NodeId node : nodes) {
-    if (measured.count(node) || llvm::is_contained(fresh, node))
-      ++taken;
-    else if (fresh.size() < room)
-      fresh.push_back(node), ++taken;
+    if (measured.count(node) || llvm::is_contained(batch.fresh, node))
+      ++batch.taken;
+    else if (batch.fresh.size() < room)
+      batch.fresh.push_back(node), ++batch.taken;
     else
       break;
   }
+  if (!batch.fresh.empty())
+    evaluator.startBatch(batch.fresh);
+  inFlight = std::move(batch);
+}
+
+SmallVector<Measurement> SearchRun::collectBatch() {
+  assert(inFlight && "no batch started");
+  Batch batch = std::move(*inFlight);
+  inFlight.reset();
   SmallVector<Measurement> out;
-  if (fresh.size() > 1)
-    evaluator.measureBatch(fresh, out);
-  else if (fresh.size() == 1)
-    out.push_back(evaluator.measure(fresh.front()));
-  for (auto [node, m] : llvm::zip(fresh, out))
+  if (!batch.fresh.empty())
+    evaluator.finishBatch(out);
+  for (auto [node, m] : llvm::zip(batch.fresh, out))
     record(node, m);
   out.clear();
-  for (NodeId node : nodes.take_front(taken))
+  for (NodeId node : ArrayRef(batch.nodes).take_front(batch.taken))
     out.push_back(result.variants[measured.find(node)->second].measurement);
   return out;
 }

@@ -47,6 +47,17 @@ public:
   /// leaves room for (terminals measured before cost nothing); their
   /// measurements, in order (fewer when the budget cut the batch).
   llvm::SmallVector<Measurement> evaluateBatch(llvm::ArrayRef<NodeId> nodes);
+  /// evaluateBatch in two halves, for a search that proposes its next batch
+  /// while this one is measured (canMeasureAhead): startBatch takes the
+  /// terminals the budget leaves room for (the batch in flight counts) and
+  /// starts measuring them; collectBatch records them and returns the
+  /// measurements of the terminals taken, in order. One batch at a time.
+  void startBatch(llvm::ArrayRef<NodeId> nodes);
+  llvm::SmallVector<Measurement> collectBatch();
+  bool hasBatchInFlight() const { return inFlight.has_value(); }
+  /// Whether the evaluator measures a started batch while the search goes
+  /// on.
+  bool canMeasureAhead() const { return evaluator.canMeasureAhead(); }
   /// How many terminals to propose at once.
   unsigned getParallelism() const {
     return std::max(1u, evaluator.getParallelism());
@@ -74,6 +85,14 @@ private:
   /// Measurements since the last improvement of the best.
   unsigned sinceBest = 0;
   std::optional<StopReason> reason;
+  /// The started batch: the terminals asked for, those new to this search
+  /// (measured), and how many of the asked the budget took.
+  struct Batch {
+    llvm::SmallVector<NodeId> nodes;
+    llvm::SmallVector<NodeId> fresh;
+    size_t taken = 0;
+  };
+  std::optional<Batch> inFlight;
 };
 
 } // namespace deplodock::tuner::detail

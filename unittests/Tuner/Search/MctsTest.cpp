@@ -154,6 +154,99 @@ TEST(SearchMctsOrder, ParallelEvaluatorsGetBatches) {
   EXPECT_EQ(evaluator.batches.front().size(), 3u);
 }
 
+/// An evaluator that measures a started batch "in the background" (the
+/// measurements are known at once, but handed over only by finishBatch) and
+/// logs the search's calls: a batch's start and finish, and every prior the
+/// search asks for (its proposals) in between.
+class AheadEvaluator : public TreeEvaluator {
+public:
+  AheadEvaluator(SyntheticTree &tree, std::vector<std::string> &log)
+      : TreeEvaluator(tree), log(log) {}
+  bool canMeasureAhead() const override { return true; }
+  void startBatch(llvm::ArrayRef<NodeId> nodes) override {
+    EXPECT_FALSE(inFlight) << "a batch started before the last finished";
+    log.push_back("start");
+    batches.push_back(nodes.vec());
+    pending.clear();
+    for (NodeId node : nodes)
+      pending.push_back(measure(node));
+    inFlight = true;
+  }
+  void finishBatch(llvm::SmallVectorImpl<Measurement> &out) override {
+    EXPECT_TRUE(inFlight);
+    log.push_back("finish");
+    out.append(pending.begin(), pending.end());
+    inFlight = false;
+  }
+  bool inFlight = false;
+  std::vector<Measurement> pending;
+  std::vector<std::vector<NodeId>> batches;
+  std::vector<std::string> &log;
+};
+
+/// A tree whose priors say when the search asks for them.
+class LoggedPriorTree : public SyntheticTree {
+public:
+  LoggedPriorTree(SyntheticTree tree, std::vector<std::string> &log)
+      : SyntheticTree(std::move(tree)), log(log) {}
+  std::optional<double> prior(NodeId id) override {
+    log.push_back("prior");
+    return SyntheticTree::prior(id);
+  }
+  std::vector<std::string> &log;
+};
+
+TEST(SearchMctsOrder, ProposesTheNextBatchWhileOneIsMeasured) {
+  auto search = [](std::vector<std::string> &log,
+                   std::vector<std::vector<NodeId>> &batches) {
+    SyntheticTree random = makeRandomTree(7, smallTree());
+    for (NodeId t : random.terminals())
+      if (random.node(t).measurement.isValid())
+        random.node(t).prior = 1 / random.node(t).measurement.medianUs;
+    std::vector<std::string> events;
+    LoggedPriorTree tree(std::move(random), events);
+    AheadEvaluator evaluator(tree, events);
+    SearchOptions options = noPatience();
+    options.maxVariants = 40;
+    SearchResult result = createMctsSearch()->run(tree, evaluator, options);
+    EXPECT_EQ(result.numMeasured(), 40u);
+    EXPECT_LE(evaluator.maxCount(), 1u) << "a terminal was measured twice";
+    EXPECT_FALSE(evaluator.inFlight) << "a batch was never finished";
+    // What was measured is what the search recorded, in order.
+    std::vector<NodeId> started;
+    for (const std::vector<NodeId> &batch : evaluator.batches)
+      started.insert(started.end(), batch.begin(), batch.end());
+    EXPECT_EQ(started, measuredNodes(result));
+    log = events;
+    batches = evaluator.batches;
+  };
+  std::vector<std::string> log;
+  std::vector<std::vector<NodeId>> batches;
+  search(log, batches);
+  // Every batch but the heuristic's (measured alone, before there is
+  // anything to propose from) and the last had the next one's proposals
+  // (their priors) asked for while it was measured.
+  unsigned overlapped = 0, finished = 0;
+  bool sawPrior = false;
+  for (const std::string &event : log) {
+    if (event == "start")
+      sawPrior = false;
+    else if (event == "prior")
+      sawPrior = true;
+    else if (event == "finish")
+      overlapped += sawPrior, ++finished;
+  }
+  EXPECT_EQ(finished, batches.size());
+  EXPECT_GE(overlapped + 2, finished);
+  EXPECT_GT(overlapped, 30u);
+  // The order does not depend on when measurements end: the same search
+  // again measures the same batches.
+  std::vector<std::string> again;
+  std::vector<std::vector<NodeId>> batchesAgain;
+  search(again, batchesAgain);
+  EXPECT_EQ(batchesAgain, batches);
+}
+
 //===----------------------------------------------------------------------===//
 // Live counts, exhaustion, memory
 //===----------------------------------------------------------------------===//
