@@ -184,9 +184,11 @@ private:
   llvm::Expected<std::unique_ptr<Session>> begin(dloop::KernelOp kernel,
                                                  llvm::StringRef loopKey,
                                                  const TuneOptions &options);
-  /// Paths to the winners of the kernel's family, to measure first.
+  /// Paths to the winners of the kernel's family, to measure first; none of
+  /// `known` (the seeds before them).
   llvm::Expected<std::vector<std::vector<unsigned>>>
-  warmStarts(Session &session, const TuneOptions &options);
+  warmStarts(Session &session, const TuneOptions &options,
+             llvm::ArrayRef<std::vector<unsigned>> known);
   /// The pool that lowers variants for `options.jobs` (null: lower on the
   /// calling thread), made the first time it is asked for.
   llvm::ThreadPoolInterface *getPool(const TuneOptions &options,

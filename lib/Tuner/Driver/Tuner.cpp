@@ -218,7 +218,8 @@ llvm::ThreadPoolInterface *Tuner::getPool(const TuneOptions &options,
 }
 
 llvm::Expected<std::vector<std::vector<unsigned>>>
-Tuner::warmStarts(Session &s, const TuneOptions &options) {
+Tuner::warmStarts(Session &s, const TuneOptions &options,
+                  ArrayRef<std::vector<unsigned>> known) {
   std::vector<llvm::json::Object> winners;
   if (db) {
     llvm::Expected<std::vector<BestRow>> rows = db->familyBest(
@@ -234,23 +235,16 @@ Tuner::warmStarts(Session &s, const TuneOptions &options) {
   for (const llvm::json::Object &knobs : familyWinners[s.familyKey])
     winners.push_back(knobs);
 
-  // The default is measured anyway.
   std::vector<std::vector<unsigned>> paths;
-  if (FailureOr<NodeId> fallback = s.space->defaultTerminal();
-      succeeded(fallback)) {
-    SmallVector<unsigned> path = s.space->getPath(*fallback);
-    paths.emplace_back(path.begin(), path.end());
-  }
-  size_t defaults = paths.size();
   constexpr size_t kMaxWarmStarts = 3;
   for (const llvm::json::Object &knobs : winners) {
-    if (paths.size() == defaults + kMaxWarmStarts)
+    if (paths.size() == kMaxWarmStarts)
       break;
     std::optional<std::vector<unsigned>> path = matchPath(*s.space, knobs);
-    if (path && !llvm::is_contained(paths, *path))
+    if (path && !llvm::is_contained(known, *path) &&
+        !llvm::is_contained(paths, *path))
       paths.push_back(std::move(*path));
   }
-  paths.erase(paths.begin(), paths.begin() + defaults);
   return paths;
 }
 
@@ -276,21 +270,22 @@ Tuner::search(Session &s, const TuneOptions &options, size_t budget) {
     search.priorCandidates = kGpuPriorCandidates;
   search.onMeasured = nullptr;
   evaluator.setBudget(budget);
-  if (options.warmStart) {
-    llvm::Expected<std::vector<std::vector<unsigned>>> seeds =
-        warmStarts(s, options);
-    if (!seeds)
-      return seeds.takeError();
-    result.warmStarts = seeds->size();
-    search.seedPaths = std::move(*seeds);
-  }
   // The default, measured before the search, is its first variant whatever
-  // the strategy: random's budget counts it as mcts's does.
+  // the strategy (random's budget counts it as mcts's does), then the warm
+  // starts.
   if (FailureOr<NodeId> fallback = s.space->defaultTerminal();
       succeeded(fallback)) {
     SmallVector<unsigned> path = s.space->getPath(*fallback);
-    search.seedPaths.insert(search.seedPaths.begin(),
-                            std::vector<unsigned>(path.begin(), path.end()));
+    search.seedPaths.emplace(search.seedPaths.begin(), path.begin(),
+                             path.end());
+  }
+  if (options.warmStart) {
+    llvm::Expected<std::vector<std::vector<unsigned>>> seeds =
+        warmStarts(s, options, search.seedPaths);
+    if (!seeds)
+      return seeds.takeError();
+    result.warmStarts = seeds->size();
+    llvm::append_range(search.seedPaths, *seeds);
   }
   std::function<bool()> userCancel = options.search.cancelled;
   search.cancelled = [&] {
