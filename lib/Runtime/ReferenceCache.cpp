@@ -1,86 +1,66 @@
 //===- ReferenceCache.cpp - A reference program's outputs across requests -===//
 
 #include "Deplodock/Runtime/ReferenceCache.h"
+#include "Deplodock/Runtime/Protocol.h"
+
+#include "JsonFields.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SHA256.h"
 
 #include <set>
 
 using namespace deplodock::runtime;
+using deplodock::runtime::fields::toArray;
+using llvm::json::Array;
+using llvm::json::Object;
 
 std::string ReferenceCache::key(const BenchRequest &request) {
   if (!request.reference)
     return "";
-  llvm::SHA256 hash;
-  // Length-prefixed fields and fixed-width numbers, so that no two requests
-  // give the same bytes.
-  auto number = [&](uint64_t v) {
-    uint8_t bytes[8];
-    for (int i = 0; i < 8; ++i)
-      bytes[i] = static_cast<uint8_t>(v >> (8 * i));
-    hash.update(llvm::ArrayRef<uint8_t>(bytes));
-  };
-  auto text = [&](llvm::StringRef s) {
-    number(s.size());
-    hash.update(s);
-  };
   const ReferenceProgram &ref = *request.reference;
-  text(ref.source);
-  number(ref.compileOptions.size());
-  for (const std::string &option : ref.compileOptions)
-    text(option);
-  std::set<unsigned> used;
-  number(ref.launches.size());
+  // The program as the protocol sends it, and the buffers it and the checked
+  // outputs name, as they start.
+  std::set<unsigned> named;
+  Array launches;
   for (const LaunchSpec &launch : ref.launches) {
-    text(launch.kernel);
-    for (uint32_t v : launch.grid)
-      number(v);
-    for (uint32_t v : launch.block)
-      number(v);
-    number(launch.smemBytes);
-    number(launch.params.size());
-    for (const LaunchParam &param : launch.params) {
-      used.insert(param.getBuffer());
-      number(param.getBuffer());
-      number(param.tma.has_value());
-      if (param.tma) {
-        number(param.tma->swizzle);
-        number(param.tma->box.size());
-        for (int64_t extent : param.tma->box)
-          number(extent);
-      }
-    }
-    for (const llvm::SmallVector<unsigned, 2> *list :
-         {&launch.zero, &launch.writes}) {
-      number(list->size());
-      for (unsigned b : *list) {
-        used.insert(b);
-        number(b);
-      }
-    }
+    launches.push_back(encodeLaunch(launch));
+    for (const LaunchParam &param : launch.params)
+      named.insert(param.getBuffer());
+    named.insert(launch.zero.begin(), launch.zero.end());
+    named.insert(launch.writes.begin(), launch.writes.end());
   }
-  number(request.outputs.size());
+  Array outputs;
   for (const OutputSpec &output : request.outputs) {
-    used.insert(output.buffer);
-    number(output.buffer);
+    outputs.push_back(output.buffer);
+    named.insert(output.buffer);
   }
-  // How every buffer named above starts.
-  for (unsigned b : used) {
-    number(b);
+  Array buffers;
+  llvm::SHA256 data;
+  for (unsigned b : named) {
     if (b >= request.buffers.size())
       continue;
     const BufferSpec &buffer = request.buffers[b];
-    number(static_cast<uint64_t>(buffer.dtype));
-    number(buffer.shape.size());
-    for (int64_t extent : buffer.shape)
-      number(extent);
-    number(static_cast<uint64_t>(buffer.init));
-    number(buffer.seed);
-    number(buffer.stream);
-    number(buffer.data.size());
-    hash.update(buffer.data);
+    buffers.push_back(Object{{"buffer", b},
+                             {"dtype", dtypeName(buffer.dtype)},
+                             {"shape", toArray<int64_t>(buffer.shape)},
+                             {"init", static_cast<int64_t>(buffer.init)},
+                             {"seed", buffer.seed},
+                             {"stream", buffer.stream},
+                             {"data_bytes", buffer.data.size()}});
+    data.update(buffer.data);
   }
+  llvm::json::Value described =
+      Object{{"source", ref.source},
+             {"compile_options", toArray<std::string>(ref.compileOptions)},
+             {"launches", std::move(launches)},
+             {"outputs", std::move(outputs)},
+             {"buffers", std::move(buffers)}};
+  llvm::SHA256 hash;
+  hash.update(llvm::formatv("{0}", described).str());
+  // The given bytes, after a description that says how many of each.
+  hash.update(data.final());
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 

@@ -102,7 +102,10 @@ llvm::Expected<BenchResult>
 deplodock::runtime::runBench(Device &device, const BenchRequest &request,
                              llvm::function_ref<void(llvm::StringRef)> progress,
                              bool &fatal, WorkerCaches *caches) {
-  ContentsCache *contents = caches ? &caches->contents : nullptr;
+  // Without the caller's cache, one that keeps nothing: the host holds no
+  // more than the largest buffer's contents beside the request.
+  ContentsCache keepNothing(0);
+  ContentsCache &contents = caches ? caches->contents : keepNothing;
   fatal = false;
   BenchResult result;
   result.id = request.id;
@@ -181,20 +184,11 @@ deplodock::runtime::runBench(Device &device, const BenchRequest &request,
       device, request.launches, kernels, request.buffers, buffers.pointers);
   if (!steps)
     return failed(steps.takeError());
-  // One buffer's initial contents at a time: without a cache, the host
-  // holds no more than the largest of them beside the request.
+  // One buffer's initial contents at a time.
   auto upload = [&]() -> llvm::Error {
-    for (auto [pointer, buffer] :
-         llvm::zip(buffers.pointers, request.buffers)) {
-      std::vector<uint8_t> made;
-      llvm::ArrayRef<uint8_t> bytes = buffer.data;
-      if (contents)
-        bytes = contents->get(buffer);
-      else if (buffer.init != InitKind::Data)
-        bytes = made = buffer.initialContents();
-      if (llvm::Error error = device.upload(pointer, bytes))
+    for (auto [pointer, buffer] : llvm::zip(buffers.pointers, request.buffers))
+      if (llvm::Error error = device.upload(pointer, contents.get(buffer)))
         return error;
-    }
     return llvm::Error::success();
   };
   auto download = [&](std::vector<std::vector<uint8_t>> &out) -> llvm::Error {

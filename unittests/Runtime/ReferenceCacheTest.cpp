@@ -41,6 +41,10 @@ TEST(ReferenceCache, KeyedByTheReferenceAndTheBuffersItNames) {
   output.outputs[0].buffer = 0;
   for (const BenchRequest *other : {&tma, &data, &output})
     EXPECT_NE(ReferenceCache::key(*other), key);
+  // Given bytes count by their values, not only their size.
+  BenchRequest otherData = data;
+  otherData.buffers[0].data[3] = 2;
+  EXPECT_NE(ReferenceCache::key(otherData), ReferenceCache::key(data));
 }
 
 TEST(ReferenceCache, KeepsTheMostRecentlyUsed) {
