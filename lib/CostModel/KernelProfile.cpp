@@ -15,6 +15,7 @@
 #include "IndexEvaluator.h"
 
 #include "Deplodock/CostModel/RooflineModel.h"
+#include "Deplodock/Dialect/Common/GpuTarget.h"
 #include "Deplodock/Dialect/DKernel/IR/DKernelTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,7 +97,7 @@ public:
             double(memref.getNumElements()) * bytesOf(memref.getElementType());
     Block &body = kernel.getBody().front();
     walk(body, 1.0, overlapOf(body, 1));
-    profile.registers = 24 + localWords;
+    profile.registers = kBaseThreadRegisters + localWords;
     return profile;
   }
 

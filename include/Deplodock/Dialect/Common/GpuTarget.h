@@ -57,6 +57,11 @@ struct GpuTargetSpec {
 /// The target the tools lower for when told none.
 inline constexpr llvm::StringLiteral kDefaultGpuTarget = "sm_90";
 
+/// Registers a thread holds besides its private arrays (indices, pointers,
+/// running values): an assumption the cost model and the Tile rules that
+/// size private rows to the register file share.
+inline constexpr int64_t kBaseThreadRegisters = 24;
+
 /// Every target, by name.
 llvm::ArrayRef<GpuTargetSpec> getGpuTargets();
 /// The target called `name` (`sm_90`), or null.

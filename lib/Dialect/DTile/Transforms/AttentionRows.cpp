@@ -151,7 +151,7 @@ llvm::Error checkRows(KernelOp kernel, TargetAttr target, int64_t perThread) {
           "its threads are not one a row (with split_d's lanes)");
   if (extents.front() % perThread != 0)
     return llvm::createStringError(llvm::Twine(extents.front()) +
-                                   " rows a block are no " + "multiple of " +
+                                   " rows a block are no multiple of " +
                                    llvm::Twine(perThread));
   int64_t threads = tile.getNumThreads() / perThread;
   if (threads % 32 != 0)
@@ -229,9 +229,7 @@ protected:
       return {};
     SmallVector<AttentionRowsKnobs> options;
     for (int64_t perThread : {2, 4})
-      if (llvm::Error why = checkRows(kernel, target, perThread))
-        llvm::consumeError(std::move(why));
-      else
+      if (!llvm::errorToBool(checkRows(kernel, target, perThread)))
         options.push_back({perThread});
     if (!options.empty())
       options.insert(options.begin(), AttentionRowsKnobs{1});
@@ -248,10 +246,8 @@ protected:
                         TargetAttr target) const override {
     if (option.rowsPerThread == 1)
       return success();
-    if (llvm::Error why = checkRows(kernel, target, option.rowsPerThread)) {
-      llvm::consumeError(std::move(why));
+    if (llvm::errorToBool(checkRows(kernel, target, option.rowsPerThread)))
       return failure();
-    }
     jamRows(kernel, option.rowsPerThread);
     cleanupKernel(kernel);
     return success();

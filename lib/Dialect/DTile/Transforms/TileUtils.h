@@ -59,10 +59,6 @@ llvm::SmallVector<dloop::ForOp> getTopLevelReductions(TileOp tile);
 /// tensor-core rules start from); else why not.
 llvm::Expected<dloop::ForOp> getSoleSumLoop(KernelOp kernel);
 
-/// Registers a thread holds besides its private arrays (indices, pointers,
-/// running values), as the cost model counts them.
-constexpr int64_t kBaseThreadRegisters = 24;
-
 /// The 32-bit words of the private arrays (memref.alloca) of `tile`'s body:
 /// what a thread holds in registers once their loops are unrolled.
 int64_t getPrivateWords(TileOp tile);
