@@ -65,19 +65,20 @@ void SearchRun::startBatch(ArrayRef<NodeId> nodes) {
   // The new terminals, as many as the budget leaves room for; a terminal
   // reached along another path keeps its measurement.
   Batch batch;
-  batch.nodes.assign(nodes.begin(), nodes.end());
   size_t room = options.maxVariants
                     ? options.maxVariants -
                           std::min(options.maxVariants, result.variants.size())
                     : nodes.size();
+  size_t taken = 0;
   for (NodeId node : nodes) {
     if (measured.count(node) || llvm::is_contained(batch.fresh, node))
-      ++batch.taken;
+      ++taken;
     else if (batch.fresh.size() < room)
-      batch.fresh.push_back(node), ++batch.taken;
+      batch.fresh.push_back(node), ++taken;
     else
       break;
   }
+  batch.taken.assign(nodes.begin(), nodes.begin() + taken);
   if (!batch.fresh.empty())
     evaluator.startBatch(batch.fresh);
   inFlight = std::move(batch);
@@ -93,7 +94,7 @@ SmallVector<Measurement> SearchRun::collectBatch() {
   for (auto [node, m] : llvm::zip(batch.fresh, out))
     record(node, m);
   out.clear();
-  for (NodeId node : ArrayRef(batch.nodes).take_front(batch.taken))
+  for (NodeId node : batch.taken)
     out.push_back(result.variants[measured.find(node)->second].measurement);
   return out;
 }

@@ -85,12 +85,11 @@ private:
   /// Measurements since the last improvement of the best.
   unsigned sinceBest = 0;
   std::optional<StopReason> reason;
-  /// The started batch: the terminals asked for, those new to this search
-  /// (measured), and how many of the asked the budget took.
+  /// The started batch: the terminals asked for that the budget took, and
+  /// those of them new to this search (measured).
   struct Batch {
-    llvm::SmallVector<NodeId> nodes;
+    llvm::SmallVector<NodeId> taken;
     llvm::SmallVector<NodeId> fresh;
-    size_t taken = 0;
   };
   std::optional<Batch> inFlight;
 };
