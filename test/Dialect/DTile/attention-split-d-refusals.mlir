@@ -10,6 +10,9 @@
 // RUN: sed 's/%%3 = dloop.load %%alloca\[%%d4\]/%%3 = dloop.load %%alloca[%%c0]/' %S/Inputs/attention-d128-rows.mlir | deplodock-opt --dtile-attention-split-d="list-forks target=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACCESS
 // Every output element of a row stored at column 0: lanes would race.
 // RUN: sed 's/%%d1_i, %%d4\]/%%d1_i, %%c0]/' %S/Inputs/attention-d128-rows.mlir | deplodock-opt --dtile-attention-split-d="list-forks target=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STORE
+// A loop over the buffer nested in the loop that clears it: split_d deals
+// each such loop's elements to the lanes, and cannot deal both.
+// RUN: sed '/dloop.store %%cst, %%alloca\[%%d2\]/a dloop.for %%z = 0 to 128 free "z" { dloop.store %%cst, %%alloca[%%z] : memref<128xf32> }' %S/Inputs/attention-d128-rows.mlir | deplodock-opt --dtile-attention-split-d="list-forks target=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NESTED
 // A second thread axis that is not split_d's lanes: attention_rows would
 // deal rows of what is not one a thread.
 // RUN: sed 's/threads(%%d1_i : 32 "d1_i")/threads(%%d1_i : 32 "d1_i", %%x : 2 "x")/' %S/Inputs/attention-d128-rows.mlir | deplodock-opt --dtile-attention-rows="list-forks target=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
@@ -19,4 +22,5 @@
 // INIT: remark: @sdpa_0_reduce: attention_split_d: does not apply: a loop over a private buffer carries a value that is no reduction from its identity
 // ACCESS: remark: @sdpa_0_reduce: attention_split_d: does not apply: a private buffer is accessed other than at the variable of a loop over its extent
 // STORE: remark: @sdpa_0_reduce: attention_split_d: does not apply: it stores to memory outside a loop over a private buffer or not at that loop's variable
+// NESTED: remark: @sdpa_0_reduce: attention_split_d: does not apply: a loop over a private buffer is inside another
 // ROWS: remark: @sdpa_0_reduce: attention_rows: does not apply: its threads are not one a row (with split_d's lanes)
