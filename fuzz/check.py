@@ -37,7 +37,7 @@ def main():
     if args.stdin:
         with open(args.stdin, "rb") as f:
             stdin = f.read()
-    # Under ASan (scripts/sanitize.sh sets this) no address-space limit.
+    # Under a sanitizer (scripts/sanitize.sh sets this) no address-space limit.
     limits = Limits(args.timeout, int(args.memory_gb * (1 << 30)),
                     sanitized=bool(os.environ.get("DEPLODOCK_FUZZ_SANITIZED")))
     outcome = run(command, limits, os.getcwd(), stdin)

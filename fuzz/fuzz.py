@@ -57,8 +57,9 @@ def main() -> int:
     parser.add_argument("--memory-gb", type=float, default=4.0,
                         help="address-space limit of every run (0: none)")
     parser.add_argument("--sanitized", action="store_true",
-                        help="the tools are built with ASan/UBSan: no "
-                        "address-space limit (ASan reserves terabytes)")
+                        help="the tools are built with a sanitizer: no "
+                        "address-space limit (ASan and TSan reserve "
+                        "terabytes)")
     parser.add_argument("--known", default=os.path.join(HERE,
                                                         "known-findings.txt"))
     parser.add_argument("--strict", action="store_true",

@@ -36,6 +36,7 @@ CRASH_SIGNATURES = (
     ("ERROR: LeakSanitizer", None),
     (": runtime error: ", None),
     ("UndefinedBehaviorSanitizer", None),
+    ("WARNING: ThreadSanitizer", None),
     ("terminate called", None),
     ("PLEASE submit a bug report", "stack dump"),
     ("Stack dump:", "stack dump"),
