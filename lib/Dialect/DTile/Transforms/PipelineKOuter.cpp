@@ -224,8 +224,11 @@ void waitOneGroupBehind(dloop::ForOp loop) {
 void refillAfterIssue(dloop::ForOp loop) {
   assert(getChunkWgmmaWait(loop) && "refill_late is offered on wgmma loops");
   auto commit = *loop.getBody()->getOps<dkernel::WgmmaCommitGroupOp>().begin();
-  for (scf::IfOp prefetch :
-       llvm::reverse(llvm::to_vector(loop.getBody()->getOps<scf::IfOp>())))
+  // A named vector: llvm::reverse of a temporary would outlive it (found by
+  // ASan as stack-use-after-scope).
+  SmallVector<scf::IfOp> prefetches =
+      llvm::to_vector(loop.getBody()->getOps<scf::IfOp>());
+  for (scf::IfOp prefetch : llvm::reverse(prefetches))
     prefetch->moveAfter(commit);
 }
 
