@@ -289,11 +289,15 @@ std::optional<int64_t> deplodock::evaluateAffineExpr(AffineExpr expr,
       evaluateAffineExpr(bin.getRHS(), operands, numDims);
   if (!a || !b)
     return std::nullopt;
+  // Sums and products wrap in 64 bits, as the GPU's index arithmetic does
+  // (and never as undefined signed overflow): an index past the buffer is
+  // then refused by its user's bounds check.
+  auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    return *a + *b;
+    return wrap(static_cast<uint64_t>(*a) + static_cast<uint64_t>(*b));
   case AffineExprKind::Mul:
-    return *a * *b;
+    return wrap(static_cast<uint64_t>(*a) * static_cast<uint64_t>(*b));
   default:
     break;
   }

@@ -31,7 +31,8 @@ struct Interval {
 /// Evaluates `expr` with dimension d_i = operands[i] and symbol
 /// s_i = operands[numDims + i]. Floordiv, ceildiv and mod round towards
 /// negative infinity (the remainder is never negative); their right operand
-/// must be positive, and nothing is returned when it is not.
+/// must be positive, and nothing is returned when it is not. Sums and
+/// products wrap in 64 bits.
 std::optional<int64_t> evaluateAffineExpr(mlir::AffineExpr expr,
                                           llvm::ArrayRef<int64_t> operands,
                                           unsigned numDims);
