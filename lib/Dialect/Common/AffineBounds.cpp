@@ -290,14 +290,16 @@ std::optional<int64_t> deplodock::evaluateAffineExpr(AffineExpr expr,
   if (!a || !b)
     return std::nullopt;
   // Sums and products wrap in 64 bits, as the GPU's index arithmetic does
-  // (and never as undefined signed overflow): an index past the buffer is
-  // then refused by its user's bounds check.
-  auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
+  // (never undefined signed overflow): an index past the buffer is then
+  // refused by its user's bounds check, so the overflow flag is not needed.
+  int64_t wrapped;
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    return wrap(static_cast<uint64_t>(*a) + static_cast<uint64_t>(*b));
+    llvm::AddOverflow(*a, *b, wrapped);
+    return wrapped;
   case AffineExprKind::Mul:
-    return wrap(static_cast<uint64_t>(*a) * static_cast<uint64_t>(*b));
+    llvm::MulOverflow(*a, *b, wrapped);
+    return wrapped;
   default:
     break;
   }
