@@ -22,6 +22,7 @@
 
 #include "AttentionQueryRow.h"
 #include "AttentionSplit.h"
+#include "AttentionSplitD.h"
 #include "Rules.h"
 #include "SplitWorkspace.h"
 #include "TileUtils.h"
@@ -188,11 +189,13 @@ protected:
   /// 256 threads, else the closest; then 32 keys per step, else the closest.
   /// But first, for rows of 512 bytes of accumulators or more (head dim 128
   /// in f32: with the query row, more than a thread's 255 registers) in
-  /// heads of 128 query rows or more: 32 rows a block, 64 keys a step, 8
-  /// threads a row, the fastest measured there (H200, Qwen's FP32 sdpa and
-  /// naive attention at s128 and s512: 1.73x and 1.09x over the rest of the
-  /// rule, and 1.18x and 1.09x over it with register double buffering;
-  /// bench/results/forks-h200-2026-11-28.md).
+  /// heads of 128 query rows or more: 32 rows a block and 32 keys a step,
+  /// whose rows attention_split_d then shares among 8 threads (H200, Qwen's
+  /// FP32 sdpa and naive attention at s128 and s512: 2.04-2.71x over 64-key
+  /// steps split 8 ways, bench/results/forks-h200-2026-11-28b.md); where it
+  /// cannot, 32 rows, 64 keys and 8 threads a row over the keys, 1.73x and
+  /// 1.09x over the rest of the rule there
+  /// (bench/results/forks-h200-2026-11-28.md).
   size_t heuristic(KernelOp kernel, ArrayRef<AttentionBlocksKnobs> options,
                    TargetAttr target) const override {
     auto distance = [](double value, double goal) {
@@ -201,6 +204,11 @@ protected:
     ArrayRef<int64_t> extents = kernel.getTile().getBlockExtents();
     if (getRowBufferBytes(kernel.getTile()) >= kWideRowBytes &&
         extents.back() >= kLongHeadRows) {
+      const auto *shared =
+          llvm::find(options, AttentionBlocksKnobs{32, 32, 1, std::nullopt});
+      if (shared != options.end() &&
+          splitsHeadDimAfter(kernel, *shared, target))
+        return shared - options.begin();
       const auto *wide =
           llvm::find(options, AttentionBlocksKnobs{32, 64, 8, std::nullopt});
       if (wide != options.end())
@@ -233,36 +241,52 @@ protected:
   }
 
   LogicalResult rewrite(KernelOp kernel, const AttentionBlocksKnobs &option,
-                        TargetAttr) const override {
-    dloop::ForOp keys = getOnlineSoftmaxLoop(kernel.getTile());
-    if (!keys)
-      return failure();
-    bool stepped = option.BKV < keys.getExtent();
-    int64_t rows = product(kernel.getTile().getBlockExtents());
-    if (stepped)
-      keys = splitReduceLoop(keys, option.BKV);
-    if (int64_t blocks = option.splitKvBlocks.value_or(1);
-        blocks > 1 &&
-        (!stepped || failed(splitKeysOverBlocks(kernel, keys, blocks))))
-      return failure();
-    // A single row keeps its one thread (there is nothing to deal).
-    if (rows > 1 && failed(dealRowsToThreads(kernel, option.BQ)))
-      return failure();
-    keys = getOnlineSoftmaxLoop(kernel.getTile());
-    if (!keys)
-      return failure();
-    // The query row, read for every key, is read once (before split_kv
-    // turns the key loop into one strided over threads).
-    hoistKeyInvariantRows(keys);
-    if (option.splitKv > 1 &&
-        failed(splitKeysOverThreads(kernel, keys, stepped, option.splitKv)))
-      return failure();
-    cleanupKernel(kernel);
-    return success();
+                        TargetAttr) const override;
+
+private:
+  /// Whether attention_split_d takes 8 lanes a row of `kernel` after
+  /// `option` (tried on a copy).
+  bool splitsHeadDimAfter(KernelOp kernel, const AttentionBlocksKnobs &option,
+                          TargetAttr target) const {
+    auto copy = cast<KernelOp>(kernel->clone());
+    bool splits = succeeded(rewrite(copy, option, target)) &&
+                  canSplitHeadDim(copy, target, 8);
+    copy->erase();
+    return splits;
   }
 };
 
 } // namespace
+
+LogicalResult AttentionBlocks::rewrite(KernelOp kernel,
+                                       const AttentionBlocksKnobs &option,
+                                       TargetAttr) const {
+  dloop::ForOp keys = getOnlineSoftmaxLoop(kernel.getTile());
+  if (!keys)
+    return failure();
+  bool stepped = option.BKV < keys.getExtent();
+  int64_t rows = product(kernel.getTile().getBlockExtents());
+  if (stepped)
+    keys = splitReduceLoop(keys, option.BKV);
+  if (int64_t blocks = option.splitKvBlocks.value_or(1);
+      blocks > 1 &&
+      (!stepped || failed(splitKeysOverBlocks(kernel, keys, blocks))))
+    return failure();
+  // A single row keeps its one thread (there is nothing to deal).
+  if (rows > 1 && failed(dealRowsToThreads(kernel, option.BQ)))
+    return failure();
+  keys = getOnlineSoftmaxLoop(kernel.getTile());
+  if (!keys)
+    return failure();
+  // The query row, read for every key, is read once (before split_kv
+  // turns the key loop into one strided over threads).
+  hoistKeyInvariantRows(keys);
+  if (option.splitKv > 1 &&
+      failed(splitKeysOverThreads(kernel, keys, stepped, option.splitKv)))
+    return failure();
+  cleanupKernel(kernel);
+  return success();
+}
 
 std::unique_ptr<Rule> dtile::createAttentionBlocksRule() {
   return std::make_unique<AttentionBlocks>();

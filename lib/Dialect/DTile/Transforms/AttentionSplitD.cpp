@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionSplitD.h"
 #include "Rules.h"
 #include "TileUtils.h"
 
@@ -26,6 +27,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace deplodock;
@@ -296,10 +300,22 @@ protected:
     return options;
   }
 
-  /// 1, until a GPU measures the others.
-  size_t heuristic(KernelOp, ArrayRef<AttentionSplitDKnobs>,
+  /// The split closest to 8 lanes: rows this rule can split spill a
+  /// thread's registers, and 8 lanes with attention_blocks' 32 rows and 32
+  /// keys ran fastest (H200, Qwen's FP32 sdpa and naive attention at s128
+  /// and s512: 2.04-2.71x over the rows unsplit; 4 and 16 lanes 1.82-2.73x
+  /// and 1.97-2.24x; bench/results/forks-h200-2026-11-28b.md).
+  size_t heuristic(KernelOp, ArrayRef<AttentionSplitDKnobs> options,
                    TargetAttr) const override {
-    return 0;
+    auto distance = [](const AttentionSplitDKnobs &o) {
+      return std::abs(static_cast<int>(llvm::Log2_64(o.splitD)) - 3);
+    };
+    return llvm::min_element(options,
+                             [&](const AttentionSplitDKnobs &a,
+                                 const AttentionSplitDKnobs &b) {
+                               return distance(a) < distance(b);
+                             }) -
+           options.begin();
   }
 
   LogicalResult rewrite(KernelOp kernel, const AttentionSplitDKnobs &option,
@@ -318,6 +334,11 @@ protected:
 };
 
 } // namespace
+
+bool dtile::canSplitHeadDim(KernelOp kernel, TargetAttr target, int64_t lanes) {
+  return static_cast<bool>(
+      llvm::expectedToOptional(planSplitD(kernel, target, lanes)));
+}
 
 std::unique_ptr<Rule> dtile::createAttentionSplitDRule() {
   return std::make_unique<AttentionSplitD>();

@@ -103,12 +103,22 @@ protected:
   }
 
   /// Rows shorter than kLongRow: the row length rounded up to a power of
-  /// two, within [32, 256]. Longer ones: kPerThread elements a thread,
-  /// within [64, 256]. Measured on the H100: softmax rows of 512 took 47.0
-  /// us with 256 threads and 29.5 with 64 (tuned; eager 28.7).
+  /// two, within [32, 256]; but rows of kPairedRow share blocks of 128
+  /// threads at two elements a thread (H200, FP32 softmax over rows of 128:
+  /// 1.29-1.30x over a row of 128 threads a block, where 4 or 8 rows of 32
+  /// threads gave 1.22-1.41x; bench/results/forks-h200-2026-11-28b.md).
+  /// Longer ones: kPerThread elements a thread, within [64, 256]. Measured
+  /// on the H100: softmax rows of 512 took 47.0 us with 256 threads and
+  /// 29.5 with 64 (tuned; eager 28.7).
   size_t heuristic(KernelOp kernel, ArrayRef<CooperativeReduceKnobs> options,
                    TargetAttr) const override {
     int64_t length = longestReduction(kernel.getTile());
+    if (nextPowerOfTwo(length) == kPairedRow) {
+      const auto *paired = llvm::find(
+          options, CooperativeReduceKnobs{kPairedRow / 2, int64_t(2)});
+      if (paired != options.end())
+        return paired - options.begin();
+    }
     int64_t best =
         length < kLongRow
             ? std::clamp<int64_t>(nextPowerOfTwo(length), 32, 256)
@@ -116,6 +126,9 @@ protected:
     return llvm::find(options, CooperativeReduceKnobs{best}) - options.begin();
   }
 
+  /// Rows this long (rounded up) take two rows of half their length in
+  /// threads a block.
+  static constexpr int64_t kPairedRow = 128;
   /// Rows from this long give each thread kPerThread elements.
   static constexpr int64_t kLongRow = 512;
   static constexpr int64_t kPerThread = 8;

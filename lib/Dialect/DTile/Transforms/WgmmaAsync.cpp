@@ -561,6 +561,9 @@ protected:
         bestKey = key;
       }
     }
+    if (std::optional<size_t> narrow =
+            findNarrowSplit(kernel, options, best, bestSplit, target))
+      return *narrow;
     return findSplitOption(options, best, bestSplit, getSplit);
   }
 
@@ -568,6 +571,27 @@ protected:
                         TargetAttr target) const override;
 
 private:
+  /// For a 128-row tile split 8 ways with fewer than 8 K chunks a split
+  /// (a pipeline that barely fills, behind 8 f32 copies of the output in
+  /// the workspace): the 64 x 256 tile split 4 ways, where it is listed and
+  /// makes 64 blocks or more (H200, BF16: 1.17x and 1.26x on TinyLlama's
+  /// and Qwen's q_proj at s128, 1.00x on Qwen's kv_proj at s512, where
+  /// 128 x 128 tiles split twice lost 0.88x;
+  /// bench/results/forks-h200-2026-11-28b.md).
+  static std::optional<size_t>
+  findNarrowSplit(KernelOp kernel, ArrayRef<WgmmaAsyncKnobs> options,
+                  size_t best, int64_t split, TargetAttr target) {
+    std::optional<WgmmaMatmul> mm =
+        llvm::expectedToOptional(matchWgmmaMatmul(kernel, target));
+    if (!mm || split != 8 || options[best].warpgroups != 2 ||
+        ceilDiv(mm->k, mm->chunk()) >= 8 * split)
+      return std::nullopt;
+    const auto *narrow = llvm::find(options, WgmmaAsyncKnobs{true, 1, 256, 4});
+    if (narrow == options.end() || 4 * countBlocks(kernel, 1, 256) < 64)
+      return std::nullopt;
+    return narrow - options.begin();
+  }
+
   /// `pick`, or its warpgroups' unsplit N = 192 option where `pick` is an
   /// unsplit N = 256 tile and N = 192's blocks fill the SMs of their waves
   /// better.
