@@ -43,60 +43,64 @@ class Sweep:
 
 
 SWEEPS: dict[str, Sweep] = {
-    "fp32-splits": Sweep(
-        why="FP32 K splits beyond 8 and the workspace, where 8 was the best "
-        "measured and the trend still rising",
-        target="sm_90",
-        cases=("matmul.tinyllama.gate_proj.s128", "matmul.qwen.down_proj.s128",
-               "matmul.qwen.q_proj.s128", "matmul.tinyllama.q_proj.s512",
-               "matmul.qwen.gate_proj.s32", "matmul.tinyllama.gate_proj.s512"),
-        variants=(("default", ""), ("s4", "split_k=4"), ("s16", "split_k=16"),
-                  ("ws4", "split_k=4,split_workspace=true"),
-                  ("ws8", "split_k=8,split_workspace=true"))),
     "fp32-attention": Sweep(
-        why="FP32 attention: 32-row query blocks, 64-key steps and 8 key "
-        "splits (the default at head dim 128 since they gave 1.73x on Qwen "
-        "s128) taken apart, with register double buffering, on both head "
-        "dims",
+        why="FP32 attention at TinyLlama's head dim 64 (rows that fit a "
+        "thread, so no attention_split_d): 32-row query blocks, 64-key "
+        "steps and 8 key splits, the choice at head dim 128 before rows were "
+        "split there, taken apart, with register double buffering",
         target="sm_90",
-        cases=("sdpa.qwen.s128", "sdpa.qwen.s512", "naive_attn.qwen.s128",
-               "sdpa.tinyllama.s128", "sdpa.tinyllama.s512"),
+        cases=("sdpa.tinyllama.s128", "sdpa.tinyllama.s512",
+               "naive_attn.tinyllama.s512"),
         variants=(("default", ""),
                   ("q32k64s8", "BQ=32,BKV=64,split_kv=8"),
                   ("q32k64s8rd", "BQ=32,BKV=64,split_kv=8,reg_double=true"),
                   ("q32k32s8", "BQ=32,BKV=32,split_kv=8"),
                   ("q64k64s4", "BQ=64,BKV=64,split_kv=4"),
                   ("q32k64s4", "BQ=32,BKV=64,split_kv=4"))),
-    "bf16-narrow": Sweep(
-        why="BF16 GEMMs whose 128 x 256 tiles leave the SMs short and split "
-        "8 ways (a 9 us sum kernel behind 24 us): narrower tiles, fewer "
-        "splits",
-        target="sm_90a",
-        cases=("matmul.qwen.q_proj.s128.bf16", "matmul.tinyllama.q_proj.s128.bf16",
-               "matmul.qwen.down_proj.s128.bf16", "matmul.qwen.kv_proj.s512.bf16",
-               "matmul.tinyllama.down_proj.s512.bf16"),
+    "fp32-attention-rows": Sweep(
+        why="FP32 attention at Qwen's head dim 128, rows split 8 ways (the "
+        "default since 2026-11-28: 2.0-2.9x): two rows a thread "
+        "(attention_rows) with 64-row blocks ran 1.06-1.08x faster at s512 "
+        "but 0.72x at s128; their key steps and lanes, to find a rule by "
+        "the heads' length",
+        target="sm_90",
+        cases=("sdpa.qwen.s512", "naive_attn.qwen.s512", "sdpa.qwen.s128"),
         variants=(("default", ""),
-                  ("wg1n128", "warpgroups=1,wgmma_n=128"),
+                  ("d4q64k16r2", "BQ=64,BKV=16,split_kv=1,split_d=4,"
+                   "rows_per_thread=2"),
+                  ("d4q64k32r2", "BQ=64,BKV=32,split_kv=1,split_d=4,"
+                   "rows_per_thread=2"),
+                  ("d8q64k32r2", "BQ=64,BKV=32,split_kv=1,split_d=8,"
+                   "rows_per_thread=2"),
+                  ("d4q32k32", "BQ=32,BKV=32,split_kv=1,split_d=4"),
+                  ("d8q64k32", "BQ=64,BKV=32,split_kv=1,split_d=8"))),
+    "bf16-splits": Sweep(
+        why="BF16 GEMMs split over K that the sweep of 2026-11-28 did not "
+        "cover: the fused families' s128 cases, which the new narrow-split "
+        "rule changed unmeasured or left at 8 splits, and TinyLlama kv_proj "
+        "s512, whose 64 x 256 tiles make too few blocks for it",
+        target="sm_90a",
+        cases=("matmul_add.qwen.o_proj.s128.bf16",
+               "silu_mul_matmul.qwen.s128.bf16",
+               "silu_mul_matmul.tinyllama.s128.bf16",
+               "matmul.tinyllama.kv_proj.s512.bf16"),
+        variants=(("default", ""),
+                  ("wg1n256s4", "warpgroups=1,wgmma_n=256,wgmma_split_k=4"),
+                  ("wg1n256s2", "warpgroups=1,wgmma_n=256,wgmma_split_k=2"),
                   ("wg2n128s2", "warpgroups=2,wgmma_n=128,wgmma_split_k=2"),
-                  ("wg2n64", "warpgroups=2,wgmma_n=64"),
-                  ("wg1n256s4", "warpgroups=1,wgmma_n=256,wgmma_split_k=4"))),
-    "fp8-tiles": Sweep(
-        why="FP8 GEMMs on wgmma (new, never timed): the BF16 defaults' "
-        "block tiles against wider and narrower ones, depth 4 against 3, "
-        "and warp specialisation, where twice the FLOPs a byte may move the "
-        "best tile",
+                  ("wg1n128s4", "warpgroups=1,wgmma_n=128,wgmma_split_k=4"))),
+    "bf16-splits-s32": Sweep(
+        why="BF16 GEMMs of 32 tokens, one warpgroup split 8 ways by default "
+        "(0.86-1.24x eager on Qwen): fewer splits, narrower tiles",
         target="sm_90a",
-        cases=("scaled_mm.qwen.gate_proj.s512.fp8",
-               "scaled_mm.tinyllama.gate_proj.s512.fp8",
-               "scaled_mm.qwen.down_proj.s512.fp8",
-               "scaled_mm.qwen.q_proj.s128.fp8",
-               "scaled_mm.tinyllama.q_proj.s512.fp8"),
+        cases=("matmul.qwen.q_proj.s32.bf16", "matmul.qwen.down_proj.s32.bf16",
+               "matmul.tinyllama.down_proj.s32.bf16",
+               "matmul.tinyllama.o_proj.s32.bf16"),
         variants=(("default", ""),
-                  ("wg2n256", "warpgroups=2,wgmma_n=256"),
-                  ("wg2n128", "warpgroups=2,wgmma_n=128"),
-                  ("wg1n128", "warpgroups=1,wgmma_n=128"),
-                  ("st3", "pipeline=true,stages=3,refill_late=true"),
-                  ("ws", "warp_specialize=true,setmaxnreg=232"))),
+                  ("n256s4", "warpgroups=1,wgmma_n=256,wgmma_split_k=4"),
+                  ("n256s2", "warpgroups=1,wgmma_n=256,wgmma_split_k=2"),
+                  ("n128s4", "warpgroups=1,wgmma_n=128,wgmma_split_k=4"),
+                  ("n192", "warpgroups=1,wgmma_n=192"))),
     "bf16-clusters": Sweep(
         why="BF16 GEMMs the model finds L2-bound (and one FP8): clusters of "
         "two sharing B by multicast, lock-step (0.41-0.72x, its consumers "
@@ -117,34 +121,24 @@ SWEEPS: dict[str, Sweep] = {
                    "pipeline=true,stages=4,wgmma_wait=1"),
                   ("cl", "cluster_m=2"),
                   ("vs", "vector_stores=true"))),
-    "fp32-attention-split-d": Sweep(
-        why="FP32 attention with a query row's head dimension shared by "
-        "4-16 threads (attention_split_d, new): Qwen's head dim 128 default "
-        "(a whole row a thread: 255 registers and spills) ran at 0.27-0.54x "
-        "eager (naive s512, s128; sdpa s512), and the model (v11, within 5% "
-        "of those runs) estimates the split rows 4-5x faster, and 8x with "
-        "two rows a thread (attention_rows, new) reading each key once",
-        target="sm_90",
-        cases=("sdpa.qwen.s512", "naive_attn.qwen.s512", "sdpa.qwen.s128",
-               "naive_attn.qwen.s128"),
-        variants=(("default", ""),
-                  ("d8q32k16", "BQ=32,BKV=16,split_kv=1,split_d=8"),
-                  ("d8q32k32", "BQ=32,BKV=32,split_kv=1,split_d=8"),
-                  ("d4q32k16", "BQ=32,BKV=16,split_kv=1,split_d=4"),
-                  ("d4q64k16", "BQ=64,BKV=16,split_kv=1,split_d=4"),
-                  ("d16q32k16", "BQ=32,BKV=16,split_kv=1,split_d=16"),
-                  ("d8q64k16r2", "BQ=64,BKV=16,split_kv=1,split_d=8,"
-                   "rows_per_thread=2"),
-                  ("d4q64k16r2", "BQ=64,BKV=16,split_kv=1,split_d=4,"
-                   "rows_per_thread=2"))),
     "fp32-rows": Sweep(
-        why="FP32 softmax over rows of 128 (0.82-0.90x eager): threads a "
-        "row, rows a block",
+        why="FP32 softmax over rows of 32 (1.01-1.11x eager; one row of 32 "
+        "threads a block): rows a block, as rows of 128 gained 1.29x from "
+        "two rows a block",
         target="sm_90",
-        cases=("softmax.qwen.s128", "softmax.tinyllama.s128"),
-        variants=(("default", ""), ("t32", "threads=32"), ("t64", "threads=64"),
-                  ("r2t64", "rows=2,threads=64"), ("r4t32", "rows=4,threads=32"),
-                  ("r8t32", "rows=8,threads=32"))),
+        cases=("softmax.qwen.s32", "softmax.tinyllama.s32"),
+        variants=(("default", ""), ("r2t32", "rows=2,threads=32"),
+                  ("r4t32", "rows=4,threads=32"), ("r8t32", "rows=8,threads=32"),
+                  ("r16t32", "rows=16,threads=32"))),
+    "fp32-long-rows": Sweep(
+        why="FP32 softmax over rows of 512 (0.94-0.98x eager; one row of 64 "
+        "threads a block, 8 elements a thread): more threads a row, rows a "
+        "block",
+        target="sm_90",
+        cases=("softmax.qwen.s512", "softmax.tinyllama.s512"),
+        variants=(("default", ""), ("r2t64", "rows=2,threads=64"),
+                  ("r4t64", "rows=4,threads=64"), ("t128", "threads=128"),
+                  ("r2t128", "rows=2,threads=128"), ("t32", "threads=32"))),
 }
 
 

@@ -13,7 +13,7 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower=target=sm_90 | FileCheck %s --check-prefix=DEFAULT
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=64,BKV=16,split_kv=2,rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WITH-KV
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=128,BKV=16,split_kv=1,split_d=4,rows_per_thread=4" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REGISTERS
-// RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,split_kv=1,rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WARPS
+// RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,split_kv=1,split_d=1,rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WARPS
 /// Three query rows (a block of them) are no pairs; a matmul is no online
 /// softmax.
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims SQ=3,S=40,D=128,NH=1,NKV=1 | not deplodock-opt --lower-to-tile="target=sm_90 knobs=BQ=3,BKV=40,split_kv=1,rows_per_thread=2" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ODD

@@ -2,7 +2,8 @@
 // each lane keeping every split_d-th element of the query row and of the
 // accumulators, q.k combined over the lanes. Offered after attention_blocks
 // with one thread a row's keys, where a thread's rows would not fit its
-// registers (head dimension 128 in f32: 256 floats); never the default.
+// registers (head dimension 128 in f32: 256 floats); 8 lanes by default
+// where attention_blocks leaves 128 query rows a head or more.
 //
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=37,D=128,NH=2,NKV=1 > %t.sdpa37.mlir
 // RUN: deplodock-opt %t.sdpa37.mlir --lower-to-loop > %t.loop.mlir
@@ -12,6 +13,11 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=32,BKV=16,split_kv=1 --dtile-attention-split-d=knobs=split_d=8 | FileCheck %s --check-prefix=SPLIT
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,split_kv=1,split_d=8" --convert-dtile-to-dkernel | FileCheck %s --check-prefix=KERNEL
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower=target=sm_90 | FileCheck %s --check-prefix=DEFAULT
+/// Heads of 128 query rows: the default splits each row 8 ways (32 rows a
+/// block, 32 keys a step), and computes what the tensor program does.
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=128,NH=2,NKV=1 > %t.sdpa128.mlir
+// RUN: deplodock-opt %t.sdpa128.mlir --lower-to-tile=target=sm_90 | FileCheck %s --check-prefix=LONG-HEADS
+// RUN: deplodock-run --interp %t.sdpa128.mlir --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90}" | FileCheck %s --check-prefix=NUM1
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=16,BKV=16,split_kv=2,split_d=4" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WITH-KV
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=128,BKV=16,split_kv=1,split_d=16" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=TOO-MANY
 /// Head dimension 120 has no 16 lanes of whole elements; a matmul has no
@@ -46,8 +52,8 @@
 /// 128 rows a block, not 16. Not with split_kv's threads a row (the default
 /// for these 74 rows): their merge after the key loop combines each head
 /// element over threads.
-// FORKS: remark: @sdpa_0_reduce: attention_split_d: split_d in {1*, 4, 8, 16}
-// FORKS128: remark: @sdpa_0_reduce: attention_split_d: split_d in {1*, 4, 8}
+// FORKS: remark: @sdpa_0_reduce: attention_split_d: split_d in {8*, 1, 4, 16}
+// FORKS128: remark: @sdpa_0_reduce: attention_split_d: split_d in {8*, 1, 4}
 // FORKS-KV: remark: @sdpa_0_reduce: attention_split_d: does not apply: a loop over a private buffer combines across threads (split_kv's merge)
 
 /// 32 rows by 8 lanes; each lane's query row and accumulators are 128 / 8
@@ -74,6 +80,7 @@
 // KERNEL: dkernel.warp_reduce add %{{.*}} width 8 : f32
 
 // DEFAULT-NOT: split_d
+// LONG-HEADS: knobs<BKV = 32, BQ = 32, {{.*}}split_d = 8, split_kv = 1,
 
 // WITH-KV: error: 'dtile.kernel' op knob split_d=4: attention_split_d cannot split the rows of @sdpa_0_reduce: a loop over a private buffer combines across threads (split_kv's merge)
 // TOO-MANY: error: 'dtile.kernel' op knob split_d=16: attention_split_d cannot split the rows of @sdpa_0_reduce: 2048 threads a block (128 x 16) are not whole warps within 1024

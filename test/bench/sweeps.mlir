@@ -21,29 +21,29 @@
 // RUN: not %python %deplodock_src_root/bench/sweeps.py --out %t.none --bin-dir %deplodock_obj_root/bin 2>&1 | FileCheck %s --check-prefix=NONE
 
 // CHECKED-NOT: refused
-// CHECKED: fp32-splits: 6 cases x 5 variants checked
-// CHECKED: fp32-attention: 5 cases x 6 variants checked
-// CHECKED: bf16-narrow: 5 cases x 5 variants checked
-// CHECKED: fp8-tiles: 5 cases x 6 variants checked
+// CHECKED: fp32-attention: 3 cases x 6 variants checked
+// CHECKED: fp32-attention-rows: 3 cases x 6 variants checked
+// CHECKED: bf16-splits: 4 cases x 5 variants checked
+// CHECKED: bf16-splits-s32: 4 cases x 5 variants checked
 // CHECKED: bf16-clusters: 6 cases x 7 variants checked
-// CHECKED: fp32-attention-split-d: 4 cases x 8 variants checked
-// CHECKED: fp32-rows: 2 cases x 6 variants checked
+// CHECKED: fp32-rows: 2 cases x 5 variants checked
+// CHECKED: fp32-long-rows: 2 cases x 6 variants checked
 
-// PACKED: fp32-rows: 2 cases x 6 variants checked
+// PACKED: fp32-rows: 2 cases x 5 variants checked
 
-// LIST: fp32-splits (sm_90, 6 cases x 5 variants): FP32 K splits
-// LIST: bf16-narrow (sm_90a, 5 cases x 5 variants)
+// LIST: fp32-attention (sm_90, 3 cases x 6 variants): FP32 attention
+// LIST: bf16-splits (sm_90a, 4 cases x 5 variants)
 
 // SWEPT: == fp32-rows: FP32 softmax
-// SWEPT: softmax.qwen.s128 [default] {{[0-9.]+}} us
-// SWEPT: | case | default | t32 | t64 | r2t64 | r4t32 | r8t32 |
+// SWEPT: softmax.qwen.s32 [default] {{[0-9.]+}} us
+// SWEPT: | case | default | r2t32 | r4t32 | r8t32 | r16t32 |
 
 // MD: FAKE TIMINGS (fake device): nothing here was measured
-// MD: * r2t64: `rows=2,threads=64`
+// MD: * r4t32: `rows=4,threads=32`
 // JSON: "fake": true
 
-// REFUSED: fp32-rows: softmax.qwen.s128 [default] refused: x.mlir:1:1: error: refused here
-// REFUSED: fp32-rows: 2 cases x 6 variants checked
+// REFUSED: fp32-rows: softmax.qwen.s32 [default] refused: x.mlir:1:1: error: refused here
+// REFUSED: fp32-rows: 2 cases x 5 variants checked
 
-// UNKNOWN: error: no sweep named no-such-sweep (known: fp32-splits, fp32-attention, bf16-narrow, fp8-tiles, bf16-clusters, fp32-attention-split-d, fp32-rows)
+// UNKNOWN: error: no sweep named no-such-sweep (known: fp32-attention, fp32-attention-rows, bf16-splits, bf16-splits-s32, bf16-clusters, fp32-rows, fp32-long-rows)
 // NONE: error: name the sweeps to run (--list shows them)

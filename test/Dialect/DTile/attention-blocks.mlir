@@ -8,9 +8,12 @@
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16" | FileCheck %s --check-prefix=STAGED
 // RUN: deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=32,BKV=16,reg_double=false" --convert-dtile-to-dkernel | deplodock-translate --emit-cuda | FileCheck %s --check-prefix=CUDA
 /// Rows of 128 f32 accumulators (head dim 128) in heads of 128 queries: 32
-/// rows a block, 64 keys a step, 8 threads a row; not at head dim 64, nor
-/// for 64 queries a head.
+/// rows a block and 32 keys a step, each row shared by 8 threads
+/// (attention_split_d); where that split cannot follow (on a GPU with
+/// registers for the whole row) 64 keys a step over 8 threads a row; neither
+/// at head dim 64, nor for 64 queries a head.
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=128 | deplodock-opt --lower-to-tile | FileCheck %s --check-prefix=WIDE-ROWS
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=128 | sed -e '1i module attributes {dkernel.target = #dkernel.target<"regs1024", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 1048576, registers_per_thread = 1024, warp_size = 32, features = [cp_async]>} {' -e '$a }' | deplodock-opt --lower-to-tile | FileCheck %s --check-prefix=WIDE-UNSPLIT
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=64 | deplodock-opt --lower-to-tile | FileCheck %s --check-prefix=NARROW-ROWS
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=64,D=128 | deplodock-opt --lower-to-tile | FileCheck %s --check-prefix=NARROW-ROWS
 // RUN: not deplodock-opt %t.loop.mlir --dtile-tileify --dtile-attention-blocks=knobs=BQ=48,BKV=16 --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ILLEGAL
@@ -100,6 +103,7 @@
 // OTHERS: remark: @sdpa_0_reduce: cooperative_reduce: does not apply
 // OTHERS: remark: @sdpa_0_reduce: chunk_matmul_k: does not apply
 
-// WIDE-ROWS: knobs<BKV = 64, BQ = 32, {{.*}}reg_double = false, split_kv = 8,
+// WIDE-ROWS: knobs<BKV = 32, BQ = 32, {{.*}}split_d = 8, split_kv = 1,
+// WIDE-UNSPLIT: knobs<BKV = 64, BQ = 32, {{.*}}reg_double = false, split_kv = 8,
 // NARROW-ROWS-NOT: BKV = 64, BQ = 32,
 // NARROW-ROWS: knobs<BKV = 32,

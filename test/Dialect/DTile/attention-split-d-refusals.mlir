@@ -17,7 +17,7 @@
 // deal rows of what is not one a thread.
 // RUN: sed 's/threads(%%d1_i : 32 "d1_i")/threads(%%d1_i : 32 "d1_i", %%x : 2 "x")/' %S/Inputs/attention-d128-rows.mlir | deplodock-opt --dtile-attention-rows="list-forks target=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 
-// TAKES: remark: @sdpa_0_reduce: attention_split_d: split_d in {1*, 4, 8, 16}
+// TAKES: remark: @sdpa_0_reduce: attention_split_d: split_d in {8*, 1, 4, 16}
 // GUARD: remark: @sdpa_0_reduce: attention_split_d: does not apply: a sum over a private buffer is under a condition that differs between threads
 // INIT: remark: @sdpa_0_reduce: attention_split_d: does not apply: a loop over a private buffer carries a value that is no reduction from its identity
 // ACCESS: remark: @sdpa_0_reduce: attention_split_d: does not apply: a private buffer is accessed other than at the variable of a loop over its extent

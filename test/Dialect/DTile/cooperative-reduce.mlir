@@ -107,17 +107,18 @@ func.func @full_max(%arg0: memref<64xf32>) -> memref<1xf32> {
 // -----
 
 /// Two accumulators of one loop get one combine each, of their own kind;
-/// rows of 100 round up to 128 threads (28 of them idle).
+/// rows of 100 round up to 128: two rows a block of 64 threads each (two
+/// elements a thread, 28 of them with one).
 // CHECK-LABEL: func.func @two_accumulators
-//       CHECK:   dtile.kernel @two_accumulators knobs<threads = 128>
-//       CHECK:     dtile.tile blocks(%{{.*}} : 4 "i") threads(%[[T:.*]] : 128 "t") {
-//  CHECK-NEXT:       %[[PART:.*]]:2 = dtile.strided_for %{{.*}} = %[[T]] to 100 step 128 reduce "r"
+//       CHECK:   dtile.kernel @two_accumulators knobs<rows = 2, threads = 64>
+//       CHECK:     dtile.tile blocks(%{{.*}} : 2 "i_o") threads(%{{.*}} : 2 "i_i", %[[T:.*]] : 64 "t") {
+//  CHECK-NEXT:       %[[PART:.*]]:2 = dtile.strided_for %{{.*}} = %[[T]] to 100 step 64 reduce "r"
 //       CHECK:       %[[SUM:.*]] = dtile.combine add %[[PART]]#0 over ["t"] : f32
 //  CHECK-NEXT:       %[[PROD:.*]] = dtile.combine mul %[[PART]]#1 over ["t"] : f32
 //  CHECK-NEXT:       arith.divf %[[SUM]], %[[PROD]] : f32
 func.func @two_accumulators(%arg0: memref<4x100xf32>) -> memref<4xf32> {
   %alloc = memref.alloc() : memref<4xf32>
-  // expected-remark @+1 {{cooperative_reduce: (rows, threads) in {128*, 32, 64, 1, (2, 32), (4, 32), (2, 64), (4, 64), (2, 128), (4, 128)}}}
+  // expected-remark @+1 {{cooperative_reduce: (rows, threads) in {(2, 64)*, 32, 64, 128, 1, (2, 32), (4, 32), (4, 64), (2, 128), (4, 128)}}}
   dloop.kernel @two_accumulators ins(%x = %arg0 : memref<4x100xf32>) outs(%y = %alloc : memref<4xf32>) {
     %zero = arith.constant 0.000000e+00 : f32
     %one = arith.constant 1.000000e+00 : f32

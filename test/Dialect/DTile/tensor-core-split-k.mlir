@@ -11,6 +11,8 @@
 // RUN: deplodock-opt %t.most.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=MOST
 // RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 128 2048 2048 > %t.few.mlir
 // RUN: deplodock-opt %t.few.mlir --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=FEW
+// RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 128 18944 3584 | deplodock-opt --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=LONG-K
+// RUN: %python %S/../../Examples/Inputs/half_matmul.py bf16 512 2048 256 | deplodock-opt --lower-to-kernel=target=sm_90a | FileCheck %s --check-prefix=NARROW-N
 
 /// wgmma_split_k = 4: the K chunks (16 of 64) are dealt to 4 blocks along
 /// the new outermost block axis r0_s, each staging chunks 4 s + [0, 4) by
@@ -99,9 +101,20 @@
 //  MOST-NOT: dkernel.func
 
 /// 128 x 2048 x 2048 has no such tile (64 x 128 makes 32 blocks): the
-/// largest tile filling half the SMs with the split it takes, 128 x 128 in
-/// 16 blocks split 8 ways.
+/// largest tile filling half the SMs with the split it takes would be
+/// 128 x 128 in 16 blocks split 8 ways, 4 of the 32 K chunks a split; the
+/// 64 x 256 tile split 4 ways (64 blocks of 8 chunks) is taken instead.
 //      FEW: dkernel.func @matmul_0_reduce
-// FEW-SAME: grid [16, 1, 8]
-// FEW-SAME: wgmma_n = 128, wgmma_split_k = 8
+// FEW-SAME: grid [8, 2, 4]
+// FEW-SAME: warpgroups = 1, wgmma = true, wgmma_n = 256, wgmma_split_k = 4
+
+/// But splits of 37 chunks (K = 18944) keep the 128 x 256 tile 8 ways, and
+/// where the 64 x 256 tile split 4 ways would make fewer than 64 blocks
+/// (N = 256: 32) the 128-row tile keeps its 8 splits of 4 chunks.
+//      LONG-K: dkernel.func @matmul_0_reduce
+// LONG-K-SAME: grid [14, 1, 8]
+// LONG-K-SAME: warpgroups = 2, wgmma = true, wgmma_n = 256, wgmma_split_k = 8
+//      NARROW-N: dkernel.func @matmul_0_reduce
+// NARROW-N-SAME: grid [4, 4, 8]
+// NARROW-N-SAME: warpgroups = 2, wgmma = true, wgmma_n = 64, wgmma_split_k = 8
 //      FEW: dkernel.func @matmul_0_reduce_split_sum

@@ -192,7 +192,11 @@ def DTileWgmmaAsync : TileRule<"dtile-wgmma-async", "wgmma_async",
     SM 4 warps; else the fewest giving 7/8 of the SMs a block and every SM
     4 warps, else the most); ties to 2 warpgroups. A 32-row activation
     thus runs on one warpgroup, split (1.28x faster than mma_sync over the
-    suite's seven 32-token BF16 GEMMs on the H200).
+    suite's seven 32-token BF16 GEMMs on the H200). But a 128-row tile
+    split 8 ways with fewer than 8 chunks a split takes the 64 x 256 tile
+    split 4 ways where that makes 64 blocks or more (H200: 1.17x and 1.26x
+    on TinyLlama's and Qwen's q_proj at s128, 1.00x on Qwen's kv_proj at
+    s512; bench/results/forks-h200-2026-11-28b.md).
   }];
   let forks = "wgmma_async: (warpgroups, wgmma, wgmma_n, wgmma_split_k) in "
               "{(2, true, 256, 8)*, (1, true, 32), (1, true, 32, 2), ..., "
@@ -340,11 +344,13 @@ def DTileCooperativeReduce : TileRule<"dtile-cooperative-reduce",
     of many barriers, per row. Legal: powers of two from 32 up to the
     longest row (rounded up) and the block's limit, then 1 (one thread per
     row, which blockify_launch then groups); for T >= 32, R a power of two
-    dividing the innermost block axis with T x R at most 512. Heuristic, one
-    row per block (rows is not measured yet): for rows shorter than 512 the
-    row length rounded up to a power of two, within [32, 256]; from 512, 8
-    elements a thread, within [64, 256] (H100: softmax rows of 512 took
-    47.0 us with 256 threads, 29.5 with 64).
+    dividing the innermost block axis with T x R at most 512. Heuristic:
+    for rows shorter than 512 one row a block, the row length rounded up to
+    a power of two within [32, 256] threads, but rows of 65 to 128 two a
+    block of 64 threads each (H200, FP32 softmax over rows of 128: 1.29x and
+    1.30x over one row of 128 threads; bench/results/forks-h200-2026-11-28b.md);
+    from 512, one row a block, 8 elements a thread, within [64, 256] (H100:
+    softmax rows of 512 took 47.0 us with 256 threads, 29.5 with 64).
   }];
   let forks = "cooperative_reduce: (rows, threads) in {256*, 32, 64, 128, "
               "512, 1, (2, 32), ..., (16, 32), (2, 64), ..., (2, 256)}";
@@ -421,9 +427,12 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     that passes 256 threads; then 32 keys; never split_kv_blocks (no GPU
     measurement yet). But rows of 512 bytes of accumulators or more (head
     dim 128 in f32, past a thread's registers with the query row) in heads
-    of 128 query rows or more take 32 rows, 64 keys and 8 threads a row,
-    measured fastest there (H200, Qwen's FP32 attention at s128 and s512:
-    1.73x and 1.09x; bench/results/forks-h200-2026-11-28.md).
+    of 128 query rows or more take 32 rows and 32 keys, one thread a row's
+    keys, where attention_split_d then shares each row among 8 threads
+    (H200, Qwen's FP32 sdpa and naive attention at s128 and s512: 2.04-2.71x
+    over the next choice; bench/results/forks-h200-2026-11-28b.md); where
+    it cannot, 32 rows, 64 keys and 8 threads a row's keys (1.73x and 1.09x
+    over the rest of the rule; bench/results/forks-h200-2026-11-28.md).
   }];
   let forks = "attention_blocks: (BKV, BQ, split_kv, split_kv_blocks) in "
               "{(32, 8, 32)*, (37, 32, 1), ..., (16, 32, 1, 3), ..., "
@@ -459,10 +468,13 @@ def DTileAttentionSplitD : TileRule<"dtile-attention-split-d",
     no condition that differs between threads, and every store to memory is
     in one, indexed by its variable; with the block's threads times H a
     whole number of warps within the target's limit. Options 1, then 4, 8
-    and 16; list-forks says why not. Heuristic: 1 (no GPU measurement yet;
-    `bench/sweeps.py fp32-attention-split-d`).
+    and 16; list-forks says why not. Heuristic: the split closest to 8
+    lanes (H200, Qwen's FP32 sdpa and naive attention at s128 and s512, 32
+    rows and 32 keys a block: 2.04-2.71x over 64-key steps split 8 ways
+    over the keys, 4 and 16 lanes 1.82-2.73x and 1.97-2.24x with 16-key
+    steps; bench/results/forks-h200-2026-11-28b.md).
   }];
-  let forks = "attention_split_d: split_d in {1*, 4, 8, 16}";
+  let forks = "attention_split_d: split_d in {8*, 1, 4, 16}";
 }
 
 def DTileAttentionRows : TileRule<"dtile-attention-rows", "attention_rows",
