@@ -238,8 +238,15 @@ def _fmt_us(record: dict, backend: str) -> str:
     if status == "ok" and t:
         mark = " †" if backend not in ALL_OURS and \
             (entry.get("check") or {}).get("ok") is False else ""
+        if is_noisy(entry):
+            mark += " ≈"
         return f"{t:,.1f}{mark}"
     return status
+
+
+def is_noisy(entry: dict) -> bool:
+    """Whether a PyTorch timing stayed noisy after its attempts."""
+    return bool((entry.get("timing") or {}).get("noisy"))
 
 
 def _fmt_ratio(v: float | None) -> str:
@@ -298,8 +305,11 @@ def environment_lines(results: dict) -> list[str]:
             f"* PyTorch timing: CUDA events per call on a private stream, "
             f"warm-up {t.get('warmup_ms')} ms, L2 flushed ({t.get('flush_bytes', 0) >> 20} "
             f"MiB zeroed) before every call, median of {t.get('min_reps')}–"
-            f"{t.get('max_reps')} calls fitting in {t.get('rep_ms')} ms; "
-            f"TF32 {'on' if s.get('tf32') else 'off'}; torch.compile mode "
+            f"{t.get('max_reps')} calls fitting in {t.get('rep_ms')} ms" +
+            (f", timed again (up to {t['attempts']} times, the quietest "
+             f"kept) where the 90th percentile passed {t['noisy_spread']}x "
+             "the 10th" if t.get("attempts", 1) > 1 else "") +
+            f"; TF32 {'on' if s.get('tf32') else 'off'}; torch.compile mode "
             f"'{s.get('compile_mode')}'")
     if len(runs) > 1:
         lines.append("* Merged from runs (a later run's measurement of a case "
@@ -355,6 +365,11 @@ def render_markdown(results: dict) -> str:
         out.append(f"| {label} | {s['cases']} | {s['measured']} | "
                    f"{_fmt_geo(s)} | {s['wins']} | {s.get('wrong', '')} | "
                    f"{s.get('failed', '')} |")
+    noisy = sorted(r["name"] for r in records
+                   if any(is_noisy(r.get(b) or {}) for b in ("eager", "compile")))
+    if noisy:
+        out += ["", f"PyTorch's timing stayed noisy in every attempt for "
+                f"{len(noisy)} cases (marked ≈ below): {', '.join(noisy)}."]
     out += ["", "### By family and dtype (best of ours)", "",
             "| family | dtype | cases | vs eager | ≥ 1.0× | vs compile | "
             "≥ 1.0× | % of floor (geomean) |",
@@ -376,6 +391,9 @@ def render_markdown(results: dict) -> str:
             "produce a correct timed result (wrong: output off the reference; "
             "lower_fail, run_fail, tune_fail, timeout, error; — not run). "
             "† PyTorch's own output was outside the tolerance. "
+            "≈ PyTorch's timing stayed noisy (its 90th percentile past the "
+            "threshold above over its 10th) in every attempt: its ratios are "
+            "less sure. "
             "% of floor = roofline floor / best of ours.", "",
             "| case | eager µs | compile µs | ours µs | tuned µs | eager/ours | "
             "compile/ours | eager/tuned | compile/tuned | floor µs | % of floor |",

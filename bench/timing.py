@@ -9,15 +9,19 @@
   estimated from the warm-up, clamped to [min_reps, max_reps].
 * The median is the statistic; min, max, mean, stdev and every sample are
   kept.
+* Noise: a GPU kernel's samples sit within ~1.2x of each other from the
+  10th to the 90th percentile; PyTorch runs on the H200 have shown 2-4x
+  (a 15 us GEMM with a 92 us median beside its twin's 15), when something
+  else held the GPU or the host. Such a timing is taken again, up to
+  `attempts` times in all, and the quietest kept; one still past
+  `noisy_spread` is marked noisy (the report marks it).
 """
 
 from __future__ import annotations
 
 import statistics
 from dataclasses import asdict, dataclass, field
-from typing import Callable
-
-import torch
+from typing import Callable, Sequence
 
 
 @dataclass
@@ -27,6 +31,8 @@ class TimingSettings:
     min_reps: int = 10
     max_reps: int = 500
     flush_bytes: int = 256 << 20
+    attempts: int = 3
+    noisy_spread: float = 1.3
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -42,19 +48,51 @@ class Timing:
     reps: int
     warmup_calls: int
     samples_us: list[float] = field(default_factory=list)
+    spread: float = 1.0
+    attempts: int = 1
+    noisy: bool = False
 
     def to_json(self) -> dict:
         d = asdict(self)
         d["samples_us"] = [round(s, 3) for s in self.samples_us]
-        for k in ("median_us", "min_us", "max_us", "mean_us", "stdev_us"):
+        for k in ("median_us", "min_us", "max_us", "mean_us", "stdev_us",
+                  "spread"):
             d[k] = round(d[k], 3)
         return d
+
+
+def spread_of(samples: Sequence[float]) -> float:
+    """The 90th percentile over the 10th (1.0 for fewer than two samples)."""
+    s = sorted(samples)
+    if len(s) < 2 or s[len(s) // 10] <= 0:
+        return 1.0
+    return s[min(len(s) - 1, 9 * len(s) // 10)] / s[len(s) // 10]
+
+
+def timed_quietly(measure: Callable[[], Timing],
+                  settings: TimingSettings) -> Timing:
+    """`measure` once, and again while its spread passes noisy_spread, up
+    to settings.attempts in all: the quietest timing, with its attempts and
+    whether it is still noisy."""
+    best = None
+    for attempt in range(1, max(1, settings.attempts) + 1):
+        t = measure()
+        t.spread = spread_of(t.samples_us)
+        if best is None or t.spread < best.spread:
+            best = t
+        if best.spread <= settings.noisy_spread:
+            break
+    best.attempts = attempt
+    best.noisy = best.spread > settings.noisy_spread
+    return best
 
 
 class Timer:
     """Holds the flush buffer and stream, reused across cases."""
 
     def __init__(self, settings: TimingSettings, l2_bytes: int = 0):
+        import torch  # here: spread_of and timed_quietly need no PyTorch
+        self.torch = torch
         self.settings = settings
         size = max(settings.flush_bytes, 4 * l2_bytes)
         self.flush_buffer = torch.empty(size // 4, dtype=torch.int32,
@@ -65,7 +103,10 @@ class Timer:
         self.flush_buffer.zero_()
 
     def time(self, fn: Callable[[], object]) -> Timing:
-        s = self.settings
+        return timed_quietly(lambda: self._time_once(fn), self.settings)
+
+    def _time_once(self, fn: Callable[[], object]) -> Timing:
+        s, torch = self.settings, self.torch
         # The inputs were made on the default stream: let that work finish.
         torch.cuda.synchronize()
         with torch.cuda.stream(self.stream):
