@@ -886,7 +886,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         retry_failed=args.retry_failed,
         timing={"warmup_ms": args.warmup_ms, "rep_ms": args.rep_ms,
                 "min_reps": args.min_reps, "max_reps": args.max_reps,
-                "flush_bytes": 256 << 20, "attempts": 3, "noisy_spread": 1.3})
+                "flush_bytes": 256 << 20, "attempts": 3, "noisy_spread": 1.3,
+                "queue_ahead": True})
     args.out.mkdir(parents=True, exist_ok=True)
     settings.work.mkdir(parents=True, exist_ok=True)
     results = run(settings, chosen, previous)

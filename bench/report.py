@@ -304,7 +304,9 @@ def environment_lines(results: dict) -> list[str]:
         lines.append(
             f"* PyTorch timing: CUDA events per call on a private stream, "
             f"warm-up {t.get('warmup_ms')} ms, L2 flushed ({t.get('flush_bytes', 0) >> 20} "
-            f"MiB zeroed) before every call, median of {t.get('min_reps')}–"
+            f"MiB zeroed) before every call" +
+            (", the call queued behind a GPU spin" if t.get("queue_ahead")
+             else "") + f", median of {t.get('min_reps')}–"
             f"{t.get('max_reps')} calls fitting in {t.get('rep_ms')} ms" +
             (f", timed again (up to {t['attempts']} times, the quietest "
              f"kept) where the 90th percentile passed {t['noisy_spread']}x "
@@ -391,9 +393,8 @@ def render_markdown(results: dict) -> str:
             "produce a correct timed result (wrong: output off the reference; "
             "lower_fail, run_fail, tune_fail, timeout, error; — not run). "
             "† PyTorch's own output was outside the tolerance. "
-            "≈ PyTorch's timing stayed noisy (its 90th percentile past the "
-            "threshold above over its 10th) in every attempt: its ratios are "
-            "less sure. "
+            "≈ PyTorch's timing stayed noisy in every attempt (the timing "
+            "line above says how that is judged): its ratios are less sure. "
             "% of floor = roofline floor / best of ours.", "",
             "| case | eager µs | compile µs | ours µs | tuned µs | eager/ours | "
             "compile/ours | eager/tuned | compile/tuned | floor µs | % of floor |",

@@ -51,3 +51,78 @@ for line in report.render_markdown(results).splitlines():
         print("report: " + " |".join(line.split(" |")[:2]) + " |")
     elif "noisy in every attempt" in line:
         print("report: " + line.split("stayed ", 1)[1])
+
+# Timer on a stand-in for torch.cuda (a GPU clock that each operation
+# advances): the GPU spins before every timed call, after the flush and
+# before the start event, for the time queue_ahead_us gives.
+print(f"queue ahead: {timing.queue_ahead_us(10.0):.0f} us for 10, "
+      f"{timing.queue_ahead_us(1e4):.0f} us for 10000")
+
+
+class FakeCuda:
+    clock_us, log = 0.0, []
+
+    class Event:
+        def __init__(self, enable_timing=False):
+            self.at = None
+
+        def record(self):
+            self.at = FakeCuda.clock_us
+            FakeCuda.log.append("record")
+
+        def elapsed_time(self, end):
+            return (end.at - self.at) / 1e3
+
+    class Stream:
+        pass
+
+    class stream:
+        def __init__(self, s):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    @staticmethod
+    def synchronize():
+        pass
+
+    @staticmethod
+    def _sleep(cycles):
+        FakeCuda.clock_us += cycles / 1500.0  # a 1.5 GHz clock
+        FakeCuda.log.append("spin")
+
+
+class FakeBuffer:
+    def zero_(self):
+        FakeCuda.clock_us += 80.0
+        FakeCuda.log.append("flush")
+
+
+class FakeTorch:
+    cuda, int32 = FakeCuda, "int32"
+
+    @staticmethod
+    def empty(n, dtype=None, device=None):
+        return FakeBuffer()
+
+
+sys.modules["torch"] = FakeTorch
+
+
+def call():
+    FakeCuda.clock_us += 15.0
+    FakeCuda.log.append("call")
+
+
+timer = timing.Timer(timing.TimingSettings(warmup_ms=1.0, rep_ms=1.0))
+print(f"spin: {timer.spin_cycles_per_us:.0f} cycles a us")
+FakeCuda.log.clear()
+t = timer.time(call)
+timed = " ".join(FakeCuda.log[-10:])
+print(f"timed: median {t.median_us:.1f} us, ahead 50 us or more: "
+      f"{50 <= t.ahead_us <= 2000}, "
+      f"{t.attempts} attempt, last calls: {timed}")
