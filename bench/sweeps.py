@@ -62,8 +62,10 @@ SWEEPS: dict[str, Sweep] = {
         "default since 2026-11-28: 2.0-2.9x): two rows a thread "
         "(attention_rows) with 64-row blocks ran 1.06-1.08x faster at s512 "
         "but 0.72x at s128; their key steps and lanes, to find a rule by "
-        "the heads' length; and the default with only the keys staged "
-        "(stage=[2]), which model v11 estimates 2.5x faster at s512",
+        "the heads' length; the default with only the keys staged "
+        "(stage=[2]), which model v11 estimates 2.5x faster at s512; and "
+        "16-row blocks, twice the blocks of 32 where Qwen's s128 left 20 "
+        "of 132 SMs without one",
         target="sm_90",
         cases=("sdpa.qwen.s512", "naive_attn.qwen.s512", "sdpa.qwen.s128"),
         variants=(("default", ""),
@@ -75,7 +77,8 @@ SWEEPS: dict[str, Sweep] = {
                    "rows_per_thread=2"),
                   ("d4q32k32", "BQ=32,BKV=32,split_kv=1,split_d=4"),
                   ("d8q64k32", "BQ=64,BKV=32,split_kv=1,split_d=8"),
-                  ("kst", "BQ=32,BKV=32,split_kv=1,split_d=8,stage=[2]"))),
+                  ("kst", "BQ=32,BKV=32,split_kv=1,split_d=8,stage=[2]"),
+                  ("d8q16k32", "BQ=16,BKV=32,split_kv=1,split_d=8"))),
     "bf16-splits": Sweep(
         why="BF16 GEMMs split over K that the sweep of 2026-11-28 did not "
         "cover: the fused families' s128 cases, which the new narrow-split "

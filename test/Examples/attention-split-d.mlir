@@ -18,6 +18,12 @@
 // RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=128,NH=2,NKV=1 > %t.sdpa128.mlir
 // RUN: deplodock-opt %t.sdpa128.mlir --lower-to-tile=target=sm_90 | FileCheck %s --check-prefix=LONG-HEADS
 // RUN: deplodock-run --interp %t.sdpa128.mlir --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90}" | FileCheck %s --check-prefix=NUM1
+/// Such rows also list 16-row blocks with one thread a row's keys (8 lanes
+/// a row make them 4 warps; twice the blocks of 32 rows), which head
+/// dimension 64 does not.
+// RUN: deplodock-opt %t.sdpa128.mlir --lower-to-loop | deplodock-opt --dtile-tileify --dtile-attention-blocks=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BLOCKS16
+// RUN: %python %deplodock_src_root/examples/generate.py --small sdpa --dims S=128,D=64,NH=2,NKV=1 | deplodock-opt --lower-to-loop | deplodock-opt --dtile-tileify --dtile-attention-blocks=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NO-BLOCKS16
+// RUN: deplodock-run --interp %t.sdpa128.mlir --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90 knobs=BQ=16,BKV=32,split_kv=1,split_d=8}" --compare="lower-to-kernel{target=sm_90 knobs=BQ=16,BKV=16,split_kv=1,split_d=4}" | FileCheck %s --check-prefix=NUM2
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=16,BKV=16,split_kv=2,split_d=4" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=WITH-KV
 // RUN: not deplodock-opt %t.loop.mlir --dtile-lower="target=sm_90 knobs=BQ=128,BKV=16,split_kv=1,split_d=16" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=TOO-MANY
 /// Head dimension 120 has no 16 lanes of whole elements; a matmul has no
@@ -81,6 +87,9 @@
 
 // DEFAULT-NOT: split_d
 // LONG-HEADS: knobs<BKV = 32, BQ = 32, {{.*}}split_d = 8, split_kv = 1,
+// BLOCKS16: attention_blocks: (BKV, BQ, split_kv) in {{.*}}(32, 16, 1)
+// NO-BLOCKS16: attention_blocks: (BKV, BQ, split_kv) in {
+// NO-BLOCKS16-NOT: , 16, 1)
 
 // WITH-KV: error: 'dtile.kernel' op knob split_d=4: attention_split_d cannot split the rows of @sdpa_0_reduce: a loop over a private buffer combines across threads (split_kv's merge)
 // TOO-MANY: error: 'dtile.kernel' op knob split_d=16: attention_split_d cannot split the rows of @sdpa_0_reduce: 2048 threads a block (128 x 16) are not whole warps within 1024

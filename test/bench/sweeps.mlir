@@ -22,7 +22,7 @@
 
 // CHECKED-NOT: refused
 // CHECKED: fp32-attention: 3 cases x 6 variants checked
-// CHECKED: fp32-attention-rows: 3 cases x 7 variants checked
+// CHECKED: fp32-attention-rows: 3 cases x 8 variants checked
 // CHECKED: bf16-splits: 4 cases x 5 variants checked
 // CHECKED: bf16-splits-s32: 4 cases x 5 variants checked
 // CHECKED: bf16-clusters: 6 cases x 7 variants checked

@@ -399,7 +399,9 @@ def DTileAttentionBlocks : TileRule<"dtile-attention-blocks",
     per SM (4 x 32 x the target's SMs), and the loop carries just the
     running maximum and sum, powers of two up to 32 and BKV with
     BQ x split_kv at most 256 threads (BQ may then also be a power of two
-    below a warp, when the block's threads fill one).
+    below a warp, when the block's threads fill one); and where a thread's
+    row buffers take 512 bytes or more (attention_split_d's rows, 8 threads
+    a row), BQ = 16 with split_kv 1 for more than 16 rows.
     With split_kv_blocks = B (flash-decoding: few rows, many keys) the key
     steps are dealt to B blocks along a new outermost block axis `<k>_s`,
     each a contiguous range of steps; each block stores its partial softmax

@@ -65,6 +65,8 @@ int64_t getRowBufferBytes(TileOp tile) {
 /// Rows of this many bytes of accumulators (head dim 128 in f32) in heads of
 /// this many query rows or more take the blocks measured for them.
 constexpr int64_t kWideRowBytes = 512, kLongHeadRows = 128;
+/// The smallest block of such rows listed (8 lanes a row: 4 warps).
+constexpr int64_t kSharedRowsBlock = 16;
 
 /// Threads that fill the GPU: four warps per SM, enough to keep an SM's
 /// FP32 pipes and its memory latency covered by a serial chain per row.
@@ -121,6 +123,14 @@ protected:
           for (int64_t s = 2; s <= 32; s *= 2)
             if (s <= bkv && bq * s >= 32 && bq * s <= maxThreads)
               options.push_back({bq, bkv, s});
+    // Rows past a thread's registers, which attention_split_d shares among
+    // 8 threads: also 16 rows a block, for twice the blocks of 32 (a short
+    // head's 32-row blocks leave SMs without one).
+    if (getRowBufferBytes(tile) >= kWideRowBytes && rows > kSharedRowsBlock)
+      for (int64_t bkv : keySteps)
+        if (!llvm::is_contained(options,
+                                AttentionBlocksKnobs{kSharedRowsBlock, bkv, 1}))
+          options.push_back({kSharedRowsBlock, bkv, 1});
     // Then each stepped option whose rows fit the block over split_kv_blocks
     // blocks: the divisors of its step count in [2, 64].
     std::optional<memref::AllocaOp> acc =
