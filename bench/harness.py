@@ -8,7 +8,8 @@ For every selected case (bench/cases.py):
 2. draw seeded inputs (NumPy) and save them as .npy;
 3. compute the float64 reference in PyTorch, then run and time PyTorch
    eager and torch.compile (bench/timing.py: CUDA events, warm-up by time,
-   L2 flush, median of adaptive repeats), checking their outputs too;
+   L2 flush, the call queued behind a GPU spin, median of adaptive
+   repeats, a noisy timing taken again), checking their outputs too;
 4. ours: `deplodock-run CASE.mlir --bench --input=... --output-dir=...
    --bench-json=...`, its output checked against the reference;
 5. tuned: `deplodock-tune CASE.mlir --backend=cuda --db=DB ... --json`,
@@ -70,6 +71,7 @@ import inputs as case_inputs
 import lowering
 import report
 import roofline
+import timing
 from generate import case_record
 
 
@@ -297,7 +299,6 @@ class GpuRunner:
         except ImportError:
             cli.fail("PyTorch is not installed: measure on a GPU machine with "
                      "PyTorch, or use --dry-run")
-        import timing
         import torch_ref
         if not torch.cuda.is_available():
             cli.fail("PyTorch sees no CUDA GPU (use --dry-run to test the "
@@ -884,10 +885,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         bf16_npy=args.bf16_npy, tf32=args.tf32, device_profile=args.device_profile,
         keep_arrays=args.keep_arrays, interp_max_flops=args.interp_max_flops,
         retry_failed=args.retry_failed,
-        timing={"warmup_ms": args.warmup_ms, "rep_ms": args.rep_ms,
-                "min_reps": args.min_reps, "max_reps": args.max_reps,
-                "flush_bytes": 256 << 20, "attempts": 3, "noisy_spread": 1.3,
-                "queue_ahead": True})
+        timing=timing.TimingSettings(
+            warmup_ms=args.warmup_ms, rep_ms=args.rep_ms,
+            min_reps=args.min_reps, max_reps=args.max_reps).to_json())
     args.out.mkdir(parents=True, exist_ok=True)
     settings.work.mkdir(parents=True, exist_ok=True)
     results = run(settings, chosen, previous)

@@ -65,8 +65,9 @@ int64_t getRowBufferBytes(TileOp tile) {
 /// Rows of this many bytes of accumulators (head dim 128 in f32) in heads of
 /// this many query rows or more take the blocks measured for them.
 constexpr int64_t kWideRowBytes = 512, kLongHeadRows = 128;
-/// The smallest block of such rows listed (8 lanes a row: 4 warps).
-constexpr int64_t kSharedRowsBlock = 16;
+/// The block of such rows attention_split_d then shares best (32 rows and
+/// 32 keys a step), and the smallest listed (16 rows of 8 lanes: 4 warps).
+constexpr int64_t kSharedRows = 32, kSharedKeys = 32, kSharedRowsMin = 16;
 
 /// Threads that fill the GPU: four warps per SM, enough to keep an SM's
 /// FP32 pipes and its memory latency covered by a serial chain per row.
@@ -124,13 +125,11 @@ protected:
             if (s <= bkv && bq * s >= 32 && bq * s <= maxThreads)
               options.push_back({bq, bkv, s});
     // Rows past a thread's registers, which attention_split_d shares among
-    // 8 threads: also 16 rows a block, for twice the blocks of 32 (a short
+    // threads: also 16 rows a block, for twice the blocks of 32 (a short
     // head's 32-row blocks leave SMs without one).
-    if (getRowBufferBytes(tile) >= kWideRowBytes && rows > kSharedRowsBlock)
+    if (getRowBufferBytes(tile) >= kWideRowBytes && rows > kSharedRowsMin)
       for (int64_t bkv : keySteps)
-        if (!llvm::is_contained(options,
-                                AttentionBlocksKnobs{kSharedRowsBlock, bkv, 1}))
-          options.push_back({kSharedRowsBlock, bkv, 1});
+        options.push_back({kSharedRowsMin, bkv, 1});
     // Then each stepped option whose rows fit the block over split_kv_blocks
     // blocks: the divisors of its step count in [2, 64].
     std::optional<memref::AllocaOp> acc =
@@ -215,7 +214,8 @@ protected:
     if (getRowBufferBytes(kernel.getTile()) >= kWideRowBytes &&
         extents.back() >= kLongHeadRows) {
       const auto *shared =
-          llvm::find(options, AttentionBlocksKnobs{32, 32, 1, std::nullopt});
+          llvm::find(options, AttentionBlocksKnobs{kSharedRows, kSharedKeys, 1,
+                                                   std::nullopt});
       if (shared != options.end() &&
           splitsHeadDimAfter(kernel, *shared, target))
         return shared - options.begin();
@@ -254,13 +254,13 @@ protected:
                         TargetAttr) const override;
 
 private:
-  /// Whether attention_split_d takes 8 lanes a row of `kernel` after
+  /// Whether attention_split_d takes kHeadDimLanes a row of `kernel` after
   /// `option` (tried on a copy).
   bool splitsHeadDimAfter(KernelOp kernel, const AttentionBlocksKnobs &option,
                           TargetAttr target) const {
     auto copy = cast<KernelOp>(kernel->clone());
     bool splits = succeeded(rewrite(copy, option, target)) &&
-                  canSplitHeadDim(copy, target, 8);
+                  canSplitHeadDim(copy, target, kHeadDimLanes);
     copy->erase();
     return splits;
   }

@@ -300,15 +300,16 @@ protected:
     return options;
   }
 
-  /// The split closest to 8 lanes: rows this rule can split spill a
-  /// thread's registers, and 8 lanes with attention_blocks' 32 rows and 32
-  /// keys ran fastest (H200, Qwen's FP32 sdpa and naive attention at s128
-  /// and s512: 2.04-2.71x over the rows unsplit; 4 and 16 lanes 1.82-2.73x
-  /// and 1.97-2.24x; bench/results/forks-h200-2026-11-28b.md).
+  /// The split closest to kHeadDimLanes (8): rows this rule can split
+  /// spill a thread's registers, and 8 lanes with attention_blocks' 32 rows
+  /// and 32 keys ran fastest (H200, Qwen's FP32 sdpa and naive attention at
+  /// s128 and s512: 2.04-2.71x over the rows unsplit; 4 and 16 lanes
+  /// 1.82-2.73x and 1.97-2.24x; bench/results/forks-h200-2026-11-28b.md).
   size_t heuristic(KernelOp, ArrayRef<AttentionSplitDKnobs> options,
                    TargetAttr) const override {
     auto distance = [](const AttentionSplitDKnobs &o) {
-      return std::abs(static_cast<int>(llvm::Log2_64(o.splitD)) - 3);
+      return std::abs(static_cast<int>(llvm::Log2_64(o.splitD)) -
+                      static_cast<int>(llvm::Log2_64(kHeadDimLanes)));
     };
     return llvm::min_element(options,
                              [&](const AttentionSplitDKnobs &a,

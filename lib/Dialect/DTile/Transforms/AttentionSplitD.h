@@ -1,5 +1,4 @@
-//===- AttentionSplitD.h - Whether attention_split_d takes a kernel -*- C++
-//-*-//
+//===- AttentionSplitD.h - Whether attention_split_d takes a kernel ------===//
 //
 // attention_blocks chooses its blocks for the split attention_split_d makes
 // after it (AttentionSplitD.cpp), so it asks whether that split applies.
@@ -13,6 +12,10 @@
 #include "Deplodock/Dialect/DTile/IR/DTileOps.h"
 
 namespace deplodock::dtile {
+
+/// The threads a row attention_split_d prefers (measured fastest with
+/// attention_blocks' 32 rows and 32 keys; Rules.td cites the sweep).
+constexpr int64_t kHeadDimLanes = 8;
 
 /// Whether attention_split_d can share each query row of `kernel` (after
 /// attention_blocks) among `lanes` threads on `target`.

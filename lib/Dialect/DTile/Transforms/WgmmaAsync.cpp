@@ -583,8 +583,9 @@ private:
                   size_t best, int64_t split, TargetAttr target) {
     std::optional<WgmmaMatmul> mm =
         llvm::expectedToOptional(matchWgmmaMatmul(kernel, target));
+    constexpr int64_t kMinChunksPerSplit = 8;
     if (!mm || split != 8 || options[best].warpgroups != 2 ||
-        ceilDiv(mm->k, mm->chunk()) >= 8 * split)
+        ceilDiv(mm->k, mm->chunk()) / split >= kMinChunksPerSplit)
       return std::nullopt;
     const auto *narrow = llvm::find(options, WgmmaAsyncKnobs{true, 1, 256, 4});
     if (narrow == options.end() || 4 * countBlocks(kernel, 1, 256) < 64)
