@@ -43,6 +43,32 @@ class Sweep:
 
 
 SWEEPS: dict[str, Sweep] = {
+    "bf16-tile-order": Sweep(
+        why="tile_order, new and unmeasured: the GEMMs whose B outgrows the "
+        "L2 (136 MB in BF16 on Qwen's MLP) launched a group of tile rows at "
+        "a time (the default there now) against row by row (the old grid, "
+        "reading B from DRAM once per row of tiles: 3.0 of 4 times on Qwen "
+        "gate_proj s512, 446 TFLOP/s against eager's 690); warp "
+        "specialisation, 1.05x before, with each order",
+        target="sm_90a",
+        cases=("matmul.qwen.gate_proj.s512.bf16", "matmul.qwen.up_proj.s512.bf16",
+               "scaled_mm.qwen.gate_proj.s512.fp8"),
+        variants=(("default", ""), ("rows", "tile_group=1"),
+                  ("g2", "tile_group=2"),
+                  ("ws", "warp_specialize=true,setmaxnreg=232"),
+                  ("wsrows", "warp_specialize=true,setmaxnreg=232,"
+                   "tile_group=1"))),
+    "fp32-tile-order": Sweep(
+        why="tile_order on the FP32 GEMMs whose B outgrows half the L2 "
+        "(TinyLlama's MLP and Qwen's at s512, 46-272 MB): the groups the "
+        "heuristic takes now against row by row, the old grid; these SIMT "
+        "GEMMs are compute-bound, so little change is expected, and a loss "
+        "would take the default back",
+        target="sm_90",
+        cases=("matmul.qwen.gate_proj.s512", "matmul.qwen.q_proj.s512",
+               "matmul.qwen.down_proj.s512", "matmul.tinyllama.gate_proj.s512"),
+        variants=(("default", ""), ("rows", "tile_group=1"),
+                  ("g2", "tile_group=2"))),
     "fp32-attention": Sweep(
         why="FP32 attention at TinyLlama's head dim 64 (rows that fit a "
         "thread, so no attention_split_d): 32-row query blocks, 64-key "

@@ -23,6 +23,7 @@ FailureOr<DeviceModel> costmodel::getDeviceModel(StringRef target) {
   d.maxThreadsPerSM = spec->threadsPerSM;
   d.maxBlocksPerSM = spec->blocksPerSM;
   d.registersPerSM = spec->registersPerSM;
+  d.l2Bytes = spec->l2Bytes;
   d.maxRegistersPerThread = spec->registersPerThread;
   // 32 banks of 4 bytes, 128 bytes per clock of shared memory per SM (CUDA
   // C Programming Guide, "Shared Memory" of 5.x and later).
@@ -65,7 +66,6 @@ FailureOr<DeviceModel> costmodel::getDeviceModel(StringRef target) {
     d.mmaSyncShare = 1;
     d.dramGBs = 2039;
     d.l2GBs = 5000;
-    d.l2Bytes = 40 << 20;
     return d;
   }
   if (part == "NVIDIA H100-SXM5-80GB") {
@@ -83,7 +83,6 @@ FailureOr<DeviceModel> costmodel::getDeviceModel(StringRef target) {
     d.mmaSyncShare = 0.6;
     d.dramGBs = 3350;
     d.l2GBs = 8000;
-    d.l2Bytes = 50 << 20;
     return d;
   }
   return failure();

@@ -95,10 +95,12 @@ RooflineEstimate costmodel::estimateLatency(const KernelProfile &p,
   double l2PerSM =
       std::min(d.l2BytesPerSMPerClock * clock, d.l2GBs * 1e9 / activeSMs);
   e.l2Us = work * p.l2BytesPerBlock / l2PerSM * 1e6;
-  // DRAM: every buffer once; few busy SMs cannot draw all of it (one SM at
-  // most three times its share).
+  // DRAM: every buffer once, but the regions of shared reads that a later
+  // wave reads after the L2 let them go; few busy SMs cannot draw all of
+  // it (one SM at most three times its share).
   double dram = std::min(d.dramGBs, activeSMs * 3 * d.dramGBs / d.numSMs);
-  e.dramUs = p.uniqueBytes / (dram * 1e9) * 1e6;
+  e.dramUs =
+      dramBytes(p, concurrent * d.numSMs, d.l2Bytes) / (dram * 1e9) * 1e6;
   e.sharedUs =
       work * p.sharedBytesPerBlock / (d.sharedBytesPerSMPerClock * clock) * 1e6;
   // Latency: the warps of a round run side by side, each thread's accesses

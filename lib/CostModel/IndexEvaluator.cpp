@@ -18,6 +18,8 @@ IndexEvaluator::IndexEvaluator(dkernel::FuncOp kernel) {
   for (auto [i, extent] : llvm::enumerate(kernel.getGrid()))
     if (i < 3)
       grid[i] = extent;
+  for (int i = 0; i < 3; ++i)
+    blockId[i] = grid[i] / 2;
   for (auto [i, extent] : llvm::enumerate(kernel.getBlock()))
     if (i < 3)
       block[i] = extent;
@@ -174,7 +176,7 @@ std::optional<int64_t> IndexEvaluator::compute(Value value) {
         return id.getDimension() == gpu::Dimension::x ? thread : 0;
       })
       .Case([&](gpu::BlockIdOp id) -> Result {
-        return grid[static_cast<unsigned>(id.getDimension())] / 2;
+        return blockId[static_cast<unsigned>(id.getDimension())];
       })
       .Case([&](gpu::BlockDimOp dim) -> Result {
         return block[static_cast<unsigned>(dim.getDimension())];

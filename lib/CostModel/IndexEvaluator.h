@@ -3,9 +3,9 @@
 //
 // The cost model reads a kernel one thread at a time: index and i1 values
 // are evaluated for a thread id, with block ids at the middle of the grid
-// and induction variables at the middle iteration of their loop. Loaded
-// data, iteration arguments (but where addresses ask for their first
-// iteration's) and parameters have no value.
+// (or those of a given block) and induction variables at the middle iteration
+// of their loop. Loaded data, iteration arguments (but where addresses ask for
+// their first iteration's) and parameters have no value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,17 @@ public:
     cache.clear();
   }
 
+  /// Evaluates for block `linear` of the grid (x fastest, as blocks are
+  /// launched) from now on; without a call, every block id is the middle
+  /// of its grid dimension.
+  void setBlock(int64_t linear) {
+    for (int i = 0; i < 3; ++i) {
+      blockId[i] = linear % grid[i];
+      linear /= grid[i];
+    }
+    cache.clear();
+  }
+
   /// The value of `value` for the current thread, or none.
   std::optional<int64_t> eval(mlir::Value value);
 
@@ -53,6 +64,7 @@ private:
 
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
+  int64_t blockId[3] = {0, 0, 0};
   int64_t thread = 0;
   bool iterArgsAtFirst = false;
   llvm::DenseMap<mlir::Value, std::optional<int64_t>> cache;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexEvaluator.h"
+#include "SharedReads.h"
 
 #include "Deplodock/CostModel/RooflineModel.h"
 #include "Deplodock/Dialect/Common/GpuTarget.h"
@@ -98,6 +99,7 @@ public:
     Block &body = kernel.getBody().front();
     walk(body, 1.0, overlapOf(body, 1));
     profile.registers = kBaseThreadRegisters + localWords;
+    traceSharedReads(kernel, profile);
     return profile;
   }
 

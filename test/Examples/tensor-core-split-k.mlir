@@ -56,7 +56,9 @@
 /// (32 x 2048 x 2048: 64 blocks into 16 splits of 4 steps), Qwen's down
 /// projection at 128 tokens on wgmma (the 128 x 256 tile's 14 blocks into
 /// 8 splits of 37 chunks); the gate projection at 512 tokens fills the
-/// SMs unsplit, in 128 x 192 tiles (three full waves of 132).
+/// SMs unsplit, in 128 x 192 tiles (three full waves of 132), launched
+/// down the 4 tile rows of each column first (tile_order: its 136 MB
+/// weight outgrows the L2).
 // QWENDOWN32: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [112, 1, 8] block [32, 1, 1] {{.*}}WM = 32, WN = 32, {{.*}}mma_k = 32, {{.*}}mma_split_k = 8, {{.*}}warps = 1>
 // QWENDOWN32: dkernel.func @matmul_0_reduce_split_sum(
 // QWENDOWN32: memref.alloc() : memref<8x32x3584xf32>
@@ -69,7 +71,7 @@
 // TINYQ32: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [64, 1, 16] {{.*}}mma_split_k = 16
 // QWENDOWN128: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [14, 1, 8] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 256, wgmma_split_k = 8>
 // QWENDOWN128: dkernel.func @matmul_0_reduce_split_sum(
-// QWENGATE512: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [99, 4, 1] block [256, 1, 1] {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 192>
+// QWENGATE512: dkernel.func @matmul_0_reduce({{.*}}) outputs [2] grid [396, 1, 1] block [256, 1, 1] {{.*}}tile_group = 4, {{.*}}warpgroups = 2, wgmma = true, wgmma_n = 192>
 // QWENGATE512-NOT: split
 
 /// The CUDA of the wgmma split kernel (TMA copies, wgmma, f32 stores to

@@ -43,9 +43,9 @@
 // TMA80: {{^0$}}
 // MIXED: {{^0$}}
 // SCALED: variants of @matmul_0_reduce: 300 (seeded sample) checked, 0 failed
-// TMA-SCALED: {{^39$}}
+// TMA-SCALED: {{^36$}}
 /// The synchronous stages of 418 variants (vector_copy) move 16-byte runs
 /// with one uint4 load and store each; a few compile with nvcc.
 // VECTOR90: {{^418$}}
-// SWIZZLED-SCALED: {{^27$}}
+// SWIZZLED-SCALED: {{^18$}}
 // SEGMENTS: compare result #0 {{.*}}: PASS

@@ -29,7 +29,7 @@
 // SMALL: remark: @matmul_0_reduce: double_buffer: double_buffer in {true*, false}
 // SMALL: remark: @matmul_0_reduce: async_copy: does not apply
 // SMALL: remark: @matmul_0_reduce: tma_copy: does not apply
-module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = []>} {
+module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 4194304, features = []>} {
   func.func @matmul(%arg0: memref<64x256xf32>, %arg1: memref<256x256xf32>) -> memref<64x256xf32> {
     %alloc = memref.alloc() : memref<64x256xf32>
     dloop.kernel @matmul_0_reduce ins(%in0 = %arg0 : memref<64x256xf32>, %in1 = %arg1 : memref<256x256xf32>) outs(%out0 = %alloc : memref<64x256xf32>) {

@@ -75,7 +75,7 @@ bool deplodock::tblgen::emitGpuTargets(const RecordKeeper &records,
     for (StringRef field :
          {"capability", "smCount", "smemPerBlock", "smemPerSM",
           "threadsPerBlock", "threadsPerSM", "blocksPerSM", "registersPerSM",
-          "registersPerThread", "warpSize"}) {
+          "registersPerThread", "warpSize", "l2Bytes"}) {
       int64_t value = target->getValueAsInt(field);
       if (value <= 0)
         PrintFatalError(target, Twine(field) + " must be positive");

@@ -231,7 +231,7 @@ TEST(TransposedWriteConflicts, OnlyTransposedStagesScatter) {
 
 /// A 64 x 128 x 64 f16 matmul, A stored M x K and B K x N, on sm_80.
 constexpr llvm::StringLiteral kHalfMatmul = R"mlir(
-module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async, mma_sync]>} {
   func.func @mm(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>) -> memref<64x64xf32> {
     %alloc = memref.alloc() : memref<64x64xf32>
     dloop.kernel @mm ins(%in0 = %arg0 : memref<64x128xf16>, %in1 = %arg1 : memref<128x64xf16>) outs(%out0 = %alloc : memref<64x64xf32>) {
@@ -329,7 +329,7 @@ TEST(LdmatrixConflicts, NarrowSwizzles) {
 /// Causal f16 attention over 64 keys with a head of 64 (128-byte rows), on
 /// sm_80: dloop-fuse-attention's online-softmax kernel.
 constexpr llvm::StringLiteral kHalfAttention = R"mlir(
-module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async, mma_sync]>} {
   func.func @sdpa(%arg0: memref<1x1x64x64xf16>, %arg1: memref<1x1x64x64xf16>, %arg2: memref<1x1x64x64xf16>) -> memref<1x1x64x64xf16> {
     %alloc = memref.alloc() : memref<1x1x64x64xf16>
     dloop.kernel @sdpa ins(%in0 = %arg2 : memref<1x1x64x64xf16>, %in1 = %arg0 : memref<1x1x64x64xf16>, %in2 = %arg1 : memref<1x1x64x64xf16>) outs(%out0 = %alloc : memref<1x1x64x64xf16>) {

@@ -295,7 +295,8 @@ TEST_F(DTileRulesTest, RulesRunInPipelineOrder) {
                                            "cluster_multicast",
                                            "register_double_buffer",
                                            "mark_unroll",
-                                           "persistent_tiles"}));
+                                           "persistent_tiles",
+                                           "tile_order"}));
   llvm::StringSet<> unique;
   for (StringRef name : names)
     EXPECT_TRUE(unique.insert(name).second) << name.str();

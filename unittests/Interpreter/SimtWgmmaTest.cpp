@@ -205,7 +205,7 @@ std::string makeKernel(const Case &c) {
                                      "memref<64x{1}xf32>, memref<64x{1}xf32>",
                                      k, n, elt, eltB);
   return llvm::formatv(
-             R"mlir(module attributes {{dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {{
+             R"mlir(module attributes {{dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {{
 dkernel.func @wgmma(%a: memref<64x{0}x{1}>, %bt: memref<{2}x{0}x{10}>, %c: memref<64x{2}xf32>, %d: memref<64x{2}xf32>) outputs [3] grid [1, 1, 1] block [128, 1, 1] smem {3} {{
   %sa = dkernel.alloc_shared offset 0 : {4}
   %sb = dkernel.alloc_shared offset {5} : {6}
@@ -343,7 +343,7 @@ TEST_F(SimtWgmmaTest, WgmmaMisuse) {
 /// whose descriptors advance 32 bytes along the swizzled rows.
 TEST_F(SimtWgmmaTest, WgmmaReadsTmaSwizzledBoxes) {
   std::string source = R"mlir(
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @k(%a: memref<64x64xbf16>, %da: !dkernel.tma_descriptor<64x64xbf16, swizzle = 128>, %bt: memref<16x64xbf16>, %db: !dkernel.tma_descriptor<16x64xbf16, swizzle = 128>, %d: memref<64x16xf32>) outputs [4] grid [1, 1, 1] block [128, 1, 1] smem 10248 {
   dkernel.tma_descriptor %da describes %a : !dkernel.tma_descriptor<64x64xbf16, swizzle = 128>, memref<64x64xbf16>
   dkernel.tma_descriptor %db describes %bt : !dkernel.tma_descriptor<16x64xbf16, swizzle = 128>, memref<16x64xbf16>
@@ -539,7 +539,7 @@ std::string makeMnMajorKernel(const char *elt, int64_t n, int64_t swizzle,
                   .str();
   }
   return llvm::formatv(
-             R"mlir(module attributes {{dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {{
+             R"mlir(module attributes {{dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {{
 dkernel.func @k(%a: memref<64x64x{0}>, %da: {1}, %b: memref<64x{2}x{0}>, %db: {3}, %d: memref<64x{2}xf32>) outputs [4] grid [1, 1, 1] block [128, 1, 1] smem {4} {{
 {5}{6}{7}  dkernel.return
 }

@@ -19,6 +19,7 @@
 #include "Deplodock/Dialect/DKernel/IR/DKernelOps.h"
 
 #include <string>
+#include <vector>
 
 namespace deplodock::costmodel {
 
@@ -70,6 +71,15 @@ struct DeviceModel {
 /// SXM5 80 GB), or failure.
 mlir::FailureOr<DeviceModel> getDeviceModel(llvm::StringRef target);
 
+/// A global input the blocks read in slabs that several of them share (a
+/// matmul's operand): the region each block reads, in launch order, and the
+/// bytes of one region. Blocks reading a region in one wave share it in L2;
+/// a later wave finds it there only while what the waves since read fits.
+struct SharedRead {
+  double regionBytes = 0;
+  std::vector<uint32_t> regionOfBlock;
+};
+
 /// What a kernel does, counted from its Kernel IR.
 struct KernelProfile {
   int64_t numBlocks = 0;
@@ -110,7 +120,21 @@ struct KernelProfile {
   double syncClocks = 0;
   /// Bytes of the kernel's buffers: what DRAM must move at least once.
   double uniqueBytes = 0;
+  /// The inputs read in shared regions (of a megabyte or more, in grids of
+  /// at most kMaxTracedBlocks), and the bytes of the other buffers, each
+  /// moved once.
+  std::vector<SharedRead> sharedReads;
+  double onceBytes = 0;
 };
+
+/// The most blocks whose regions profileKernel traces: past that, every
+/// buffer is counted once.
+inline constexpr int64_t kMaxTracedBlocks = 16384;
+
+/// Bytes DRAM moves for `p` when its blocks run `wave` at a time through an
+/// L2 of `l2Bytes`: the shared reads region by region (see SharedRead), the
+/// rest once.
+double dramBytes(const KernelProfile &p, int64_t wave, int64_t l2Bytes);
 
 /// Counts what `kernel` does.
 KernelProfile profileKernel(dkernel::FuncOp kernel);

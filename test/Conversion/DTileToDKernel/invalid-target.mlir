@@ -15,7 +15,7 @@
 //       UNCHANGED:   dtile.kernel @fine
 //       UNCHANGED:   dtile.kernel @early_cp_async
 //   UNCHANGED-NOT:   dkernel.{{func|launch}}
-module attributes {dkernel.target = #dkernel.target<"sm_75", capability = 75, sm_count = 40, smem_per_block = 65536, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = []>} {
+module attributes {dkernel.target = #dkernel.target<"sm_75", capability = 75, sm_count = 40, smem_per_block = 65536, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 4194304, features = []>} {
 func.func @early(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
   dtile.kernel @fine ins(%x = %arg0 : memref<64xf32>) outs(%y = %arg1 : memref<64xf32>) {
     dtile.tile threads(%t : 64 "t") {
@@ -39,7 +39,7 @@ func.func @early(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
 // -----
 
 /// 2 x 128 x 129 floats (132096 bytes) fit sm_90 but not the 64 KB of sm_75.
-module attributes {dkernel.target = #dkernel.target<"sm_75", capability = 75, sm_count = 40, smem_per_block = 65536, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = []>} {
+module attributes {dkernel.target = #dkernel.target<"sm_75", capability = 75, sm_count = 40, smem_per_block = 65536, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 4194304, features = []>} {
 func.func @big_slabs(%arg0: memref<512x128xf32>, %arg1: memref<512x128xf32>) {
   // expected-error @+1 {{'dtile.kernel' op needs 132096 bytes of shared memory, more than the 65536 a block may use on sm_75}}
   dtile.kernel @big_slabs ins(%x = %arg0 : memref<512x128xf32>) outs(%y = %arg1 : memref<512x128xf32>) {

@@ -3,7 +3,7 @@
 // A wgmma descriptor must describe its slab in the swizzle the slab is
 // staged with: the tensor cores would read another layout than the TMA
 // wrote.
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
   func.func @swizzle_mismatch(%arg0: memref<64x64xbf16>, %arg1: memref<64x64xf32>) {
     dtile.kernel @swizzle_mismatch ins(%a = %arg0 : memref<64x64xbf16>) outs(%y = %arg1 : memref<64x64xf32>) {
       %c0 = arith.constant 0 : index
@@ -28,7 +28,7 @@ module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, s
 
 // A descriptor names a staged slab, whose shared slice the lowering knows;
 // another workgroup buffer has none.
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
   func.func @not_a_slab(%arg0: memref<64x64xbf16>, %arg1: memref<64x64xf32>) {
     dtile.kernel @not_a_slab ins(%a = %arg0 : memref<64x64xbf16>) outs(%y = %arg1 : memref<64x64xf32>) {
       %c0 = arith.constant 0 : index

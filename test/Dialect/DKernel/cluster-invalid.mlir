@@ -32,7 +32,7 @@ dkernel.func @too_big(%y: memref<8xf32>) outputs [0] grid [16, 4, 1] block [32, 
 // -----
 
 // sm_80 has no thread-block clusters.
-module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async, mma_sync]>} {
 // expected-error @+1 {{'dkernel.func' op cluster needs a target with thread-block clusters, not sm_80}}
 dkernel.func @no_feature(%y: memref<8xf32>) outputs [0] grid [4, 1, 1] block [32, 1, 1] cluster [2, 1, 1] smem 0 {
   dkernel.return
@@ -92,7 +92,7 @@ dkernel.func @mask_beyond_cluster(%b: memref<32x64xf32>, %desc: !dkernel.tma_des
 // -----
 
 // A target with clusters but no TMA.
-module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, clusters]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, clusters]>} {
 dkernel.func @fence_without_tma(%y: memref<8xf32>) outputs [0] grid [2, 1, 1] block [32, 1, 1] cluster [2, 1, 1] smem 0 {
   // expected-error @+1 {{'dkernel.fence_mbarrier_init' op needs a target with TMA and thread-block clusters, not sm_90}}
   dkernel.fence_mbarrier_init

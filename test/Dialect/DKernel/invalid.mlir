@@ -205,7 +205,7 @@ dkernel.func @smem_limit(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1,
 // -----
 
 /// The limits are the module's target's: 200 KB fit sm_90, not sm_80.
-module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async]>} {
   // expected-error @+1 {{smem of 204800 bytes exceeds the 166912 bytes a block may use on sm_80}}
   dkernel.func @smem_limit_sm80(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 1] smem 204800 {
     dkernel.return
@@ -215,7 +215,7 @@ module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm
 // -----
 
 /// A target of fewer threads per block than any the table knows.
-module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 1, smem_per_block = 1024, smem_per_sm = 1024, threads_per_block = 256, threads_per_sm = 512, blocks_per_sm = 2, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = []>} {
+module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 1, smem_per_block = 1024, smem_per_sm = 1024, threads_per_block = 256, threads_per_sm = 512, blocks_per_sm = 2, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 4194304, features = []>} {
   // expected-error @+1 {{block has 512 threads, more than the 256 a block may have on small}}
   dkernel.func @threads_limit(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 4, 1] smem 0 {
     dkernel.return
@@ -225,7 +225,7 @@ module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm
 // -----
 
 // expected-error @+1 {{'dkernel.target' is only valid on a module}}
-func.func @target_on_func() attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async]>} {
+func.func @target_on_func() attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async]>} {
   return
 }
 
@@ -244,19 +244,19 @@ module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm
 // -----
 
 // expected-error @+1 {{unknown GPU feature 'tcgen05'}}
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, tma, tcgen05]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, tma, tcgen05]>} {
 }
 
 // -----
 
 // expected-error @+1 {{smem_per_block (300000) exceeds smem_per_sm (233472)}}
-module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 132, smem_per_block = 300000, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, tma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 132, smem_per_block = 300000, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, tma]>} {
 }
 
 // -----
 
 // expected-error @+1 {{sm_count must be positive, got 0}}
-module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 0, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, tma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 0, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, tma]>} {
 }
 
 // -----

@@ -3,7 +3,7 @@
 // Each verifier of the warpgroup matrix ops (WgmmaOps.td), with its located
 // error.
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @desc_global(%a: memref<64x16xbf16>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'dkernel.wgmma_desc' op source must be in workgroup memory, got 'memref<64x16xbf16>'}}
@@ -14,7 +14,7 @@ dkernel.func @desc_global(%a: memref<64x16xbf16>) outputs [0] grid [1, 1, 1] blo
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @desc_f32(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xf32, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -26,7 +26,7 @@ dkernel.func @desc_f32(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128,
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @desc_swizzle(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -38,7 +38,7 @@ dkernel.func @desc_swizzle(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @desc_sbo(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -50,7 +50,7 @@ dkernel.func @desc_sbo(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128,
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @desc_use(%a: memref<4xi64>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -63,7 +63,7 @@ dkernel.func @desc_use(%a: memref<4xi64>) outputs [0] grid [1, 1, 1] block [128,
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_n(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -76,7 +76,7 @@ dkernel.func @mma_n(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1,
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_c(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -90,7 +90,7 @@ dkernel.func @mma_c(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1,
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_dtype(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -103,7 +103,7 @@ dkernel.func @mma_dtype(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_mixed_halves(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -116,7 +116,7 @@ dkernel.func @mma_mixed_halves(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] blo
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_half_by_f8(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -129,7 +129,7 @@ dkernel.func @mma_half_by_f8(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_f8_mn_major(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
   %s = dkernel.alloc_shared offset 0 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
   %t = dkernel.alloc_shared offset 2048 : memref<32x64xf8E5M2, #gpu.address_space<workgroup>>
@@ -144,7 +144,7 @@ dkernel.func @mma_f8_mn_major(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] bloc
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_f8_type_b(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 4096 {
   %s = dkernel.alloc_shared offset 0 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -157,7 +157,7 @@ dkernel.func @mma_f8_type_b(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block 
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_elem(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -170,7 +170,7 @@ dkernel.func @mma_elem(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128,
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_read_early(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -196,7 +196,7 @@ dkernel.func @mma_target(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [12
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_warps(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [96, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -209,7 +209,7 @@ dkernel.func @mma_warps(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [96,
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_desc_operand(%a: memref<4xf32>, %i: memref<4xi64>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %c0 = arith.constant 0 : index
   %d = memref.load %i[%c0] : memref<4xi64>
@@ -221,7 +221,7 @@ dkernel.func @mma_desc_operand(%a: memref<4xf32>, %i: memref<4xi64>) outputs [0]
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @wait_pending(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
   // expected-error @+1 {{'dkernel.wgmma_wait_group' op pending group count must be in [0, 7], got 8}}
   dkernel.wgmma_wait_group 8
@@ -231,7 +231,7 @@ dkernel.func @wait_pending(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @wait_values(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
   %x = arith.constant 0.0 : f32
   // expected-error @+1 {{'dkernel.wgmma_wait_group' op passes through only wgmma_mma_async results (or the results of a loop carrying them)}}
@@ -242,7 +242,7 @@ dkernel.func @wait_values(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mn_major_partial_atom(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 8192 {
   %s = dkernel.alloc_shared offset 0 : memref<4096xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -256,7 +256,7 @@ dkernel.func @mn_major_partial_atom(%a: memref<4xf32>) outputs [0] grid [1, 1, 1
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @bad_major(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 8192 {
   %s = dkernel.alloc_shared offset 0 : memref<4096xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -271,7 +271,7 @@ dkernel.func @bad_major(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128
 
 // A loop may carry accumulators in flight to its next step's chain; a
 // branch may not yield them.
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @mma_if_yield(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 2048 {
   %s = dkernel.alloc_shared offset 0 : memref<64x16xbf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
@@ -292,7 +292,7 @@ dkernel.func @mma_if_yield(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @wait_if_result(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [128, 1, 1] smem 0 {
   %x = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -311,7 +311,7 @@ dkernel.func @wait_if_result(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @setmaxnreg_low(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
   // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 16}}
   dkernel.setmaxnreg dec 16
@@ -321,7 +321,7 @@ dkernel.func @setmaxnreg_low(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @setmaxnreg_odd(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
   // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 236}}
   dkernel.setmaxnreg inc 236
@@ -331,7 +331,7 @@ dkernel.func @setmaxnreg_odd(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @setmaxnreg_high(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [256, 1, 1] smem 0 {
   // expected-error @+1 {{'dkernel.setmaxnreg' op register count must be a multiple of 8 in [24, 256], got 264}}
   dkernel.setmaxnreg inc 264
@@ -341,7 +341,7 @@ dkernel.func @setmaxnreg_high(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] bloc
 
 // -----
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 dkernel.func @setmaxnreg_block(%a: memref<4xf32>) outputs [0] grid [1, 1, 1] block [96, 1, 1] smem 0 {
   // expected-error @+1 {{'dkernel.setmaxnreg' op runs in blocks of whole 128-thread warpgroups; the kernel's block has 96 threads}}
   dkernel.setmaxnreg dec 40

@@ -96,7 +96,7 @@
 //       CUDA:   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
 //       CUDA:   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"((unsigned)__cvta_generic_to_shared(&smem{{[0-9]+}}[0])) : "memory");
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 
 dkernel.func @wgmma_bf16(%a: memref<64x16xbf16>, %b: memref<8x16xbf16>, %c: memref<64x8xf32>, %d: memref<64x8xf32>) outputs [3] grid [1, 1, 1] block [128, 1, 1] smem 2304 {
   %sa = dkernel.alloc_shared offset 0 : memref<8x2x8x8xbf16, #gpu.address_space<workgroup>>

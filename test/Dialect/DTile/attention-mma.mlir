@@ -40,7 +40,7 @@
 // RUN: deplodock-opt %t.d8.mlir --dtile-tileify --dtile-attention-mma=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOFORKS
 // RUN: %python %deplodock_src_root/examples/generate.py --small naive_attn --dims S=37,D=16 | deplodock-opt --lower-to-loop > %t.f32.mlir
 // RUN: not deplodock-opt %t.f32.mlir --dtile-lower="knobs=attention_tensor_cores=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=F32
-// RUN: sed 's/^module {/module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async]>} {/' %t.loop.mlir > %t.sm75.mlir
+// RUN: sed 's/^module {/module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 4194304, features = [cp_async]>} {/' %t.loop.mlir > %t.sm75.mlir
 // RUN: not deplodock-opt %t.sm75.mlir --dtile-lower="knobs=attention_tensor_cores=true" -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOTC
 // RUN: deplodock-opt %t.sm75.mlir --dtile-tileify --dtile-attention-mma=list-forks=true -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NOFORKS
 /// The Kernel IR and its CUDA, which nvcc compiles for sm_80 and sm_90.

@@ -84,6 +84,7 @@
 // FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: stage_inputs: does not apply
 // FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: mark_unroll: does not apply
 // FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: persistent_tiles: does not apply: no reduce loop at the top of the tile body: not a block-tiled reduction
+// FORKS:      kernels.mlir:58:5: remark: @gemv_0_reduce: tile_order: does not apply: no reduce loop at the top of the tile body: not a block-tiled reduction
 //  FORKS-NOT: remark
 
 /// BK = 64 and a 16 x 64 tile; the later forks take option 0 for that

@@ -106,7 +106,7 @@
 // NOTC: error: 'dtile.kernel' op knob tensor_cores=true: mma_sync cannot take @mm_0_reduce: target small has no tensor cores (the 'mma_sync' feature)
 // NOTCFORKS: remark: @mm_0_reduce: mma_sync: does not apply
 // NOTCFORKS: remark: @mm_0_reduce: chunk_matmul_k: BK in
-module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async]>} {
+module attributes {dkernel.target = #dkernel.target<"small", capability = 75, sm_count = 40, smem_per_block = 49152, smem_per_sm = 65536, threads_per_block = 1024, threads_per_sm = 1024, blocks_per_sm = 16, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 4194304, features = [cp_async]>} {
   func.func @mm(%arg0: memref<16x32xf16>, %arg1: memref<32x8xf16>) -> memref<16x8xf16> {
     %alloc = memref.alloc() : memref<16x8xf16>
     dloop.kernel @mm_0_reduce ins(%in0 = %arg0 : memref<16x32xf16>, %in1 = %arg1 : memref<32x8xf16>) outs(%out0 = %alloc : memref<16x8xf16>) {

@@ -17,7 +17,7 @@
 // DEFAULT-LABEL: func.func @gate
 //       DEFAULT:   knobs<swizzle = 128, warpgroups = 2, wgmma = true, wgmma_n = 192>
 //       DEFAULT:   dtile.tile blocks(%{{.*}} : 4 "d0_o", %{{.*}} : 99 "d1_o") threads(%{{.*}} : 2 "warpgroup", %{{.*}} : 128 "thread")
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
   func.func @gate(%arg0: memref<512x3584xbf16>, %arg1: memref<3584x18944xbf16>) -> memref<512x18944xbf16> {
     %alloc = memref.alloc() : memref<512x18944xbf16>
     dloop.kernel @gate_0_reduce ins(%in0 = %arg0 : memref<512x3584xbf16>, %in1 = %arg1 : memref<3584x18944xbf16>) outs(%out0 = %alloc : memref<512x18944xbf16>) {
@@ -48,7 +48,7 @@ module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, s
 /// exactly the 64 accumulators of m64n128 and the margin; 160 per thread
 /// exactly those of m64n256 for 1 and 2 warpgroups.
 // FORKS: @fits_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (1, true, 192), (1, true, 256), (2, true, 32), (2, true, 64), (2, true, 128), (2, true, 192), (2, true, 256), (4, true, 32), (4, true, 64), (4, true, 128), false}
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 49152, registers_per_thread = 160, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 49152, registers_per_thread = 160, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
   func.func @fits(%arg0: memref<256x128xbf16>, %arg1: memref<128x256xbf16>) -> memref<256x256xbf16> {
     %alloc = memref.alloc() : memref<256x256xbf16>
     dloop.kernel @fits_0_reduce ins(%in0 = %arg0 : memref<256x128xbf16>, %in1 = %arg1 : memref<128x256xbf16>) outs(%out0 = %alloc : memref<256x256xbf16>) {
@@ -78,7 +78,7 @@ module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, s
 /// One register fewer each: 4 warpgroups get 88 (the granule of 8 below
 /// 95), too few for m64n128, and no block holds m64n256.
 // FORKS: @over_0_reduce: wgmma_async: (warpgroups, wgmma, wgmma_n) in {(1, true, 32)*, (1, true, 64), (1, true, 128), (1, true, 192), (2, true, 32), (2, true, 64), (2, true, 128), (2, true, 192), (4, true, 32), (4, true, 64), false}
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 49151, registers_per_thread = 159, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 49151, registers_per_thread = 159, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
   func.func @over(%arg0: memref<256x128xbf16>, %arg1: memref<128x256xbf16>) -> memref<256x256xbf16> {
     %alloc = memref.alloc() : memref<256x256xbf16>
     dloop.kernel @over_0_reduce ins(%in0 = %arg0 : memref<256x128xbf16>, %in1 = %arg1 : memref<128x256xbf16>) outs(%out0 = %alloc : memref<256x256xbf16>) {

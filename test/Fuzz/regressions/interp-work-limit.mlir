@@ -6,7 +6,7 @@
 // 20 s allowed.
 // RUN: %fuzz_check --expect=diagnosed --timeout=20 -- deplodock-run --interp %s --print=summary --compare=convert-dtile-to-dkernel{target=sm_80}
 #map = affine_map<(d0) -> (-d0 + (d0 floordiv 2) * 2 + 1)>
-module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async, mma_sync]>} {
   func.func @tosa_mlp(%arg0: memref<1x32x256xf32>, %arg1: memref<1x256x512xf32>, %arg2: memref<1x1x512xf32>) -> memref<1x32x512xf32> {
     %alloc = memref.alloc() : memref<1x32x512xf32>
     dtile.kernel @tosa_mlp_0_reduce knobs<BK = 32, BM = 16, BN = 16, FM = 1, FN = 1, async_copy = true, double_buffer = true, pad = true, pipeline = true, stage = [0, 1], unroll = 32> ins(%in0 = %arg0 : memref<1x32x256xf32>, %in1 = %arg1 : memref<1x256x512xf32>, %in2 = %arg2 : memref<1x1x512xf32>) outs(%out0 = %alloc : memref<1x32x512xf32>) {

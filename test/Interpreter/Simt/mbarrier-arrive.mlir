@@ -16,7 +16,7 @@
 // SHORT: error: 'dkernel.mbarrier_wait' op waits for phase parity 0 of mbarrier 0, which never completes: 64 arrivals missing, 0 of 0 expected bytes loaded in thread 0 of block (0, 0, 0)
 // PARTIAL: error: 'dkernel.setmaxnreg' op reached by 64 of the 128 threads of warpgroup 0 of block (0, 0, 0); the whole warpgroup executes it
 
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
 
 func.func @rotate(%arg0: memref<4x256xf32>) -> memref<4x256xf32> {
   %out = memref.alloc() : memref<4x256xf32>

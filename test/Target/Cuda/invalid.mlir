@@ -270,7 +270,7 @@ dkernel.func @second(%y: memref<4xf32>) outputs [0] grid [1, 1, 1] block [1, 1, 
 
 /// Thread-block clusters need sm_90: on a target without the feature the
 /// kernel is refused before anything prints.
-module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async, mma_sync]>} {
 // expected-error @+1 {{'dkernel.func' op cluster needs a target with thread-block clusters, not sm_80}}
 dkernel.func @cluster_on_sm80(%y: memref<4xf32>) outputs [0] grid [2, 1, 1] block [32, 1, 1] cluster [2, 1, 1] smem 0 {
   dkernel.return

@@ -43,6 +43,7 @@ struct GpuTargetSpec {
   int64_t registersPerSM;
   int64_t registersPerThread;
   int64_t warpSize;
+  int64_t l2Bytes;
   /// Code for it runs only on this capability: compilers are given the
   /// target's name (sm_90a), not the device's sm_NN.
   bool archSpecific;

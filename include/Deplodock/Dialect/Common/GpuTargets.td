@@ -61,6 +61,9 @@ class GpuTarget<string targetName, int cc> {
   int registersPerSM = 65536;
   int registersPerThread = 255;
   int warpSize = 32;
+  /// The reference part's L2 cache in bytes: how much of the operands a
+  /// wave of blocks may share before they travel from DRAM again.
+  int l2Bytes = ?;
   /// Code for the target uses arch-specific features (the `a` of sm_90a):
   /// it runs only on exactly this capability, and nvcc and NVRTC must be
   /// given the target's name instead of the device's plain `sm_NN`.
@@ -78,6 +81,8 @@ def GpuTarget_SM80 : GpuTarget<"sm_80", 80> {
   let smCount = 108;
   let smemPerBlock = 166912;
   let smemPerSM = 167936;
+  // 40 MB of L2 (A100 whitepaper).
+  let l2Bytes = 41943040;
   let features = [GpuFeature_CpAsync, GpuFeature_MmaSync];
 }
 
@@ -87,6 +92,8 @@ def GpuTarget_SM90 : GpuTarget<"sm_90", 90> {
   let smCount = 132;
   let smemPerBlock = 232448;
   let smemPerSM = 233472;
+  // 50 MB of L2 (H100 whitepaper).
+  let l2Bytes = 52428800;
   let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma,
                   GpuFeature_Clusters];
 }
@@ -98,6 +105,7 @@ def GpuTarget_SM90a : GpuTarget<"sm_90a", 90> {
   let smCount = 132;
   let smemPerBlock = 232448;
   let smemPerSM = 233472;
+  let l2Bytes = 52428800;
   let archSpecific = 1;
   let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma,
                   GpuFeature_Wgmma, GpuFeature_Clusters];

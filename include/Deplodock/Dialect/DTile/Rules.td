@@ -1082,6 +1082,39 @@ def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
               "(true, 2), (true, 8, 2)}";
 }
 
+def DTileTileOrder : TileRule<"dtile-tile-order", "tile_order",
+    "launch a plain grid's tiles a group of tile rows at a time, column by "
+    "column (fork: group)", [
+  Knob<"tile_group", KnobInt,
+       "rows of tiles launched as one group, column by column inside it (1: "
+       "row by row, a plain grid's order)", 1, 64, KnobCostLog2>]> {
+  let description = [{
+    A plain grid runs its tiles in launch order, the last block axis (the
+    tile columns) fastest, so the blocks running at once share one or two
+    rows of tiles and each reads a different column of B; the next row of
+    tiles reads B again, from DRAM where B is larger than the L2 (Qwen's
+    gate_proj weight in BF16 is 136 MB, the H100's L2 50 MB). With
+    `tile_group` = g > 1 the grid is one axis of tiles dealt g tile rows at
+    a time, down the rows of a group first and then across its columns (as
+    persistent_tiles' `persistent_group` deals them), so the g blocks of a
+    column run side by side and read its B slab from L2 once, while the g
+    row tiles of A stay in L2 across the columns. The tile body is
+    unchanged: only which tile a block runs moves.
+    Applies to block-tiled matmuls with staged operands, at least two rows
+    and two columns of tiles and more tiles than the target's
+    multiprocessors (in one wave the order does not matter); not to
+    persistent grids (persistent_group deals their tiles), nor to clusters
+    (they pair neighbouring tiles); list-forks says why not. Offered: 1,
+    every power of two below the tile rows that divides them, and the tile
+    rows themselves (at most 64). Heuristic: where the buffers read along
+    the columns alone (B) exceed half the target's L2 (`l2_bytes`), the
+    largest group up to 8 whose rows of A (the buffers read along the rows
+    alone) fit in half the L2 too; else 1. Not measured on a GPU yet: the
+    cost model's DRAM traffic counts what each wave reads again.
+  }];
+  let forks = "tile_order: tile_group in {4*, 1, 2}";
+}
+
 /// The order the rules run in. register_tile runs before stage_inputs, so
 /// that stages are placed once in the already jammed body; permute and
 /// pad_smem follow stage_inputs, so that their conflict analyses see the
@@ -1105,7 +1138,8 @@ def DTilePersistentTiles : TileRule<"dtile-persistent-tiles",
 /// register_double_buffer runs last but mark_unroll, once every other rule
 /// has settled the inner K loops and their slab reads. persistent_tiles runs
 /// last of all: it wraps the finished tile body in its tile loop, which no
-/// other rule then has to look through.
+/// other rule then has to look through; tile_order follows it, dealing
+/// the tiles of the grids it did not make persistent.
 /// mma_sync runs before all of them: it maps a half matmul whole (tiles,
 /// warps, K chunks, stages), leaving double_buffer, async_copy, tma_copy and
 /// pipeline_k_outer to rework its stages, or leaves it to the SIMT rules.
@@ -1140,7 +1174,8 @@ def TileRulePipeline {
     DTileClusterMulticast,
     DTileRegisterDoubleBuffer,
     DTileMarkUnroll,
-    DTilePersistentTiles
+    DTilePersistentTiles,
+    DTileTileOrder
   ];
 }
 

@@ -44,6 +44,7 @@ constexpr IntField kIntFields[] = {
     {"registers_per_sm", &TargetAttr::getRegistersPerSM},
     {"registers_per_thread", &TargetAttr::getRegistersPerThread},
     {"warp_size", &TargetAttr::getWarpSize},
+    {"l2_bytes", &TargetAttr::getL2Bytes},
 };
 
 } // namespace
@@ -52,7 +53,8 @@ TargetAttr TargetAttr::get(MLIRContext *context, const GpuTargetSpec &spec) {
   return get(context, spec.name, spec.capability, spec.smCount,
              spec.smemPerBlock, spec.smemPerSM, spec.threadsPerBlock,
              spec.threadsPerSM, spec.blocksPerSM, spec.registersPerSM,
-             spec.registersPerThread, spec.warpSize, spec.features);
+             spec.registersPerThread, spec.warpSize, spec.l2Bytes,
+             spec.features);
 }
 
 TargetAttr TargetAttr::lookup(MLIRContext *context, StringRef name) {
@@ -122,7 +124,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<TargetAttr>(
       parser.getContext(), name, values[0], values[1], values[2], values[3],
       values[4], values[5], values[6], values[7], values[8], values[9],
-      features);
+      values[10], features);
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {
@@ -144,13 +146,13 @@ LogicalResult TargetAttr::verify(
     int64_t capability, int64_t smCount, int64_t smemPerBlock,
     int64_t smemPerSM, int64_t threadsPerBlock, int64_t threadsPerSM,
     int64_t blocksPerSM, int64_t registersPerSM, int64_t registersPerThread,
-    int64_t warpSize, uint32_t features) {
+    int64_t warpSize, int64_t l2Bytes, uint32_t features) {
   if (name.empty())
     return emitError() << "target name must not be empty";
   int64_t values[] = {capability,  smCount,         smemPerBlock,
                       smemPerSM,   threadsPerBlock, threadsPerSM,
                       blocksPerSM, registersPerSM,  registersPerThread,
-                      warpSize};
+                      warpSize,    l2Bytes};
   for (auto [field, value] : llvm::zip(kIntFields, values))
     if (value <= 0)
       return emitError() << field.keyword << " must be positive, got " << value;

@@ -112,31 +112,6 @@ std::optional<int64_t> groupFor(TileOp tile) {
   return kGroup;
 }
 
-/// The block coordinates of linear tile index `t` over `extents`: row-major,
-/// the last axis fastest; with `group` > 1, the last two axes (rows, columns)
-/// are dealt `group` rows at a time, down the rows of a group first and
-/// then across its columns (`group` divides the rows).
-SmallVector<AffineExpr> tileCoords(AffineExpr t, ArrayRef<int64_t> extents,
-                                   int64_t group) {
-  SmallVector<AffineExpr> coords;
-  int64_t stride = product(extents);
-  for (auto [i, extent] : llvm::enumerate(extents)) {
-    stride /= extent;
-    AffineExpr e = t.floorDiv(stride);
-    coords.push_back(i == 0 ? e : e % extent);
-  }
-  if (group <= 1)
-    return coords;
-  int64_t cols = extents.back();
-  unsigned n = extents.size();
-  // The position among the rows x columns tiles of the outer coordinates.
-  AffineExpr r = n > 2 ? t % (extents[n - 2] * cols) : t;
-  AffineExpr inGroup = r % (group * cols);
-  coords[n - 2] = r.floorDiv(group * cols) * group + inGroup % group;
-  coords[n - 1] = inGroup.floorDiv(group);
-  return coords;
-}
-
 class PersistentTiles final : public TypedRule<PersistentTilesKnobs> {
 public:
   std::string getRefusal(KernelOp kernel, TargetAttr target) const override {
@@ -218,7 +193,7 @@ protected:
           b.setInsertionPointToStart(loop.getBody());
           SmallVector<Value> old;
           for (AffineExpr e :
-               tileCoords(b.getAffineDimExpr(0), extents, group.value_or(1)))
+               getTileCoords(b.getAffineDimExpr(0), extents, group.value_or(1)))
             old.push_back(affine::AffineApplyOp::create(
                 b, loc, AffineMap::get(1, 0, e), loop.getInductionVar()));
           // The threads stay as they were.

@@ -236,6 +236,27 @@ SmallVector<Axis> dtile::getThreadAxes(TileOp tile) {
   return axes;
 }
 
+SmallVector<AffineExpr>
+dtile::getTileCoords(AffineExpr t, ArrayRef<int64_t> extents, int64_t group) {
+  SmallVector<AffineExpr> coords;
+  int64_t stride = product(extents);
+  for (auto [i, extent] : llvm::enumerate(extents)) {
+    stride /= extent;
+    AffineExpr e = t.floorDiv(stride);
+    coords.push_back(i == 0 ? e : e % extent);
+  }
+  if (group <= 1)
+    return coords;
+  int64_t cols = extents.back();
+  unsigned n = extents.size();
+  // The position among the rows x columns tiles of the outer coordinates.
+  AffineExpr r = n > 2 ? t % (extents[n - 2] * cols) : t;
+  AffineExpr inGroup = r % (group * cols);
+  coords[n - 2] = r.floorDiv(group * cols) * group + inGroup % group;
+  coords[n - 1] = inGroup.floorDiv(group);
+  return coords;
+}
+
 TileOp dtile::rebuildTile(TileOp tile, ArrayRef<Axis> blockAxes,
                           ArrayRef<Axis> threadAxes, TileBodyBuilder build) {
   SmallVector<StringRef> blockNames, threadNames;

@@ -128,6 +128,15 @@ TileOp rebuildTile(TileOp tile, llvm::ArrayRef<Axis> blockAxes,
 mlir::Value addInnermostThreadAxis(TileOp &tile, llvm::StringRef name,
                                    int64_t extent);
 
+/// The block coordinates of linear tile index `t` over `extents`: row-major,
+/// the last axis fastest; with `group` > 1, the last two axes (rows, columns)
+/// are dealt `group` rows at a time, down the rows of a group first and
+/// then across its columns (`group` divides the rows). persistent_tiles and
+/// tile_order deal tiles so.
+llvm::SmallVector<mlir::AffineExpr>
+getTileCoords(mlir::AffineExpr t, llvm::ArrayRef<int64_t> extents,
+              int64_t group);
+
 /// The block and thread axes of `tile`.
 llvm::SmallVector<Axis> getBlockAxes(TileOp tile);
 llvm::SmallVector<Axis> getThreadAxes(TileOp tile);

@@ -1,7 +1,7 @@
 // Loop-level half-precision matmuls the mma_sync tests start from: A and B
 // as a layer holds them, both stored the other way round at ragged sizes,
 // a sum kept in f16, a batched one, and an f32 matmul the rule leaves alone.
-module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, smem_per_sm = 167936, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 41943040, features = [cp_async, mma_sync]>} {
   func.func @mm(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>) -> memref<64x64xf16> {
     %alloc = memref.alloc() : memref<64x64xf16>
     dloop.kernel @mm_0_reduce ins(%in0 = %arg0 : memref<64x128xf16>, %in1 = %arg1 : memref<128x64xf16>) outs(%out0 = %alloc : memref<64x64xf16>) {

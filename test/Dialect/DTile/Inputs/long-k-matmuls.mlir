@@ -2,7 +2,7 @@
 // start from, on sm_90a: one wgmma takes (x 64 x 1024 . W^T, W held
 // 128 x 1024), one too short in M for wgmma's 64-row boxes (32 x 1024 .
 // 1024 x 256), and one summing in bf16, which no split may lift to f32.
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
   func.func @lin(%arg0: memref<64x1024xbf16>, %arg1: memref<128x1024xbf16>) -> memref<64x128xbf16> {
     %alloc = memref.alloc() : memref<64x128xbf16>
     dloop.kernel @lin_0_reduce ins(%in0 = %arg0 : memref<64x1024xbf16>, %in1 = %arg1 : memref<128x1024xbf16>) outs(%out0 = %alloc : memref<64x128xbf16>) {

@@ -3,7 +3,7 @@
 // sizes no tile divides, one whose B is held K x N (MN-major), one whose A
 // is held K x M as well, one whose B is neither (N not innermost beside K)
 // and one too short in K for a TMA box.
-module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma, wgmma]>} {
+module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800, features = [cp_async, mma_sync, tma, wgmma]>} {
   func.func @linear(%arg0: memref<128x128xbf16>, %arg1: memref<128x128xbf16>) -> memref<128x128xbf16> {
     %alloc = memref.alloc() : memref<128x128xbf16>
     dloop.kernel @linear_0_reduce ins(%in0 = %arg0 : memref<128x128xbf16>, %in1 = %arg1 : memref<128x128xbf16>) outs(%out0 = %alloc : memref<128x128xbf16>) {

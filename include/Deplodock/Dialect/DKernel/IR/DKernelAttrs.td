@@ -13,8 +13,8 @@ def DKernel_TargetAttr : AttrDef<DKernel_Dialect, "Target"> {
     A module's `dkernel.target` attribute names the GPU its kernels run on
     and carries everything the compiler asks of it: the limits legality
     checks against (shared memory and threads per block, registers), the
-    sizes heuristics scale with (the reference part's SM count), and the
-    features code generation may use (`clusters`, `cp_async`, `mma_sync`,
+    sizes heuristics scale with (the reference part's SM count and L2
+    bytes), and the features code generation may use (`clusters`, `cp_async`, `mma_sync`,
     `tma`, `wgmma`). It is set once,
     from the `target` option of the first pass or pipeline that needs it
     (`GpuTargets.td` holds the known targets), and every later pass, the
@@ -25,7 +25,8 @@ def DKernel_TargetAttr : AttrDef<DKernel_Dialect, "Target"> {
         capability = 90, sm_count = 132, smem_per_block = 232448,
         smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048,
         blocks_per_sm = 32, registers_per_sm = 65536,
-        registers_per_thread = 255, warp_size = 32, features = [cp_async, mma_sync, tma]>}
+        registers_per_thread = 255, warp_size = 32, l2_bytes = 52428800,
+        features = [cp_async, mma_sync, tma]>}
     ```
 
     Every field is required; a test may describe a target of its own (a
@@ -43,6 +44,7 @@ def DKernel_TargetAttr : AttrDef<DKernel_Dialect, "Target"> {
     "int64_t":$registersPerSM,
     "int64_t":$registersPerThread,
     "int64_t":$warpSize,
+    "int64_t":$l2Bytes,
     "uint32_t":$features);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
