@@ -27,7 +27,7 @@ namespace deplodock::tuner {
 /// The version of the roofline model. It is part of the model's context
 /// keys: bump it whenever the device parameters or the formula change, so
 /// estimates of different models never compete.
-inline constexpr int64_t kModelVersion = 11;
+inline constexpr int64_t kModelVersion = 12;
 
 /// The context the model backend records its estimates for `target` under
 /// ("model-sm_90-v3"; "model-sm_90-v3-tf32" with TF32 contractions).

@@ -29,23 +29,23 @@ func.func @mm(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>) -> tensor<16x32xf32>
 }
 
 // LIST: tune.db: 2 contexts, 1 kernels, 6 variants (6 ok), 2 best
-// LIST: context model-sm_80-v11 (model, {{.*}}, sm_80), 2 variants
+// LIST: context model-sm_80-v12 (model, {{.*}}, sm_80), 2 variants
 // LIST-NEXT: kernel key backend best us knobs
 // LIST-NEXT: mm_0_reduce {{[0-9a-f]+}} model {{[0-9.]+}} {"BK":
-// LIST: context model-sm_90-v11 (model, {{.*}}, sm_90), 4 variants
+// LIST: context model-sm_90-v12 (model, {{.*}}, sm_90), 4 variants
 // LIST-NEXT: kernel key backend best us knobs
 // LIST-NEXT: mm_0_reduce {{[0-9a-f]+}} model {{[0-9.]+}} {"BK":
 
 // SHOW: kernel mm_0_reduce (key {{[0-9a-f]+}})
-// SHOW: context model-sm_80-v11 (model): 2 variants
+// SHOW: context model-sm_80-v12 (model): 2 variants
 // SHOW-NEXT: status median us samples knobs
 // SHOW-COUNT-2: ok {{[0-9.]+}} 1 {"BK":
-// SHOW: context model-sm_90-v11 (model): 4 variants
+// SHOW: context model-sm_90-v12 (model): 4 variants
 // SHOW-NEXT: status median us samples knobs
 // SHOW-COUNT-4: ok {{[0-9.]+}} 1 {"BK":
 
-// AMBIGUOUS: error: --prune: 'model-sm' names 2 contexts (model-sm_80-v11, model-sm_90-v11); give more of the key
-// PRUNE: deleted context model-sm_80-v11 and its 2 variants from {{.*}}tune.db
+// AMBIGUOUS: error: --prune: 'model-sm' names 2 contexts (model-sm_80-v12, model-sm_90-v12); give more of the key
+// PRUNE: deleted context model-sm_80-v12 and its 2 variants from {{.*}}tune.db
 // AFTER: tune.db: 1 contexts, 1 kernels, 4 variants (4 ok), 1 best
 // AFTER-NOT: sm_80
 

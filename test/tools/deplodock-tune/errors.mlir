@@ -76,7 +76,7 @@ func.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
 // RUNS: error: --runs must be between 1 and 1000, got 0
 // RUNS-HIGH: error: --runs must be between 1 and 1000, got 1001
 // BUDGETS-UNUSED: error: --budgets, --runs and --reference-table are only read by --compare
-// STALE-REFERENCE: error: --reference-table: {{.*}}sm80.json was recorded in context 'model-sm_80-v11', not 'model-sm_90-v11' this comparison measures in; recompute it (for the model: scripts/compare-search.sh --best-known)
+// STALE-REFERENCE: error: --reference-table: {{.*}}sm80.json was recorded in context 'model-sm_80-v12', not 'model-sm_90-v12' this comparison measures in; recompute it (for the model: scripts/compare-search.sh --best-known)
 // KNOBS-MODE: error: --knobs-out: only a tuning run writes winners
 // RECORD-TABLE: error: --record-table: only a tuning run records latencies
 // MODES: error: --compare, --time-lowering, --count-variants, --list-db, --show and --prune are separate modes: give one

@@ -21,8 +21,8 @@
 // RUN: deplodock-opt --lower-to-tile="tune-db=%t/tune.db tune-report" %deplodock_src_root/examples/matmul.mlir -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REPORT-IEEE
 
 /// Naming the other precision's context is an error, never a silent replay.
-// RUN: not deplodock-opt --lower-to-tile="tune-db=%t/tune.db tune-context=model-sm_90-v11-tf32" %deplodock_src_root/examples/matmul.mlir -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=MISMATCH-IEEE
-// RUN: not deplodock-opt --lower-to-tile="tune-db=%t/tune.db tune-context=model-sm_90-v11 precision=tf32" %deplodock_src_root/examples/matmul.mlir -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=MISMATCH-TF32
+// RUN: not deplodock-opt --lower-to-tile="tune-db=%t/tune.db tune-context=model-sm_90-v12-tf32" %deplodock_src_root/examples/matmul.mlir -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=MISMATCH-IEEE
+// RUN: not deplodock-opt --lower-to-tile="tune-db=%t/tune.db tune-context=model-sm_90-v12 precision=tf32" %deplodock_src_root/examples/matmul.mlir -o /dev/null --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=MISMATCH-TF32
 
 /// A re-run of one precision resumes its own rows only.
 // RUN: deplodock-tune %deplodock_src_root/examples/matmul.mlir --db=%t/tune.db --max-variants=30 --precision=tf32 2>&1 | FileCheck %s --check-prefix=RESUME
@@ -45,26 +45,26 @@
 // RUN: not deplodock-tune %deplodock_src_root/examples/matmul.mlir --no-db --precision=TF32 2>&1 | FileCheck %s --check-prefix=BAD-CASE
 // RUN: not deplodock-tune --list-db --db=%t/tune.db --precision=tf32 2>&1 | FileCheck %s --check-prefix=BAD-MODE
 
-// TF32: latencies are estimated by the model backend (context model-sm_90-v11-tf32), not measured
-// TF32: recorded in {{.*}}tune.db (context model-sm_90-v11-tf32)
-// IEEE: latencies are estimated by the model backend (context model-sm_90-v11), not measured
-// IEEE: recorded in {{.*}}tune.db (context model-sm_90-v11)
+// TF32: latencies are estimated by the model backend (context model-sm_90-v12-tf32), not measured
+// TF32: recorded in {{.*}}tune.db (context model-sm_90-v12-tf32)
+// IEEE: latencies are estimated by the model backend (context model-sm_90-v12), not measured
+// IEEE: recorded in {{.*}}tune.db (context model-sm_90-v12)
 
 // LIST: 2 contexts, 1 kernels, 60 variants (60 ok), 2 best
-// LIST: context model-sm_90-v11 (model, {{.*}}, sm_90), 30 variants
+// LIST: context model-sm_90-v12 (model, {{.*}}, sm_90), 30 variants
 // LIST: matmul_0_reduce
-// LIST: context model-sm_90-v11-tf32 (model, {{.*}}, sm_90, tf32), 30 variants
+// LIST: context model-sm_90-v12-tf32 (model, {{.*}}, sm_90, tf32), 30 variants
 // LIST: matmul_0_reduce
 
 // TF32-WINNER: tensor_cores=true
 // IEEE-WINNER-NOT: tensor_cores=true
 // IEEE-WINNER: {{^}}matmul_0_reduce:BK=
 
-// REPORT-TF32: remark: tune-db: @matmul_0_reduce: tuned ([[N:[0-9]+]] of [[N]] forks replayed) in context 'model-sm_90-v11-tf32'
-// REPORT-IEEE: remark: tune-db: @matmul_0_reduce: tuned ([[N:[0-9]+]] of [[N]] forks replayed) in context 'model-sm_90-v11'
+// REPORT-TF32: remark: tune-db: @matmul_0_reduce: tuned ([[N:[0-9]+]] of [[N]] forks replayed) in context 'model-sm_90-v12-tf32'
+// REPORT-IEEE: remark: tune-db: @matmul_0_reduce: tuned ([[N:[0-9]+]] of [[N]] forks replayed) in context 'model-sm_90-v12'
 
-// MISMATCH-IEEE: error: context 'model-sm_90-v11-tf32' of tune database '{{.*}}tune.db' was tuned with precision=tf32, not the precision=ieee this lowering uses
-// MISMATCH-TF32: error: context 'model-sm_90-v11' of tune database '{{.*}}tune.db' was tuned with precision=ieee, not the precision=tf32 this lowering uses
+// MISMATCH-IEEE: error: context 'model-sm_90-v12-tf32' of tune database '{{.*}}tune.db' was tuned with precision=tf32, not the precision=ieee this lowering uses
+// MISMATCH-TF32: error: context 'model-sm_90-v12' of tune database '{{.*}}tune.db' was tuned with precision=ieee, not the precision=tf32 this lowering uses
 
 // RESUME: matmul_0_reduce: 30 variants (30 recorded)
 
@@ -73,9 +73,9 @@
 // CUDA: remark: tune-db: @matmul_0_reduce: tuned ({{.*}}) in context '[[TFKEY]]'
 // CUDA: remark: tune-db: @matmul_0_reduce: tuned ({{.*}}) in context '[[IEEEKEY]]'
 
-// JSON-DEFAULT: "context": "model-sm_90-v11",
+// JSON-DEFAULT: "context": "model-sm_90-v12",
 // JSON-DEFAULT: "precision": "ieee",
-// JSON-TF32: "context": "model-sm_90-v11-tf32",
+// JSON-TF32: "context": "model-sm_90-v12-tf32",
 // JSON-TF32: "precision": "tf32",
 
 // BAD: error: --precision must be ieee or tf32, got 'fp16'

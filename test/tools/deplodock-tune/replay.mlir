@@ -26,15 +26,15 @@
 /// deplodock-run replays the same database in its pipelines.
 // RUN: deplodock-run --interp %deplodock_src_root/examples/matmul.mlir --pipeline="lower-to-tile{tune-report}" --tune-db=%t/tune.db --print=none 2>&1 | FileCheck %s --check-prefix=REPORT
 
-// TABLE: latencies are estimated by the model backend (context model-sm_90-v11), not measured
+// TABLE: latencies are estimated by the model backend (context model-sm_90-v12), not measured
 // TABLE: kernel default us best us speed-up variants time best knobs
 // TABLE: matmul_0_reduce {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}x {{[0-9]+}} {{[0-9.]+}}s BK=
-// TABLE: recorded in {{.*}}tune.db (context model-sm_90-v11)
+// TABLE: recorded in {{.*}}tune.db (context model-sm_90-v12)
 
 // WINNER: {{^}}matmul_0_reduce:BK={{[0-9]+}},BM={{[0-9]+}},BN={{[0-9]+}},
 
-// REPORT: remark: tune-db: @matmul_0_reduce: tuned ([[N:[0-9]+]] of [[N]] forks replayed) in context 'model-sm_90-v11'
+// REPORT: remark: tune-db: @matmul_0_reduce: tuned ([[N:[0-9]+]] of [[N]] forks replayed) in context 'model-sm_90-v12'
 
 // EXPLICIT: knobs<BK = 16,
 
-// NOCONTEXT: remark: tune-db: @matmul_0_reduce: not tuned (0 of {{[0-9]+}} forks replayed) in context 'model-sm_80-v11', which it does not hold
+// NOCONTEXT: remark: tune-db: @matmul_0_reduce: not tuned (0 of {{[0-9]+}} forks replayed) in context 'model-sm_80-v12', which it does not hold

@@ -13,10 +13,10 @@
 //      SM90A: [matmul_0_reduce] 1/6 {{.*}}wgmma=true{{.*}}: {{[0-9.]+}} us (estimated)
 //  SM90A-NOT: compile_fail
 //      SM90A: 6 variants, best {{[0-9.]+}} us
-//      SM90A: context model-sm_90a-v11
+//      SM90A: context model-sm_90a-v12
 
 //      CONTRA: error: target option 'sm_90a' contradicts the module's target 'sm_80'
 //      CONTRA: error: --target sm_90a contradicts '{{.*}}sm80.mlir'
 
-//      SAME: context model-sm_80-v11
+//      SAME: context model-sm_80-v12
 //      SAME: matmul_0_reduce {{.*}}tensor_cores=true
