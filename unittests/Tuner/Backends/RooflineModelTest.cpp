@@ -405,7 +405,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
   EXPECT_EQ((*backend)->getName(), "model");
   const DeviceContext &context = (*backend)->getContext();
   EXPECT_EQ(context.key, modelContextKey("sm_90"));
-  EXPECT_EQ(context.key, "model-sm_90-v11");
+  EXPECT_EQ(context.key, "model-sm_90-v12");
   EXPECT_EQ(contextBackend(context), "model");
   EXPECT_FALSE(contextAllowsTf32(context));
   EXPECT_EQ(context.ccMajor, 9);
@@ -416,7 +416,7 @@ TEST_F(RooflineModelTest, TheBackendSaysItEstimates) {
       check(createModelBackend("sm_90", /*tf32=*/true), error);
   ASSERT_TRUE(succeeded(tf32)) << error;
   EXPECT_EQ((*tf32)->getContext().key, modelContextKey("sm_90", true));
-  EXPECT_EQ((*tf32)->getContext().key, "model-sm_90-v11-tf32");
+  EXPECT_EQ((*tf32)->getContext().key, "model-sm_90-v12-tf32");
   EXPECT_TRUE(contextAllowsTf32((*tf32)->getContext()));
 
   Variant variant;

@@ -139,36 +139,36 @@ TEST_F(RecordsTest, ReplayNeedsASoundDatabase) {
 }
 
 TEST_F(RecordsTest, ReplayResolvesItsContext) {
-  makeDb({{"model-sm_90-v11", "model", 90},
+  makeDb({{"model-sm_90-v12", "model", 90},
           {"gpu-a", "cuda", 90},
           {"gpu-b", "cuda", 80},
           {"gpu-c", "cuda", 80}});
   // auto: the one GPU of the target's architecture, else the model.
   EXPECT_EQ(pick(""), "gpu-a");
   EXPECT_EQ(pick("auto"), "gpu-a");
-  EXPECT_EQ(pick("auto", "sm_80"), "model-sm_80-v11"); // Two sm_80 GPUs.
+  EXPECT_EQ(pick("auto", "sm_80"), "model-sm_80-v12"); // Two sm_80 GPUs.
   // sm_90a runs on the capability-9.0 GPU measured for sm_90.
   EXPECT_EQ(pick("auto", "sm_90a"), "gpu-a");
-  EXPECT_EQ(pick("model"), "model-sm_90-v11");
+  EXPECT_EQ(pick("model"), "model-sm_90-v12");
   EXPECT_EQ(pick("gpu-b"), "gpu-b");
   EXPECT_EQ(pick("gpu-z"),
             "error: tune database '" + path +
                 "' has no context 'gpu-z' (it has gpu-a, gpu-b, gpu-c, "
-                "model-sm_90-v11)");
+                "model-sm_90-v12)");
 }
 
 TEST_F(RecordsTest, ReplayKeepsToItsPrecision) {
-  makeDb({{"model-sm_90-v11", "model", 90},
-          {"model-sm_90-v11-tf32", "model", 90},
+  makeDb({{"model-sm_90-v12", "model", 90},
+          {"model-sm_90-v12-tf32", "model", 90},
           {"gpu-a", "cuda", 90},
           {"gpu-a-tf32", "cuda", 90},
           {"gpu-b-tf32", "cuda", 80}});
   // auto: the GPU measured in the lowering's precision, else that model.
   EXPECT_EQ(pick("auto"), "gpu-a");
   EXPECT_EQ(pick("auto", "sm_90", true), "gpu-a-tf32");
-  EXPECT_EQ(pick("auto", "sm_80"), "model-sm_80-v11");
+  EXPECT_EQ(pick("auto", "sm_80"), "model-sm_80-v12");
   EXPECT_EQ(pick("auto", "sm_80", true), "gpu-b-tf32");
-  EXPECT_EQ(pick("model", "sm_90", true), "model-sm_90-v11-tf32");
+  EXPECT_EQ(pick("model", "sm_90", true), "model-sm_90-v12-tf32");
   // A context named by key must be of the lowering's precision.
   EXPECT_EQ(pick("gpu-a-tf32", "sm_90", true), "gpu-a-tf32");
   EXPECT_EQ(pick("gpu-a-tf32"),
@@ -182,12 +182,12 @@ TEST_F(RecordsTest, ReplayKeepsToItsPrecision) {
 }
 
 TEST_F(RecordsTest, ReplayReadsTheRecordedHop) {
-  makeDb({{"model-sm_90-v11", "model", 90}});
+  makeDb({{"model-sm_90-v12", "model", 90}});
   {
     FailureOr<TuneDb> db = check(TuneDb::open(path, TuneDbOptions()), error);
     ASSERT_TRUE(succeeded(db)) << error;
     LoweringRow row;
-    row.contextKey = "model-sm_90-v11";
+    row.contextKey = "model-sm_90-v12";
     row.parentKey = forkPointKey("loop", knobs("BK = 32"));
     row.childKey = forkPointKey("loop", knobs("BK = 32, BM = 16, BN = 8"));
     row.knobs = knobsToJson(knobs("BM = 16, BN = 8"));
