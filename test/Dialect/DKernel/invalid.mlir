@@ -261,6 +261,19 @@ module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm
 
 // -----
 
+/// A target written out before the L2 was a field of it.
+// expected-error @+1 {{missing field 'l2_bytes'}}
+module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, features = [cp_async, tma]>} {
+}
+
+// -----
+
+// expected-error @+1 {{l2_bytes must be positive, got 0}}
+module attributes {dkernel.target = #dkernel.target<"sm_90", capability = 90, sm_count = 132, smem_per_block = 232448, smem_per_sm = 233472, threads_per_block = 1024, threads_per_sm = 2048, blocks_per_sm = 32, registers_per_sm = 65536, registers_per_thread = 255, warp_size = 32, l2_bytes = 0, features = [cp_async, tma]>} {
+}
+
+// -----
+
 // expected-error @+1 {{field 'sm_count' is set twice}}
 module attributes {dkernel.target = #dkernel.target<"sm_90", sm_count = 1, sm_count = 2>} {
 }
