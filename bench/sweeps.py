@@ -71,15 +71,17 @@ SWEEPS: dict[str, Sweep] = {
                   ("g2", "tile_group=2"))),
     "fp32-model-picks": Sweep(
         why="the FP32 GEMM variants model v12 ranks first after 64 estimates "
-        "for the two gate_proj s512 GEMMs (deplodock-tune --backend=model "
-        "--seed=1), estimated 1.49x and 1.13x faster than their defaults, "
-        "each tried on both: TMA copies, permuted columns without vector "
-        "reads, K split 4-8 ways where the tiles fill the SMs already; "
+        "for two gate_proj s512 GEMMs and TinyLlama o_proj s512 (0.72x "
+        "eager) (deplodock-tune --backend=model --seed=1), estimated 1.49x, "
+        "1.13x and 1.62x faster than their defaults, each tried on all "
+        "three: TMA copies, permuted columns without vector reads, 64 x 256 "
+        "tiles, K split 4-8 ways where the tiles fill the SMs already; "
         "the tuner's prior ranks FP32 candidates so, so whether they win on "
         "the GPU says how far to trust it there (GPU / model 1.33 on the "
         "family's defaults)",
         target="sm_90",
-        cases=("matmul.qwen.gate_proj.s512", "matmul.tinyllama.gate_proj.s512"),
+        cases=("matmul.qwen.gate_proj.s512", "matmul.tinyllama.gate_proj.s512",
+               "matmul.tinyllama.o_proj.s512"),
         variants=(("default", ""),
                   ("qg512", "BK=32,BM=128,BN=128,FM=8,FN=8,async_copy=false,"
                    "double_buffer=true,pad=true,permute=true,pipeline=false,"
@@ -89,7 +91,11 @@ SWEEPS: dict[str, Sweep] = {
                   ("tg512", "BK=64,BM=128,BN=128,FM=8,FN=8,async_copy=false,"
                    "double_buffer=false,pad=true,permute=true,reg_double=false,"
                    "split_k=8,stage=[0,1],swizzle=0,tile_group=1,tma=true,"
-                   "transpose_a=true,unroll=1,vector_reads=false"))),
+                   "transpose_a=true,unroll=1,vector_reads=false"),
+                  ("to512", "BK=32,BM=64,BN=256,FM=8,FN=8,async_copy=true,"
+                   "double_buffer=false,pad=true,permute=true,reg_double=true,"
+                   "split_k=8,stage=[0,1],tile_group=1,transpose_a=true,"
+                   "unroll=32,vector_reads=false"))),
     "fp32-attention": Sweep(
         why="FP32 attention at TinyLlama's head dim 64 (rows that fit a "
         "thread, so no attention_split_d): 32-row query blocks, 64-key "

@@ -23,7 +23,7 @@
 // CHECKED-NOT: refused
 // CHECKED: bf16-tile-order: 3 cases x 5 variants checked
 // CHECKED: fp32-tile-order: 4 cases x 3 variants checked
-// CHECKED: fp32-model-picks: 2 cases x 3 variants checked
+// CHECKED: fp32-model-picks: 3 cases x 4 variants checked
 // CHECKED: fp32-attention: 3 cases x 6 variants checked
 // CHECKED: fp32-attention-rows: 3 cases x 8 variants checked
 // CHECKED: bf16-splits: 4 cases x 5 variants checked
