@@ -76,9 +76,9 @@ SWEEPS: dict[str, Sweep] = {
         "1.13x and 1.62x faster than their defaults, each tried on all "
         "three: TMA copies, permuted columns without vector reads, 64 x 256 "
         "tiles, K split 4-8 ways where the tiles fill the SMs already; "
-        "the tuner's prior ranks FP32 candidates so, so whether they win on "
-        "the GPU says how far to trust it there (GPU / model 1.33 on the "
-        "family's defaults)",
+        "the tuner's prior ranks FP32 candidates by these estimates, so "
+        "whether they win on the GPU says how far to trust it there (GPU / "
+        "model 1.40 on the family's defaults at 6586168)",
         target="sm_90",
         cases=("matmul.qwen.gate_proj.s512", "matmul.tinyllama.gate_proj.s512",
                "matmul.tinyllama.o_proj.s512"),

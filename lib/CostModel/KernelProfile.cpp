@@ -94,8 +94,7 @@ public:
   KernelProfile run() {
     for (Type type : kernel.getArgumentTypes())
       if (auto memref = dyn_cast<MemRefType>(type))
-        profile.uniqueBytes +=
-            double(memref.getNumElements()) * bytesOf(memref.getElementType());
+        profile.uniqueBytes += bufferBytes(memref);
     Block &body = kernel.getBody().front();
     walk(body, 1.0, overlapOf(body, 1));
     profile.registers = kBaseThreadRegisters + localWords;

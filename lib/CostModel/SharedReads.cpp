@@ -28,12 +28,9 @@ namespace {
 
 /// Inputs smaller than this stay in any L2 the model knows: counted once.
 constexpr double kMinTracedBytes = 1 << 20;
-
-/// The first global read of an input: its buffer and element indices.
-struct ReadSite {
-  Value buffer;
-  SmallVector<Value> indices;
-};
+/// The most blocks whose regions are traced: past that, every buffer is
+/// counted once (the walk is one evaluation a block and input).
+constexpr int64_t kMaxTracedBlocks = 16384;
 
 /// The buffer parameter `value` is, if it is one of `kernel`'s.
 Value asParameter(dkernel::FuncOp kernel, Value value) {
@@ -44,15 +41,15 @@ Value asParameter(dkernel::FuncOp kernel, Value value) {
   return arg;
 }
 
-/// The first read of each input parameter of `kernel`, in program order.
-llvm::MapVector<Value, ReadSite> findReadSites(dkernel::FuncOp kernel) {
-  llvm::MapVector<Value, ReadSite> sites;
+/// The element indices of the first read of each input parameter of
+/// `kernel`, in program order.
+llvm::MapVector<Value, SmallVector<Value>>
+findReadSites(dkernel::FuncOp kernel) {
+  llvm::MapVector<Value, SmallVector<Value>> sites;
   auto note = [&](Value buffer, ValueRange indices) {
     Value param = asParameter(kernel, buffer);
-    if (!param || kernel.isOutput(cast<BlockArgument>(param).getArgNumber()))
-      return;
-    if (!sites.contains(param))
-      sites[param] = {param, llvm::to_vector(indices)};
+    if (param && !kernel.isOutput(cast<BlockArgument>(param).getArgNumber()))
+      sites.try_emplace(param, llvm::to_vector(indices));
   };
   kernel.walk([&](Operation *op) {
     llvm::TypeSwitch<Operation *>(op)
@@ -80,12 +77,14 @@ llvm::MapVector<Value, ReadSite> findReadSites(dkernel::FuncOp kernel) {
   return sites;
 }
 
-/// The element offset `site` reads in the current block, or none.
-std::optional<int64_t> offsetOf(IndexEvaluator &eval, const ReadSite &site) {
-  auto type = cast<MemRefType>(site.buffer.getType());
+/// The element offset of `buffer` that `indices` read in the current block,
+/// or none.
+std::optional<int64_t> offsetOf(IndexEvaluator &eval, Value buffer,
+                                ArrayRef<Value> indices) {
+  auto type = cast<MemRefType>(buffer.getType());
   int64_t offset = 0, stride = 1;
   for (int64_t i = type.getRank() - 1; i >= 0; --i) {
-    std::optional<int64_t> x = eval.eval(site.indices[i]);
+    std::optional<int64_t> x = eval.eval(indices[i]);
     if (!x)
       return std::nullopt;
     offset += *x * stride;
@@ -94,26 +93,25 @@ std::optional<int64_t> offsetOf(IndexEvaluator &eval, const ReadSite &site) {
   return offset;
 }
 
-double bytesOf(MemRefType type) {
-  return double(type.getNumElements()) *
-         double(llvm::divideCeil(type.getElementTypeBitWidth(), 8));
-}
-
 } // namespace
+
+double costmodel::bufferBytes(MemRefType type) {
+  return double(type.getNumElements()) *
+         std::max(double(type.getElementTypeBitWidth()) / 8, 1.0);
+}
 
 void costmodel::traceSharedReads(dkernel::FuncOp kernel,
                                  KernelProfile &profile) {
-  profile.onceBytes = profile.uniqueBytes;
   int64_t blocks = profile.numBlocks;
   if (blocks < 2 || blocks > kMaxTracedBlocks)
     return;
   IndexEvaluator eval(kernel);
   eval.setIterArgsAtFirst(true);
-  for (auto &[buffer, site] : findReadSites(kernel)) {
+  for (auto &[buffer, indices] : findReadSites(kernel)) {
     auto type = cast<MemRefType>(buffer.getType());
-    if (!type.hasStaticShape() || site.indices.size() != size_t(type.getRank()))
+    if (!type.hasStaticShape() || indices.size() != size_t(type.getRank()))
       continue;
-    double bytes = bytesOf(type);
+    double bytes = bufferBytes(type);
     if (bytes < kMinTracedBytes)
       continue;
     SharedRead read;
@@ -122,7 +120,7 @@ void costmodel::traceSharedReads(dkernel::FuncOp kernel,
     bool known = true;
     for (int64_t b = 0; b < blocks && known; ++b) {
       eval.setBlock(b);
-      std::optional<int64_t> offset = offsetOf(eval, site);
+      std::optional<int64_t> offset = offsetOf(eval, buffer, indices);
       known = offset.has_value();
       if (known)
         read.regionOfBlock.push_back(
@@ -133,7 +131,6 @@ void costmodel::traceSharedReads(dkernel::FuncOp kernel,
     if (!known || regions.size() < 2 || int64_t(regions.size()) == blocks)
       continue;
     read.regionBytes = bytes / double(regions.size());
-    profile.onceBytes -= bytes;
     profile.sharedReads.push_back(std::move(read));
   }
 }
@@ -146,14 +143,15 @@ double costmodel::dramBytes(const KernelProfile &p, int64_t wave,
   int64_t waves = (blocks + wave - 1) / wave;
   // readBefore[w]: the bytes waves 0 .. w - 1 read, each region once a wave.
   std::vector<double> readBefore(waves + 1, 0);
+  // lastWave[i][r]: the last wave that read region r of shared read i.
+  // The buffers not traced move once.
   std::vector<std::vector<int64_t>> lastWave;
+  double moved = p.uniqueBytes;
   for (const SharedRead &read : p.sharedReads) {
-    uint32_t regions = 0;
-    for (uint32_t r : read.regionOfBlock)
-      regions = std::max(regions, r + 1);
+    uint32_t regions = *llvm::max_element(read.regionOfBlock) + 1;
     lastWave.emplace_back(regions, -1);
+    moved -= regions * read.regionBytes;
   }
-  double moved = p.onceBytes;
   for (int64_t w = 0; w < waves; ++w) {
     double read = 0;
     for (auto [shared, last] : llvm::zip(p.sharedReads, lastWave)) {

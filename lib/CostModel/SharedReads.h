@@ -7,8 +7,11 @@
 
 namespace deplodock::costmodel {
 
-/// Fills `profile.sharedReads` and `profile.onceBytes` for `kernel`, whose
-/// `uniqueBytes` and `numBlocks` are counted.
+/// The bytes of a buffer of `type`, an element at least one byte: what
+/// `KernelProfile::uniqueBytes` counts for each parameter.
+double bufferBytes(mlir::MemRefType type);
+
+/// Fills `profile.sharedReads` for `kernel`, whose `numBlocks` is counted.
 void traceSharedReads(dkernel::FuncOp kernel, KernelProfile &profile);
 
 } // namespace deplodock::costmodel

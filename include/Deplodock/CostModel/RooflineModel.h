@@ -121,19 +121,13 @@ struct KernelProfile {
   /// Bytes of the kernel's buffers: what DRAM must move at least once.
   double uniqueBytes = 0;
   /// The inputs read in shared regions (of a megabyte or more, in grids of
-  /// at most kMaxTracedBlocks), and the bytes of the other buffers, each
-  /// moved once.
+  /// at most 16,384 blocks); the other buffers move once.
   std::vector<SharedRead> sharedReads;
-  double onceBytes = 0;
 };
-
-/// The most blocks whose regions profileKernel traces: past that, every
-/// buffer is counted once.
-inline constexpr int64_t kMaxTracedBlocks = 16384;
 
 /// Bytes DRAM moves for `p` when its blocks run `wave` at a time through an
 /// L2 of `l2Bytes`: the shared reads region by region (see SharedRead), the
-/// rest once.
+/// other buffers once.
 double dramBytes(const KernelProfile &p, int64_t wave, int64_t l2Bytes);
 
 /// Counts what `kernel` does.

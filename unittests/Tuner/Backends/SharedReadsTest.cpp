@@ -101,18 +101,20 @@ protected:
 TEST_F(SharedReadsTest, RowsOfTilesReadALargeBOncePerWave) {
   KernelProfile rows = profile("big_rows");
   KernelProfile columns = profile("big_columns");
-  double b = 4096.0 * 8192 * 4;
-  // A (1 MB) and B are traced; the output moves once.
+  double a = 64.0 * 4096 * 4, b = 4096.0 * 8192 * 4, out = 64.0 * 8192 * 4;
+  // A (1 MB) in its 8 row tiles and B in its 64 column tiles are traced;
+  // the output moves once.
+  EXPECT_DOUBLE_EQ(rows.uniqueBytes, a + b + out);
   ASSERT_EQ(rows.sharedReads.size(), 2u);
-  EXPECT_DOUBLE_EQ(rows.onceBytes, 64.0 * 8192 * 4);
+  EXPECT_DOUBLE_EQ(rows.sharedReads[0].regionBytes, a / 8);
   EXPECT_DOUBLE_EQ(rows.sharedReads[1].regionBytes, b / 64);
   // 512 blocks, 132 a wave: waves 0-2 read all 64 columns of B, wave 3
   // the 116 blocks from row 6's column 12 on: 52 columns and the 64 of row
   // 7. A's rows move once each, but for the three a wave starts that the
   // one before began (rows 2, 4 and 6): 128 MB of B came between.
   double rowOrder = dramBytes(rows, 132, h100.l2Bytes);
-  EXPECT_DOUBLE_EQ(rowOrder, rows.onceBytes + (8 + 3) * (64.0 * 4096 * 4 / 8) +
-                                 (3 * 64 + 64) * (b / 64));
+  EXPECT_DOUBLE_EQ(rowOrder,
+                   out + (8 + 3) * (a / 8) + (3 * 64 + 64) * (b / 64));
   // Column by column every slab of B moves once: each buffer once.
   EXPECT_DOUBLE_EQ(dramBytes(columns, 132, h100.l2Bytes), columns.uniqueBytes);
   // The estimate follows: a DRAM time four times as long.

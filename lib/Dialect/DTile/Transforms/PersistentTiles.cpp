@@ -99,17 +99,16 @@ llvm::Expected<SmallVector<int64_t>> planPersistent(KernelOp kernel,
   return factors;
 }
 
-/// The group of tile rows offered: 8, where the tile rows (the second-last
-/// block axis) are a multiple of 8 and more than 8.
+/// The group of tile rows offered: kTileRowGroup (8), where the tile rows (the
+/// second-last block axis) are a multiple of 8 and more than 8.
 std::optional<int64_t> groupFor(TileOp tile) {
-  constexpr int64_t kGroup = 8;
   ArrayRef<int64_t> extents = tile.getBlockExtents();
   if (extents.size() < 2)
     return std::nullopt;
   int64_t rows = extents[extents.size() - 2];
-  if (rows <= kGroup || rows % kGroup != 0)
+  if (rows <= kTileRowGroup || rows % kTileRowGroup != 0)
     return std::nullopt;
-  return kGroup;
+  return kTileRowGroup;
 }
 
 class PersistentTiles final : public TypedRule<PersistentTilesKnobs> {

@@ -24,43 +24,16 @@ using namespace deplodock::dtile;
 
 namespace {
 
-/// The largest group the heuristic takes: Triton's GROUP_M, and the
-/// persistent grid's group.
-constexpr int64_t kMaxDefaultGroup = 8;
-
-/// Whether `value` is computed from `coord`.
-bool dependsOn(Value value, Value coord) {
-  SmallVector<Value> work{value};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == coord)
-      return true;
-    if (!seen.insert(v).second)
-      continue;
-    if (Operation *def = v.getDefiningOp())
-      llvm::append_range(work, def->getOperands());
-  }
-  return false;
-}
-
 /// The bytes of the distinct buffers `tile`'s stages read at origins that
 /// use `along` but not `across`: B's (its columns) for the column axis,
 /// A's for the row axis.
-int64_t stagedBytes(TileOp tile, Value along, Value across) {
+int64_t stagedBytes(TileOp tile, BlockArgument along, BlockArgument across) {
   llvm::DenseSet<Value> sources;
   int64_t bytes = 0;
   tile.walk([&](StageOp stage) {
-    bool uses = false, crosses = false;
-    AffineMap map = stage.getMap();
-    for (auto [i, v] : llvm::enumerate(stage.getOrigin())) {
-      // The origin lists every coordinate; the map picks those it uses.
-      if (!map.isFunctionOfDim(i))
-        continue;
-      uses |= dependsOn(v, along);
-      crosses |= dependsOn(v, across);
-    }
-    if (!uses || crosses || !sources.insert(stage.getSource()).second)
+    if (!stageOriginDependsOn(stage, along, tile) ||
+        stageOriginDependsOn(stage, across, tile) ||
+        !sources.insert(stage.getSource()).second)
       return;
     auto type = cast<MemRefType>(stage.getSource().getType());
     bytes += type.getNumElements() *
@@ -96,9 +69,8 @@ llvm::Expected<SmallVector<int64_t>> planGroups(KernelOp kernel,
   if (tile.getNumBlocks() <= target.getSmCount())
     return refuse(Twine(tile.getNumBlocks()) + " tiles fit one wave of " +
                   Twine(target.getSmCount()) + " multiprocessors");
-  bool staged = false;
-  tile.walk([&](StageOp) { staged = true; });
-  if (!staged)
+  if (!tile.walk([](StageOp) { return WalkResult::interrupt(); })
+           .wasInterrupted())
     return refuse("no operand is staged: no slab for neighbouring tiles to "
                   "share");
   int64_t rows = extents[extents.size() - 2];
@@ -147,20 +119,22 @@ protected:
 
   /// Groups where B, read once per row of tiles, exceeds half the L2 (the
   /// rest holds A, the outputs and other kernels' data): the largest group
-  /// up to 8 whose rows of A fit in that half too, else row by row.
+  /// up to kTileRowGroup whose rows of A fit in that half too, else row by
+  /// row.
   size_t heuristic(KernelOp kernel, ArrayRef<TileOrderKnobs> options,
                    TargetAttr target) const override {
     TileOp tile = kernel.getTile();
     unsigned n = tile.getBlockExtents().size();
     int64_t rows = tile.getBlockExtents()[n - 2];
-    Value row = tile.getBlockCoord(n - 2), col = tile.getBlockCoord(n - 1);
+    BlockArgument row = tile.getBlockCoord(n - 2);
+    BlockArgument col = tile.getBlockCoord(n - 1);
     int64_t half = target.getL2Bytes() / 2;
     if (stagedBytes(tile, col, row) <= half)
       return 0;
     int64_t rowBytes = stagedBytes(tile, row, col) / rows;
     size_t best = 0;
     for (auto [i, option] : llvm::enumerate(options))
-      if (option.tileGroup <= kMaxDefaultGroup &&
+      if (option.tileGroup <= kTileRowGroup &&
           option.tileGroup * rowBytes <= half)
         best = i;
     return best;

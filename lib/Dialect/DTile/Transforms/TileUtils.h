@@ -128,6 +128,11 @@ TileOp rebuildTile(TileOp tile, llvm::ArrayRef<Axis> blockAxes,
 mlir::Value addInnermostThreadAxis(TileOp &tile, llvm::StringRef name,
                                    int64_t extent);
 
+/// The tile rows a grid deals as one group where it groups them by default
+/// (tile_order) or offers a group at all (persistent_tiles): the GROUP_M
+/// Triton's matmuls take, as CUTLASS's rasterisation does.
+constexpr int64_t kTileRowGroup = 8;
+
 /// The block coordinates of linear tile index `t` over `extents`: row-major,
 /// the last axis fastest; with `group` > 1, the last two axes (rows, columns)
 /// are dealt `group` rows at a time, down the rows of a group first and
