@@ -141,6 +141,19 @@ enum class Kind : uint8_t {
 
 struct SBlock;
 
+/// A computed stage's apply region, run once per slab element: `code[i]`
+/// takes its operands from `operands[i]` (slots: the region's arguments,
+/// then each instruction's result) and the element is slot `result`.
+struct ApplyProgram {
+  static constexpr unsigned kMaxOperands = 4;
+  unsigned numArgs = 0;
+  llvm::SmallVector<Instr, 8> code;
+  llvm::SmallVector<llvm::SmallVector<unsigned, 2>, 8> operands;
+  unsigned result = 0;
+  /// The element the region computes from `args` (one per argument).
+  double run(llvm::ArrayRef<double> args) const;
+};
+
 /// One op of a kernel, with its operands and results as slot indices.
 struct SInstr {
   Kind kind = Kind::Nop;
@@ -169,6 +182,8 @@ struct SInstr {
   std::vector<std::vector<uint32_t>> groups;
   /// Per-launch constant lane values (thread ids, tile thread coordinates).
   std::vector<std::vector<double>> laneValues;
+  /// dtile.stage with an apply region: the region.
+  std::shared_ptr<const ApplyProgram> apply;
 };
 
 /// A compiled block.

@@ -139,6 +139,65 @@ LogicalResult Compiler::compileCombine(dtile::CombineOp combine,
   return success();
 }
 
+/// The apply region of computed `stage` as a straight-line scalar program.
+static FailureOr<std::shared_ptr<const ApplyProgram>>
+compileApply(dtile::StageOp stage) {
+  auto program = std::make_shared<ApplyProgram>();
+  mlir::Block *block = stage.getApplyBlock();
+  DenseMap<Value, unsigned> slots;
+  for (BlockArgument arg : block->getArguments())
+    slots[arg] = program->numArgs++;
+  for (Operation &op : block->without_terminator()) {
+    Instr instr;
+    instr.op = &op;
+    instr.type = op.getResult(0).getType();
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      instr.code = Opcode::Constant;
+      if (auto fp = dyn_cast<FloatAttr>(cst.getValue()))
+        instr.constant = roundTo(instr.type, fp.getValueAsDouble());
+      else if (auto integer = dyn_cast<IntegerAttr>(cst.getValue()))
+        instr.constant =
+            roundTo(instr.type, static_cast<double>(integer.getInt()));
+      else
+        return cst.emitOpError("is not a scalar constant, which a kernel "
+                               "cannot hold");
+    } else if (std::optional<Opcode> code = scalarOpcode(&op)) {
+      instr.code = *code;
+      if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+        instr.predicate = static_cast<int64_t>(cmp.getPredicate());
+      if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+        instr.predicate = static_cast<int64_t>(cmp.getPredicate());
+      if (isa<arith::CmpFOp, arith::CmpIOp>(op))
+        instr.type = op.getOperand(0).getType();
+    } else {
+      return op.emitOpError("cannot be interpreted in a stage's apply region");
+    }
+    if (op.getNumOperands() > ApplyProgram::kMaxOperands)
+      return op.emitOpError("has more operands than the interpreter's apply "
+                            "regions take");
+    SmallVector<unsigned, 2> operands;
+    for (Value operand : op.getOperands())
+      operands.push_back(slots.lookup(operand));
+    slots[op.getResult(0)] = program->numArgs + program->code.size();
+    program->code.push_back(std::move(instr));
+    program->operands.push_back(std::move(operands));
+  }
+  program->result = slots.lookup(block->getTerminator()->getOperand(0));
+  return std::shared_ptr<const ApplyProgram>(std::move(program));
+}
+
+double ApplyProgram::run(ArrayRef<double> args) const {
+  SmallVector<double, 16> values(args);
+  double x[kMaxOperands];
+  for (auto [instr, operands] : llvm::zip(code, this->operands)) {
+    for (auto [i, slot] : llvm::enumerate(operands))
+      x[i] = values[slot];
+    values.push_back(instr.code == Opcode::Constant ? instr.constant
+                                                    : evalScalar(instr, x));
+  }
+  return values[result];
+}
+
 LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
   instr.scalar.op = op;
   if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(
@@ -295,6 +354,13 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             auto type = cast<MemRefType>(stage.getType());
             instr.element = type.getElementType();
             instr.access = affineAccess(stage.getMap(), 1, instr.a);
+            if (stage.isComputed()) {
+              FailureOr<std::shared_ptr<const ApplyProgram>> apply =
+                  compileApply(stage);
+              if (failed(apply))
+                return failure();
+              instr.apply = *apply;
+            }
             // Stages of one source and slab shape with `buffers N > 1`
             // rotate through one ring of N slabs (a prologue fills slot 0 of
             // the ring its loop refills); other stages have slabs of their
@@ -554,6 +620,10 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
   if (isa<scf::ForOp, dloop::ForOp, dtile::StridedForOp>(op))
     for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
       instr.temps.push_back(kernel.numSlots++);
+  // A stage's apply region runs per slab element (instr.apply), not per
+  // thread.
+  if (isa<dtile::StageOp>(op))
+    return success();
   for (Region &region : op->getRegions()) {
     auto block = std::make_unique<SBlock>();
     if (!region.empty()) {

@@ -88,7 +88,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
   int64_t slotIndex = 0;
   if (stage.getSlot()) {
     FailureOr<int64_t> s =
-        uniformIndex(*this, instr, frame[instr.in.back()], mask, "slot");
+        uniformIndex(*this, instr, frame[instr.in[1 + instr.a]], mask, "slot");
     if (failed(s))
       return failure();
     if (*s < 0 || *s >= static_cast<int64_t>(instr.views.size()))
@@ -109,9 +109,26 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
                           << origin[d] + box[d] << ") of dimension " << d
                           << " of size " << source->shape[d] << whichBlock();
 
+  // The element at linear index `from` of the source: a computed stage's
+  // apply region runs on it and its buffers' (the source's shape).
+  std::function<double(int64_t)> read;
+  bool computed = instr.apply != nullptr;
+  if (computed) {
+    SmallVector<View *, 2> inputs;
+    unsigned first = 1 + instr.a + (stage.getSlot() ? 1 : 0);
+    for (unsigned i = first, e = instr.in.size(); i < e; ++i)
+      inputs.push_back(frame[instr.in[i]].view);
+    read = [source, inputs, apply = instr.apply](int64_t from) {
+      SmallVector<double, 4> args{source->load(from)};
+      for (View *input : inputs)
+        args.push_back(input->load(from));
+      return apply->run(args);
+    };
+  }
   std::function<void()> copy;
   if (stage.getTranspose())
-    copy = [source, slab, box = SmallVector<int64_t, 4>(box), origin]() {
+    copy = [source, slab, read, computed, box = SmallVector<int64_t, 4>(box),
+            origin]() {
       unsigned rank = box.size();
       ArrayRef<int64_t> shape = slab->shape;
       SmallVector<int64_t, 4> index(rank, 0);
@@ -126,7 +143,9 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
           unsigned boxDim = d + 2 >= rank ? 2 * rank - 3 - d : d;
           to = to * shape[d] + index[boxDim];
         }
-        slab->local[to] = inside ? source->load(from) : 0.0;
+        slab->local[to] = !inside    ? 0.0
+                          : computed ? read(from)
+                                     : source->load(from);
         for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
           if (++index[d] < box[d])
             break;
@@ -135,7 +154,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
       }
     };
   else
-    copy = [source, slab, origin = std::move(origin)]() {
+    copy = [source, slab, read, computed, origin = std::move(origin)]() {
       ArrayRef<int64_t> box = slab->shape;
       unsigned rank = box.size();
       int64_t inner = rank ? box[rank - 1] : 1;
@@ -155,7 +174,8 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
           valid = std::clamp<int64_t>(
               source->shape[rank - 1] - origin[rank - 1], 0, inner);
         for (int64_t k = 0; k < valid; ++k)
-          dst[row * inner + k] = source->load(from + k);
+          dst[row * inner + k] =
+              computed ? read(from + k) : source->load(from + k);
         std::fill(dst + row * inner + valid, dst + (row + 1) * inner, 0.0);
         for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
           if (++index[d] < box[d])

@@ -30,10 +30,16 @@ void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
   OpPassManager &func = pm.nest<func::FuncOp>();
   // Kernel IR holds 8-bit floats but computes nothing in them.
   func.addPass(dloop::createDLoopWidenF8());
-  func.addPass(dloop::createDLoopFuse());
+  // Prologues wait for every other fusion: fused into attention's scores
+  // before those fuse into the online softmax, a RoPE would run once per
+  // key of its loop.
+  dloop::DLoopFuseOptions noPrologues;
+  noPrologues.prologues = false;
+  func.addPass(dloop::createDLoopFuse(noPrologues));
   // Attention: the softmax fuses into its contraction by online softmax,
   // after which the scores fuse in without recomputation.
   func.addPass(dloop::createDLoopFuseAttention());
+  func.addPass(dloop::createDLoopFuse(noPrologues));
   func.addPass(dloop::createDLoopFuse());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());

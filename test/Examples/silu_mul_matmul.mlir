@@ -6,6 +6,9 @@
 // RUN: deplodock-opt %deplodock_src_root/examples/silu_mul_matmul.mlir --lower-to-loop > %t.loop.mlir
 // RUN: FileCheck %s < %t.loop.mlir
 // RUN: FileCheck %s --check-prefix=KERNELS < %t.loop.mlir
+// RUN: deplodock-opt %deplodock_src_root/examples/silu_mul_matmul.mlir --lower-to-tile=target=sm_90a | FileCheck %s --check-prefix=TILE
+// RUN: deplodock-opt %deplodock_src_root/examples/silu_mul_matmul.mlir --deplodock-pipeline=target=sm_90a | FileCheck %s --check-prefix=KERNEL
+// RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --compare="lower-to-tile{target=sm_90a}" --seed=4 --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --check-variants=200 --target=sm_80 --variant-pipeline=convert-dtile-to-dkernel --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.small.mlir --pipeline=lower-to-tensor --check-variants=200 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --print=none | FileCheck %s --check-prefix=VARIANTS
 // RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --check-variants=100 --target=sm_90 --variant-pipeline=convert-dtile-to-dkernel --seed=5 --print=none | FileCheck %s --check-prefix=VARIANTS
@@ -27,11 +30,40 @@
 // NUM-NOT: FAIL
 // NUM: : PASS
 
-/// silu(g)*u stays a kernel of its own: fused into the matmul it would be
-/// recomputed for each of the 2048 output columns.
-// KERNELS-COUNT-2: dloop.kernel
+/// silu(g)*u fuses into the matmul as its prologue, one kernel: at the
+/// Loop level it sits in the K loop (once per product), and the Tile level
+/// stages it as a computed slab (below), once per element a block stages.
+// KERNELS-COUNT-1: dloop.kernel
 // KERNELS-NOT: dloop.kernel
-//     CHECK: dloop.kernel @silu_mul_matmul_0_pointwise
-//     CHECK:   math.exp
-//     CHECK: dloop.kernel @silu_mul_matmul_1_reduce
-//     CHECK:   dloop.for {{.*}} = 0 to 5632 reduce
+//     CHECK: dloop.kernel @silu_mul_matmul_0_reduce ins(%[[W:.*]] = %arg2 : memref<5632x2048xf32>, %[[G:.*]] = %arg0 : memref<1x32x5632xf32>, %[[U:.*]] = %arg1 : memref<1x32x5632xf32>)
+//     CHECK:   dloop.for %[[K:.*]] = 0 to 5632 reduce
+//     CHECK:     %[[GV:.*]] = dloop.load %[[G]][0, %{{.*}}, %[[K]]]
+//     CHECK:     %[[UV:.*]] = dloop.load %[[U]][0, %{{.*}}, %[[K]]]
+//     CHECK:     math.exp
+//     CHECK:     %[[ACT:.*]] = arith.mulf %{{.*}}, %[[UV]] : f32
+//     CHECK:     %[[WV:.*]] = dloop.load %[[W]][%[[K]], %{{.*}}]
+//     CHECK:     arith.mulf %[[ACT]], %[[WV]] : f32
+
+/// The heuristic's Tile form: the gate slab is computed from gate and up
+/// (apply region) while the weight slab travels by cp.async (the pipeline's
+/// prefetch of the next chunk too); the K loop only reads the slabs.
+//      TILE: dtile.kernel @silu_mul_matmul_0_reduce {{.*}}stage = [0, 1]
+//      TILE:   dtile.stage %in1[{{.*}}] box [1, 32, 32] {{.*}}-> memref<1x32x32xf32, #gpu.address_space<workgroup>> apply(%in2 : memref<1x32x5632xf32>) {
+// TILE-NEXT:   ^bb0(%[[GA:.*]]: f32, %[[UA:.*]]: f32):
+//      TILE:     math.exp
+//      TILE:     %[[P:.*]] = arith.mulf %{{.*}}, %[[UA]] : f32
+// TILE-NEXT:     dtile.yield %[[P]] : f32
+//      TILE:   dtile.stage %in0[{{.*}}] box [32, 128] {{.*}}transport cp_async : memref<5632x2048xf32>
+//      TILE:   dloop.for %{{.*}} = 0 to 32 reduce "r0_i"
+//  TILE-NOT:   math.exp
+//      TILE: return
+
+/// In Kernel IR the computed slab is a copy loop over its 1024 elements,
+/// 4 per thread, each read from gate and up and run through the region;
+/// unrolled, a thread's loads issue before the first exp waits for them.
+//      KERNEL: scf.for %{{.*}} = %thread_id_x to %c1024 step %c256 {
+//      KERNEL:   memref.load %arg1[%c0, %[[ROW:.*]], %[[COL:.*]]] : memref<1x32x5632xf32>
+//      KERNEL:   memref.load %arg2[%c0, %[[ROW]], %[[COL]]] : memref<1x32x5632xf32>
+//      KERNEL:   math.exp
+//      KERNEL:   memref.store
+//      KERNEL: } {dkernel.unroll = 4 : i64}

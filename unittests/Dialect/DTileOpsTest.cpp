@@ -270,13 +270,13 @@ TEST_F(DTileOpsTest, BuildsStagedMatmul) {
   // A[m_o * 16, k_o * 32] and B[k_o * 32, n_o * 16], 16x32 and 32x16.
   auto stageA = dtile::StageOp::create(
       builder, loc, slabType({16, 32}), kernel.getInputArgs()[0],
-      ValueRange{mo, ko}, Value(),
+      ValueRange{mo, ko}, Value(), ValueRange(),
       AffineMap::get(2, 0, {d0 * 16, d1 * 32}, &context),
       ArrayRef<int64_t>{16, 32}, builder.getDenseI64ArrayAttr({0, 1}),
       /*buffers=*/1, dtile::Transport::cp_async);
   auto stageB = dtile::StageOp::create(
       builder, loc, slabType({32, 16}), kernel.getInputArgs()[1],
-      ValueRange{ko, no}, Value(),
+      ValueRange{ko, no}, Value(), ValueRange(),
       AffineMap::get(2, 0, {d0 * 32, d1 * 16}, &context),
       ArrayRef<int64_t>{32, 16}, DenseI64ArrayAttr(), /*buffers=*/1,
       dtile::Transport::cp_async);
@@ -464,8 +464,8 @@ TEST_F(DTileOpsTest, ReportsMemoryEffects) {
   builder.setInsertionPoint(rn.store);
   auto stage = dtile::StageOp::create(
       builder, loc, slabType({2048}), rn.kernel.getInputArgs()[1], ValueRange{},
-      Value(), AffineMap::getConstantMap(0, &context), ArrayRef<int64_t>{2048},
-      DenseI64ArrayAttr());
+      Value(), ValueRange(), AffineMap::getConstantMap(0, &context),
+      ArrayRef<int64_t>{2048}, DenseI64ArrayAttr());
   auto wait = dtile::AsyncWaitOp::create(builder, loc, 0);
   ASSERT_EQ(verifyMessage(module), "");
 
@@ -551,7 +551,7 @@ TEST_F(DTileOpsTest, RejectsStageOutOfBounds) {
   // Block 3 would copy rows 48..79 of 64.
   dtile::StageOp::create(
       builder, loc, slabType({32, 64}), kernel.getInputArgs()[0],
-      ValueRange{tile.getBlockCoord(0)}, Value(),
+      ValueRange{tile.getBlockCoord(0)}, Value(), ValueRange(),
       AffineMap::get(1, 0, {d0 * 16, getAffineConstantExpr(0, &context)},
                      &context),
       ArrayRef<int64_t>{32, 64}, DenseI64ArrayAttr());

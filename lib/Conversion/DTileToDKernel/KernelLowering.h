@@ -59,6 +59,8 @@ struct SlabAlloc {
   /// What makes two stages one rotation; `box` is the slab's shape (the
   /// stage's box, transposed or not).
   Value source;
+  /// A computed stage's apply buffers (its slabs hold another element).
+  SmallVector<Value> inputs;
   SmallVector<int64_t> box, pad;
   bool transpose = false;
   dtile::Transport transport = dtile::Transport::sync;
@@ -128,6 +130,9 @@ private:
   LogicalResult lowerPrivateBuffer(mlir::memref::AllocaOp op);
   LogicalResult lowerApply(affine::AffineApplyOp op);
   LogicalResult lowerStage(dtile::StageOp op);
+  /// The element a sync stage writes for the source element at `index`: the
+  /// source's, or what its apply region computes from it and its buffers'.
+  Value readStageElement(dtile::StageOp op, Value source, ValueRange index);
   LogicalResult lowerCombine(dtile::CombineOp op);
   LogicalResult lowerAsyncWait(dtile::AsyncWaitOp op);
   /// Sets up the TMA stages of `tileOp`: their slabs, descriptors and
@@ -228,9 +233,10 @@ private:
   /// The allocation for the slab of `op`, shared by a rotation.
   SlabAlloc *getSlabAlloc(dtile::StageOp op);
   /// Runs `body(e)` for e in [0, count) spread over the threads: thread t
-  /// takes t, t + N, ...
-  void forEachCooperatively(Location loc, int64_t count,
-                            function_ref<void(Value)> body);
+  /// takes t, t + N, ... Returns the loop when a thread takes several (null
+  /// otherwise).
+  scf::ForOp forEachCooperatively(Location loc, int64_t count,
+                                  function_ref<void(Value)> body);
   /// Runs `body` at the insertion point guarded by `cond`.
   void ifThen(Location loc, Value cond, function_ref<void()> body);
   /// The result of `op` for groups of `group` threads, a multiple of 32:

@@ -41,8 +41,8 @@ SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
   if (buffers > 1)
     for (const std::unique_ptr<SlabAlloc> &alloc : slabAllocs)
       if (alloc->buffers == buffers && alloc->source == op.getSource() &&
-          alloc->box == box && alloc->pad == pad &&
-          alloc->transpose == op.getTranspose() &&
+          ValueRange(alloc->inputs) == op.getInputs() && alloc->box == box &&
+          alloc->pad == pad && alloc->transpose == op.getTranspose() &&
           alloc->transport == op.getTransport() &&
           alloc->swizzle == op.getSwizzle())
         return alloc.get();
@@ -60,12 +60,13 @@ SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
   int64_t alignment = kSmemAlignment;
   if (op.getTransport() == dtile::Transport::tma)
     alignment = getTmaBoxAlignment(swizzle);
-  alloc->view = allocShared(
-      op.getLoc(), shape,
-      cast<MemRefType>(op.getSource().getType()).getElementType(), alignment);
+  alloc->view =
+      allocShared(op.getLoc(), shape,
+                  cast<MemRefType>(op.getType()).getElementType(), alignment);
   alloc->swizzle = swizzle;
   alloc->buffers = buffers;
   alloc->source = op.getSource();
+  alloc->inputs = llvm::to_vector(op.getInputs());
   alloc->box = box;
   alloc->pad = pad;
   alloc->transpose = op.getTranspose();
@@ -82,18 +83,20 @@ void KernelLowering::ifThen(Location loc, Value cond,
   body();
 }
 
-void KernelLowering::forEachCooperatively(Location loc, int64_t count,
-                                          function_ref<void(Value)> body) {
+scf::ForOp
+KernelLowering::forEachCooperatively(Location loc, int64_t count,
+                                     function_ref<void(Value)> body) {
   if (count == numThreads) {
     body(tid);
-    return;
+    return {};
   }
   if (count < numThreads) {
     ifThen(loc, cmpLt(loc, tid, count), [&] { body(tid); });
-    return;
+    return {};
   }
   auto loop = scf::ForOp::create(b, loc, tid, index(count), index(numThreads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   body(loop.getInductionVar());
+  return loop;
 }

@@ -12,10 +12,30 @@
 #include "KernelLowering.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::lowering;
+
+Value KernelLowering::readStageElement(dtile::StageOp op, Value source,
+                                       ValueRange index) {
+  Location loc = op.getLoc();
+  Value element = memref::LoadOp::create(b, loc, source, index);
+  Block *apply = op.getApplyBlock();
+  if (!apply)
+    return element;
+  // The apply buffers are read at the same index, and the region computes
+  // the slab's element from the values.
+  IRMapping mapping;
+  mapping.map(apply->getArgument(0), element);
+  for (auto [arg, input] :
+       llvm::zip(apply->getArguments().drop_front(), op.getInputs()))
+    mapping.map(arg, memref::LoadOp::create(b, loc, lookup(input), index));
+  for (Operation &inner : apply->without_terminator())
+    b.clone(inner, mapping);
+  return mapping.lookup(apply->getTerminator()->getOperand(0));
+}
 
 LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   Location loc = op.getLoc();
@@ -33,6 +53,7 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
     return lowerTmaStage(op, source);
   auto sourceType = cast<MemRefType>(source.getType());
   Type element = sourceType.getElementType();
+  Type slabElement = cast<MemRefType>(op.getType()).getElementType();
   ArrayRef<int64_t> box = op.getBox();
   int64_t rank = box.size();
 
@@ -73,7 +94,7 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
           expr, op.getMap().getNumDims(), op.getOrigin(), op);
       mayOverhang[d] = !range || range->hi + box[d] > sourceType.getDimSize(d);
     }
-  forEachCooperatively(loc, count, [&](Value e) {
+  scf::ForOp copies = forEachCooperatively(loc, count, [&](Value e) {
     SmallVector<Value> coords = delinearize(loc, e, chunks);
     if (rank)
       coords.back() = mul(loc, coords.back(), chunk);
@@ -116,20 +137,25 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
     }
     Value v;
     if (!valid) {
-      v = memref::LoadOp::create(b, loc, source, src);
+      v = readStageElement(op, source, src);
     } else {
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{element}, valid,
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{slabElement}, valid,
                                     /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(
-          b, loc, ValueRange{memref::LoadOp::create(b, loc, source, src)});
+      scf::YieldOp::create(b, loc,
+                           ValueRange{readStageElement(op, source, src)});
       b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, loc, constant(b.getZeroAttr(element)));
+      scf::YieldOp::create(b, loc, constant(b.getZeroAttr(slabElement)));
       v = ifOp.getResult(0);
     }
     memref::StoreOp::create(b, loc, v, alloc->view, dst);
   });
+  // A computed element waits for its loads and then computes: unrolled,
+  // a thread issues the loads of all its elements before the first waits
+  // (the loop's trips are those of its thread 0; the others' are no more).
+  if (copies && op.isComputed())
+    dkernel::setUnrollFactor(copies, llvm::divideCeil(count, numThreads));
   if (transport == dtile::Transport::cp_async)
     dkernel::CpAsyncCommitOp::create(b, loc);
   else if (!nextIsSyncStage(op))

@@ -1,6 +1,6 @@
 // RUN: deplodock-opt %s --dloop-fuse | FileCheck %s
-// RUN: deplodock-opt %s --dloop-fuse='max-blowup=1.0' | FileCheck %s --check-prefix=BLOWUP
-// RUN: deplodock-opt %s --dloop-fuse='reduce-heavy=0.5' | FileCheck %s --check-prefix=LIGHT
+// RUN: deplodock-opt %s --dloop-fuse='max-blowup=1.0 prologues=false' | FileCheck %s --check-prefix=BLOWUP
+// RUN: deplodock-opt %s --dloop-fuse='reduce-heavy=0.5 prologues=false' | FileCheck %s --check-prefix=LIGHT
 // RUN: deplodock-opt %s --dloop-fuse='reduce-heavy=100' | FileCheck %s --check-prefix=HEAVY
 // RUN: deplodock-run --interp %s --func=elementwise_chain --compare='func.func(dloop-fuse)' --print=none | FileCheck %s --check-prefix=NUM
 // RUN: deplodock-run --interp %s --func=rmsnorm --compare='func.func(dloop-fuse)' --print=none | FileCheck %s --check-prefix=NUM
@@ -550,7 +550,9 @@ func.func @shared_reduction(%arg0: memref<4x16xf32>) -> (memref<4x16xf32>, memre
 /// An exp feeding a matmul: fused, the exp runs once per (m, n, k) instead
 /// of once per (m, k), 576 operations instead of 416 apart. The default
 /// `max-blowup` (8) takes that; `max-blowup=1.0` does not, and neither does
-/// `reduce-heavy=0.5`, which calls one operation per element heavy.
+/// `reduce-heavy=0.5`, which calls one operation per element heavy, where
+/// prologues are off (`prologues=false`): as a contraction prologue it
+/// fuses whatever the work (fuse-prologue.mlir).
 // CHECK-LABEL: func.func @recompute_in_matmul
 //  CHECK-SAME:   (%[[A0:[a-z0-9_]+]]: memref<4x8xf32>, %[[A1:[a-z0-9_]+]]: memref<8x6xf32>)
 //       CHECK:   dloop.kernel @recompute_in_matmul_0_reduce ins(%[[B:[a-z0-9_]+]] = %[[A1]] : memref<8x6xf32>, %[[A:[a-z0-9_]+]] = %[[A0]] : memref<4x8xf32>)

@@ -170,7 +170,7 @@ func.func @kernel_yield_value(%arg0: memref<4xf32>) {
 // -----
 
 func.func @yield_outside(%x: f32) {
-  // expected-error @+1 {{'dtile.yield' op expects parent op to be one of 'dtile.kernel, dtile.tile, dtile.strided_for'}}
+  // expected-error @+1 {{'dtile.yield' op expects parent op to be one of 'dtile.kernel, dtile.tile, dtile.strided_for, dtile.stage'}}
   dtile.yield %x : f32
 }
 
@@ -572,7 +572,8 @@ func.func @stage_map_inputs(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
       // expected-error @+1 {{origin map takes 2 indices but 1 are given}}
-      %s = "dtile.stage"(%x, %b) <{box = array<i64: 16, 64>, map = affine_map<(d0, d1) -> (d0 * 16, d1)>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<64x64xf32>, index) -> memref<16x64xf32, #gpu.address_space<workgroup>>
+      %s = "dtile.stage"(%x, %b) <{box = array<i64: 16, 64>, map = affine_map<(d0, d1) -> (d0 * 16, d1)>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> ({
+      }) : (memref<64x64xf32>, index) -> memref<16x64xf32, #gpu.address_space<workgroup>>
     }
   }
   return
@@ -659,7 +660,8 @@ func.func @stage_no_buffer(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>) {
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
       // expected-error @+1 {{expected at least one buffer}}
-      %s = "dtile.stage"(%x, %b) <{box = array<i64: 16, 64>, buffers = 0 : i64, map = affine_map<(d0) -> (d0 * 16, 0)>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<64x64xf32>, index) -> memref<16x64xf32, #gpu.address_space<workgroup>>
+      %s = "dtile.stage"(%x, %b) <{box = array<i64: 16, 64>, buffers = 0 : i64, map = affine_map<(d0) -> (d0 * 16, 0)>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> ({
+      }) : (memref<64x64xf32>, index) -> memref<16x64xf32, #gpu.address_space<workgroup>>
     }
   }
   return
@@ -684,7 +686,8 @@ func.func @stage_buffers_no_slot(%arg0: memref<64x64xf32>, %arg1: memref<4xf32>)
   dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg1 : memref<4xf32>) {
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
       // expected-error @+1 {{a slot operand is needed exactly when there are several buffers}}
-      %s = "dtile.stage"(%x, %b) <{box = array<i64: 16, 64>, buffers = 2 : i64, map = affine_map<(d0) -> (d0 * 16, 0)>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<64x64xf32>, index) -> memref<16x64xf32, #gpu.address_space<workgroup>>
+      %s = "dtile.stage"(%x, %b) <{box = array<i64: 16, 64>, buffers = 2 : i64, map = affine_map<(d0) -> (d0 * 16, 0)>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> ({
+      }) : (memref<64x64xf32>, index) -> memref<16x64xf32, #gpu.address_space<workgroup>>
     }
   }
   return
@@ -1098,6 +1101,121 @@ func.func @stage_transpose_cp_async_half(%arg0: memref<64x64xf16>, %arg1: memref
     dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
       // expected-error @+1 {{a transposed cp_async stage copies 4-byte elements one at a time, but its elements are 2 bytes}}
       %s = dtile.stage %x[%b * 16, 0] box [16, 32] transpose transport cp_async : memref<64x64xf16> -> memref<32x16xf16, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+/// Apply buffers name what a region reads: without one they mean nothing.
+func.func @stage_apply_no_region(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf32>, %arg2: memref<64x32xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>, %u = %arg1 : memref<64x64xf32>, %w = %arg2 : memref<64x32xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{has apply buffers but no apply region}}
+      %s = "dtile.stage"(%x, %b, %u) <{box = array<i64: 16, 64>, map = affine_map<(d0) -> (d0 * 16, 0)>, operandSegmentSizes = array<i32: 1, 1, 0, 1>}> ({
+      }) : (memref<64x64xf32>, index, memref<64x64xf32>) -> memref<16x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+/// The apply buffers are read at the source's index: same shape.
+func.func @stage_apply_shape(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf32>, %arg2: memref<64x32xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>, %u = %arg1 : memref<64x64xf32>, %w = %arg2 : memref<64x32xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{apply buffer 0 has shape 'memref<64x32xf32>', not the source's 'memref<64x64xf32>'}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply(%w : memref<64x32xf32>) {
+      ^bb0(%a: f32, %c: f32):
+        dtile.yield %a : f32
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+/// One argument per buffer read, of its element type.
+func.func @stage_apply_arguments(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf32>, %arg2: memref<64x32xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>, %u = %arg1 : memref<64x64xf32>, %w = %arg2 : memref<64x32xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{apply region takes one element of the source and of each apply buffer, 2 arguments of their element types}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply(%u : memref<64x64xf32>) {
+      ^bb0(%a: f32):
+        dtile.yield %a : f32
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+/// The region computes one element from elements: no memory, no regions.
+func.func @stage_apply_region_op(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf32>, %arg2: memref<64x32xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>, %u = %arg1 : memref<64x64xf32>, %w = %arg2 : memref<64x32xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply() {
+      ^bb0(%a: f32):
+        // expected-error @+1 {{cannot compute a stage's slab: an apply region holds only scalar computations}}
+        %r = scf.execute_region -> f32 {
+          scf.yield %a : f32
+        }
+        dtile.yield %r : f32
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+/// The region yields the one element of the slab.
+func.func @stage_apply_yield(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf32>, %arg2: memref<64x32xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>, %u = %arg1 : memref<64x64xf32>, %w = %arg2 : memref<64x32xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{apply region must yield one element}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply() {
+      ^bb0(%a: f32):
+        dtile.yield %a, %a : f32, f32
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+/// The slab holds what the region yields.
+func.func @stage_apply_result(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf32>, %arg2: memref<64x32xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>, %u = %arg1 : memref<64x64xf32>, %w = %arg2 : memref<64x32xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{result must be the box of the source, 'memref<16x64xf16, #gpu.address_space<workgroup>>'}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply() {
+      ^bb0(%a: f32):
+        %h = arith.truncf %a : f32 to f16
+        dtile.yield %h : f16
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+/// cp.async and TMA bypass the registers a region computes in.
+func.func @stage_apply_transport(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf32>, %arg2: memref<64x32xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>, %u = %arg1 : memref<64x64xf32>, %w = %arg2 : memref<64x32xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{a computed stage passes its values through registers: its transport must be sync, not cp_async}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] transport cp_async : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply(%u : memref<64x64xf32>) {
+      ^bb0(%a: f32, %c: f32):
+        %p = arith.mulf %a, %c : f32
+        dtile.yield %p : f32
+      }
     }
   }
   return

@@ -428,3 +428,49 @@ func.func @transposed_stage(%arg0: memref<64x128xf32>, %arg1: memref<64x8xf32>) 
   }
   return
 }
+
+/// A computed stage: the slab holds silu(gate) * up for the box, the apply
+/// region run on the gate element and the up element at each index; the
+/// reads of the slab see the product (a matmul prologue, stage_inputs).
+// CHECK-LABEL: func.func @computed_stage
+//       CHECK:   %[[GS:.*]] = dtile.stage %[[G:in0]][%[[MO:m_o]] * 16, %[[KO:k_o]] * 32] box [16, 32] : memref<128x256xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>> apply(%[[U:in1]] : memref<128x256xf32>) {
+//  CHECK-NEXT:   ^bb0(%[[GV:.*]]: f32, %[[UV:.*]]: f32):
+//  CHECK-NEXT:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+//  CHECK-NEXT:     %[[NEG:.*]] = arith.negf %[[GV]] : f32
+//  CHECK-NEXT:     %[[E:.*]] = math.exp %[[NEG]] : f32
+//  CHECK-NEXT:     %[[D:.*]] = arith.addf %[[E]], %[[ONE]] : f32
+//  CHECK-NEXT:     %[[S:.*]] = arith.divf %[[GV]], %[[D]] : f32
+//  CHECK-NEXT:     %[[P:.*]] = arith.mulf %[[S]], %[[UV]] : f32
+//  CHECK-NEXT:     dtile.yield %[[P]] : f32
+//  CHECK-NEXT:   }
+//       CHECK:   dloop.load %[[GS]][%{{.*}}, %{{.*}}] : memref<16x32xf32, #gpu.address_space<workgroup>>
+func.func @computed_stage(%arg0: memref<128x256xf32>, %arg1: memref<128x256xf32>, %arg2: memref<256x64xf32>, %arg3: memref<128x64xf32>) {
+  dtile.kernel @computed_stage ins(%g = %arg0 : memref<128x256xf32>, %u = %arg1 : memref<128x256xf32>, %b = %arg2 : memref<256x64xf32>) outs(%c = %arg3 : memref<128x64xf32>) {
+    %zero = arith.constant 0.0 : f32
+    dtile.tile blocks(%mo : 8 "m_o", %no : 4 "n_o") threads(%mi : 16 "m_i", %ni : 16 "n_i") {
+      %sum = dloop.for %ko = 0 to 8 reduce "k_o" iter(%acc = %zero : f32) {
+        %gs = dtile.stage %g[%mo * 16, %ko * 32] box [16, 32] : memref<128x256xf32> -> memref<16x32xf32, #gpu.address_space<workgroup>> apply(%u : memref<128x256xf32>) {
+        ^bb0(%gv: f32, %uv: f32):
+          %one = arith.constant 1.0 : f32
+          %neg = arith.negf %gv : f32
+          %e = math.exp %neg : f32
+          %d = arith.addf %e, %one : f32
+          %s = arith.divf %gv, %d : f32
+          %p = arith.mulf %s, %uv : f32
+          dtile.yield %p : f32
+        }
+        %bs = dtile.stage %b[%ko * 32, %no * 16] box [32, 16] : memref<256x64xf32> -> memref<32x16xf32, #gpu.address_space<workgroup>>
+        %part = dloop.for %ki = 0 to 32 reduce "k_i" iter(%acc2 = %acc : f32) {
+          %av = dloop.load %gs[%mi, %ki] : memref<16x32xf32, #gpu.address_space<workgroup>>
+          %bv = dloop.load %bs[%ki, %ni] : memref<32x16xf32, #gpu.address_space<workgroup>>
+          %prod = arith.mulf %av, %bv : f32
+          %next = arith.addf %acc2, %prod : f32
+          dloop.yield %next : f32
+        }
+        dloop.yield %part : f32
+      }
+      dloop.store %sum, %c[%mo * 16 + %mi, %no * 16 + %ni] : memref<128x64xf32>
+    }
+  }
+  return
+}

@@ -8,11 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Deplodock/Dialect/Common/Tf32.h"
 #include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
 #include "Deplodock/Dialect/DLoop/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -214,6 +216,58 @@ static bool feedsOtherKernels(KernelOp kernel) {
   return false;
 }
 
+/// Whether `scope` holds a reduction loop.
+static bool hasReduction(Operation *scope) {
+  return scope
+      ->walk([](ForOp loop) {
+        return loop.isReduction() ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether pointwise `producer` would fuse into `reader` as the prologue of
+/// a contraction: every read of `buffer` lies in a reduction loop, at an
+/// index that leaves out a free loop around it, so the threads of a tile
+/// share each element and the Tile level's stage_inputs computes it once
+/// per block as it stages it (not once per reading thread, as the work
+/// counted here assumes). Only f32 without tf32: half-precision and tf32
+/// contractions go to tensor cores, whose rules take plain loads.
+static bool isContractionPrologue(KernelOp producer, Value buffer,
+                                  KernelOp reader) {
+  if (hasReduction(producer) ||
+      !cast<MemRefType>(buffer.getType()).getElementType().isF32())
+    return false;
+  auto module = reader->getParentOfType<ModuleOp>();
+  if (module && module->hasAttr(kTf32AttrName))
+    return false;
+  auto in = reader.getInputArgs()[llvm::find(reader.getInputs(), buffer) -
+                                  reader.getInputs().begin()];
+  for (Operation *user : in.getUsers()) {
+    auto load = dyn_cast<LoadOp>(user);
+    auto reduction = load ? load->getParentOfType<ForOp>() : ForOp();
+    if (!reduction || !reduction.isReduction())
+      return false;
+    bool nested = false;
+    for (Operation &op : *reduction.getBody())
+      nested |= hasReduction(&op);
+    if (nested)
+      return false;
+    // A plain contraction: free loops around one reduction (not attention's
+    // nested ones, whose rules read their operands as they are).
+    bool shared = false;
+    for (auto loop = reduction->getParentOfType<ForOp>(); loop;
+         loop = loop->getParentOfType<ForOp>()) {
+      if (loop.isReduction())
+        return false;
+      shared |= !llvm::is_contained(load.getIndices(), loop.getInductionVar());
+    }
+    if (!shared)
+      return false;
+  }
+  return !in.use_empty();
+}
+
 bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
   Value buffer = alloc.getResult();
   SmallVector<KernelOp> producers, readers;
@@ -243,7 +297,9 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
       kernel.erase();
     return false;
   };
+  bool prologue = prologues;
   for (KernelOp reader : readers) {
+    prologue &= isContractionPrologue(producer, buffer, reader);
     if (!inputsStableUntil(producer, reader))
       return discard();
     OpBuilder b(reader);
@@ -260,15 +316,18 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
     after.work += f.work;
     after.reads += f.reads;
   }
+  if (prologue) {
+    LLVM_DEBUG(llvm::dbgs() << "fuse " << producer.getSymName()
+                            << " as a contraction prologue\n");
+    for (KernelOp reader : readers)
+      reader.erase();
+    producer.erase();
+    alloc.erase();
+    return true;
+  }
   // A reduction waits for a copy that reads it (a broadcast) to move into
   // the copy's consumers first, where it may run once per element it makes.
-  bool reduces = producer
-                     .walk([](ForOp loop) {
-                       return loop.isReduction() ? WalkResult::interrupt()
-                                                 : WalkResult::advance();
-                     })
-                     .wasInterrupted();
-  if (reduces)
+  if (hasReduction(producer))
     for (KernelOp reader : readers)
       if (measureKernel(reader).work == 0 && feedsOtherKernels(reader)) {
         LLVM_DEBUG(llvm::dbgs()
@@ -315,14 +374,8 @@ void DLoopFusePass::runOnOperation() {
   unsigned index = 0;
   Builder b(func.getContext());
   for (KernelOp kernel : func.getOps<KernelOp>()) {
-    bool reduces = kernel
-                       .walk([](ForOp loop) {
-                         return loop.isReduction() ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
-                       })
-                       .wasInterrupted();
     kernel.setSymName((func.getSymName() + "_" + Twine(index++) +
-                       (reduces ? "_reduce" : "_pointwise"))
+                       (hasReduction(kernel) ? "_reduce" : "_pointwise"))
                           .str());
     renameAxes(kernel);
   }

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -29,6 +30,9 @@ std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
   auto source = cast<MemRefType>(getSource().getType());
   int64_t elementBytes =
       (source.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  // A computed slab passes through registers: no copy bypasses them.
+  if (isComputed())
+    return std::nullopt;
   // A transposed slab is written one element at a time (a source row
   // scatters down a slab column): only 4-byte elements fit cp.async.
   if (getTranspose())
@@ -53,6 +57,7 @@ std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
 
 // %src[map] box [..] zero_fill pad [..] buffers N slot %s transport T
 //     swizzle S multicast attributes {...} : memref<..> -> memref<..>
+//     (apply(%in : memref<..>, ...) { region })?
 ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &b = parser.getBuilder();
   OpAsmParser::UnresolvedOperand source, slot;
@@ -108,8 +113,29 @@ ParseResult StageOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperands(origin, index, result.operands) ||
       (hasSlot && parser.resolveOperand(slot, index, result.operands)))
     return failure();
+  Region *body = result.addRegion();
+  int32_t numInputs = 0;
+  if (succeeded(parser.parseOptionalKeyword("apply"))) {
+    SmallVector<OpAsmParser::UnresolvedOperand> inputs;
+    SmallVector<Type> inputTypes;
+    if (parser.parseLParen())
+      return failure();
+    if (failed(parser.parseOptionalRParen())) {
+      if (parser.parseCommaSeparatedList([&]() {
+            return failure(parser.parseOperand(inputs.emplace_back()) ||
+                           parser.parseColonType(inputTypes.emplace_back()));
+          }) ||
+          parser.parseRParen())
+        return failure();
+    }
+    if (parser.resolveOperands(inputs, inputTypes, parser.getNameLoc(),
+                               result.operands) ||
+        parser.parseRegion(*body))
+      return failure();
+    numInputs = static_cast<int32_t>(inputs.size());
+  }
   props.operandSegmentSizes = {1, static_cast<int32_t>(origin.size()),
-                               hasSlot ? 1 : 0};
+                               hasSlot ? 1 : 0, numInputs};
   result.addTypes(resultType);
   return success();
 }
@@ -137,6 +163,14 @@ void StageOp::print(OpAsmPrinter &p) {
                            "swizzle", "zero_fill", "transpose", "multicast",
                            "operandSegmentSizes"});
   p << " : " << getSource().getType() << " -> " << getType();
+  if (!isComputed())
+    return;
+  p << " apply(";
+  llvm::interleaveComma(getInputs(), p, [&](Value input) {
+    p << input << " : " << input.getType();
+  });
+  p << ") ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/true);
 }
 
 /// Checks, where the values of its indices are known exactly, that the box
@@ -236,6 +270,42 @@ static LogicalResult verifyMulticast(StageOp op, TileOp tile) {
   return success();
 }
 
+/// Checks the `apply` region of a computed stage; returns the slab's element
+/// type (what the region yields).
+static FailureOr<Type> verifyApply(StageOp op) {
+  auto sourceType = cast<MemRefType>(op.getSource().getType());
+  if (!op.getBody().hasOneBlock())
+    return op.emitOpError("apply region must have one block");
+  Block &block = op.getBody().front();
+  SmallVector<Type> expected{sourceType.getElementType()};
+  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+    auto type = cast<MemRefType>(input.getType());
+    if (type.getShape() != sourceType.getShape())
+      return op.emitOpError("apply buffer ")
+             << i << " has shape " << type << ", not the source's "
+             << sourceType;
+    expected.push_back(type.getElementType());
+  }
+  if (block.getArgumentTypes() != TypeRange(expected))
+    return op.emitOpError("apply region takes one element of the source and "
+                          "of each apply buffer, ")
+           << expected.size() << " arguments of their element types";
+  for (Operation &inner : block.without_terminator())
+    if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner))
+      return inner.emitOpError("cannot compute a stage's slab: an apply "
+                               "region holds only scalar computations");
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield || yield.getValues().size() != 1)
+    return op.emitOpError("apply region must yield one element");
+  if (op.getTransport() != Transport::sync)
+    return op.emitOpError("a computed stage passes its values through "
+                          "registers: its transport must be sync, not ")
+           << stringifyTransport(op.getTransport());
+  if (op.getMulticast())
+    return op.emitOpError("a computed stage cannot be multicast");
+  return yield.getValues()[0].getType();
+}
+
 LogicalResult StageOp::verify() {
   auto sourceType = cast<MemRefType>(getSource().getType());
   auto resultType = cast<MemRefType>(getType());
@@ -328,6 +398,15 @@ LogicalResult StageOp::verify() {
       dyn_cast_or_null<gpu::AddressSpaceAttr>(resultType.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
     return emitOpError("result must live in workgroup memory");
+  Type element = sourceType.getElementType();
+  if (isComputed()) {
+    FailureOr<Type> computed = verifyApply(*this);
+    if (failed(computed))
+      return failure();
+    element = *computed;
+  } else if (!getInputs().empty()) {
+    return emitOpError("has apply buffers but no apply region");
+  }
   SmallVector<int64_t> slabShape(box);
   if (getTranspose()) {
     if (rank < 2)
@@ -346,8 +425,8 @@ LogicalResult StageOp::verify() {
              << (sourceType.getElementTypeBitWidth() + 7) / 8 << " bytes";
     std::swap(slabShape[rank - 1], slabShape[rank - 2]);
   }
-  auto expected = MemRefType::get(slabShape, sourceType.getElementType(),
-                                  MemRefLayoutAttrInterface(), space);
+  auto expected =
+      MemRefType::get(slabShape, element, MemRefLayoutAttrInterface(), space);
   if (resultType != expected)
     return emitOpError(getTranspose()
                            ? "result must be the box of the source with its "
@@ -366,6 +445,8 @@ void StageOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   effects.emplace_back(MemoryEffects::Read::get(), &getSourceMutable());
+  for (OpOperand &input : getInputsMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &input);
   effects.emplace_back(MemoryEffects::Allocate::get(),
                        llvm::cast<OpResult>(getResult()));
   effects.emplace_back(MemoryEffects::Write::get(),

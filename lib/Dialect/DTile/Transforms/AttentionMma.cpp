@@ -164,7 +164,7 @@ Value AttentionBuilder::stage(Operand op, Value step) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto stage = StageOp::create(
       b, loc, MemRefType::get(shape, at.element, AffineMap(), workgroup),
-      op.load.getMemRef(), operands, /*slot=*/Value(),
+      op.load.getMemRef(), operands, /*slot=*/Value(), /*inputs=*/ValueRange(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(shape), /*pad=*/DenseI64ArrayAttr(),
       /*buffers=*/1, Transport::sync,

@@ -54,9 +54,10 @@ bool dtile::canCopyTma(StageOp stage) {
   ArrayRef<int64_t> box = stage.getBox();
   auto source = cast<MemRefType>(stage.getSource().getType());
   int64_t bytes = elementBytes(stage);
-  // TMA writes the box as the source holds it, never transposed.
-  if (stage.getTranspose() || box.empty() || box.size() > 5 ||
-      static_cast<int64_t>(box.size()) != source.getRank() ||
+  // TMA writes the box as the source holds it, never transposed nor
+  // computed.
+  if (stage.getTranspose() || stage.isComputed() || box.empty() ||
+      box.size() > 5 || static_cast<int64_t>(box.size()) != source.getRank() ||
       !llvm::is_contained({1, 2, 4, 8}, bytes))
     return false;
   // A box longer than its source dimension reads TMA's out-of-bounds

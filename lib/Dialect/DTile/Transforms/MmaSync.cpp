@@ -442,7 +442,7 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto stage = StageOp::create(
       b, loc, MemRefType::get(shape, mm.element, AffineMap(), workgroup),
-      op.load.getMemRef(), operands, /*slot=*/Value(),
+      op.load.getMemRef(), operands, /*slot=*/Value(), /*inputs=*/ValueRange(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(shape), padding,
       /*buffers=*/1, Transport::sync,

@@ -13,9 +13,14 @@
 #include "Rules.h"
 #include "TileUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -32,12 +37,25 @@ struct Access {
   SmallVector<AffineExpr> origin, offset;
 };
 
-/// The staging plan of one input in one chunk loop.
+/// A pointwise prologue of a read: `root` computed by `ops` (in order) from
+/// constants and the loads `loads`, all of kernel inputs at one index, one
+/// load per buffer (in input order), nothing else reading what they make.
+struct Prologue {
+  Operation *root = nullptr;
+  SmallVector<Operation *> ops;
+  SmallVector<dloop::LoadOp> loads;
+};
+
+/// The staging plan of one input in one chunk loop. A computed slab (a
+/// prologue's) also reads `inputs` at the same index; its accesses are the
+/// source's loads of the prologues in `prologues`, in the same order.
 struct Slab {
   Value buffer;
   SmallVector<Access> accesses;
   SmallVector<int64_t> box;
   int64_t bytes = 0;
+  SmallVector<Value> inputs;
+  SmallVector<Prologue, 1> prologues;
 };
 
 /// Whether `expr` is a sum of constants and dimensions times non-negative
@@ -132,6 +150,120 @@ std::optional<Interval> offsetRange(AffineExpr offset, dloop::LoadOp load) {
   return boundAffineExpr(offset, ranges);
 }
 
+/// The prologue `root` computes, if it is one (see Prologue).
+std::optional<Prologue> matchPrologue(Operation *root, KernelOp kernel) {
+  auto computes = [&](Operation *op) {
+    return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+           isMemoryEffectFree(op) && !isa<dloop::LoadOp>(op) &&
+           isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+               op->getDialect());
+  };
+  if (!computes(root) || isa<arith::ConstantOp>(root) ||
+      !root->getResult(0).getType().isIntOrFloat())
+    return std::nullopt;
+  Prologue p;
+  p.root = root;
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> work{root};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (isa_and_nonnull<arith::ConstantOp>(def))
+        continue; // Cloned into the apply region.
+      if (!def || def->getBlock() != root->getBlock())
+        return std::nullopt; // A loop variable or a value from above.
+      if (auto load = dyn_cast<dloop::LoadOp>(def)) {
+        if (!llvm::is_contained(kernel.getInputArgs(), load.getMemRef()))
+          return std::nullopt;
+        slice.insert(load);
+        continue;
+      }
+      if (!computes(def))
+        return std::nullopt;
+      work.push_back(def);
+    }
+  }
+  // Every load at one index, and nothing outside reads inside.
+  for (Operation *op : slice) {
+    if (auto load = dyn_cast<dloop::LoadOp>(op)) {
+      if (!p.loads.empty() &&
+          (load.getMap() != p.loads.front().getMap() ||
+           load.getIndices() != p.loads.front().getIndices()))
+        return std::nullopt;
+      if (llvm::any_of(p.loads, [&](dloop::LoadOp other) {
+            return other.getMemRef() == load.getMemRef();
+          }))
+        return std::nullopt; // Read twice: CSE did not run, keep it simple.
+      p.loads.push_back(load);
+    }
+    if (op != root && llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return !slice.contains(user);
+        }))
+      return std::nullopt;
+  }
+  // A conversion alone (a widened bf16 operand) is read as it is.
+  if (p.loads.empty() || llvm::all_of(slice, [](Operation *op) {
+        return isa<dloop::LoadOp, CastOpInterface>(op);
+      }))
+    return std::nullopt;
+  llvm::sort(p.loads, [](dloop::LoadOp a, dloop::LoadOp b) {
+    return cast<BlockArgument>(a.getMemRef()).getArgNumber() <
+           cast<BlockArgument>(b.getMemRef()).getArgNumber();
+  });
+  for (Operation &op : *root->getBlock())
+    if (slice.contains(&op) && !isa<dloop::LoadOp>(op))
+      p.ops.push_back(&op);
+  return p;
+}
+
+/// Whether `a` and `b` compute the same from the same buffers (loads
+/// compared by buffer: the index is the prologue's).
+bool sameComputation(Value a, Value b) {
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  auto lx = dyn_cast<dloop::LoadOp>(x), ly = dyn_cast<dloop::LoadOp>(y);
+  if (lx || ly)
+    return lx && ly && lx.getMemRef() == ly.getMemRef();
+  if (x->getName() != y->getName() || x->getAttrs() != y->getAttrs() ||
+      x->getResultTypes() != y->getResultTypes() ||
+      x->getNumOperands() != y->getNumOperands())
+    return false;
+  return llvm::all_of(
+      llvm::zip(x->getOperands(), y->getOperands()), [](auto pair) {
+        return sameComputation(std::get<0>(pair), std::get<1>(pair));
+      });
+}
+
+/// The prologues of `chunk`, grouped by what they compute: the largest
+/// ones (a prologue inside another is not one of its own).
+SmallVector<SmallVector<Prologue, 1>> findPrologues(KernelOp kernel,
+                                                    dloop::ForOp chunk) {
+  SmallVector<SmallVector<Prologue, 1>> groups;
+  DenseSet<Operation *> taken;
+  SmallVector<Block *> blocks;
+  chunk->walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks)
+    for (Operation &op : llvm::reverse(*block)) {
+      if (taken.contains(&op))
+        continue;
+      std::optional<Prologue> p = matchPrologue(&op, kernel);
+      if (!p)
+        continue;
+      taken.insert(p->ops.begin(), p->ops.end());
+      auto group = llvm::find_if(groups, [&](SmallVector<Prologue, 1> &g) {
+        return sameComputation(g.front().root->getResult(0),
+                               p->root->getResult(0));
+      });
+      if (group == groups.end())
+        groups.push_back({*p});
+      else
+        group->push_back(*p);
+    }
+  return groups;
+}
+
 /// The chunk loops: reduce loops at the top level of the tile body whose
 /// bodies hold a further reduce loop (the K chunks), or a strided one
 /// (attention's key steps whose keys split_kv deals to threads).
@@ -144,81 +276,110 @@ SmallVector<dloop::ForOp> getChunkLoops(TileOp tile) {
   return chunks;
 }
 
+/// Completes the plan of `slab` from the reads `loads` of its buffer (the
+/// source's loads of its prologues for a computed slab): false when they do
+/// not split, share no origin, or no threads share them.
+bool planSlab(Slab &slab, ArrayRef<dloop::LoadOp> loads, Type element,
+              dloop::ForOp chunk, TileOp tile) {
+  for (dloop::LoadOp load : loads) {
+    std::optional<Access> access = splitAccess(load, chunk, tile);
+    if (!access)
+      return false;
+    slab.accesses.push_back(*access);
+  }
+  // One origin for all reads (compared as exprs over the same operands).
+  Access &first = slab.accesses.front();
+  for (Access &a : slab.accesses)
+    for (auto [x, y] : llvm::zip(a.origin, first.origin))
+      if (a.load.getIndices() != first.load.getIndices() || x != y)
+        return false;
+  // The box spans the offsets the reads take. Offsets that never reach
+  // zero in some dimension (a fixed row, or a column past the first of a
+  // register tile) move their smallest value into the origin, so the slab
+  // holds only what is read.
+  auto type = cast<MemRefType>(slab.buffer.getType());
+  SmallVector<int64_t> lo(type.getRank(), INT64_MAX),
+      hi(type.getRank(), INT64_MIN);
+  for (Access &a : slab.accesses)
+    for (auto [d, offset] : llvm::enumerate(a.offset)) {
+      std::optional<Interval> range = offsetRange(offset, a.load);
+      if (!range)
+        return false;
+      lo[d] = std::min(lo[d], range->lo);
+      hi[d] = std::max(hi[d], range->hi);
+    }
+  slab.box.assign(type.getRank(), 1);
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    slab.box[d] = hi[d] - lo[d] + 1;
+    if (lo[d] == 0)
+      continue;
+    for (Access &a : slab.accesses) {
+      unsigned numDims = a.load.getIndices().size();
+      a.origin[d] = simplifyAffineExpr(a.origin[d] + lo[d], numDims, 0);
+      a.offset[d] = simplifyAffineExpr(a.offset[d] - lo[d], numDims, 0);
+    }
+  }
+  // Staging pays only when threads share the slab.
+  bool shared = false;
+  for (BlockArgument thread : tile.getBody().front().getArguments().drop_front(
+           tile.getBlockAxes().size()))
+    shared |= llvm::none_of(slab.accesses, [&](Access &a) {
+      return llvm::is_contained(a.load.getIndices(), thread);
+    });
+  if (!shared)
+    return false;
+  slab.bytes = product(slab.box) * ((element.getIntOrFloatBitWidth() + 7) / 8);
+  return true;
+}
+
 /// The slabs worth staging in `chunk`: inputs whose reads all split, share
-/// one origin, and skip some thread axis (so threads share the slab).
-SmallVector<Slab> planSlabs(KernelOp kernel, dloop::ForOp chunk) {
+/// one origin, and skip some thread axis (so threads share the slab). The
+/// inputs that only prologues of one kind read make one computed slab
+/// instead, keyed by the first of them.
+SmallVector<Slab, 2> planSlabs(KernelOp kernel, dloop::ForOp chunk) {
   TileOp tile = kernel.getTile();
   llvm::MapVector<Value, SmallVector<dloop::LoadOp>> reads;
   chunk.walk([&](dloop::LoadOp load) {
     if (llvm::is_contained(kernel.getInputArgs(), load.getMemRef()))
       reads[load.getMemRef()].push_back(load);
   });
-  SmallVector<Slab> slabs;
+  llvm::MapVector<Value, Slab> computedSlabs;
+  DenseSet<Value> computed;
+  for (SmallVector<Prologue, 1> &group : findPrologues(kernel, chunk)) {
+    // Every read of its buffers must be one of the group's.
+    bool whole = true;
+    for (dloop::LoadOp load : group.front().loads)
+      whole &= !computed.contains(load.getMemRef()) &&
+               reads.lookup(load.getMemRef()).size() == group.size();
+    if (!whole)
+      continue;
+    Slab slab;
+    slab.buffer = group.front().loads.front().getMemRef();
+    for (dloop::LoadOp load : ArrayRef(group.front().loads).drop_front())
+      slab.inputs.push_back(load.getMemRef());
+    SmallVector<dloop::LoadOp> loads;
+    for (Prologue &p : group)
+      loads.push_back(p.loads.front());
+    if (!planSlab(slab, loads, group.front().root->getResult(0).getType(),
+                  chunk, tile))
+      continue;
+    slab.prologues = group;
+    computed.insert(slab.buffer);
+    computed.insert(slab.inputs.begin(), slab.inputs.end());
+    computedSlabs[slab.buffer] = std::move(slab);
+  }
+  // In the order of first reads, a computed slab at its source's place.
+  SmallVector<Slab, 2> slabs;
   for (auto &[buffer, loads] : reads) {
-    Slab slab{buffer, {}, {}, 0};
-    bool ok = true;
-    for (dloop::LoadOp load : loads) {
-      std::optional<Access> access = splitAccess(load, chunk, tile);
-      if (!access) {
-        ok = false;
-        break;
-      }
-      slab.accesses.push_back(*access);
-    }
-    if (!ok)
+    if (computedSlabs.count(buffer))
+      slabs.push_back(std::move(computedSlabs[buffer]));
+    if (computed.contains(buffer))
       continue;
-    // One origin for all reads (compared as exprs over the same operands).
-    Access &first = slab.accesses.front();
-    for (Access &a : slab.accesses)
-      for (auto [x, y] : llvm::zip(a.origin, first.origin))
-        ok &= a.load.getIndices() == first.load.getIndices() && x == y;
-    if (!ok)
-      continue;
-    // The box spans the offsets the reads take. Offsets that never reach
-    // zero in some dimension (a fixed row, or a column past the first of a
-    // register tile) move their smallest value into the origin, so the slab
-    // holds only what is read.
-    auto type = cast<MemRefType>(buffer.getType());
-    SmallVector<int64_t> lo(type.getRank(), INT64_MAX),
-        hi(type.getRank(), INT64_MIN);
-    for (Access &a : slab.accesses)
-      for (auto [d, offset] : llvm::enumerate(a.offset)) {
-        std::optional<Interval> range = offsetRange(offset, a.load);
-        if (!range) {
-          ok = false;
-          break;
-        }
-        lo[d] = std::min(lo[d], range->lo);
-        hi[d] = std::max(hi[d], range->hi);
-      }
-    if (!ok)
-      continue;
-    slab.box.assign(type.getRank(), 1);
-    for (unsigned d = 0; d < type.getRank(); ++d) {
-      slab.box[d] = hi[d] - lo[d] + 1;
-      if (lo[d] == 0)
-        continue;
-      for (Access &a : slab.accesses) {
-        unsigned numDims = a.load.getIndices().size();
-        a.origin[d] = simplifyAffineExpr(a.origin[d] + lo[d], numDims, 0);
-        a.offset[d] = simplifyAffineExpr(a.offset[d] - lo[d], numDims, 0);
-      }
-    }
-    // A box larger than the source (a masked tile) is zero-filled.
-    if (!ok)
-      continue;
-    // Staging pays only when threads share the slab.
-    bool shared = false;
-    for (BlockArgument thread :
-         tile.getBody().front().getArguments().drop_front(
-             tile.getBlockAxes().size()))
-      shared |= llvm::none_of(slab.accesses, [&](Access &a) {
-        return llvm::is_contained(a.load.getIndices(), thread);
-      });
-    if (!shared)
-      continue;
-    slab.bytes = product(slab.box) * ((type.getElementTypeBitWidth() + 7) / 8);
-    slabs.push_back(std::move(slab));
+    Slab slab{buffer, {}, {}, 0, {}, {}};
+    if (planSlab(slab, loads,
+                 cast<MemRefType>(buffer.getType()).getElementType(), chunk,
+                 tile))
+      slabs.push_back(std::move(slab));
   }
   return slabs;
 }
@@ -238,6 +399,33 @@ void unguardSlabRead(dloop::LoadOp read) {
   read->moveBefore(ifOp);
   ifOp.getResult(0).replaceAllUsesWith(read.getResult());
   ifOp.erase();
+}
+
+/// Gives computed `stage` the apply region of prologue `p`: its ops, the
+/// loads' values as the block's arguments (source first) and the constants
+/// it uses cloned in.
+void buildApplyRegion(StageOp stage, const Prologue &p) {
+  SmallVector<Type> types;
+  SmallVector<Location> locs;
+  for (dloop::LoadOp load : p.loads) {
+    types.push_back(load.getType());
+    locs.push_back(load.getLoc());
+  }
+  Block *block = new Block();
+  stage.getBody().push_back(block);
+  block->addArguments(types, locs);
+  OpBuilder b = OpBuilder::atBlockEnd(block);
+  IRMapping mapping;
+  for (auto [load, arg] : llvm::zip(p.loads, block->getArguments()))
+    mapping.map(load->getResult(0), arg);
+  for (Operation *op : p.ops) {
+    for (Value operand : op->getOperands())
+      if (!mapping.contains(operand))
+        mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
+    b.clone(*op, mapping);
+  }
+  YieldOp::create(b, p.root->getLoc(),
+                  ValueRange{mapping.lookup(p.root->getResult(0))});
 }
 
 class StageInputs final : public TypedRule<StageInputsKnobs> {
@@ -326,11 +514,14 @@ protected:
         for (AffineExpr e : first.origin)
           origin.push_back(e.replaceDims(dims));
         auto type = cast<MemRefType>(slab.buffer.getType());
+        Type element =
+            slab.prologues.empty()
+                ? type.getElementType()
+                : slab.prologues.front().root->getResult(0).getType();
         auto stage = StageOp::create(
             b, chunk.getLoc(),
-            MemRefType::get(slab.box, type.getElementType(), AffineMap(),
-                            workgroup),
-            slab.buffer, operands, /*slot=*/Value(),
+            MemRefType::get(slab.box, element, AffineMap(), workgroup),
+            slab.buffer, operands, /*slot=*/Value(), slab.inputs,
             AffineMap::get(operands.size(), 0, origin, ctx),
             b.getDenseI64ArrayAttr(slab.box), /*pad=*/DenseI64ArrayAttr(),
             /*buffers=*/1, Transport::sync, /*swizzle=*/0);
@@ -342,16 +533,28 @@ protected:
           if (!range || range->hi + slab.box[d] > type.getDimSize(d))
             stage.setZeroFill(true);
         }
+        if (!slab.prologues.empty())
+          buildApplyRegion(stage, slab.prologues.front());
         OpBuilder::InsertionGuard guard(b);
-        for (Access &a : slab.accesses) {
-          b.setInsertionPoint(a.load);
+        for (auto [i, a] : llvm::enumerate(slab.accesses)) {
+          // A computed slab's read replaces the prologue (after its ops).
+          Operation *read = slab.prologues.empty() ? a.load.getOperation()
+                                                   : slab.prologues[i].root;
+          b.setInsertionPoint(read);
           auto offsetMap =
               AffineMap::get(a.load.getIndices().size(), 0, a.offset, ctx);
-          Value read = dloop::LoadOp::create(b, a.load.getLoc(), stage,
-                                             offsetMap, a.load.getIndices());
-          a.load.replaceAllUsesWith(read);
-          a.load.erase();
-          unguardSlabRead(cast<dloop::LoadOp>(read.getDefiningOp()));
+          Value value = dloop::LoadOp::create(b, a.load.getLoc(), stage,
+                                              offsetMap, a.load.getIndices());
+          read->getResult(0).replaceAllUsesWith(value);
+          if (slab.prologues.empty()) {
+            a.load.erase();
+          } else {
+            for (Operation *op : llvm::reverse(slab.prologues[i].ops))
+              op->erase();
+            for (dloop::LoadOp load : slab.prologues[i].loads)
+              load.erase();
+          }
+          unguardSlabRead(cast<dloop::LoadOp>(value.getDefiningOp()));
         }
       }
     }

@@ -301,7 +301,7 @@ StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto slab = StageOp::create(
       b, loc, MemRefType::get(box, op.element, AffineMap(), workgroup),
-      op.source, operands, /*slot=*/Value(),
+      op.source, operands, /*slot=*/Value(), /*inputs=*/ValueRange(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(box), /*pad=*/DenseI64ArrayAttr(),
       /*buffers=*/1, Transport::tma, swizzle);

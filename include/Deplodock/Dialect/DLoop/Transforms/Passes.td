@@ -25,7 +25,14 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
     matmul) is never fused where that would grow the total work, that is,
     compute it twice. Casts (`extf`, `truncf`) count as no operation, so a
     half-precision softmax fuses as its f32 form does. Any other fusion is refused when it blows up work or
-    reads beyond `max-blowup` times what producer and consumers did apart.
+    reads beyond `max-blowup` times what producer and consumers did apart,
+    except a prologue: a pointwise f32 producer whose every read lies in a
+    reduction loop of its reader at an index some free loop around it leaves
+    out (`silu(gate) * up` feeding a matmul, without tf32). The Tile level
+    stages such a computation (`stage_inputs`, a `dtile.stage` with an
+    `apply` region), so it runs once per element a block stages rather than
+    once per product, and one kernel saves the intermediate's round trip
+    through memory.
     Identical read-only computations (the same reduction reached twice) are
     merged.
   }];
@@ -34,7 +41,10 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
            "Largest allowed ratio of fused to unfused work and reads">,
     Option<"reduceHeavy", "reduce-heavy", "double", "4.0",
            "Operations per written element above which a producer is never "
-           "recomputed">
+           "recomputed">,
+    Option<"prologues", "prologues", "bool", "true",
+           "Fuse pointwise producers into the contractions they feed as "
+           "prologues (false: only where the work does not blow up)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];

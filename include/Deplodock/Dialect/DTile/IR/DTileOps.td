@@ -198,7 +198,7 @@ def DTile_StridedForOp : DTile_Op<"strided_for", [
 //===----------------------------------------------------------------------===//
 
 def DTile_StageOp : DTile_Op<"stage", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, IsolatedFromAbove,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "copies a slab of a buffer into shared memory";
   let description = [{
@@ -234,6 +234,14 @@ def DTile_StageOp : DTile_Op<"stage", [
     origin does not depend on the coordinates of the clustered block axes)
     the blocks of a cluster, which all stage the same box, share it: each
     issues a part of the box multicast to every block of the cluster.
+    With an `apply` region the slab holds a value computed from the box
+    rather than the box itself: each slab element is the region applied to
+    the source's element and to the elements of the `apply` buffers at the
+    same index (buffers of the source's shape). This is a prologue fused
+    into a contraction (`silu(gate) * up` feeding a matmul): each block
+    computes it once per element it stages, not once per thread that reads
+    it. The values pass through registers, so such a stage travels `sync`;
+    zero-filled elements are zero in the slab, not the region of zeros.
 
     ```mlir
     %as = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] pad [0, 1]
@@ -243,11 +251,19 @@ def DTile_StageOp : DTile_Op<"stage", [
         : memref<1000x333xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
     %at = dtile.stage %a[%mo * 64, %ko * 32] box [64, 32] transpose pad [0, 4]
         : memref<512x2048xf32> -> memref<32x64xf32, #gpu.address_space<workgroup>>
+    %gs = dtile.stage %gate[%mo * 64, %ko * 32] box [64, 32]
+        : memref<512x2048xf32> -> memref<64x32xf32, #gpu.address_space<workgroup>>
+        apply(%up : memref<512x2048xf32>) {
+    ^bb0(%g: f32, %u: f32):
+      %p = arith.mulf %g, %u : f32
+      dtile.yield %p : f32
+    }
     ```
   }];
   let arguments = (ins AnyStaticShapeMemRef:$source,
                        Variadic<Index>:$origin,
                        Optional<Index>:$slot,
+                       Variadic<AnyStaticShapeMemRef>:$inputs,
                        AffineMapAttr:$map,
                        DenseI64ArrayAttr:$box,
                        OptionalAttr<DenseI64ArrayAttr>:$pad,
@@ -259,6 +275,7 @@ def DTile_StageOp : DTile_Op<"stage", [
                        UnitProp:$transpose,
                        UnitProp:$multicast);
   let results = (outs AnyStaticShapeMemRef:$result);
+  let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -274,6 +291,13 @@ def DTile_StageOp : DTile_Op<"stage", [
     /// rows, the slab rows and the innermost origin are multiples of it.
     /// None when no run is, and the stage cannot be copied with cp.async.
     std::optional<int64_t> getCpAsyncRunBytes();
+    /// Whether the slab is computed by an `apply` region (which only a copy
+    /// through registers can run).
+    bool isComputed() { return !getBody().empty(); }
+    /// The `apply` region's block (null without one).
+    ::mlir::Block *getApplyBlock() {
+      return isComputed() ? &getBody().front() : nullptr;
+    }
   }];
 }
 
@@ -344,8 +368,9 @@ def DTile_AsyncWaitOp : DTile_Op<"async_wait", [
 
 def DTile_YieldOp : DTile_Op<"yield", [
     Pure, Terminator, ReturnLike,
-    ParentOneOf<["KernelOp", "TileOp", "StridedForOp"]>]> {
-  let summary = "ends a tile body or yields the next values of a strided loop";
+    ParentOneOf<["KernelOp", "TileOp", "StridedForOp", "StageOp"]>]> {
+  let summary = "ends a tile body, yields the next values of a strided loop "
+                "or the element a stage's apply region computes";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
