@@ -1220,3 +1220,35 @@ func.func @stage_apply_transport(%arg0: memref<64x64xf32>, %arg1: memref<64x64xf
   }
   return
 }
+
+// -----
+
+/// A region without its yield computes nothing.
+func.func @stage_apply_empty(%arg0: memref<64x64xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      // expected-error @+1 {{apply region must yield one element}}
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply() {
+      ^bb0(%a: f32):
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+/// Elements, not shaped values: a tensor constant has no place in it.
+func.func @stage_apply_tensor(%arg0: memref<64x64xf32>, %arg3: memref<4xf32>) {
+  dtile.kernel @k ins(%x = %arg0 : memref<64x64xf32>) outs(%y = %arg3 : memref<4xf32>) {
+    dtile.tile blocks(%b : 4 "b") threads(%t : 32 "t") {
+      %s = dtile.stage %x[%b * 16, 0] box [16, 64] : memref<64x64xf32> -> memref<16x64xf32, #gpu.address_space<workgroup>> apply() {
+      ^bb0(%a: f32):
+        // expected-error @+1 {{cannot compute a stage's slab: an apply region holds only scalar computations}}
+        %c = arith.constant dense<1.0> : tensor<4xf32>
+        dtile.yield %a : f32
+      }
+    }
+  }
+  return
+}

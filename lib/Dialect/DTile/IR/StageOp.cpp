@@ -290,11 +290,16 @@ static FailureOr<Type> verifyApply(StageOp op) {
     return op.emitOpError("apply region takes one element of the source and "
                           "of each apply buffer, ")
            << expected.size() << " arguments of their element types";
+  auto scalar = [](Type type) { return type.isIntOrIndexOrFloat(); };
   for (Operation &inner : block.without_terminator())
-    if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner))
+    if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner) ||
+        !llvm::all_of(inner.getOperandTypes(), scalar) ||
+        !llvm::all_of(inner.getResultTypes(), scalar))
       return inner.emitOpError("cannot compute a stage's slab: an apply "
                                "region holds only scalar computations");
-  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  auto yield = block.mightHaveTerminator()
+                   ? dyn_cast<YieldOp>(block.getTerminator())
+                   : YieldOp();
   if (!yield || yield.getValues().size() != 1)
     return op.emitOpError("apply region must yield one element");
   if (op.getTransport() != Transport::sync)
