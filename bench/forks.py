@@ -19,6 +19,9 @@ deplodock-opt before spending GPU time on them.
 `--variant-bin LABEL=DIR` runs that variant with the tools in DIR instead
 (another build's, say the previous commit's portable tools): its default
 against this build's measures a change of the lowering itself.
+`--half-prologues LABEL` lowers that variant with f16 and bf16 prologues
+fused into their contractions (deplodock-run's `--half-prologues`), to
+measure that fusion against the default's two kernels.
 
 Writes DIR/forks.json (every run: status, median µs, kernels, error) and
 DIR/forks.md (a table of medians and each variant's speed-up over the first
@@ -60,7 +63,7 @@ def parse_variant_bin(text: str) -> tuple[str, pathlib.Path]:
 
 def run_variant(tools: lowering.Tools, mlir: pathlib.Path, target: str,
                 knobs: str, out_dir: pathlib.Path, timeout: float,
-                fake: bool = False) -> dict:
+                fake: bool = False, half_prologues: bool = False) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     bench_json = out_dir / "bench.json"
     bench_json.unlink(missing_ok=True)
@@ -68,6 +71,8 @@ def run_variant(tools: lowering.Tools, mlir: pathlib.Path, target: str,
            f"--target={target}", f"--bench-json={bench_json}"]
     if knobs:
         cmd.append(f"--knobs={knobs}")
+    if half_prologues:
+        cmd.append("--half-prologues")
     if fake:
         cmd.append("--fake-device")
     start = time.monotonic()
@@ -142,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
                         type=parse_variant_bin, metavar="LABEL=DIR",
                         help="run variant LABEL with the tools in DIR "
                         "(repeatable)")
+    parser.add_argument("--half-prologues", action="append", default=[],
+                        metavar="LABEL",
+                        help="lower variant LABEL with f16 and bf16 "
+                        "prologues fused (repeatable)")
     parser.add_argument("--case-timeout", type=float, default=60.0)
     parser.add_argument("--max-minutes", type=float, default=8.0,
                         help="no run starts after this many minutes")
@@ -162,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     for label in variant_tools:
         if label not in labels:
             cli.fail(f"--variant-bin names '{label}', which no --variant "
+                     "labels")
+    for label in args.half_prologues:
+        if label not in labels:
+            cli.fail(f"--half-prologues names '{label}', which no --variant "
                      "labels")
     try:
         for t in [tools, *variant_tools.values()]:
@@ -184,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
             r = run_variant(variant_tools.get(label, tools), mlir,
                             args.target, knobs,
                             args.work_dir / case.name / label,
-                            args.case_timeout, args.fake_device)
+                            args.case_timeout, args.fake_device,
+                            label in args.half_prologues)
             r["knobs"] = knobs
             runs[label] = r
             shown = (f"{r['median_us']:.1f} us" if r["status"] == "ok"
@@ -194,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
               "variants": dict(args.variant),
               "variant_bins": {label: str(t.bin_dir)
                                for label, t in variant_tools.items()},
+              "half_prologues": args.half_prologues,
               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "results": results}
     (args.out / "forks.json").write_text(json.dumps(report, indent=1) + "\n")

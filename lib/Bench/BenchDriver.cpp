@@ -35,7 +35,8 @@ static func::FuncOp findFunction(ModuleOp module, StringRef name) {
 static LogicalResult lowerToKernel(ModuleOp module, StringRef target,
                                    StringRef tuneDb, StringRef knobs,
                                    StringRef precision = "",
-                                   bool simplest = false) {
+                                   bool simplest = false,
+                                   bool halfPrologues = false) {
   TilePipelineOptions options;
   // A missing or unreadable database is the pipeline's located error.
   options.tuneDb = tuneDb.str();
@@ -44,6 +45,7 @@ static LogicalResult lowerToKernel(ModuleOp module, StringRef target,
   options.knobs = knobs.str();
   options.precision = precision.str();
   options.simplest = simplest;
+  options.halfPrologues = halfPrologues;
   PassManager pm(module.getContext());
   buildLowerToKernelPipeline(pm, options);
   return pm.run(module);
@@ -148,7 +150,8 @@ LogicalResult Driver::buildRequest() {
                       "Kernel IR already";
   if (!kernelIR &&
       failed(lowerToKernel(*lowered, options.target, options.tuneDb,
-                           options.knobs, options.precision)))
+                           options.knobs, options.precision,
+                           /*simplest=*/false, options.halfPrologues)))
     return failure();
   host = findFunction(*lowered, result.function);
   if (!host)

@@ -197,15 +197,7 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
 
   if (std::optional<Opcode> code = scalarOpcode(op)) {
     instr.code = *code;
-    if (auto cmp = dyn_cast<arith::CmpFOp>(op))
-      instr.predicate = static_cast<int64_t>(cmp.getPredicate());
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op))
-      instr.predicate = static_cast<int64_t>(cmp.getPredicate());
-    if (isa<arith::CmpFOp, arith::CmpIOp>(op))
-      instr.type = op->getOperand(0).getType();
-    if (auto trunc = dyn_cast<arith::TruncFOp>(op))
-      if (arith::RoundingModeAttr mode = trunc.getRoundingModeAttr())
-        instr.predicate = static_cast<int64_t>(mode.getValue());
+    setScalarDetails(op, instr);
     if (isa<VectorType, TensorType, MemRefType>(instr.type))
       return op->emitOpError("on shaped values cannot be interpreted; "
                              "import it into dtensor first");

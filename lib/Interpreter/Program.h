@@ -132,6 +132,10 @@ mlir::FailureOr<std::unique_ptr<Program>> compile(mlir::Operation *func);
 /// The scalar opcode of `op`, if it is a scalar op the interpreter runs.
 std::optional<Opcode> scalarOpcode(mlir::Operation *op);
 
+/// Sets what scalar op `op` adds to its opcode in `instr`: a comparison's
+/// predicate and compared type, a truncf's rounding mode.
+void setScalarDetails(mlir::Operation *op, Instr &instr);
+
 /// Evaluates a scalar instruction (an opcode up to LastScalar) on operand
 /// values.
 double evalScalar(const Instr &instr, const double *args);

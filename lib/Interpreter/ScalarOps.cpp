@@ -303,6 +303,18 @@ static double bitcast(Type from, Type type, double v) {
   return roundTo(type, fromBits(type, bits.getZExtValue()));
 }
 
+void deplodock::interp::setScalarDetails(Operation *op, Instr &instr) {
+  if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+    instr.predicate = static_cast<int64_t>(cmp.getPredicate());
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    instr.predicate = static_cast<int64_t>(cmp.getPredicate());
+  if (isa<arith::CmpFOp, arith::CmpIOp>(op))
+    instr.type = op->getOperand(0).getType();
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    if (arith::RoundingModeAttr mode = trunc.getRoundingModeAttr())
+      instr.predicate = static_cast<int64_t>(mode.getValue());
+}
+
 double deplodock::interp::evalScalar(const Instr &instr, const double *x) {
   Type t = instr.type;
   auto in = [&](unsigned i) { return instr.op->getOperand(i).getType(); };

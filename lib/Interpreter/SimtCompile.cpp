@@ -163,12 +163,7 @@ compileApply(dtile::StageOp stage) {
                                "cannot hold");
     } else if (std::optional<Opcode> code = scalarOpcode(&op)) {
       instr.code = *code;
-      if (auto cmp = dyn_cast<arith::CmpFOp>(op))
-        instr.predicate = static_cast<int64_t>(cmp.getPredicate());
-      if (auto cmp = dyn_cast<arith::CmpIOp>(op))
-        instr.predicate = static_cast<int64_t>(cmp.getPredicate());
-      if (isa<arith::CmpFOp, arith::CmpIOp>(op))
-        instr.type = op.getOperand(0).getType();
+      setScalarDetails(&op, instr);
     } else {
       return op.emitOpError("cannot be interpreted in a stage's apply region");
     }
@@ -220,12 +215,7 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
   if (std::optional<Opcode> code = scalarOpcode(op)) {
     instr.scalar.code = *code;
     instr.kind = Kind::Scalar;
-    if (auto cmp = dyn_cast<arith::CmpFOp>(op))
-      instr.scalar.predicate = static_cast<int64_t>(cmp.getPredicate());
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op))
-      instr.scalar.predicate = static_cast<int64_t>(cmp.getPredicate());
-    if (isa<arith::CmpFOp, arith::CmpIOp>(op))
-      instr.scalar.type = op->getOperand(0).getType();
+    setScalarDetails(op, instr.scalar);
     if (isa<VectorType, TensorType, MemRefType>(instr.scalar.type))
       return op->emitOpError("on shaped values cannot be interpreted");
     instr.onIndex = instr.scalar.type && instr.scalar.type.isIndex();

@@ -23,7 +23,8 @@ void deplodock::buildLowerToTensorPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
+void deplodock::buildLowerToLoopPipeline(OpPassManager &pm,
+                                         bool halfPrologues) {
   buildLowerToTensorPipeline(pm);
   pm.addPass(createConvertDTensorToDLoop());
   pm.addPass(createCanonicalizerPass());
@@ -40,7 +41,9 @@ void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
   // after which the scores fuse in without recomputation.
   func.addPass(dloop::createDLoopFuseAttention());
   func.addPass(dloop::createDLoopFuse(noPrologues));
-  func.addPass(dloop::createDLoopFuse());
+  dloop::DLoopFuseOptions prologues;
+  prologues.halfPrologues = halfPrologues;
+  func.addPass(dloop::createDLoopFuse(prologues));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
   func.addPass(dloop::createDLoopHoistInvariants());
@@ -50,8 +53,8 @@ void deplodock::buildLowerToLoopPipeline(OpPassManager &pm) {
 
 void deplodock::buildLowerToTilePipeline(
     OpPassManager &pm, const dtile::DTileLowerOptions &options,
-    std::shared_ptr<dtile::OptionChooser> chooser) {
-  buildLowerToLoopPipeline(pm);
+    std::shared_ptr<dtile::OptionChooser> chooser, bool halfPrologues) {
+  buildLowerToLoopPipeline(pm, halfPrologues);
   pm.addPass(dtile::createDTileLowerPass(options, std::move(chooser)));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -20,7 +20,8 @@ void deplodock::buildLowerToTilePipeline(OpPassManager &pm,
   if (!options.tuneDb.empty())
     chooser = tuner::createReplayChooser(options.tuneDb, options.tuneContext,
                                          options.tuneReport);
-  buildLowerToTilePipeline(pm, lower, std::move(chooser));
+  buildLowerToTilePipeline(pm, lower, std::move(chooser),
+                           options.halfPrologues);
 }
 
 void deplodock::buildLowerToKernelPipeline(OpPassManager &pm,
@@ -34,10 +35,12 @@ void deplodock::registerDeplodockPipelines() {
       "lower-to-tensor",
       "Import a layer (linalg, tensor, arith, math, tosa) into dtensor",
       buildLowerToTensorPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LoopPipelineOptions>(
       "lower-to-loop",
       "Lower a layer to fused dloop kernels (import, lift, fuse)",
-      buildLowerToLoopPipeline);
+      [](OpPassManager &pm, const LoopPipelineOptions &options) {
+        buildLowerToLoopPipeline(pm, options.halfPrologues);
+      });
   PassPipelineRegistration<TilePipelineOptions>(
       "lower-to-tile",
       "Lower a layer to Tile IR: fused kernels mapped onto the GPU by the "

@@ -58,12 +58,15 @@
 //  TILE-NOT:   math.exp
 //      TILE: return
 
-/// In Kernel IR the computed slab is a copy loop over its 1024 elements,
-/// 4 per thread, each read from gate and up and run through the region;
-/// unrolled, a thread's loads issue before the first exp waits for them.
-//      KERNEL: scf.for %{{.*}} = %thread_id_x to %c1024 step %c256 {
-//      KERNEL:   memref.load %arg1[%c0, %[[ROW:.*]], %[[COL:.*]]] : memref<1x32x5632xf32>
-//      KERNEL:   memref.load %arg2[%c0, %[[ROW]], %[[COL]]] : memref<1x32x5632xf32>
-//      KERNEL:   math.exp
-//      KERNEL:   memref.store
-//      KERNEL: } {dkernel.unroll = 4 : i64}
+/// In Kernel IR each thread computes one aligned run of 4 of the 1024
+/// slab elements: a 128-bit load of gate and of up, the region per element,
+/// and one 128-bit store into the slab.
+//      KERNEL: dkernel.func @silu_mul_matmul_0_reduce
+//      KERNEL: %[[G:.*]]:4 = dkernel.vector_load %arg1[%c0, %[[ROW:.*]], %[[COL:.*]]] : memref<1x32x5632xf32> -> f32, f32, f32, f32
+//      KERNEL: %[[U:.*]]:4 = dkernel.vector_load %arg2[%c0, %[[ROW]], %[[COL]]] : memref<1x32x5632xf32> -> f32, f32, f32, f32
+//      KERNEL: math.exp
+//      KERNEL: arith.mulf %{{.*}}, %[[U]]#0 : f32
+//      KERNEL: math.exp
+//      KERNEL: math.exp
+//      KERNEL: math.exp
+//      KERNEL: dkernel.vector_store({{.*}}), %smem[{{.*}}] : (f32, f32, f32, f32), memref<2x1x32x32xf32, #gpu.address_space<workgroup>>

@@ -7,6 +7,12 @@
 // RUN: %python %deplodock_src_root/bench/sweeps.py --out %t.out --work-dir %t.work --fake-device --bin-dir %deplodock_obj_root/bin fp32-rows | FileCheck %s --check-prefix=SWEPT
 // RUN: FileCheck %s --check-prefix=MD < %t.out/forks-fp32-rows.md
 // RUN: FileCheck %s --check-prefix=JSON < %t.out/forks-fp32-rows.json
+/// Variants a sweep lowers with half-prologues run deplodock-run
+/// --half-prologues: their silu_mul_matmul is one matmul kernel (the fake
+/// device runs what the lowering makes).
+// RUN: rm -rf %t.hout %t.hwork
+// RUN: %python %deplodock_src_root/bench/sweeps.py --out %t.hout --work-dir %t.hwork --fake-device --bin-dir %deplodock_obj_root/bin bf16-prologue > /dev/null
+// RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); print(d['half_prologues']); [print(c, l, ' '.join(k['name'] for k in v['kernels'])) for c, r in sorted(d['results'].items()) for l, v in r.items()]" %t.hout/forks-bf16-prologue.json | FileCheck %s --check-prefix=HALF
 /// The folder of scripts/build-portable.sh's packed tools serves too.
 // RUN: rm -rf %t.packed %t.pwork && mkdir -p %t.packed
 // RUN: %python -c "import os, sys, tarfile; t = tarfile.open(sys.argv[1], 'w:xz'); t.add(sys.argv[2], arcname=os.path.basename(sys.argv[2])); t.close()" %t.packed/deplodock-tools.tar.xz %deplodock_obj_root/bin/deplodock-opt
@@ -24,6 +30,8 @@
 // CHECKED: bf16-tile-order: 3 cases x 5 variants checked
 // CHECKED: fp32-tile-order: 4 cases x 3 variants checked
 // CHECKED: fp32-model-picks: 3 cases x 4 variants checked
+// CHECKED: fp32-prologue: 4 cases x 3 variants checked
+// CHECKED: bf16-prologue: 4 cases x 3 variants checked
 // CHECKED: fp32-attention: 3 cases x 6 variants checked
 // CHECKED: fp32-attention-rows: 3 cases x 8 variants checked
 // CHECKED: bf16-splits: 4 cases x 5 variants checked
@@ -41,6 +49,14 @@
 // SWEPT: softmax.qwen.s32 [default] {{[0-9.]+}} us
 // SWEPT: | case | default | r2t32 | r4t32 | r8t32 | r16t32 |
 
+// HALF: ['fused', 'fusedlate']
+// HALF-NEXT: silu_mul_matmul.qwen.s32.bf16 default silu_mul_matmul_0_pointwise silu_mul_matmul_1_reduce silu_mul_matmul_1_reduce_split_sum
+// HALF-NEXT: silu_mul_matmul.qwen.s32.bf16 fused silu_mul_matmul_0_reduce silu_mul_matmul_0_reduce_split_sum
+// HALF-NEXT: silu_mul_matmul.qwen.s32.bf16 fusedlate silu_mul_matmul_0_reduce silu_mul_matmul_0_reduce_split_sum
+// HALF-NEXT: silu_mul_matmul.qwen.s512.bf16 default silu_mul_matmul_0_pointwise silu_mul_matmul_1_reduce
+// HALF-NEXT: silu_mul_matmul.qwen.s512.bf16 fused silu_mul_matmul_0_reduce
+// HALF-NEXT: silu_mul_matmul.qwen.s512.bf16 fusedlate silu_mul_matmul_0_reduce
+
 // MD: FAKE TIMINGS (fake device): nothing here was measured
 // MD: * r4t32: `rows=4,threads=32`
 // JSON: "fake": true
@@ -48,5 +64,5 @@
 // REFUSED: fp32-rows: softmax.qwen.s32 [default] refused: x.mlir:1:1: error: refused here
 // REFUSED: fp32-rows: 2 cases x 5 variants checked
 
-// UNKNOWN: error: no sweep named no-such-sweep (known: bf16-tile-order, fp32-tile-order, fp32-model-picks, fp32-attention, fp32-attention-rows, bf16-splits, bf16-splits-s32, bf16-clusters, fp32-rows, fp32-long-rows)
+// UNKNOWN: error: no sweep named no-such-sweep (known: bf16-tile-order, fp32-tile-order, fp32-model-picks, fp32-prologue, bf16-prologue, fp32-attention, fp32-attention-rows, bf16-splits, bf16-splits-s32, bf16-clusters, fp32-rows, fp32-long-rows)
 // NONE: error: name the sweeps to run (--list shows them)

@@ -146,6 +146,7 @@ int deplodock::runBenchMode(MLIRContext &context, const BenchConfig &config) {
   options.knobs = knobs;
   options.tuneDb = config.tuneDb;
   options.precision = config.precision;
+  options.halfPrologues = config.halfPrologues;
   options.cpuReferenceLimit = cpuReferenceLimit;
   options.timing.warmupMs = warmupMs;
   options.timing.maxTimeMs = maxTimeMs;

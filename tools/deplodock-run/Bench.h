@@ -33,6 +33,8 @@ struct BenchConfig {
   std::string tuneDb;
   /// Precision of FP32 contractions (ieee, tf32; "": the module's).
   std::string precision;
+  /// Fuse f16 and bf16 prologues too (lower-to-loop's half-prologues).
+  bool halfPrologues = false;
   /// How the tool was called, to find the worker beside it.
   const char *argv0 = nullptr;
 };

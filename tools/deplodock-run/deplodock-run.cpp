@@ -133,6 +133,12 @@ static cl::opt<std::string> variantPrecision(
              "--bench: ieee, or tf32 to allow TF32 tensor cores (default: the "
              "module's)"),
     cl::cat(runCategory));
+static cl::opt<bool> variantHalfPrologues(
+    "half-prologues",
+    cl::desc("Fuse f16 and bf16 prologues into their contractions in the "
+             "lowering of --check-variants and --bench (lower-to-loop's "
+             "half-prologues)"),
+    cl::init(false), cl::cat(runCategory));
 static cl::opt<std::string> variantPipeline(
     "variant-pipeline",
     cl::desc("Pass pipeline run on each variant after its Tile rules (e.g. "
@@ -361,7 +367,9 @@ static bool checkAllVariants(ModuleOp module, ArrayRef<interp::Buffer> args,
                              ArrayRef<interp::Buffer> expected) {
   MLIRContext *context = module.getContext();
   OwningOpRef<ModuleOp> loops = module.clone();
-  if (failed(applyPipeline(*loops, "lower-to-loop")) ||
+  if (failed(applyPipeline(*loops, variantHalfPrologues
+                                       ? "lower-to-loop{half-prologues=true}"
+                                       : "lower-to-loop")) ||
       failed(dtile::applyPrecisionOption(*loops, variantPrecision)))
     return false;
   dtile::Target target = dtile::Target::lookup(context, variantTarget);
@@ -722,6 +730,7 @@ int main(int argc, char **argv) {
   if (benchMode)
     return runBenchMode(context,
                         {inputFile, funcName, seed, inputs, pipeline, outputDir,
-                         variantTarget, tuneDb, variantPrecision, argv[0]});
+                         variantTarget, tuneDb, variantPrecision,
+                         variantHalfPrologues, argv[0]});
   return run(context);
 }

@@ -47,6 +47,8 @@ struct BenchOptions {
   /// `precision` option). With TF32 the f32 outputs are checked against the
   /// IEEE reference with TF32's tolerance (runtime::tf32Tolerance).
   std::string precision;
+  /// Fuse f16 and bf16 prologues too (the lowering's `half-prologues`).
+  bool halfPrologues = false;
   /// Check on the CPU interpreter when it would hold at most this many
   /// elements, else against the simplest lowering on the GPU.
   uint64_t cpuReferenceLimit = uint64_t(1) << 23;

@@ -24,15 +24,19 @@ namespace deplodock {
 /// TOSA to linalg (upstream pipelines), then everything to dtensor.
 void buildLowerToTensorPipeline(mlir::OpPassManager &pm);
 
-/// lower-to-tensor, then one kernel per primitive, fused.
-void buildLowerToLoopPipeline(mlir::OpPassManager &pm);
+/// lower-to-tensor, then one kernel per primitive, fused; with
+/// `halfPrologues` f16 and bf16 prologues fuse into their contractions too
+/// (dloop-fuse's half-prologues).
+void buildLowerToLoopPipeline(mlir::OpPassManager &pm,
+                              bool halfPrologues = false);
 
 /// lower-to-loop, then every Tile rule on every kernel (dtile-lower with
 /// `options`), `chooser` deciding the forks `knobs` leaves open (null: the
 /// rules' heuristics, or the simplest options with `simplest`).
 void buildLowerToTilePipeline(mlir::OpPassManager &pm,
                               const dtile::DTileLowerOptions &options,
-                              std::shared_ptr<dtile::OptionChooser> chooser);
+                              std::shared_ptr<dtile::OptionChooser> chooser,
+                              bool halfPrologues = false);
 
 /// Every dtile.kernel to a dkernel.func and its launch, then cleanup: what
 /// lower-to-kernel adds to lower-to-tile. `target` is the convert pass's

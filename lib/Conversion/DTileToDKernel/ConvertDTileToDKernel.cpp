@@ -54,6 +54,9 @@ static bool blocksFitGrid(dtile::TileOp tile) {
 
 LogicalResult KernelLowering::lowerTile(dtile::TileOp tileOp) {
   tile = tileOp;
+  wgmmaReadsSlabs =
+      tileOp.walk([](dkernel::WgmmaDescOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   Location loc = tileOp.getLoc();
   Block &body = tileOp.getBody().front();
   ArrayRef<int64_t> blockExtents = tileOp.getBlockExtents();

@@ -133,6 +133,9 @@ private:
   /// The element a sync stage writes for the source element at `index`: the
   /// source's, or what its apply region computes from it and its buffers'.
   Value readStageElement(dtile::StageOp op, Value source, ValueRange index);
+  /// What computed `op`'s apply region makes of `elements` (one per buffer
+  /// it reads, the source's first).
+  Value applyStageRegion(dtile::StageOp op, ArrayRef<Value> elements);
   LogicalResult lowerCombine(dtile::CombineOp op);
   LogicalResult lowerAsyncWait(dtile::AsyncWaitOp op);
   /// Sets up the TMA stages of `tileOp`: their slabs, descriptors and
@@ -283,6 +286,9 @@ private:
   void updateMaskBit(Location loc, Value mask, Value mb, BitUpdate update);
   /// The slab of each TMA stage, set up before the body is lowered.
   DenseMap<Operation *, SlabAlloc *> tmaSlabs;
+  /// Whether warpgroup MMAs read slabs (through descriptors, the async
+  /// proxy): the threads' own stores to a slab then take a proxy fence.
+  bool wgmmaReadsSlabs = false;
 
   //===--------------------------------------------------------------------===//
   // Warp roles (WarpRoles.cpp)

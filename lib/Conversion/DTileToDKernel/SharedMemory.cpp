@@ -56,9 +56,11 @@ SlabAlloc *KernelLowering::getSlabAlloc(dtile::StageOp op) {
     shape = {ShapedType::getNumElements(shape)};
   auto alloc = std::make_unique<SlabAlloc>();
   // A TMA copy writes 128-byte aligned boxes, and a swizzled one boxes
-  // aligned to the pattern's repeat.
+  // aligned to the pattern's repeat; wgmma's descriptors swizzle by the
+  // same address bits, whoever wrote the slab.
   int64_t alignment = kSmemAlignment;
-  if (op.getTransport() == dtile::Transport::tma)
+  if (op.getTransport() == dtile::Transport::tma ||
+      (swizzle != 0 && wgmmaReadsSlabs))
     alignment = getTmaBoxAlignment(swizzle);
   alloc->view =
       allocShared(op.getLoc(), shape,

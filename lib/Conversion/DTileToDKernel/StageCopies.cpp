@@ -18,23 +18,49 @@ using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::lowering;
 
-Value KernelLowering::readStageElement(dtile::StageOp op, Value source,
-                                       ValueRange index) {
-  Location loc = op.getLoc();
-  Value element = memref::LoadOp::create(b, loc, source, index);
+Value KernelLowering::applyStageRegion(dtile::StageOp op,
+                                       ArrayRef<Value> elements) {
   Block *apply = op.getApplyBlock();
-  if (!apply)
-    return element;
-  // The apply buffers are read at the same index, and the region computes
-  // the slab's element from the values.
   IRMapping mapping;
-  mapping.map(apply->getArgument(0), element);
-  for (auto [arg, input] :
-       llvm::zip(apply->getArguments().drop_front(), op.getInputs()))
-    mapping.map(arg, memref::LoadOp::create(b, loc, lookup(input), index));
+  mapping.map(apply->getArguments(), elements);
   for (Operation &inner : apply->without_terminator())
     b.clone(inner, mapping);
   return mapping.lookup(apply->getTerminator()->getOperand(0));
+}
+
+Value KernelLowering::readStageElement(dtile::StageOp op, Value source,
+                                       ValueRange index) {
+  Location loc = op.getLoc();
+  SmallVector<Value> elements{memref::LoadOp::create(b, loc, source, index)};
+  if (!op.isComputed())
+    return elements.front();
+  // The apply buffers are read at the same index, and the region computes
+  // the slab's element from the values.
+  for (Value input : op.getInputs())
+    elements.push_back(memref::LoadOp::create(b, loc, lookup(input), index));
+  return applyStageRegion(op, elements);
+}
+
+/// The run (bytes) a computed stage reads and writes at once, where its
+/// rows allow aligned runs of more than one element and every buffer it
+/// reads and the slab have elements of one size; none otherwise. Its
+/// values pass through registers, so a run is a vector load of each
+/// buffer, the region per element, and a vector store.
+static std::optional<int64_t> getComputedRunBytes(dtile::StageOp op) {
+  if (!op.isComputed() || op.getZeroFill())
+    return std::nullopt;
+  auto bytesOf = [](Type type) {
+    return (getElementTypeOrSelf(type).getIntOrFloatBitWidth() + 7) / 8;
+  };
+  int64_t bytes = bytesOf(op.getType());
+  if (bytesOf(op.getSource().getType()) != bytes ||
+      llvm::any_of(op.getInputs(),
+                   [&](Value in) { return bytesOf(in.getType()) != bytes; }))
+    return std::nullopt;
+  std::optional<int64_t> run = op.getAlignedRunBytes();
+  if (!run || *run == bytes)
+    return std::nullopt;
+  return run;
 }
 
 LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
@@ -57,9 +83,10 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   ArrayRef<int64_t> box = op.getBox();
   int64_t rank = box.size();
 
-  // Copies of `chunk` elements: one element for sync stages; for cp.async
-  // and vector stages the widest aligned run of 16, 8 or 4 bytes (8 or 16
-  // for vector stages, their verifier says).
+  // Copies of `chunk` elements: one element for sync stages (a computed
+  // one's aligned run where it has one); for cp.async and vector stages the
+  // widest aligned run of 16, 8 or 4 bytes (8 or 16 for vector stages,
+  // their verifier says).
   int64_t chunk = 1, bytes = 0;
   if (transport == dtile::Transport::cp_async ||
       transport == dtile::Transport::vector) {
@@ -70,6 +97,8 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
              << element << " is aligned in both the source and the slab";
     bytes = *run;
     chunk = bytes / dkernel::getScalarBytes(element);
+  } else if (std::optional<int64_t> run = getComputedRunBytes(op)) {
+    chunk = *run / dkernel::getScalarBytes(element);
   }
 
   SmallVector<Value> origin;
@@ -129,6 +158,30 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
                                  bytes);
       return;
     }
+    if (chunk > 1 && transport == dtile::Transport::sync) {
+      // A computed run (getComputedRunBytes): never guarded, as it does not
+      // zero-fill.
+      SmallVector<Type> types(chunk, element);
+      SmallVector<SmallVector<Value>> runs{SmallVector<Value>(
+          dkernel::VectorLoadOp::create(b, loc, types, source, src)
+              .getResults())};
+      for (Value input : op.getInputs()) {
+        auto type = cast<MemRefType>(input.getType());
+        SmallVector<Type> inputTypes(chunk, type.getElementType());
+        runs.emplace_back(dkernel::VectorLoadOp::create(b, loc, inputTypes,
+                                                        lookup(input), src)
+                              .getResults());
+      }
+      SmallVector<Value> values;
+      for (int64_t i = 0; i < chunk; ++i) {
+        SmallVector<Value> elements;
+        for (const SmallVector<Value> &run : runs)
+          elements.push_back(run[i]);
+        values.push_back(applyStageRegion(op, elements));
+      }
+      dkernel::VectorStoreOp::create(b, loc, values, alloc->view, dst);
+      return;
+    }
     if (transport == dtile::Transport::vector) {
       // Never guarded: a vector stage does not zero-fill (its verifier).
       dkernel::VectorCopyOp::create(b, loc, source, src, alloc->view, dst,
@@ -156,6 +209,10 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   // (the loop's trips are those of its thread 0; the others' are no more).
   if (copies && op.isComputed())
     dkernel::setUnrollFactor(copies, llvm::divideCeil(count, numThreads));
+  // wgmma reads the slab through the async proxy: each thread's generic
+  // stores must be fenced for it before the barrier publishes them.
+  if (transport != dtile::Transport::cp_async && wgmmaReadsSlabs)
+    dkernel::FenceProxyAsyncOp::create(b, loc);
   if (transport == dtile::Transport::cp_async)
     dkernel::CpAsyncCommitOp::create(b, loc);
   else if (!nextIsSyncStage(op))

@@ -54,3 +54,28 @@ func.func @scaled_weight(%x: tensor<64x128xf32>, %w: tensor<128x96xf32>, %s: ten
   %mm = linalg.matmul ins(%x, %ws : tensor<64x128xf32>, tensor<128x96xf32>) outs(%filled : tensor<64x96xf32>) -> tensor<64x96xf32>
   return %mm : tensor<64x96xf32>
 }
+
+// silu(gate) * up . w in bf16 (the activation rounded to bf16, as the
+// suite's layers store it), summed in f32.
+func.func @bf16_silu_mul_matmul(%gate: tensor<64x256xbf16>, %up: tensor<64x256xbf16>, %w: tensor<256x128xbf16>) -> tensor<64x128xf32> {
+  %init = tensor.empty() : tensor<64x256xbf16>
+  %act = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%gate, %up : tensor<64x256xbf16>, tensor<64x256xbf16>) outs(%init : tensor<64x256xbf16>) {
+    ^bb0(%g: bf16, %u: bf16, %o: bf16):
+      %gw = arith.extf %g : bf16 to f32
+      %uw = arith.extf %u : bf16 to f32
+      %one = arith.constant 1.0 : f32
+      %neg = arith.negf %gw : f32
+      %e = math.exp %neg : f32
+      %d = arith.addf %one, %e : f32
+      %s = arith.divf %gw, %d : f32
+      %p = arith.mulf %s, %uw : f32
+      %r = arith.truncf %p : f32 to bf16
+      linalg.yield %r : bf16
+  } -> tensor<64x256xbf16>
+  %zero = arith.constant 0.0 : f32
+  %init1 = tensor.empty() : tensor<64x128xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%init1 : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %mm = linalg.matmul ins(%act, %w : tensor<64x256xbf16>, tensor<256x128xbf16>) outs(%filled : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %mm : tensor<64x128xf32>
+}

@@ -2,6 +2,7 @@
 // RUN: deplodock-run --interp %s --func=sum_loop --compare-func=sum_tile --print=none | FileCheck %s --check-prefix=SUM
 // RUN: deplodock-run --interp %s --func=silu_loop --compare-func=silu_tile --print=none | FileCheck %s --check-prefix=SILU
 // RUN: deplodock-run --interp %s --func=stage_forms --print=values | FileCheck %s --check-prefix=FORMS
+// RUN: deplodock-run --interp %s --func=rounding_loop --compare-func=rounding_tile --rtol=0 --atol=0 --print=none | FileCheck %s --check-prefix=ROUNDING
 
 /// Tile IR kernels of test/Dialect/DTile/ops.mlir against Loop IR
 /// references. @row_stats has two thread axes (ty, tx): combines over
@@ -18,6 +19,12 @@
 // SUM: compare result #0 @sum_tile: max abs error 0, max rel error 0: PASS
 // SUM: compare result #1 @sum_tile: max abs error 0, max rel error 0: PASS
 // SILU: compare result #0 @silu_tile: {{.*}}: PASS
+
+/// truncf's rounding modes hold on the SIMT interpreter as on the
+/// sequential one: in a computed stage's apply region (toward zero) and in
+/// a thread's code (upward); inputs in [-1, 1) round differently to bf16
+/// under each, so the bit-exact comparison shows any mode lost.
+// ROUNDING: compare result #0 @rounding_tile: max abs error 0, max rel error 0: PASS
 
 func.func @row_stats_loop(%arg0: memref<16x256xf32>) -> (memref<16xf32>, memref<16xf32>, memref<4xf32>, memref<4xi32>) {
   %sums = memref.alloc() : memref<16xf32>
@@ -224,4 +231,43 @@ func.func @stage_forms() -> memref<4x6xf32> {
     }
   }
   return %y : memref<4x6xf32>
+}
+
+func.func @rounding_loop(%arg0: memref<4x64xf32>) -> memref<4x64xf32> {
+  %out = memref.alloc() : memref<4x64xf32>
+  dloop.kernel @rounding ins(%x = %arg0 : memref<4x64xf32>) outs(%o = %out : memref<4x64xf32>) {
+    dloop.for %r = 0 to 4 free "r" {
+      dloop.for %c = 0 to 64 free "c" {
+        %v = dloop.load %x[%r, %c] : memref<4x64xf32>
+        %z = arith.truncf %v toward_zero : f32 to bf16
+        %zw = arith.extf %z : bf16 to f32
+        %s = arith.mulf %zw, %v : f32
+        %u = arith.truncf %s upward : f32 to bf16
+        %uw = arith.extf %u : bf16 to f32
+        dloop.store %uw, %o[%r, %c] : memref<4x64xf32>
+      }
+    }
+  }
+  return %out : memref<4x64xf32>
+}
+
+func.func @rounding_tile(%arg0: memref<4x64xf32>) -> memref<4x64xf32> {
+  %out = memref.alloc() : memref<4x64xf32>
+  dtile.kernel @rounding ins(%x = %arg0 : memref<4x64xf32>) outs(%o = %out : memref<4x64xf32>) {
+    dtile.tile blocks(%r : 4 "r") threads(%c : 64 "c") {
+      %zs = dtile.stage %x[%r, 0] box [1, 64] : memref<4x64xf32> -> memref<1x64xbf16, #gpu.address_space<workgroup>> apply() {
+      ^bb0(%a: f32):
+        %z = arith.truncf %a toward_zero : f32 to bf16
+        dtile.yield %z : bf16
+      }
+      %zv = dloop.load %zs[0, %c] : memref<1x64xbf16, #gpu.address_space<workgroup>>
+      %zw = arith.extf %zv : bf16 to f32
+      %v = dloop.load %x[%r, %c] : memref<4x64xf32>
+      %s = arith.mulf %zw, %v : f32
+      %u = arith.truncf %s upward : f32 to bf16
+      %uw = arith.extf %u : bf16 to f32
+      dloop.store %uw, %o[%r, %c] : memref<4x64xf32>
+    }
+  }
+  return %out : memref<4x64xf32>
 }

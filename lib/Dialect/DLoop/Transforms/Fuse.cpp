@@ -8,13 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Deplodock/Dialect/Common/Tf32.h"
 #include "Deplodock/Dialect/DLoop/Transforms/Passes.h"
 #include "Deplodock/Dialect/DLoop/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -229,17 +227,15 @@ static bool hasReduction(Operation *scope) {
 /// Whether pointwise `producer` would fuse into `reader` as the prologue of
 /// a contraction: every read of `buffer` lies in a reduction loop, at an
 /// index that leaves out a free loop around it, so the threads of a tile
-/// share each element and the Tile level's stage_inputs computes it once
-/// per block as it stages it (not once per reading thread, as the work
-/// counted here assumes). Only f32 without tf32: half-precision and tf32
-/// contractions go to tensor cores, whose rules take plain loads.
+/// share each element and the Tile level (stage_inputs, mma_sync,
+/// wgmma_async) computes it once per block as it stages it, not once per
+/// reading thread, as the work counted here assumes. f32, and with `half`
+/// f16 or bf16 (never 8-bit floats, which nothing computes in).
 static bool isContractionPrologue(KernelOp producer, Value buffer,
-                                  KernelOp reader) {
+                                  KernelOp reader, bool half) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
   if (hasReduction(producer) ||
-      !cast<MemRefType>(buffer.getType()).getElementType().isF32())
-    return false;
-  auto module = reader->getParentOfType<ModuleOp>();
-  if (module && module->hasAttr(kTf32AttrName))
+      !(element.isF32() || (half && isa<Float16Type, BFloat16Type>(element))))
     return false;
   auto in = reader.getInputArgs()[llvm::find(reader.getInputs(), buffer) -
                                   reader.getInputs().begin()];
@@ -299,7 +295,7 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
   };
   bool prologue = prologues;
   for (KernelOp reader : readers) {
-    prologue &= isContractionPrologue(producer, buffer, reader);
+    prologue &= isContractionPrologue(producer, buffer, reader, halfPrologues);
     if (!inputsStableUntil(producer, reader))
       return discard();
     OpBuilder b(reader);

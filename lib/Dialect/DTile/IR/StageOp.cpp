@@ -37,6 +37,15 @@ std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
   // scatters down a slab column): only 4-byte elements fit cp.async.
   if (getTranspose())
     return elementBytes == 4 ? std::optional<int64_t>(4) : std::nullopt;
+  return getAlignedRunBytes();
+}
+
+std::optional<int64_t> StageOp::getAlignedRunBytes() {
+  auto source = cast<MemRefType>(getSource().getType());
+  int64_t elementBytes =
+      (source.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  if (getTranspose())
+    return std::nullopt;
   ArrayRef<int64_t> box = getBox();
   bool scalar = box.empty();
   int64_t innerBox = scalar ? 1 : box.back();

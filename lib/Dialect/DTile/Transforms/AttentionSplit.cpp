@@ -111,20 +111,31 @@ static bool isRescaledPlus(Value v, Value a, Value c, Value &rest) {
 
 /// Whether the sum and the private accumulators of `inner` follow the
 /// online softmax: l' = l * c + p and a' = a * c + p * v, with
-/// c = exp(m - m') and p = exp(s - m').
+/// c = exp(m - m') and p = exp(s - m'), m' the new maximum `max` (or its
+/// guard against an all -inf row).
 static bool rescalesSumAndAccumulators(dloop::ForOp inner, Value running,
-                                       Value sumArg, Value sumNext) {
+                                       Value max, Value sumArg, Value sumNext) {
+  auto isMax = [&](Value v) {
+    auto select = v.getDefiningOp<arith::SelectOp>();
+    return v == max || (select && isNegInfGuard(select, max));
+  };
+  // exp(x - m'): the difference the merge rescales (fuzz seed 49, ir #4784:
+  // a p of exp(s - s * scale) is no partial softmax).
+  auto isExpMinusMax = [&](Value v) {
+    auto exp = v.getDefiningOp<math::ExpOp>();
+    auto sub = exp ? exp.getOperand().getDefiningOp<arith::SubFOp>() : nullptr;
+    return sub && isMax(sub.getRhs());
+  };
   // c: the exp of the old maximum minus the new one.
   Value c;
   for (Operation *user : running.getUsers())
     if (auto sub = dyn_cast<arith::SubFOp>(user);
-        sub && sub.getLhs() == running)
+        sub && sub.getLhs() == running && isMax(sub.getRhs()))
       for (Operation *e : sub->getUsers())
         if (isa<math::ExpOp>(e))
           c = e->getResult(0);
   Value p;
-  if (!c || !isRescaledPlus(sumNext, sumArg, c, p) ||
-      !p.getDefiningOp<math::ExpOp>())
+  if (!c || !isRescaledPlus(sumNext, sumArg, c, p) || !isExpMinusMax(p))
     return false;
   bool ok = true;
   inner.walk([&](dloop::StoreOp store) {
@@ -197,8 +208,8 @@ std::optional<unsigned> dtile::getRunningMaxIndex(dloop::ForOp keys,
   if (auto guard = sumNext.getDefiningOp<scf::IfOp>())
     sumNext = guard.thenYield()->getOperand(
         cast<OpResult>(sumNext).getResultNumber());
-  if (!rescalesSumAndAccumulators(inner, running, inner.getIterArgs()[sum],
-                                  sumNext))
+  if (!rescalesSumAndAccumulators(inner, running, fold->getResult(0),
+                                  inner.getIterArgs()[sum], sumNext))
     return std::nullopt;
   return max;
 }

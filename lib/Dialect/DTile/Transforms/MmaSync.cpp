@@ -8,7 +8,8 @@
 // "lane"), each warp a WM x WN tile of accumulators, four f32 per 16 x 8 tile
 // and lane. A loop over K in steps of mma_k stages both operands' slabs in
 // shared memory (zero-filled past the edges, so ragged M, N and K need no guard
-// in the loop) and reads them with ldmatrix; the epilogue of the Loop kernel
+// in the loop; a factor a prologue computes, as a computed slab) and reads
+// them with ldmatrix; the epilogue of the Loop kernel
 // runs once per accumulator at the row and column the PTX fragment layout gives
 // it. The rule forks between tensor cores and SIMT (the other matmul rules), so
 // the tuner measures both.
@@ -16,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
+#include "Prologue.h"
 #include "Rules.h"
 #include "SplitMatmulK.h"
 #include "TileUtils.h"
@@ -48,12 +50,24 @@ enum class Role { Constant, M, N, K, Batch };
 /// One multiplicand: its load, and per dimension what the index walks (the
 /// constant, or the block axis of a batch index).
 struct Operand {
+  /// The load (of a prologue: its first, whose index all its loads share).
   dloop::LoadOp load;
+  /// A computed operand: staged as a computed slab.
+  std::optional<Prologue> prologue;
   SmallVector<Role> roles;
   SmallVector<int64_t> values;
   /// Whether the innermost dimension is K (else M for A, N for B).
   bool kInner = false;
 };
+
+/// The buffers a computed operand's slab reads besides its source.
+SmallVector<Value> inputsOf(const Operand &op) {
+  SmallVector<Value> inputs;
+  if (op.prologue)
+    for (dloop::LoadOp load : ArrayRef(op.prologue->loads).drop_front())
+      inputs.push_back(load.getMemRef());
+  return inputs;
+}
 
 /// A matmul mma.sync can take.
 struct MmaMatmul {
@@ -147,18 +161,33 @@ llvm::Expected<MmaMatmul> matchMmaMatmul(KernelOp kernel, TargetAttr target) {
   auto mul = product.getDefiningOp<arith::MulFOp>();
   if (!isa<arith::AddFOp>(add) || !mul)
     return refuse("the matmul loop does not sum products");
-  auto x = skipExtend(mul.getLhs()).getDefiningOp<dloop::LoadOp>();
-  auto y = skipExtend(mul.getRhs()).getDefiningOp<dloop::LoadOp>();
-  size_t ops = 2 + (x != mul.getLhs().getDefiningOp()) +
-               (y != mul.getRhs().getDefiningOp()) + 2;
+  // Each factor a load or a prologue computed from loads (its first load
+  // standing for it), extended or not.
+  Value xv = skipExtend(mul.getLhs()), yv = skipExtend(mul.getRhs());
+  std::optional<Prologue> xp, yp;
+  size_t ops = 2 + (xv != mul.getLhs()) + (yv != mul.getRhs());
+  auto readOf = [&](Value v, std::optional<Prologue> &p) -> dloop::LoadOp {
+    if (auto load = v.getDefiningOp<dloop::LoadOp>()) {
+      ops += 1;
+      return load;
+    }
+    p = v.getDefiningOp() ? matchPrologue(v.getDefiningOp(), kernel)
+                          : std::nullopt;
+    if (!p)
+      return nullptr;
+    ops += p->ops.size() + p->loads.size();
+    return p->loads.front();
+  };
+  dloop::LoadOp x = readOf(xv, xp), y = readOf(yv, yp);
   if (!x || !y || loop.getBody()->getOperations().size() != ops + 1)
-    return refuse("the matmul loop computes more than a product of two loads");
-  mm.element = x.getType();
-  if (y.getType() == mm.element && mm.element.isF32() && !allowsTf32(kernel))
+    return refuse("the matmul loop computes more than a product of two loads "
+                  "(or of their prologues)");
+  mm.element = xv.getType();
+  if (yv.getType() == mm.element && mm.element.isF32() && !allowsTf32(kernel))
     return refuse("the operands are f32, and the module does not allow tf32 "
                   "(precision=tf32)");
   if (!isa<Float16Type, BFloat16Type, Float32Type>(mm.element) ||
-      y.getType() != mm.element)
+      yv.getType() != mm.element)
     return refuse("the operands are not both f16, both bf16 or both f32");
   Type acc = loop.getResult(0).getType();
   if (!acc.isF32() && acc != mm.element)
@@ -179,6 +208,8 @@ llvm::Expected<MmaMatmul> matchMmaMatmul(KernelOp kernel, TargetAttr target) {
   auto second = readOperand(y, tile, iv, mAxis, nAxis);
   if (!second)
     return second.takeError();
+  first->prologue = xp;
+  second->prologue = yp;
   bool xIsA = llvm::is_contained(first->roles, Role::M);
   mm.a = xIsA ? *first : *second;
   mm.b = xIsA ? *second : *first;
@@ -442,13 +473,15 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto stage = StageOp::create(
       b, loc, MemRefType::get(shape, mm.element, AffineMap(), workgroup),
-      op.load.getMemRef(), operands, /*slot=*/Value(), /*inputs=*/ValueRange(),
+      op.load.getMemRef(), operands, /*slot=*/Value(), inputsOf(op),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(shape), padding,
       /*buffers=*/1, Transport::sync,
       swizzle ? slabSwizzle(shape, mm.element) : 0);
   if (overhang)
     stage.setZeroFill(true);
+  if (op.prologue)
+    buildApplyRegion(stage, *op.prologue);
   return stage;
 }
 

@@ -13,7 +13,10 @@
 // its M or N split into 64-wide segments of 128-byte lines (a 64-byte swizzle
 // where B's N is 32), one segment per warpgroup for A. The descriptors name
 // those slabs in the same swizzle, so the tensor cores read what the TMA wrote
-// without a proxy fence. The epilogue of the Loop kernel runs once per
+// without a proxy fence. An operand a prologue computes (silu(gate) * up)
+// is staged by the threads instead, through registers into the same
+// swizzle (its stores then need a proxy fence, which the lowering puts
+// after them). The epilogue of the Loop kernel runs once per
 // accumulator, at the row and column the warpgroup layout gives it. The
 // rule forks between wgmma and the rules after it (mma_sync, SIMT), so the
 // tuner measures all.
@@ -21,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChunkStages.h"
+#include "Prologue.h"
 #include "Rules.h"
 #include "SplitMatmulK.h"
 #include "TileUtils.h"
@@ -66,6 +70,9 @@ struct Operand {
   SmallVector<Index> indices;
   dkernel::WgmmaMajor major = dkernel::WgmmaMajor::k;
   Type element;
+  /// A computed operand (its first load the source): staged through
+  /// registers as a computed slab, not by TMA.
+  std::optional<Prologue> prologue;
 };
 
 /// A matmul wgmma can take.
@@ -167,19 +174,41 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
                   : add                                        ? add.getLhs()
                                                                : Value();
   auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  dloop::LoadOp x = mul ? loadOf(mul.getLhs()) : nullptr;
-  dloop::LoadOp y = mul ? loadOf(mul.getRhs()) : nullptr;
+  // Each factor a load or a half-precision prologue (its first load
+  // standing for it), extended or not.
+  std::optional<Prologue> xp, yp;
+  auto readOf = [&](Value v, std::optional<Prologue> &p) -> dloop::LoadOp {
+    if (dloop::LoadOp load = loadOf(v))
+      return load;
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      v = ext.getIn();
+    if (Operation *root = v.getDefiningOp();
+        root && isa<Float16Type, BFloat16Type>(v.getType()))
+      p = matchPrologue(root, kernel);
+    return p ? p->loads.front() : nullptr;
+  };
+  dloop::LoadOp x = mul ? readOf(mul.getLhs(), xp) : nullptr;
+  dloop::LoadOp y = mul ? readOf(mul.getRhs(), yp) : nullptr;
+  auto inPrologue = [&](Operation &op) {
+    for (const std::optional<Prologue> &p : {xp, yp})
+      if (p && (llvm::is_contained(p->ops, &op) ||
+                llvm::is_contained(p->loads, dyn_cast<dloop::LoadOp>(&op))))
+        return true;
+    return false;
+  };
   if (!x || !y ||
       !llvm::all_of(loop.getBody()->without_terminator(), [&](Operation &op) {
         return &op == add || &op == mul || op.getResult(0) == mul.getLhs() ||
-               op.getResult(0) == mul.getRhs() || &op == x || &op == y;
+               op.getResult(0) == mul.getRhs() || &op == x || &op == y ||
+               inPrologue(op);
       }))
     return refuse("the matmul loop computes more than a sum of products of "
-                  "two loads");
-  Type element = x.getType();
+                  "two loads (or of their prologues)");
+  Type element = xp ? xp->root->getResult(0).getType() : x.getType();
+  Type elementY = yp ? yp->root->getResult(0).getType() : y.getType();
   bool f8 = dkernel::isWgmmaF8(element);
-  if (!(isa<Float16Type, BFloat16Type>(element) && y.getType() == element) &&
-      !(f8 && dkernel::isWgmmaF8(y.getType())))
+  if (!(isa<Float16Type, BFloat16Type>(element) && elementY == element) &&
+      !(f8 && dkernel::isWgmmaF8(elementY)))
     return refuse("the operands are not both f16, both bf16 or both 8-bit "
                   "floats (f8E4M3FN, f8E5M2)");
   for (dloop::LoadOp load : {x, y})
@@ -198,8 +227,8 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
   if (!xi || !yi)
     return refuse("an operand index is not a loop variable or a constant");
   bool xIsA = getMajor(*xi, mAxis, mAxis, nAxis).has_value();
-  Operand first{x.getMemRef(), *xi, dkernel::WgmmaMajor::k, x.getType()};
-  Operand second{y.getMemRef(), *yi, dkernel::WgmmaMajor::k, y.getType()};
+  Operand first{x.getMemRef(), *xi, dkernel::WgmmaMajor::k, element, xp};
+  Operand second{y.getMemRef(), *yi, dkernel::WgmmaMajor::k, elementY, yp};
   mm.a = xIsA ? first : second;
   mm.b = xIsA ? second : first;
   std::optional<dkernel::WgmmaMajor> majorA =
@@ -239,8 +268,13 @@ public:
 
   /// The tile, before the old one is erased.
   TileOp build();
-  /// Whether TMA can copy both slabs of the built tile.
-  bool slabsCopyByTma() const { return canCopyTma(slabA) && canCopyTma(slabB); }
+  /// Whether TMA can copy both slabs of the built tile (a computed one
+  /// travels through registers).
+  bool slabsCopyByTma() const {
+    return llvm::all_of(std::array<StageOp, 2>{slabA, slabB}, [](StageOp s) {
+      return s.isComputed() || canCopyTma(s);
+    });
+  }
 
 private:
   Value apply(AffineExpr expr);
@@ -299,14 +333,21 @@ StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
   operands.push_back(ko);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  // A computed slab is written by the threads, through the same swizzle.
+  SmallVector<Value> inputs;
+  if (op.prologue)
+    for (dloop::LoadOp load : ArrayRef(op.prologue->loads).drop_front())
+      inputs.push_back(load.getMemRef());
   auto slab = StageOp::create(
       b, loc, MemRefType::get(box, op.element, AffineMap(), workgroup),
-      op.source, operands, /*slot=*/Value(), /*inputs=*/ValueRange(),
+      op.source, operands, /*slot=*/Value(), inputs,
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(box), /*pad=*/DenseI64ArrayAttr(),
-      /*buffers=*/1, Transport::tma, swizzle);
+      /*buffers=*/1, op.prologue ? Transport::sync : Transport::tma, swizzle);
   if (overhang)
     slab.setZeroFill(true);
+  if (op.prologue)
+    buildApplyRegion(slab, *op.prologue);
   return slab;
 }
 

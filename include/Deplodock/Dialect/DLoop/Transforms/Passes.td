@@ -26,13 +26,15 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
     compute it twice. Casts (`extf`, `truncf`) count as no operation, so a
     half-precision softmax fuses as its f32 form does. Any other fusion is refused when it blows up work or
     reads beyond `max-blowup` times what producer and consumers did apart,
-    except a prologue: a pointwise f32 producer whose every read lies in a
-    reduction loop of its reader at an index some free loop around it leaves
-    out (`silu(gate) * up` feeding a matmul, without tf32). The Tile level
-    stages such a computation (`stage_inputs`, a `dtile.stage` with an
-    `apply` region), so it runs once per element a block stages rather than
-    once per product, and one kernel saves the intermediate's round trip
-    through memory.
+    except a prologue: a pointwise f32 producer (f16 and bf16 too with
+    `half-prologues`) whose every read lies in the one reduction loop of a
+    plain contraction, at an index
+    some free loop around it leaves out (`silu(gate) * up` feeding a
+    matmul). The Tile level stages such a computation (`stage_inputs`,
+    `mma_sync` and `wgmma_async` make a `dtile.stage` with an `apply`
+    region), so it runs once per element a block stages rather than once
+    per product, and one kernel saves the intermediate's round trip through
+    memory.
     Identical read-only computations (the same reduction reached twice) are
     merged.
   }];
@@ -44,7 +46,11 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
            "recomputed">,
     Option<"prologues", "prologues", "bool", "true",
            "Fuse pointwise producers into the contractions they feed as "
-           "prologues (false: only where the work does not blow up)">
+           "prologues (false: only where the work does not blow up)">,
+    Option<"halfPrologues", "half-prologues", "bool", "false",
+           "Also f16 and bf16 prologues (off until measured: the model "
+           "estimates their slab, staged through registers, 1.3-3x slower "
+           "than the TMA pipeline it replaces on wgmma)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];

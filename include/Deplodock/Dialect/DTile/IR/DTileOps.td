@@ -291,6 +291,10 @@ def DTile_StageOp : DTile_Op<"stage", [
     /// rows, the slab rows and the innermost origin are multiples of it.
     /// None when no run is, and the stage cannot be copied with cp.async.
     std::optional<int64_t> getCpAsyncRunBytes();
+    /// The widest run (16, 8 or 4 bytes) that stays aligned in the source
+    /// and the (padded) slab for every origin, whatever carries it (a
+    /// computed stage's registers too); none for a transposed slab.
+    std::optional<int64_t> getAlignedRunBytes();
     /// Whether the slab is computed by an `apply` region (which only a copy
     /// through registers can run).
     bool isComputed() { return !getBody().empty(); }

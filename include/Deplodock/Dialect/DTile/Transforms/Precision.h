@@ -11,13 +11,12 @@
 #ifndef DEPLODOCK_DIALECT_DTILE_TRANSFORMS_PRECISION_H
 #define DEPLODOCK_DIALECT_DTILE_TRANSFORMS_PRECISION_H
 
-#include "Deplodock/Dialect/Common/Tf32.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace deplodock::dtile {
 
 /// The module attribute allowing tf32 contractions.
-using deplodock::kTf32AttrName;
+constexpr llvm::StringLiteral kTf32AttrName = "dtile.tf32";
 
 /// Whether the module of `op` allows FP32 contractions in tf32.
 bool allowsTf32(mlir::Operation *op);

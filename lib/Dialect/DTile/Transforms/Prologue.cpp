@@ -1,0 +1,121 @@
+//===- Prologue.cpp - Pointwise computations of contraction operands -----===//
+
+#include "Prologue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace deplodock;
+using namespace deplodock::dtile;
+
+std::optional<Prologue> dtile::matchPrologue(Operation *root, KernelOp kernel) {
+  auto computes = [&](Operation *op) {
+    return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+           isMemoryEffectFree(op) && !isa<dloop::LoadOp>(op) &&
+           isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+               op->getDialect());
+  };
+  if (!computes(root) || isa<arith::ConstantOp>(root) ||
+      !root->getResult(0).getType().isIntOrFloat())
+    return std::nullopt;
+  Prologue p;
+  p.root = root;
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> work{root};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (isa_and_nonnull<arith::ConstantOp>(def))
+        continue; // Cloned into the apply region.
+      if (!def || def->getBlock() != root->getBlock())
+        return std::nullopt; // A loop variable or a value from above.
+      if (auto load = dyn_cast<dloop::LoadOp>(def)) {
+        if (!llvm::is_contained(kernel.getInputArgs(), load.getMemRef()))
+          return std::nullopt;
+        slice.insert(load);
+        continue;
+      }
+      if (!computes(def))
+        return std::nullopt;
+      work.push_back(def);
+    }
+  }
+  // Every load at one index, and nothing outside reads inside.
+  for (Operation *op : slice) {
+    if (auto load = dyn_cast<dloop::LoadOp>(op)) {
+      if (!p.loads.empty() &&
+          (load.getMap() != p.loads.front().getMap() ||
+           load.getIndices() != p.loads.front().getIndices()))
+        return std::nullopt;
+      if (llvm::any_of(p.loads, [&](dloop::LoadOp other) {
+            return other.getMemRef() == load.getMemRef();
+          }))
+        return std::nullopt; // Read twice: CSE did not run, keep it simple.
+      p.loads.push_back(load);
+    }
+    if (op != root && llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return !slice.contains(user);
+        }))
+      return std::nullopt;
+  }
+  // A conversion alone (a widened bf16 operand) is read as it is.
+  if (p.loads.empty() || llvm::all_of(slice, [](Operation *op) {
+        return isa<dloop::LoadOp, CastOpInterface>(op);
+      }))
+    return std::nullopt;
+  llvm::sort(p.loads, [](dloop::LoadOp a, dloop::LoadOp b) {
+    return cast<BlockArgument>(a.getMemRef()).getArgNumber() <
+           cast<BlockArgument>(b.getMemRef()).getArgNumber();
+  });
+  for (Operation &op : *root->getBlock())
+    if (slice.contains(&op) && !isa<dloop::LoadOp>(op))
+      p.ops.push_back(&op);
+  return p;
+}
+
+bool dtile::sameComputation(Value a, Value b) {
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  auto lx = dyn_cast<dloop::LoadOp>(x), ly = dyn_cast<dloop::LoadOp>(y);
+  if (lx || ly)
+    return lx && ly && lx.getMemRef() == ly.getMemRef();
+  if (x->getName() != y->getName() || x->getAttrs() != y->getAttrs() ||
+      x->getResultTypes() != y->getResultTypes() ||
+      x->getNumOperands() != y->getNumOperands())
+    return false;
+  return llvm::all_of(
+      llvm::zip(x->getOperands(), y->getOperands()), [](auto pair) {
+        return sameComputation(std::get<0>(pair), std::get<1>(pair));
+      });
+}
+
+void dtile::buildApplyRegion(StageOp stage, const Prologue &p) {
+  SmallVector<Type> types;
+  SmallVector<Location> locs;
+  for (dloop::LoadOp load : p.loads) {
+    types.push_back(load.getType());
+    locs.push_back(load.getLoc());
+  }
+  Block *block = new Block();
+  stage.getBody().push_back(block);
+  block->addArguments(types, locs);
+  OpBuilder b = OpBuilder::atBlockEnd(block);
+  IRMapping mapping;
+  for (auto [load, arg] : llvm::zip(p.loads, block->getArguments()))
+    mapping.map(load->getResult(0), arg);
+  for (Operation *op : p.ops) {
+    for (Value operand : op->getOperands())
+      if (!mapping.contains(operand))
+        mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
+    b.clone(*op, mapping);
+  }
+  YieldOp::create(b, p.root->getLoc(),
+                  ValueRange{mapping.lookup(p.root->getResult(0))});
+}
