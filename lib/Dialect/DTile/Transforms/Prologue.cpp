@@ -51,9 +51,13 @@ std::optional<Prologue> dtile::matchPrologue(Operation *root, KernelOp kernel) {
   // Every load at one index, and nothing outside reads inside.
   for (Operation *op : slice) {
     if (auto load = dyn_cast<dloop::LoadOp>(op)) {
+      // One index into buffers of one shape (a computed stage reads its
+      // apply buffers at the source's index).
       if (!p.loads.empty() &&
           (load.getMap() != p.loads.front().getMap() ||
-           load.getIndices() != p.loads.front().getIndices()))
+           load.getIndices() != p.loads.front().getIndices() ||
+           load.getMemRefType().getShape() !=
+               p.loads.front().getMemRefType().getShape()))
         return std::nullopt;
       if (llvm::any_of(p.loads, [&](dloop::LoadOp other) {
             return other.getMemRef() == load.getMemRef();
