@@ -112,7 +112,7 @@ SWEEPS: dict[str, Sweep] = {
                   ("nopipe", "pipeline=false"))),
     "bf16-prologue": Sweep(
         why="silu(gate) * up fused into the BF16 down projection "
-        "(half-prologues, off by default: model v12 rates it 1.3-3x slower): "
+        "(half-prologues, off by default: model v12 rates it 1.03-2.8x slower): "
         "the activation's slab computed by the threads in runs of 16 bytes "
         "into wgmma's swizzle, B by TMA, against the default's two kernels "
         "(0.61-0.99x eager at 312f75f); with the refill after the MMAs' "

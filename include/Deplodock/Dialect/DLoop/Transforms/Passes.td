@@ -49,8 +49,8 @@ def DLoopFuse : Pass<"dloop-fuse", "::mlir::func::FuncOp"> {
            "prologues (false: only where the work does not blow up)">,
     Option<"halfPrologues", "half-prologues", "bool", "false",
            "Also f16 and bf16 prologues (off until measured: the model "
-           "estimates their slab, staged through registers, 1.3-3x slower "
-           "than the TMA pipeline it replaces on wgmma)">
+           "estimates the fused BF16 silu_mul_matmul kernels 1.03-2.8x "
+           "slower than the two they replace)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
