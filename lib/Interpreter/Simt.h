@@ -145,7 +145,6 @@ struct SBlock;
 /// takes its operands from `operands[i]` (slots: the region's arguments,
 /// then each instruction's result) and the element is slot `result`.
 struct ApplyProgram {
-  static constexpr unsigned kMaxOperands = 4;
   unsigned numArgs = 0;
   llvm::SmallVector<Instr, 8> code;
   llvm::SmallVector<llvm::SmallVector<unsigned, 2>, 8> operands;

@@ -139,6 +139,17 @@ LogicalResult Compiler::compileCombine(dtile::CombineOp combine,
   return success();
 }
 
+/// The value of scalar constant `cst`, rounded to its type `type`; a
+/// located error for a shaped one.
+static FailureOr<double> getScalarConstant(arith::ConstantOp cst, Type type) {
+  if (auto fp = dyn_cast<FloatAttr>(cst.getValue()))
+    return roundTo(type, fp.getValueAsDouble());
+  if (auto integer = dyn_cast<IntegerAttr>(cst.getValue()))
+    return roundTo(type, static_cast<double>(integer.getInt()));
+  return cst.emitOpError("is not a scalar constant, which a kernel cannot "
+                         "hold");
+}
+
 /// The apply region of computed `stage` as a straight-line scalar program.
 static FailureOr<std::shared_ptr<const ApplyProgram>>
 compileApply(dtile::StageOp stage) {
@@ -153,23 +164,16 @@ compileApply(dtile::StageOp stage) {
     instr.type = op.getResult(0).getType();
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       instr.code = Opcode::Constant;
-      if (auto fp = dyn_cast<FloatAttr>(cst.getValue()))
-        instr.constant = roundTo(instr.type, fp.getValueAsDouble());
-      else if (auto integer = dyn_cast<IntegerAttr>(cst.getValue()))
-        instr.constant =
-            roundTo(instr.type, static_cast<double>(integer.getInt()));
-      else
-        return cst.emitOpError("is not a scalar constant, which a kernel "
-                               "cannot hold");
+      FailureOr<double> value = getScalarConstant(cst, instr.type);
+      if (failed(value))
+        return failure();
+      instr.constant = *value;
     } else if (std::optional<Opcode> code = scalarOpcode(&op)) {
       instr.code = *code;
       setScalarDetails(&op, instr);
     } else {
       return op.emitOpError("cannot be interpreted in a stage's apply region");
     }
-    if (op.getNumOperands() > ApplyProgram::kMaxOperands)
-      return op.emitOpError("has more operands than the interpreter's apply "
-                            "regions take");
     SmallVector<unsigned, 2> operands;
     for (Value operand : op.getOperands())
       operands.push_back(slots.lookup(operand));
@@ -183,12 +187,12 @@ compileApply(dtile::StageOp stage) {
 
 double ApplyProgram::run(ArrayRef<double> args) const {
   SmallVector<double, 16> values(args);
-  double x[kMaxOperands];
+  SmallVector<double, 4> x;
   for (auto [instr, operands] : llvm::zip(code, this->operands)) {
-    for (auto [i, slot] : llvm::enumerate(operands))
-      x[i] = values[slot];
-    values.push_back(instr.code == Opcode::Constant ? instr.constant
-                                                    : evalScalar(instr, x));
+    x.clear();
+    for (unsigned slot : operands)
+      x.push_back(values[slot]);
+    values.push_back(evalScalar(instr, x.data()));
   }
   return values[result];
 }
@@ -231,15 +235,10 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
       llvm::TypeSwitch<Operation *, LogicalResult>(op)
           .Case([&](arith::ConstantOp cst) -> LogicalResult {
             instr.kind = Kind::Constant;
-            if (auto fp = dyn_cast<FloatAttr>(cst.getValue()))
-              instr.scalar.constant =
-                  roundTo(instr.scalar.type, fp.getValueAsDouble());
-            else if (auto integer = dyn_cast<IntegerAttr>(cst.getValue()))
-              instr.scalar.constant = roundTo(
-                  instr.scalar.type, static_cast<double>(integer.getInt()));
-            else
-              return cst.emitOpError("is not a scalar constant, which a "
-                                     "kernel cannot hold");
+            FailureOr<double> value = getScalarConstant(cst, instr.scalar.type);
+            if (failed(value))
+              return failure();
+            instr.scalar.constant = *value;
             return success();
           })
           // Control flow.

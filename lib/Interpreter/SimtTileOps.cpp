@@ -109,11 +109,11 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
                           << origin[d] + box[d] << ") of dimension " << d
                           << " of size " << source->shape[d] << whichBlock();
 
-  // The element at linear index `from` of the source: a computed stage's
-  // apply region runs on it and its buffers' (the source's shape).
+  // A computed stage's element at linear index `from` of the source: its
+  // apply region on the source's element and its buffers' (of the source's
+  // shape). Unset for a plain copy, which reads the source directly.
   std::function<double(int64_t)> read;
-  bool computed = instr.apply != nullptr;
-  if (computed) {
+  if (instr.apply) {
     SmallVector<View *, 2> inputs;
     unsigned first = 1 + instr.a + (stage.getSlot() ? 1 : 0);
     for (unsigned i = first, e = instr.in.size(); i < e; ++i)
@@ -127,8 +127,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
   }
   std::function<void()> copy;
   if (stage.getTranspose())
-    copy = [source, slab, read, computed, box = SmallVector<int64_t, 4>(box),
-            origin]() {
+    copy = [source, slab, read, box = SmallVector<int64_t, 4>(box), origin]() {
       unsigned rank = box.size();
       ArrayRef<int64_t> shape = slab->shape;
       SmallVector<int64_t, 4> index(rank, 0);
@@ -143,9 +142,9 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
           unsigned boxDim = d + 2 >= rank ? 2 * rank - 3 - d : d;
           to = to * shape[d] + index[boxDim];
         }
-        slab->local[to] = !inside    ? 0.0
-                          : computed ? read(from)
-                                     : source->load(from);
+        slab->local[to] = !inside ? 0.0
+                          : read  ? read(from)
+                                  : source->load(from);
         for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
           if (++index[d] < box[d])
             break;
@@ -154,7 +153,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
       }
     };
   else
-    copy = [source, slab, read, computed, origin = std::move(origin)]() {
+    copy = [source, slab, read, origin = std::move(origin)]() {
       ArrayRef<int64_t> box = slab->shape;
       unsigned rank = box.size();
       int64_t inner = rank ? box[rank - 1] : 1;
@@ -174,8 +173,7 @@ LogicalResult Machine::execStage(const SInstr &instr, const Mask &mask) {
           valid = std::clamp<int64_t>(
               source->shape[rank - 1] - origin[rank - 1], 0, inner);
         for (int64_t k = 0; k < valid; ++k)
-          dst[row * inner + k] =
-              computed ? read(from + k) : source->load(from + k);
+          dst[row * inner + k] = read ? read(from + k) : source->load(from + k);
         std::fill(dst + row * inner + valid, dst + (row + 1) * inner, 0.0);
         for (int d = static_cast<int>(rank) - 2; d >= 0; --d) {
           if (++index[d] < box[d])

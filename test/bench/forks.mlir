@@ -19,6 +19,7 @@
 /// has, or a folder without deplodock-run.
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a 2>&1 | FileCheck %s --check-prefix=BAD-BIN
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin b=%t.other 2>&1 | FileCheck %s --check-prefix=NOLABEL-BIN
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --half-prologues b 2>&1 | FileCheck %s --check-prefix=NOLABEL-HALF
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a=%t.other --variant-bin a=%deplodock_obj_root/bin 2>&1 | FileCheck %s --check-prefix=TWICE-BIN
 // RUN: rm -rf %t.empty2 && mkdir -p %t.empty2
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a=%t.empty2 2>&1 | FileCheck %s --check-prefix=NOTOOLS-BIN
@@ -54,5 +55,6 @@
 // OTHER-JSON-NEXT: "old": "{{.*}}other"
 // BAD-BIN: error: argument --variant-bin: --variant-bin wants LABEL=DIR, not 'a'
 // NOLABEL-BIN: error: --variant-bin names 'b', which no --variant labels
+// NOLABEL-HALF: error: --half-prologues names 'b', which no --variant labels
 // TWICE-BIN: error: two --variant-bin options share a label
 // NOTOOLS-BIN: error: missing tools in {{.*}}empty2: deplodock-run

@@ -20,15 +20,17 @@
 
 namespace deplodock {
 
+/// The help of the pipelines' `half-prologues` option.
+inline constexpr const char *kHalfProloguesHelp =
+    "Fuse f16 and bf16 pointwise producers into the contractions they feed, "
+    "as f32 ones are (computed slabs; off until measured)";
+
 /// Options of lower-to-loop.
 struct LoopPipelineOptions
     : public mlir::PassPipelineOptions<LoopPipelineOptions> {
-  Option<bool> halfPrologues{
-      *this, "half-prologues",
-      llvm::cl::desc("Fuse f16 and bf16 pointwise producers into the "
-                     "contractions they feed, as f32 ones are (computed "
-                     "slabs; off until measured)"),
-      llvm::cl::init(false)};
+  Option<bool> halfPrologues{*this, "half-prologues",
+                             llvm::cl::desc(kHalfProloguesHelp),
+                             llvm::cl::init(false)};
 };
 
 /// Options of the pipelines that reach Tile IR and below.
@@ -65,12 +67,9 @@ struct TilePipelineOptions
       llvm::cl::desc("Precision of FP32 contractions: ieee, or tf32 to "
                      "allow TF32 tensor cores (default: the module's "
                      "dtile.tf32, else ieee)")};
-  Option<bool> halfPrologues{
-      *this, "half-prologues",
-      llvm::cl::desc("Fuse f16 and bf16 pointwise producers into the "
-                     "contractions they feed, as f32 ones are (computed "
-                     "slabs; off until measured)"),
-      llvm::cl::init(false)};
+  Option<bool> halfPrologues{*this, "half-prologues",
+                             llvm::cl::desc(kHalfProloguesHelp),
+                             llvm::cl::init(false)};
   Option<bool> simplest{
       *this, "simplest",
       llvm::cl::desc("The reference lowering: the simplest option at every "

@@ -293,9 +293,14 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
       kernel.erase();
     return false;
   };
-  bool prologue = prologues;
+  auto keep = [&] {
+    for (KernelOp reader : readers)
+      reader.erase();
+    producer.erase();
+    alloc.erase();
+    return true;
+  };
   for (KernelOp reader : readers) {
-    prologue &= isContractionPrologue(producer, buffer, reader, halfPrologues);
     if (!inputsStableUntil(producer, reader))
       return discard();
     OpBuilder b(reader);
@@ -304,6 +309,15 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
     if (failed(fuseProducerInto(producer, buffer, copy)))
       return discard();
   }
+  // A prologue recomputes, but the Tile level stages it once per block: the
+  // work counted here does not apply.
+  if (prologues && llvm::all_of(readers, [&](KernelOp reader) {
+        return isContractionPrologue(producer, buffer, reader, halfPrologues);
+      })) {
+    LLVM_DEBUG(llvm::dbgs() << "fuse " << producer.getSymName()
+                            << " as a contraction prologue\n");
+    return keep();
+  }
   KernelCost before = measureKernel(producer), after;
   for (auto [reader, copy] : llvm::zip(readers, fused)) {
     KernelCost c = measureKernel(reader), f = measureKernel(copy);
@@ -311,15 +325,6 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
     before.reads += c.reads;
     after.work += f.work;
     after.reads += f.reads;
-  }
-  if (prologue) {
-    LLVM_DEBUG(llvm::dbgs() << "fuse " << producer.getSymName()
-                            << " as a contraction prologue\n");
-    for (KernelOp reader : readers)
-      reader.erase();
-    producer.erase();
-    alloc.erase();
-    return true;
   }
   // A reduction waits for a copy that reads it (a broadcast) to move into
   // the copy's consumers first, where it may run once per element it makes.
@@ -347,11 +352,7 @@ bool DLoopFusePass::tryFuse(memref::AllocOp alloc) {
                             << before.work << " -> " << after.work << "\n");
     return discard();
   }
-  for (KernelOp reader : readers)
-    reader.erase();
-  producer.erase();
-  alloc.erase();
-  return true;
+  return keep();
 }
 
 void DLoopFusePass::runOnOperation() {

@@ -27,25 +27,25 @@ SmallVector<int64_t> StageOp::getPadding() {
 }
 
 std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
-  auto source = cast<MemRefType>(getSource().getType());
-  int64_t elementBytes =
-      (source.getElementType().getIntOrFloatBitWidth() + 7) / 8;
   // A computed slab passes through registers: no copy bypasses them.
   if (isComputed())
     return std::nullopt;
   // A transposed slab is written one element at a time (a source row
   // scatters down a slab column): only 4-byte elements fit cp.async.
   if (getTranspose())
-    return elementBytes == 4 ? std::optional<int64_t>(4) : std::nullopt;
+    return cast<MemRefType>(getSource().getType()).getElementTypeBitWidth() ==
+                   32
+               ? std::optional<int64_t>(4)
+               : std::nullopt;
   return getAlignedRunBytes();
 }
 
 std::optional<int64_t> StageOp::getAlignedRunBytes() {
+  if (getTranspose())
+    return std::nullopt;
   auto source = cast<MemRefType>(getSource().getType());
   int64_t elementBytes =
       (source.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-  if (getTranspose())
-    return std::nullopt;
   ArrayRef<int64_t> box = getBox();
   bool scalar = box.empty();
   int64_t innerBox = scalar ? 1 : box.back();

@@ -60,15 +60,6 @@ struct Operand {
   bool kInner = false;
 };
 
-/// The buffers a computed operand's slab reads besides its source.
-SmallVector<Value> inputsOf(const Operand &op) {
-  SmallVector<Value> inputs;
-  if (op.prologue)
-    for (dloop::LoadOp load : ArrayRef(op.prologue->loads).drop_front())
-      inputs.push_back(load.getMemRef());
-  return inputs;
-}
-
 /// A matmul mma.sync can take.
 struct MmaMatmul {
   TileOp tile;
@@ -165,20 +156,14 @@ llvm::Expected<MmaMatmul> matchMmaMatmul(KernelOp kernel, TargetAttr target) {
   // standing for it), extended or not.
   Value xv = skipExtend(mul.getLhs()), yv = skipExtend(mul.getRhs());
   std::optional<Prologue> xp, yp;
-  size_t ops = 2 + (xv != mul.getLhs()) + (yv != mul.getRhs());
-  auto readOf = [&](Value v, std::optional<Prologue> &p) -> dloop::LoadOp {
-    if (auto load = v.getDefiningOp<dloop::LoadOp>()) {
-      ops += 1;
-      return load;
-    }
-    p = v.getDefiningOp() ? matchPrologue(v.getDefiningOp(), kernel)
-                          : std::nullopt;
-    if (!p)
-      return nullptr;
-    ops += p->ops.size() + p->loads.size();
-    return p->loads.front();
+  dloop::LoadOp x = readFactor(xv, kernel, xp), y = readFactor(yv, kernel, yp);
+  // The body: the sum, the product, the extensions, and each factor's load
+  // or prologue.
+  auto size = [](const std::optional<Prologue> &p) {
+    return p ? p->ops.size() + p->loads.size() : 1;
   };
-  dloop::LoadOp x = readOf(xv, xp), y = readOf(yv, yp);
+  size_t ops =
+      2 + (xv != mul.getLhs()) + (yv != mul.getRhs()) + size(xp) + size(yp);
   if (!x || !y || loop.getBody()->getOperations().size() != ops + 1)
     return refuse("the matmul loop computes more than a product of two loads "
                   "(or of their prologues)");
@@ -473,7 +458,8 @@ Value MmaBuilder::stage(Operand op, Role other, int64_t box, Value ko) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto stage = StageOp::create(
       b, loc, MemRefType::get(shape, mm.element, AffineMap(), workgroup),
-      op.load.getMemRef(), operands, /*slot=*/Value(), inputsOf(op),
+      op.load.getMemRef(), operands, /*slot=*/Value(),
+      op.prologue ? op.prologue->getApplyInputs() : SmallVector<Value>(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(shape), padding,
       /*buffers=*/1, Transport::sync,

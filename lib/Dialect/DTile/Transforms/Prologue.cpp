@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -85,19 +86,36 @@ std::optional<Prologue> dtile::matchPrologue(Operation *root, KernelOp kernel) {
   return p;
 }
 
+SmallVector<Value> Prologue::getApplyInputs() const {
+  SmallVector<Value> inputs;
+  for (dloop::LoadOp load : ArrayRef(loads).drop_front())
+    inputs.push_back(load.getMemRef());
+  return inputs;
+}
+
 bool dtile::sameComputation(Value a, Value b) {
   Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y)
+    return a == b;
   auto lx = dyn_cast<dloop::LoadOp>(x), ly = dyn_cast<dloop::LoadOp>(y);
   if (lx || ly)
     return lx && ly && lx.getMemRef() == ly.getMemRef();
-  if (x->getName() != y->getName() || x->getAttrs() != y->getAttrs() ||
-      x->getResultTypes() != y->getResultTypes() ||
-      x->getNumOperands() != y->getNumOperands())
-    return false;
-  return llvm::all_of(
-      llvm::zip(x->getOperands(), y->getOperands()), [](auto pair) {
-        return sameComputation(std::get<0>(pair), std::get<1>(pair));
-      });
+  // The ops alike (name, attributes, properties, types), their operands
+  // computed alike in turn.
+  return OperationEquivalence::isEquivalentTo(
+      x, y, [](Value u, Value v) { return success(sameComputation(u, v)); },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+dloop::LoadOp dtile::readFactor(Value factor, KernelOp kernel,
+                                std::optional<Prologue> &prologue) {
+  if (auto ext = factor.getDefiningOp<arith::ExtFOp>())
+    factor = ext.getIn();
+  if (auto load = factor.getDefiningOp<dloop::LoadOp>())
+    return load;
+  if (Operation *def = factor.getDefiningOp())
+    prologue = matchPrologue(def, kernel);
+  return prologue ? prologue->loads.front() : nullptr;
 }
 
 void dtile::buildApplyRegion(StageOp stage, const Prologue &p) {

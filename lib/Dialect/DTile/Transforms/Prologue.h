@@ -1,5 +1,4 @@
-//===- Prologue.h - Pointwise computations of contraction operands -*- C++
-//-*-===//
+//===- Prologue.h - Computed contraction operands ---------------*- C++ -*-===//
 //
 // A prologue is what a Loop kernel computes from its inputs before a
 // contraction reads it (silu(gate) * up feeding the down projection, after
@@ -26,6 +25,10 @@ struct Prologue {
   mlir::Operation *root = nullptr;
   llvm::SmallVector<mlir::Operation *> ops;
   llvm::SmallVector<dloop::LoadOp> loads;
+
+  /// The buffers its computed stage reads besides its source (the first
+  /// load's): the stage's `apply` buffers.
+  llvm::SmallVector<mlir::Value> getApplyInputs() const;
 };
 
 /// The prologue `root` computes, if it is one: arith/math ops of one block
@@ -36,6 +39,12 @@ std::optional<Prologue> matchPrologue(mlir::Operation *root, KernelOp kernel);
 /// Whether `a` and `b` compute the same from the same buffers (loads
 /// compared by buffer: the index is the prologue's).
 bool sameComputation(mlir::Value a, mlir::Value b);
+
+/// The load a matmul factor reads (past an extf), or the first load of the
+/// prologue that computes it, which `prologue` then holds; null for
+/// anything else.
+dloop::LoadOp readFactor(mlir::Value factor, KernelOp kernel,
+                         std::optional<Prologue> &prologue);
 
 /// Gives computed `stage` the apply region of prologue `p`: its ops, the
 /// loads' values as the block's arguments (source first) and the constants

@@ -35,14 +35,16 @@ struct Access {
 };
 
 /// The staging plan of one input in one chunk loop. A computed slab (a
-/// prologue's) also reads `inputs` at the same index; its accesses are the
-/// source's loads of the prologues in `prologues`, in the same order.
+/// prologue's) holds what its `prologues` compute (of one kind, also
+/// reading their apply inputs); its accesses are their source loads, in the
+/// same order.
 struct Slab {
   Value buffer;
+  /// The slab's element: the buffer's, or what the prologues yield.
+  Type element;
   SmallVector<Access> accesses;
   SmallVector<int64_t> box;
   int64_t bytes = 0;
-  SmallVector<Value> inputs;
   SmallVector<Prologue, 1> prologues;
 };
 
@@ -181,8 +183,8 @@ SmallVector<dloop::ForOp> getChunkLoops(TileOp tile) {
 /// Completes the plan of `slab` from the reads `loads` of its buffer (the
 /// source's loads of its prologues for a computed slab): false when they do
 /// not split, share no origin, or no threads share them.
-bool planSlab(Slab &slab, ArrayRef<dloop::LoadOp> loads, Type element,
-              dloop::ForOp chunk, TileOp tile) {
+bool planSlab(Slab &slab, ArrayRef<dloop::LoadOp> loads, dloop::ForOp chunk,
+              TileOp tile) {
   for (dloop::LoadOp load : loads) {
     std::optional<Access> access = splitAccess(load, chunk, tile);
     if (!access)
@@ -230,7 +232,8 @@ bool planSlab(Slab &slab, ArrayRef<dloop::LoadOp> loads, Type element,
     });
   if (!shared)
     return false;
-  slab.bytes = product(slab.box) * ((element.getIntOrFloatBitWidth() + 7) / 8);
+  slab.bytes =
+      product(slab.box) * ((slab.element.getIntOrFloatBitWidth() + 7) / 8);
   return true;
 }
 
@@ -257,17 +260,15 @@ SmallVector<Slab, 2> planSlabs(KernelOp kernel, dloop::ForOp chunk) {
       continue;
     Slab slab;
     slab.buffer = group.front().loads.front().getMemRef();
-    for (dloop::LoadOp load : ArrayRef(group.front().loads).drop_front())
-      slab.inputs.push_back(load.getMemRef());
+    slab.element = group.front().root->getResult(0).getType();
     SmallVector<dloop::LoadOp> loads;
     for (Prologue &p : group)
       loads.push_back(p.loads.front());
-    if (!planSlab(slab, loads, group.front().root->getResult(0).getType(),
-                  chunk, tile))
+    if (!planSlab(slab, loads, chunk, tile))
       continue;
     slab.prologues = group;
-    computed.insert(slab.buffer);
-    computed.insert(slab.inputs.begin(), slab.inputs.end());
+    for (dloop::LoadOp load : group.front().loads)
+      computed.insert(load.getMemRef());
     computedSlabs[slab.buffer] = std::move(slab);
   }
   // In the order of first reads, a computed slab at its source's place.
@@ -277,10 +278,10 @@ SmallVector<Slab, 2> planSlabs(KernelOp kernel, dloop::ForOp chunk) {
       slabs.push_back(std::move(computedSlabs[buffer]));
     if (computed.contains(buffer))
       continue;
-    Slab slab{buffer, {}, {}, 0, {}, {}};
-    if (planSlab(slab, loads,
-                 cast<MemRefType>(buffer.getType()).getElementType(), chunk,
-                 tile))
+    Slab slab;
+    slab.buffer = buffer;
+    slab.element = cast<MemRefType>(buffer.getType()).getElementType();
+    if (planSlab(slab, loads, chunk, tile))
       slabs.push_back(std::move(slab));
   }
   return slabs;
@@ -389,14 +390,12 @@ protected:
         for (AffineExpr e : first.origin)
           origin.push_back(e.replaceDims(dims));
         auto type = cast<MemRefType>(slab.buffer.getType());
-        Type element =
-            slab.prologues.empty()
-                ? type.getElementType()
-                : slab.prologues.front().root->getResult(0).getType();
         auto stage = StageOp::create(
             b, chunk.getLoc(),
-            MemRefType::get(slab.box, element, AffineMap(), workgroup),
-            slab.buffer, operands, /*slot=*/Value(), slab.inputs,
+            MemRefType::get(slab.box, slab.element, AffineMap(), workgroup),
+            slab.buffer, operands, /*slot=*/Value(),
+            slab.prologues.empty() ? SmallVector<Value>()
+                                   : slab.prologues.front().getApplyInputs(),
             AffineMap::get(operands.size(), 0, origin, ctx),
             b.getDenseI64ArrayAttr(slab.box), /*pad=*/DenseI64ArrayAttr(),
             /*buffers=*/1, Transport::sync, /*swizzle=*/0);

@@ -93,13 +93,6 @@ llvm::Error refuse(const Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
 }
 
-/// The load `value` reads, past an optional extf.
-dloop::LoadOp loadOf(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    value = ext.getIn();
-  return value.getDefiningOp<dloop::LoadOp>();
-}
-
 /// The indices of `load`, if each is a constant, a coordinate of `tile` or
 /// `iv`.
 std::optional<SmallVector<Index>> readIndices(dloop::LoadOp load, TileOp tile,
@@ -174,21 +167,11 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
                   : add                                        ? add.getLhs()
                                                                : Value();
   auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  // Each factor a load or a half-precision prologue (its first load
-  // standing for it), extended or not.
+  // Each factor a load or a prologue (its first load standing for it),
+  // extended or not.
   std::optional<Prologue> xp, yp;
-  auto readOf = [&](Value v, std::optional<Prologue> &p) -> dloop::LoadOp {
-    if (dloop::LoadOp load = loadOf(v))
-      return load;
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-      v = ext.getIn();
-    if (Operation *root = v.getDefiningOp();
-        root && isa<Float16Type, BFloat16Type>(v.getType()))
-      p = matchPrologue(root, kernel);
-    return p ? p->loads.front() : nullptr;
-  };
-  dloop::LoadOp x = mul ? readOf(mul.getLhs(), xp) : nullptr;
-  dloop::LoadOp y = mul ? readOf(mul.getRhs(), yp) : nullptr;
+  dloop::LoadOp x = mul ? readFactor(mul.getLhs(), kernel, xp) : nullptr;
+  dloop::LoadOp y = mul ? readFactor(mul.getRhs(), kernel, yp) : nullptr;
   auto inPrologue = [&](Operation &op) {
     for (const std::optional<Prologue> &p : {xp, yp})
       if (p && (llvm::is_contained(p->ops, &op) ||
@@ -206,6 +189,9 @@ llvm::Expected<WgmmaMatmul> matchWgmmaMatmul(KernelOp kernel,
                   "two loads (or of their prologues)");
   Type element = xp ? xp->root->getResult(0).getType() : x.getType();
   Type elementY = yp ? yp->root->getResult(0).getType() : y.getType();
+  if ((xp && !isa<Float16Type, BFloat16Type>(element)) ||
+      (yp && !isa<Float16Type, BFloat16Type>(elementY)))
+    return refuse("a factor computed by a prologue is not f16 or bf16");
   bool f8 = dkernel::isWgmmaF8(element);
   if (!(isa<Float16Type, BFloat16Type>(element) && elementY == element) &&
       !(f8 && dkernel::isWgmmaF8(elementY)))
@@ -334,13 +320,10 @@ StageOp WgmmaBuilder::stage(const Operand &op, unsigned axis, int64_t rows,
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   // A computed slab is written by the threads, through the same swizzle.
-  SmallVector<Value> inputs;
-  if (op.prologue)
-    for (dloop::LoadOp load : ArrayRef(op.prologue->loads).drop_front())
-      inputs.push_back(load.getMemRef());
   auto slab = StageOp::create(
       b, loc, MemRefType::get(box, op.element, AffineMap(), workgroup),
-      op.source, operands, /*slot=*/Value(), inputs,
+      op.source, operands, /*slot=*/Value(),
+      op.prologue ? op.prologue->getApplyInputs() : SmallVector<Value>(),
       AffineMap::get(operands.size(), 0, origin, ctx),
       b.getDenseI64ArrayAttr(box), /*pad=*/DenseI64ArrayAttr(),
       /*buffers=*/1, op.prologue ? Transport::sync : Transport::tma, swizzle);
