@@ -328,6 +328,10 @@ class GpuRunner:
                        "memory_bytes": props.total_memory},
             "torch": torch.__version__, "cuda": torch.version.cuda,
             "python": platform.python_version(), "host": platform.node(),
+            # Whether our kernels may start while the one before finishes
+            # (the runtime's programmatic dependent launch, docs/Runtime.md).
+            "dependent_launch":
+                os.environ.get("DEPLODOCK_DEPENDENT_LAUNCH") != "0",
         }
         try:
             import triton

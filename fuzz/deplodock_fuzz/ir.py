@@ -27,7 +27,8 @@ LEVELS = (
     ("kernel-simplest", ["--lower-to-kernel=simplest"]),
 )
 # From Loop IR to Kernel IR, as lower-to-kernel does after lower-to-loop.
-LOOP_TO_KERNEL = "dtile-lower,canonicalize,cse,convert-dtile-to-dkernel"
+LOOP_TO_KERNEL = ("dtile-lower,canonicalize,cse,convert-dtile-to-dkernel,"
+                  "dkernel-dependent-launch")
 BENCH_BUDGET = ["--warmup-ms=0.1", "--max-time-ms=1", "--min-samples=1"]
 
 

@@ -424,6 +424,12 @@ LogicalResult Compiler::compileOp(Operation *op, SInstr &instr) {
             instr.kind = Kind::WarpSync;
             return success();
           })
+          .Case<dkernel::WaitPriorGridsOp, dkernel::LaunchDependentsOp>(
+              [&](Operation *) {
+                // Kernels run one after the other: nothing to wait for.
+                instr.kind = Kind::Nop;
+                return success();
+              })
           .Case([&](gpu::ShuffleOp shuffle) {
             instr.kind = Kind::Shuffle;
             instr.a = static_cast<int64_t>(shuffle.getMode());

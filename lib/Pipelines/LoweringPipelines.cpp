@@ -66,4 +66,5 @@ void deplodock::buildTileToKernelPasses(OpPassManager &pm, StringRef target) {
   pm.addPass(createConvertDTileToDKernel(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createDKernelDependentLaunch());
 }

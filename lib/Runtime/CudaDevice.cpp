@@ -17,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <list>
 #include <thread>
 
@@ -407,6 +408,40 @@ std::unique_ptr<Unit> CudaDevice::makeUnit(std::vector<Step> steps) {
   return unit;
 }
 
+/// Whether kernels that wait for the grids before them are launched as
+/// their programmatic dependents: yes unless $DEPLODOCK_DEPENDENT_LAUNCH is
+/// 0 (to measure what the overlap gains).
+static bool dependentLaunchAllowed() {
+  static const bool allowed = [] {
+    const char *value = std::getenv("DEPLODOCK_DEPENDENT_LAUNCH");
+    return !value || llvm::StringRef(value) != "0";
+  }();
+  return allowed;
+}
+
+/// Launches `step` on `stream` as a programmatic dependent of the launch
+/// before it: its blocks may start while that grid finishes, and wait for
+/// it (dkernel.wait_prior_grids) before touching memory.
+static CUresult launchDependent(const CudaDriver &driver, const Step &step,
+                                CUstream stream, void **params) {
+  cuda::CUlaunchAttribute attribute = {};
+  attribute.id = cuda::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  cuda::CUlaunchConfig config = {};
+  config.gridDimX = step.grid[0];
+  config.gridDimY = step.grid[1];
+  config.gridDimZ = step.grid[2];
+  config.blockDimX = step.block[0];
+  config.blockDimY = step.block[1];
+  config.blockDimZ = step.block[2];
+  config.sharedMemBytes = step.smemBytes;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return driver.cuLaunchKernelEx(
+      &config, static_cast<CUfunction>(step.kernel.handle), params, nullptr);
+}
+
 llvm::Error CudaDevice::enqueue(const Unit &unit, std::optional<CUstream> on) {
   CUstream stream = on.value_or(this->stream);
   for (const Step &step : unit.steps) {
@@ -418,13 +453,21 @@ llvm::Error CudaDevice::enqueue(const Unit &unit, std::optional<CUstream> on) {
     llvm::SmallVector<void *, 8> params;
     for (const ParamValue &param : step.params)
       params.push_back(const_cast<CUtensorMap *>(&param.bytes));
-    if (llvm::Error error = fail(
-            driver.cuLaunchKernel(
-                static_cast<CUfunction>(step.kernel.handle), step.grid[0],
-                step.grid[1], step.grid[2], step.block[0], step.block[1],
-                step.block[2], step.smemBytes, stream, params.data(), nullptr),
-            "launching '" + step.kernel.info.name + "'",
-            BenchStatus::LaunchFail))
+    // A memset before the launch is not a grid it could overlap; GPUs
+    // before sm_90 have no programmatic dependent launch (and the emitted
+    // wait is compiled out there).
+    bool early = step.early && step.zero.empty() && info.ccMajor >= 9 &&
+                 driver.cuLaunchKernelEx && dependentLaunchAllowed();
+    CUresult result = early
+                          ? launchDependent(driver, step, stream, params.data())
+                          : driver.cuLaunchKernel(
+                                static_cast<CUfunction>(step.kernel.handle),
+                                step.grid[0], step.grid[1], step.grid[2],
+                                step.block[0], step.block[1], step.block[2],
+                                step.smemBytes, stream, params.data(), nullptr);
+    if (llvm::Error error =
+            fail(result, "launching '" + step.kernel.info.name + "'",
+                 BenchStatus::LaunchFail))
       return error;
   }
   return llvm::Error::success();

@@ -89,6 +89,7 @@ static llvm::Expected<CudaDriver> loadDriver() {
   need("cuGraphExecDestroy", driver.cuGraphExecDestroy);
   need("cuGraphDestroy", driver.cuGraphDestroy);
   lookup(library, "cuTensorMapEncodeTiled", driver.cuTensorMapEncodeTiled);
+  lookup(library, "cuLaunchKernelEx", driver.cuLaunchKernelEx);
   if (missing)
     return llvm::createStringError(
         "CUDA driver too old: %s has no %s (CUDA 12 or later is needed)",

@@ -47,7 +47,8 @@ static Value launchToJSON(const LaunchSpec &launch) {
                 {"smem", launch.smemBytes},
                 {"params", std::move(params)},
                 {"zero", toArray<unsigned>(launch.zero)},
-                {"writes", toArray<unsigned>(launch.writes)}};
+                {"writes", toArray<unsigned>(launch.writes)},
+                {"early", launch.early}};
 }
 
 static bool readParam(const Value &value, LaunchParam &out, Path path) {
@@ -86,7 +87,8 @@ static bool readLaunch(const Value &value, LaunchSpec &out, Path path) {
           readPlainArray(object->get("zero"), out.zero, path.field("zero"))) &&
          (!object->get("writes") ||
           readPlainArray(object->get("writes"), out.writes,
-                         path.field("writes")));
+                         path.field("writes"))) &&
+         optField(*object, "early", out.early, path);
 }
 
 static Array launchesToJSON(llvm::ArrayRef<LaunchSpec> launches) {

@@ -50,6 +50,7 @@ llvm::Expected<std::vector<Step>> deplodock::runtime::makeSteps(
     step.grid = launch.grid;
     step.block = launch.block;
     step.smemBytes = launch.smemBytes;
+    step.early = launch.early;
     for (const LaunchParam &param : launch.params) {
       ParamValue value;
       if (param.tma) {

@@ -15,9 +15,9 @@
 
 // DEFAULT: module {
 // DEFAULT: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = false, pipeline = true, reg_double = true, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32, vector_reads = true>
-// SM90: module attributes {dkernel.target = #dkernel.target<"sm_90", {{.*}}features = [clusters, cp_async, mma_sync, tma]>}
+// SM90: module attributes {dkernel.target = #dkernel.target<"sm_90", {{.*}}features = [clusters, cp_async, dependent_launch, mma_sync, tma]>}
 // SM90: knobs<BK = 32, BM = 32, BN = 128, FM = 4, FN = 4, async_copy = true, double_buffer = true, permute = false, pipeline = true, reg_double = true, split_k = 8, stage = [0, 1], transpose_a = false, unroll = 32, vector_reads = true>
-// SM90A: module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, {{.*}}features = [clusters, cp_async, mma_sync, tma, wgmma]>}
+// SM90A: module attributes {dkernel.target = #dkernel.target<"sm_90a", capability = 90, {{.*}}features = [clusters, cp_async, dependent_launch, mma_sync, tma, wgmma]>}
 // SM80: module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm_count = 108, smem_per_block = 166912, {{.*}}features = [cp_async, mma_sync]>}
 // KERNEL80: dkernel.target = #dkernel.target<"sm_80"
 // KERNEL80: dkernel.func @matmul_0_reduce

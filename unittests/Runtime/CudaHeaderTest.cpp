@@ -13,6 +13,8 @@
 
 #include <cuda.h>
 
+#include <cstddef>
+
 #include "gtest/gtest.h"
 
 namespace c = deplodock::runtime::cuda;
@@ -51,6 +53,7 @@ CHECK_SAME(CU_TENSOR_MAP_SWIZZLE_64B)
 CHECK_SAME(CU_TENSOR_MAP_SWIZZLE_128B)
 CHECK_SAME(CU_TENSOR_MAP_L2_PROMOTION_L2_128B)
 CHECK_SAME(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+CHECK_SAME(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
 #undef CHECK_SAME
 
 static_assert(sizeof(c::CUtensorMap) == sizeof(::CUtensorMap));
@@ -58,6 +61,24 @@ static_assert(alignof(c::CUtensorMap) == alignof(::CUtensorMap));
 static_assert(sizeof(c::CUuuid) == sizeof(::CUuuid));
 static_assert(sizeof(c::CUdeviceptr) == sizeof(::CUdeviceptr));
 static_assert(sizeof(c::CUresult) == sizeof(::CUresult));
+// cuLaunchKernelEx's configuration, field by field.
+static_assert(sizeof(c::CUlaunchAttribute) == sizeof(::CUlaunchAttribute));
+static_assert(alignof(c::CUlaunchAttribute) == alignof(::CUlaunchAttribute));
+static_assert(offsetof(c::CUlaunchAttribute, value) ==
+              offsetof(::CUlaunchAttribute, value));
+static_assert(offsetof(c::CUlaunchAttribute,
+                       value.programmaticStreamSerializationAllowed) ==
+              offsetof(::CUlaunchAttribute,
+                       value.programmaticStreamSerializationAllowed));
+static_assert(sizeof(c::CUlaunchConfig) == sizeof(::CUlaunchConfig));
+static_assert(offsetof(c::CUlaunchConfig, sharedMemBytes) ==
+              offsetof(::CUlaunchConfig, sharedMemBytes));
+static_assert(offsetof(c::CUlaunchConfig, hStream) ==
+              offsetof(::CUlaunchConfig, hStream));
+static_assert(offsetof(c::CUlaunchConfig, attrs) ==
+              offsetof(::CUlaunchConfig, attrs));
+static_assert(offsetof(c::CUlaunchConfig, numAttrs) ==
+              offsetof(::CUlaunchConfig, numAttrs));
 // The handle types are the same types.
 static_assert(std::is_same_v<c::CUcontext, ::CUcontext>);
 static_assert(std::is_same_v<c::CUfunction, ::CUfunction>);
@@ -86,6 +107,7 @@ TEST(CudaHeader, VersionedEntryPoints) {
   EXPECT_STREQ(NAME_OF(cuStreamBeginCapture), "cuStreamBeginCapture_v2");
   EXPECT_STREQ(NAME_OF(cuGraphInstantiate), "cuGraphInstantiateWithFlags");
   EXPECT_STREQ(NAME_OF(cuLaunchKernel), "cuLaunchKernel");
+  EXPECT_STREQ(NAME_OF(cuLaunchKernelEx), "cuLaunchKernelEx");
 #if CUDA_VERSION >= 12080
   EXPECT_STREQ(NAME_OF(cuEventElapsedTime), "cuEventElapsedTime_v2");
 #endif

@@ -33,6 +33,7 @@ dkernel.func @split_k(%a: memref<4x8xf32>, %c: memref<4xf32>) outputs [1] zero_i
   dkernel.return
 }
 dkernel.func @tma(%x: memref<64x32xf16>, %desc: !dkernel.tma_descriptor<16x32xf16, swizzle = 64>, %y: memref<4xf32>, %i: memref<2xi8>) outputs [2] grid [4, 1, 1] block [32, 1, 1] smem 1024 {
+  dkernel.wait_prior_grids
   dkernel.tma_descriptor %desc describes %x : !dkernel.tma_descriptor<16x32xf16, swizzle = 64>, memref<64x32xf16>
   dkernel.return
 }
@@ -96,6 +97,7 @@ TEST_F(KernelProgramTest, HostFunction) {
   EXPECT_EQ(splitK.params[1].buffer, 3u);
   EXPECT_EQ(splitK.zero, (llvm::SmallVector<unsigned, 2>{3}));
   EXPECT_EQ(splitK.writes, (llvm::SmallVector<unsigned, 2>{3}));
+  EXPECT_FALSE(splitK.early);
 
   // The descriptor sits at its IR position and describes buffer 1 (%x).
   const LaunchSpec &tma = program->launches[1];
@@ -109,6 +111,8 @@ TEST_F(KernelProgramTest, HostFunction) {
   EXPECT_EQ(tma.params[2].buffer, 4u);
   EXPECT_EQ(tma.params[3].buffer, 2u);
   EXPECT_TRUE(tma.zero.empty());
+  // It waits for the grids before it first: it may launch early.
+  EXPECT_TRUE(tma.early);
 
   // Index elements are as wide as the emitter prints them.
   EXPECT_EQ(getDType(IndexType::get(&context)), DType::I32);

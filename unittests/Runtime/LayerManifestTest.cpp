@@ -53,6 +53,7 @@ LayerManifest sampleManifest() {
   second.params = {
       {0, TmaSpec{0, {16, 32}, 64}}, {3, std::nullopt}, {4, std::nullopt}};
   second.writes = {3, 4};
+  second.early = true;
   manifest.launches = {first, second};
   manifest.results = {4, 2};
   return manifest;
@@ -117,6 +118,8 @@ TEST(LayerManifest, RoundTrip) {
   EXPECT_EQ(tma.params[0].tma->swizzle, 64u);
   EXPECT_EQ(tma.params[2].buffer, 4u);
   EXPECT_EQ(decoded->launches[0].zero, (llvm::SmallVector<unsigned, 2>{2}));
+  EXPECT_FALSE(decoded->launches[0].early);
+  EXPECT_TRUE(tma.early);
   EXPECT_TRUE(decoded->compileOptions.empty());
   EXPECT_EQ(text(original).find("compile_options"), std::string::npos);
   // Encoding is deterministic: the same manifest, the same bytes.

@@ -196,6 +196,7 @@ TEST(Protocol, SeveralLaunchesAndAWorkspaceRoundTrip) {
   sum.block = {256, 1, 1};
   sum.params = {{3, std::nullopt}, {2, std::nullopt}};
   sum.writes = {2};
+  sum.early = true;
   request.launches = {partial, sum};
   ASSERT_FALSE(bool(validateRequest(request)));
   llvm::Expected<BenchRequest> back =
@@ -214,6 +215,7 @@ TEST(Protocol, SeveralLaunchesAndAWorkspaceRoundTrip) {
       EXPECT_EQ(g.buffer, w.buffer);
     EXPECT_EQ(got.zero, want.zero);
     EXPECT_EQ(got.writes, want.writes);
+    EXPECT_EQ(got.early, want.early);
   }
   // Both launches are checked: a second one naming a missing buffer is the
   // request's error, with its index.

@@ -141,4 +141,25 @@ def ConvertDTileToDKernel
   ];
 }
 
+def DKernelDependentLaunch
+    : Pass<"dkernel-dependent-launch", "::mlir::ModuleOp"> {
+  let summary = "Let each kernel start while the kernel before it finishes";
+  let description = [{
+    On a target with `dependent_launch` (sm_90 and newer), every
+    `dkernel.func` gets `dkernel.wait_prior_grids` as its first op and
+    `dkernel.launch_dependents` right after it; elsewhere the module is left
+    as it is. A kernel that waits so before it touches memory may be
+    launched as a programmatic dependent of the kernel before it on the
+    stream, which the runtime then does: its launch and block scheduling
+    overlap the previous kernel's last blocks, instead of a gap of a few
+    microseconds between two kernels of a layer (a split-K matmul and its
+    sum kernel, a norm and the projection after it). What it reads is
+    unchanged: the wait returns once the previous grid has completed and
+    its writes are visible. The signal after the wait lets the next kernel
+    start only once this one runs, so at most one grid waits at a time.
+    Idempotent: a kernel that already waits is left alone.
+  }];
+  let dependentDialects = ["::deplodock::dkernel::DKernelDialect"];
+}
+
 #endif // DEPLODOCK_CONVERSION_PASSES

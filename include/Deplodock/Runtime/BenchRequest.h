@@ -92,6 +92,10 @@ struct LaunchSpec {
   /// Buffers the kernel writes. A real GPU does not need them; the fake
   /// device writes its results there.
   llvm::SmallVector<unsigned, 2> writes;
+  /// The kernel waits for the grids before it before touching memory
+  /// (dkernel.wait_prior_grids), so it may be launched as a programmatic
+  /// dependent of the launch before it.
+  bool early = false;
 };
 
 /// When an output element passes: |got - want| <= atol + rtol * |want| +

@@ -99,6 +99,30 @@ constexpr int CU_TENSOR_MAP_SWIZZLE_128B = 3;
 constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2;
 constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
 
+// Launch attributes.
+constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+
+/// cuda.h's CUlaunchAttribute: an id padded to 8 bytes, then a 64-byte
+/// union of which we set only the programmatic-serialisation flag.
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union alignas(8) {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+
+/// cuda.h's CUlaunchConfig.
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
 } // namespace deplodock::runtime::cuda
 
 namespace deplodock::runtime {
@@ -171,6 +195,10 @@ struct CudaDriver {
                             cuda::CUstream stream) = nullptr;
   CUresult (*cuGraphExecDestroy)(cuda::CUgraphExec exec) = nullptr;
   CUresult (*cuGraphDestroy)(cuda::CUgraph graph) = nullptr;
+  /// Optional: CUDA 12.0 and later. Without it every launch is a plain one.
+  CUresult (*cuLaunchKernelEx)(const cuda::CUlaunchConfig *config,
+                               cuda::CUfunction function, void **params,
+                               void **extra) = nullptr;
   /// Optional: CUDA 12.0 and later.
   CUresult (*cuTensorMapEncodeTiled)(
       cuda::CUtensorMap *map, int dataType, unsigned rank, void *address,

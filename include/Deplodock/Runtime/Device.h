@@ -79,6 +79,9 @@ struct Step {
     DType dtype = DType::F32;
   };
   std::vector<Write> writes;
+  /// Launch as a programmatic dependent of the launch before (the kernel
+  /// waits for it before touching memory).
+  bool early = false;
 };
 
 /// A unit of launches, run or timed as a whole; the device may attach a

@@ -114,6 +114,7 @@ static LaunchSpec makeLaunch(dkernel::FuncOp kernel,
     launch.block[d] = kernel.getBlock()[d];
   }
   launch.smemBytes = kernel.getSmem();
+  launch.early = kernel.waitsForPriorGrids();
   // Parameter index -> the buffer it is, for buffer parameters.
   llvm::DenseMap<unsigned, unsigned> bufferOf;
   unsigned next = 0;

@@ -110,6 +110,8 @@ private:
   LogicalResult printOperation(dkernel::MbarrierArriveExpectTxOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveOp op);
   LogicalResult printOperation(dkernel::WarpSyncOp op);
+  LogicalResult printOperation(dkernel::WaitPriorGridsOp op);
+  LogicalResult printOperation(dkernel::LaunchDependentsOp op);
   LogicalResult printOperation(dkernel::MbarrierWaitOp op);
   LogicalResult printOperation(dkernel::MbarrierArriveClusterOp op);
   LogicalResult printOperation(dkernel::FenceMbarrierInitOp op);

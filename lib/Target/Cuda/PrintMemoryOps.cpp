@@ -262,6 +262,24 @@ LogicalResult CudaEmitter::printOperation(dkernel::WarpSyncOp) {
   return success();
 }
 
+// griddepcontrol is sm_90 PTX. Compiled for an older GPU, where no grid is
+// launched early (the runtime launches early only on sm_90 and newer), the
+// source still builds: the instructions are left out.
+LogicalResult CudaEmitter::printOperation(dkernel::WaitPriorGridsOp) {
+  os << "#if __CUDA_ARCH__ >= 900\n"
+     << "asm volatile(\"griddepcontrol.wait;\\n\" ::: \"memory\");\n"
+     << "#endif\n";
+  return success();
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::LaunchDependentsOp) {
+  os << "#if __CUDA_ARCH__ >= 900\n"
+     << "asm volatile(\"griddepcontrol.launch_dependents;\\n\" ::: "
+        "\"memory\");\n"
+     << "#endif\n";
+  return success();
+}
+
 LogicalResult CudaEmitter::printOperation(dkernel::MbarrierArriveClusterOp op) {
   // mapa turns the local shared address into the same offset in the block
   // of the given rank. The arrival has the default (CTA-scope) release, as

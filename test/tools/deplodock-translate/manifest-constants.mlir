@@ -6,7 +6,7 @@
 // CONST:      {"binding": 0, "bytes": 16, "dtype": "f32", "name": "arg0", "role": "input", "shape": [4]}
 // CONST-NEXT: {"bytes": 16, "data": "AACAPwAAAMAAAAA/AABAQA==", "dtype": "f32", "name": "table", "role": "constant", "shape": [4]}
 // CONST-NEXT: {"binding": 1, "bytes": 16, "dtype": "f32", "name": "alloc0", "role": "output", "shape": [4]}
-// CONST-NEXT: {"block": [4, 1, 1], "grid": [1, 1, 1], "kernel": "scale", "params": [{"buffer": 0}, {"buffer": 1}, {"buffer": 2}], "smem": 0, "writes": [2], "zero": []}
+// CONST-NEXT: {"block": [4, 1, 1], "early": false, "grid": [1, 1, 1], "kernel": "scale", "params": [{"buffer": 0}, {"buffer": 1}, {"buffer": 2}], "smem": 0, "writes": [2], "zero": []}
 
 memref.global "private" constant @table : memref<4xf32> = dense<[1.0, -2.0, 0.5, 3.0]>
 dkernel.func @scale(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>) outputs [2] grid [1, 1, 1] block [4, 1, 1] smem 0 {

@@ -31,9 +31,9 @@
 // CHECK-NEXT: {"binding": 4, "bytes": 16, "dtype": "f32", "name": "alloc0", "role": "output", "shape": [4]}
 // CHECK-NEXT: {"binding": 3, "bytes": 16, "dtype": "f32", "name": "alloc1", "role": "output", "shape": [4]}
 // CHECK-NEXT: {"bytes": 32, "dtype": "f32", "name": "alloc2", "role": "workspace", "shape": [8]}
-// CHECK-NEXT: {"block": [4, 1, 1], "grid": [1, 1, 2], "kernel": "split_k", "params": [{"buffer": 0}, {"buffer": 3}], "smem": 0, "writes": [3], "zero": [3]}
-// CHECK-NEXT: {"block": [32, 1, 1], "grid": [4, 1, 1], "kernel": "tma", "params": [{"buffer": 1}, {"tma": {"box": [16, 32], "buffer": 1, "swizzle": 64}}, {"buffer": 4}, {"buffer": 2}], "smem": 1024, "writes": [4], "zero": []}
-// CHECK-NEXT: {"block": [8, 1, 1], "grid": [1, 1, 1], "kernel": "scratch", "params": [{"buffer": 5}], "smem": 0, "writes": [5], "zero": []}
+// CHECK-NEXT: {"block": [4, 1, 1], "early": false, "grid": [1, 1, 2], "kernel": "split_k", "params": [{"buffer": 0}, {"buffer": 3}], "smem": 0, "writes": [3], "zero": [3]}
+// CHECK-NEXT: {"block": [32, 1, 1], "early": false, "grid": [4, 1, 1], "kernel": "tma", "params": [{"buffer": 1}, {"tma": {"box": [16, 32], "buffer": 1, "swizzle": 64}}, {"buffer": 4}, {"buffer": 2}], "smem": 1024, "writes": [4], "zero": []}
+// CHECK-NEXT: {"block": [8, 1, 1], "early": false, "grid": [1, 1, 1], "kernel": "scratch", "params": [{"buffer": 5}], "smem": 0, "writes": [5], "zero": []}
 // CHECK-NEXT: {"format": "deplodock-layer", "function": "host", "index_bitwidth": 32, "num_arguments": 3, "results": [4, 3], "version": 1}
 
 /// --cuda-index-bitwidth is recorded.

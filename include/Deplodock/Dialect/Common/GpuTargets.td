@@ -35,6 +35,11 @@ def GpuFeature_Wgmma : GpuFeature<"wgmma",
     "its multiplicands from shared memory by matrix descriptors (sm_90a "
     "only: the arch-specific features of capability 9.0)">;
 
+def GpuFeature_DependentLaunch : GpuFeature<"dependent_launch",
+    "programmatic dependent launch: a grid may start while the grid before "
+    "it on the stream runs, waiting with griddepcontrol.wait before it "
+    "touches memory (sm_90 and newer)">;
+
 def GpuFeature_Clusters : GpuFeature<"clusters",
     "thread-block clusters: blocks launched in groups of up to 8 that run at "
     "the same time and synchronise with barrier.cluster (sm_90 and newer)">;
@@ -95,7 +100,7 @@ def GpuTarget_SM90 : GpuTarget<"sm_90", 90> {
   // 50 MB of L2 (H100 whitepaper).
   let l2Bytes = 52428800;
   let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma,
-                  GpuFeature_Clusters];
+                  GpuFeature_Clusters, GpuFeature_DependentLaunch];
 }
 
 def GpuTarget_SM90a : GpuTarget<"sm_90a", 90> {
@@ -108,7 +113,8 @@ def GpuTarget_SM90a : GpuTarget<"sm_90a", 90> {
   let l2Bytes = 52428800;
   let archSpecific = 1;
   let features = [GpuFeature_CpAsync, GpuFeature_MmaSync, GpuFeature_Tma,
-                  GpuFeature_Wgmma, GpuFeature_Clusters];
+                  GpuFeature_Wgmma, GpuFeature_Clusters,
+                  GpuFeature_DependentLaunch];
 }
 
 #endif // DEPLODOCK_DIALECT_COMMON_GPUTARGETS

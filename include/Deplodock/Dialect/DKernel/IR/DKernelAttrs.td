@@ -14,8 +14,8 @@ def DKernel_TargetAttr : AttrDef<DKernel_Dialect, "Target"> {
     and carries everything the compiler asks of it: the limits legality
     checks against (shared memory and threads per block, registers), the
     sizes heuristics scale with (the reference part's SM count and L2
-    bytes), and the features code generation may use (`clusters`, `cp_async`, `mma_sync`,
-    `tma`, `wgmma`). It is set once,
+    bytes), and the features code generation may use (`clusters`, `cp_async`,
+    `dependent_launch`, `mma_sync`, `tma`, `wgmma`). It is set once,
     from the `target` option of the first pass or pipeline that needs it
     (`GpuTargets.td` holds the known targets), and every later pass, the
     Kernel IR verifier and the tuner read it instead of a name.

@@ -122,6 +122,11 @@ def DKernel_FuncOp : DKernel_Op<"func", [
     ::llvm::SmallVector<::mlir::Type> getBufferTypes();
     /// The dkernel.return that ends the body.
     ReturnOp getReturn();
+    /// Whether the kernel waits for the grids before it before touching
+    /// memory (a dkernel.wait_prior_grids in its body, which the op's
+    /// verifier keeps ahead of every memory access): the runtime may then
+    /// launch it while the grid before it still runs.
+    bool waitsForPriorGrids();
 
     //===------------------------------------------------------------------===//
     // FunctionOpInterface
@@ -461,6 +466,50 @@ def DKernel_WarpSyncOp : DKernel_Op<"warp_sync", [
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Grid dependencies (programmatic dependent launch)
+//===----------------------------------------------------------------------===//
+
+def DKernel_WaitPriorGridsOp : DKernel_Op<"wait_prior_grids", [
+    HasParent<"FuncOp">, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits for the grids launched before this one";
+  let description = [{
+    `griddepcontrol.wait`: the thread waits until the grids launched before
+    this kernel on its stream have completed and their writes are visible.
+    A kernel whose body executes it before any op that touches memory may
+    be launched while the grid before it still runs (programmatic dependent
+    launch), which the runtime then does: its blocks start, set up, and
+    wait here, instead of being launched only once the grid before has
+    drained. Launched normally, it waits for nothing. In a kernel's body,
+    after no op with memory effects, on a target with `dependent_launch`.
+
+    ```mlir
+    dkernel.wait_prior_grids
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def DKernel_LaunchDependentsOp : DKernel_Op<"launch_dependents", [
+    DKernel_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "lets the grid launched after this one start early";
+  let description = [{
+    `griddepcontrol.launch_dependents`: once every block of this grid has
+    executed it (or exited), the grid launched after it on the stream, if
+    launched as a programmatic dependent, may start; its
+    `dkernel.wait_prior_grids` still waits for this grid to complete, so
+    where this op stands changes only how early the next grid's blocks are
+    resident, never what they read. On a target with `dependent_launch`.
+
+    ```mlir
+    dkernel.launch_dependents
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
