@@ -21,7 +21,10 @@ deplodock-opt before spending GPU time on them.
 against this build's measures a change of the lowering itself.
 `--half-prologues LABEL` lowers that variant with f16 and bf16 prologues
 fused into their contractions (deplodock-run's `--half-prologues`), to
-measure that fusion against the default's two kernels.
+measure that fusion against the default's two kernels. `--plain-launch
+LABEL` runs that variant with every kernel launched after the one before
+has finished (DEPLODOCK_DEPENDENT_LAUNCH=0), to measure what programmatic
+dependent launch gains on sm_90 layers of several kernels.
 
 Writes DIR/forks.json (every run: status, median µs, kernels, error) and
 DIR/forks.md (a table of medians and each variant's speed-up over the first
@@ -35,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import pathlib
 import subprocess
 import sys
@@ -63,7 +67,8 @@ def parse_variant_bin(text: str) -> tuple[str, pathlib.Path]:
 
 def run_variant(tools: lowering.Tools, mlir: pathlib.Path, target: str,
                 knobs: str, out_dir: pathlib.Path, timeout: float,
-                fake: bool = False, half_prologues: bool = False) -> dict:
+                fake: bool = False, half_prologues: bool = False,
+                plain_launch: bool = False) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     bench_json = out_dir / "bench.json"
     bench_json.unlink(missing_ok=True)
@@ -75,10 +80,14 @@ def run_variant(tools: lowering.Tools, mlir: pathlib.Path, target: str,
         cmd.append("--half-prologues")
     if fake:
         cmd.append("--fake-device")
+    env = None
+    if plain_launch:
+        # The runtime (and the worker it starts) then launches plainly.
+        env = dict(os.environ, DEPLODOCK_DEPENDENT_LAUNCH="0")
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "error": f"over {timeout:g} s",
                 "command": cmd}
@@ -151,6 +160,10 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="LABEL",
                         help="lower variant LABEL with f16 and bf16 "
                         "prologues fused (repeatable)")
+    parser.add_argument("--plain-launch", action="append", default=[],
+                        metavar="LABEL",
+                        help="run variant LABEL without programmatic "
+                        "dependent launch (repeatable)")
     parser.add_argument("--case-timeout", type=float, default=60.0)
     parser.add_argument("--max-minutes", type=float, default=8.0,
                         help="no run starts after this many minutes")
@@ -172,10 +185,12 @@ def main(argv: list[str] | None = None) -> int:
         if label not in labels:
             cli.fail(f"--variant-bin names '{label}', which no --variant "
                      "labels")
-    for label in args.half_prologues:
-        if label not in labels:
-            cli.fail(f"--half-prologues names '{label}', which no --variant "
-                     "labels")
+    for flag, named in (("--half-prologues", args.half_prologues),
+                        ("--plain-launch", args.plain_launch)):
+        for label in named:
+            if label not in labels:
+                cli.fail(f"{flag} names '{label}', which no --variant "
+                         "labels")
     try:
         for t in [tools, *variant_tools.values()]:
             t.require(["deplodock-run"])
@@ -198,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                             args.target, knobs,
                             args.work_dir / case.name / label,
                             args.case_timeout, args.fake_device,
-                            label in args.half_prologues)
+                            label in args.half_prologues,
+                            label in args.plain_launch)
             r["knobs"] = knobs
             runs[label] = r
             shown = (f"{r['median_us']:.1f} us" if r["status"] == "ok"
@@ -209,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
               "variant_bins": {label: str(t.bin_dir)
                                for label, t in variant_tools.items()},
               "half_prologues": args.half_prologues,
+              "plain_launch": args.plain_launch,
               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "results": results}
     (args.out / "forks.json").write_text(json.dumps(report, indent=1) + "\n")

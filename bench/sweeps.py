@@ -42,6 +42,8 @@ class Sweep:
     variants: tuple[tuple[str, str], ...]  # (label, knobs); first: baseline
     # Variants lowered with f16/bf16 prologues fused (half-prologues).
     half_prologues: tuple[str, ...] = ()
+    # Variants run without programmatic dependent launch.
+    plain_launch: tuple[str, ...] = ()
 
 
 SWEEPS: dict[str, Sweep] = {
@@ -124,6 +126,23 @@ SWEEPS: dict[str, Sweep] = {
         variants=(("default", ""), ("fused", ""),
                   ("fusedlate", "refill_late=true")),
         half_prologues=("fused", "fusedlate")),
+    "dependent-launch": Sweep(
+        why="programmatic dependent launch, new and unmeasured: layers of two "
+        "kernels (BF16 GEMMs split over K with their sum kernel, 1.5-3 us "
+        "after the split kernel at 6586168; BF16 silu_mul then the down "
+        "projection) with each kernel launched while the one before finishes "
+        "(the default now) against launched after it (DEPLODOCK_DEPENDENT_"
+        "LAUNCH=0, as before); if it loses, the runtime's default flips",
+        target="sm_90a",
+        cases=("matmul.tinyllama.q_proj.s32.bf16",
+               "matmul.tinyllama.kv_proj.s32.bf16",
+               "matmul.tinyllama.gate_proj.s32.bf16",
+               "matmul.tinyllama.q_proj.s128.bf16",
+               "matmul.qwen.down_proj.s128.bf16",
+               "matmul.qwen.kv_proj.s512.bf16",
+               "silu_mul_matmul.tinyllama.s32.bf16"),
+        variants=(("default", ""), ("plain", "")),
+        plain_launch=("plain",)),
     "fp32-attention": Sweep(
         why="FP32 attention at TinyLlama's head dim 64 (rows that fit a "
         "thread, so no attention_split_d): 32-row query blocks, 64-key "
@@ -328,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
             argv_forks += ["--variant", f"{label}={knobs}"]
         for label in sweep.half_prologues:
             argv_forks += ["--half-prologues", label]
+        for label in sweep.plain_launch:
+            argv_forks += ["--plain-launch", label]
         if args.fake_device:
             argv_forks.append("--fake-device")
         print(f"== {name}: {sweep.why}", flush=True)

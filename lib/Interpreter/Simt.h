@@ -185,6 +185,12 @@ struct SInstr {
   std::shared_ptr<const ApplyProgram> apply;
 };
 
+/// Compiles a Kernel IR op whose instruction needs no slots or views of its
+/// own (copies, barriers, matrix and warpgroup ops, reductions, atomics,
+/// grid dependencies) by setting `instr`'s kind and fields; a located error
+/// for any other op (SimtCompileKernelOps.cpp).
+mlir::LogicalResult compileKernelOp(mlir::Operation *op, SInstr &instr);
+
 /// A compiled block.
 struct SBlock {
   llvm::SmallVector<unsigned, 4> args;

@@ -20,6 +20,13 @@
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a 2>&1 | FileCheck %s --check-prefix=BAD-BIN
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin b=%t.other 2>&1 | FileCheck %s --check-prefix=NOLABEL-BIN
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --half-prologues b 2>&1 | FileCheck %s --check-prefix=NOLABEL-HALF
+// RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --plain-launch b 2>&1 | FileCheck %s --check-prefix=NOLABEL-PLAIN
+/// --plain-launch runs a variant without programmatic dependent launch
+/// (the fake device launches nothing early either way); the report names it.
+// RUN: rm -rf %t.out3
+// RUN: %python %deplodock_src_root/bench/forks.py --fake-device --out %t.out3 --work-dir %t.work --bin-dir %deplodock_obj_root/bin --cases matmul.mini.kv_proj.s8 --variant early= --variant plain= --plain-launch plain > %t.log3
+// RUN: FileCheck %s --check-prefix=PLAIN < %t.log3
+// RUN: FileCheck %s --check-prefix=PLAIN-JSON < %t.out3/forks.json
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a=%t.other --variant-bin a=%deplodock_obj_root/bin 2>&1 | FileCheck %s --check-prefix=TWICE-BIN
 // RUN: rm -rf %t.empty2 && mkdir -p %t.empty2
 // RUN: not %python %deplodock_src_root/bench/forks.py --out %t.err --bin-dir %deplodock_obj_root/bin --cases silu_mul.mini.s8 --variant a= --variant-bin a=%t.empty2 2>&1 | FileCheck %s --check-prefix=NOTOOLS-BIN
@@ -56,5 +63,10 @@
 // BAD-BIN: error: argument --variant-bin: --variant-bin wants LABEL=DIR, not 'a'
 // NOLABEL-BIN: error: --variant-bin names 'b', which no --variant labels
 // NOLABEL-HALF: error: --half-prologues names 'b', which no --variant labels
+// NOLABEL-PLAIN: error: --plain-launch names 'b', which no --variant labels
+//      PLAIN: matmul.mini.kv_proj.s8 [early] {{[0-9.]+}} us
+// PLAIN-NEXT: matmul.mini.kv_proj.s8 [plain] {{[0-9.]+}} us
+// PLAIN-JSON: "plain_launch": [
+// PLAIN-JSON-NEXT: "plain"
 // TWICE-BIN: error: two --variant-bin options share a label
 // NOTOOLS-BIN: error: missing tools in {{.*}}empty2: deplodock-run
