@@ -143,6 +143,18 @@ SWEEPS: dict[str, Sweep] = {
                "silu_mul_matmul.tinyllama.s32.bf16"),
         variants=(("default", ""), ("plain", "")),
         plain_launch=("plain",)),
+    "fp32-splits-early": Sweep(
+        why="FP32 K splits through the workspace now that its sum kernel "
+        "launches while the split kernel finishes: the atomic default pays "
+        "a memset of the output before a kernel that cannot start early; "
+        "the workspace tied it before (1.015x over six larger GEMMs), the "
+        "32-token ones take 19-25 us, where a launch gap counts",
+        target="sm_90",
+        cases=("matmul.tinyllama.q_proj.s32", "matmul.tinyllama.kv_proj.s32",
+               "matmul.qwen.q_proj.s32", "matmul.qwen.kv_proj.s32"),
+        variants=(("default", ""), ("ws8", "split_k=8,split_workspace=true"),
+                  ("ws8plain", "split_k=8,split_workspace=true")),
+        plain_launch=("ws8plain",)),
     "fp32-attention": Sweep(
         why="FP32 attention at TinyLlama's head dim 64 (rows that fit a "
         "thread, so no attention_split_d): 32-row query blocks, 64-key "
