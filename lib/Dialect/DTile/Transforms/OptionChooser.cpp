@@ -3,6 +3,7 @@
 #include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -174,10 +175,34 @@ dtile::createFixedKnobsChooser(llvm::StringMap<KnobsAttr> requested,
                                              requireTaken);
 }
 
+/// Refuses a kernel with a buffer whose bytes a 64-bit size cannot count:
+/// the rules multiply its extents into point, block and byte counts, and no
+/// GPU could hold it.
+static LogicalResult checkCountable(dloop::KernelOp kernel) {
+  for (Value operand : kernel->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    // Index elements (and anything else) as 8 bytes: the widest index.
+    Type element = type.getElementType();
+    int64_t bytes =
+        element.isIntOrFloat() ? (element.getIntOrFloatBitWidth() + 7) / 8 : 8;
+    for (int64_t extent : type.getShape())
+      if (llvm::MulOverflow(bytes, extent, bytes))
+        return kernel.emitOpError("reads or writes a buffer of type ")
+               << type << ", which has more bytes than a 64-bit size can "
+               << "count";
+  }
+  return success();
+}
+
 LogicalResult dtile::lowerToTile(ModuleOp module, TargetAttr target,
                                  OptionChooser &chooser, bool listForks) {
   SmallVector<dloop::KernelOp> loops;
   module.walk([&](dloop::KernelOp kernel) { loops.push_back(kernel); });
+  for (dloop::KernelOp loop : loops)
+    if (failed(checkCountable(loop)))
+      return failure();
   if (failed(chooser.beginModule(module, target, loops)))
     return failure();
   SmallVector<KernelOp> kernels;
