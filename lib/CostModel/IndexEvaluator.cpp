@@ -10,6 +10,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace deplodock;
 using namespace deplodock::costmodel;
@@ -48,7 +50,38 @@ std::optional<int64_t> IndexEvaluator::tripCount(scf::ForOp loop) {
   if (auto id = loop.getLowerBound().getDefiningOp<gpu::BlockIdOp>())
     if (*step == grid[static_cast<unsigned>(id.getDimension())])
       lb = 0;
-  return *ub <= *lb ? 0 : llvm::divideCeil(*ub - *lb, *step);
+  int64_t span;
+  if (*ub <= *lb)
+    return 0;
+  if (llvm::SubOverflow(*ub, *lb, span))
+    return std::nullopt;
+  return llvm::divideCeil(span, *step);
+}
+
+// Index arithmetic of a kernel whose values a 64-bit integer cannot hold
+// (a mutated constant, say) is unknown: the model then assumes what it
+// assumes of any index it cannot evaluate.
+using Result = std::optional<int64_t>;
+
+static Result checkedAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::AddOverflow(a, b, r) ? std::nullopt : Result(r);
+}
+
+static Result checkedSub(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::SubOverflow(a, b, r) ? std::nullopt : Result(r);
+}
+
+static Result checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::MulOverflow(a, b, r) ? std::nullopt : Result(r);
+}
+
+/// Whether `a / b` is defined: no division by 0, nor of the most negative
+/// value by -1.
+static bool divides(int64_t a, int64_t b) {
+  return b != 0 && !(b == -1 && a == std::numeric_limits<int64_t>::min());
 }
 
 std::optional<int64_t> IndexEvaluator::compute(Value value) {
@@ -67,7 +100,8 @@ std::optional<int64_t> IndexEvaluator::compute(Value value) {
     std::optional<int64_t> step = eval(loop.getStep());
     if (!trips || !lb || !step)
       return std::nullopt;
-    return *lb + *step * (std::max<int64_t>(*trips, 1) - 1) / 2;
+    Result offset = checkedMul(*step, std::max<int64_t>(*trips, 1) - 1);
+    return offset ? checkedAdd(*lb, *offset / 2) : std::nullopt;
   }
   Operation *op = value.getDefiningOp();
   auto operand = [&](unsigned i) { return eval(op->getOperand(i)); };
@@ -77,40 +111,35 @@ std::optional<int64_t> IndexEvaluator::compute(Value value) {
       return std::nullopt;
     return fn(*a, *b);
   };
-  using Result = std::optional<int64_t>;
   return llvm::TypeSwitch<Operation *, Result>(op)
       .Case([&](arith::ConstantOp c) -> Result {
         if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
           return attr.getValue().getSExtValue();
         return std::nullopt;
       })
-      .Case([&](arith::AddIOp) {
-        return binary([](int64_t a, int64_t b) -> Result { return a + b; });
-      })
-      .Case([&](arith::SubIOp) {
-        return binary([](int64_t a, int64_t b) -> Result { return a - b; });
-      })
-      .Case([&](arith::MulIOp) {
-        return binary([](int64_t a, int64_t b) -> Result { return a * b; });
-      })
+      .Case([&](arith::AddIOp) { return binary(checkedAdd); })
+      .Case([&](arith::SubIOp) { return binary(checkedSub); })
+      .Case([&](arith::MulIOp) { return binary(checkedMul); })
       .Case<arith::DivUIOp, arith::DivSIOp>([&](auto) {
         return binary([](int64_t a, int64_t b) -> Result {
-          return b ? Result(a / b) : std::nullopt;
+          return divides(a, b) ? Result(a / b) : std::nullopt;
         });
       })
       .Case<arith::RemUIOp, arith::RemSIOp>([&](auto) {
         return binary([](int64_t a, int64_t b) -> Result {
-          return b ? Result(a % b) : std::nullopt;
+          return divides(a, b) ? Result(a % b) : std::nullopt;
         });
       })
       .Case([&](arith::FloorDivSIOp) {
         return binary([](int64_t a, int64_t b) -> Result {
-          return b ? Result(llvm::divideFloorSigned(a, b)) : std::nullopt;
+          return divides(a, b) ? Result(llvm::divideFloorSigned(a, b))
+                               : std::nullopt;
         });
       })
       .Case([&](arith::CeilDivSIOp) {
         return binary([](int64_t a, int64_t b) -> Result {
-          return b ? Result(llvm::divideCeilSigned(a, b)) : std::nullopt;
+          return divides(a, b) ? Result(llvm::divideCeilSigned(a, b))
+                               : std::nullopt;
         });
       })
       .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto) {
@@ -132,7 +161,8 @@ std::optional<int64_t> IndexEvaluator::compute(Value value) {
       })
       .Case([&](arith::ShLIOp) {
         return binary([](int64_t a, int64_t b) -> Result {
-          return b >= 0 && b < 63 ? Result(a << b) : std::nullopt;
+          return b >= 0 && b < 63 ? checkedMul(a, int64_t(1) << b)
+                                  : std::nullopt;
         });
       })
       .Case<arith::ShRUIOp, arith::ShRSIOp>([&](auto) {

@@ -139,14 +139,18 @@ private:
     llvm::scope_exit restore([&] { eval.setIterArgsAtFirst(false); });
     for (int64_t lane = 0; lane < lanes; ++lane) {
       eval.setThread(lane);
-      int64_t linear = 0;
+      // An address past what 64 bits hold is as unknown as one that
+      // cannot be evaluated.
+      int64_t linear = 0, term, address;
       for (auto [index, stride] : llvm::zip(indices, strides)) {
         std::optional<int64_t> x = eval.eval(index);
-        if (!x)
+        if (!x || llvm::MulOverflow(*x, stride, term) ||
+            llvm::AddOverflow(linear, term, linear))
           return std::nullopt;
-        linear += *x * stride;
       }
-      addresses.push_back(linear * elementBytes);
+      if (llvm::MulOverflow(linear, elementBytes, address))
+        return std::nullopt;
+      addresses.push_back(address);
     }
     return addresses;
   }
