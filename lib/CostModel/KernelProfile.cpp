@@ -130,7 +130,8 @@ private:
     auto type = cast<MemRefType>(memref.getType());
     SmallVector<int64_t> strides(type.getRank(), 1);
     for (int64_t i = type.getRank() - 2; i >= 0; --i)
-      strides[i] = strides[i + 1] * type.getDimSize(i + 1);
+      if (llvm::MulOverflow(strides[i + 1], type.getDimSize(i + 1), strides[i]))
+        return std::nullopt;
     int64_t elementBytes = static_cast<int64_t>(bytesOf(type.getElementType()));
     SmallVector<int64_t> addresses;
     // An index carried by a loop (a rotating buffer's slot) is taken at

@@ -2,6 +2,7 @@
 
 #include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -175,25 +176,38 @@ dtile::createFixedKnobsChooser(llvm::StringMap<KnobsAttr> requested,
                                              requireTaken);
 }
 
-/// Refuses a kernel with a buffer whose bytes a 64-bit size cannot count:
-/// the rules multiply its extents into point, block and byte counts, and no
-/// GPU could hold it.
+/// Whether a 64-bit size counts the bytes of `type` (static shapes only;
+/// index and other elements as 8 bytes, the widest index).
+static bool hasCountableBytes(MemRefType type) {
+  if (!type.hasStaticShape())
+    return true;
+  Type element = type.getElementType();
+  int64_t bytes =
+      element.isIntOrFloat() ? (element.getIntOrFloatBitWidth() + 7) / 8 : 8;
+  for (int64_t extent : type.getShape())
+    if (llvm::MulOverflow(bytes, extent, bytes))
+      return false;
+  return true;
+}
+
+/// Refuses a kernel with a buffer (or a thread's private array) whose bytes
+/// a 64-bit size cannot count: the rules multiply its extents into point,
+/// block and byte counts, and no GPU could hold it.
 static LogicalResult checkCountable(dloop::KernelOp kernel) {
-  for (Value operand : kernel->getOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || !type.hasStaticShape())
-      continue;
-    // Index elements (and anything else) as 8 bytes: the widest index.
-    Type element = type.getElementType();
-    int64_t bytes =
-        element.isIntOrFloat() ? (element.getIntOrFloatBitWidth() + 7) / 8 : 8;
-    for (int64_t extent : type.getShape())
-      if (llvm::MulOverflow(bytes, extent, bytes))
-        return kernel.emitOpError("reads or writes a buffer of type ")
-               << type << ", which has more bytes than a 64-bit size can "
-               << "count";
-  }
-  return success();
+  for (Value operand : kernel->getOperands())
+    if (auto type = dyn_cast<MemRefType>(operand.getType());
+        type && !hasCountableBytes(type))
+      return kernel.emitOpError("reads or writes a buffer of type ")
+             << type << ", which has more bytes than a 64-bit size can count";
+  WalkResult walk = kernel.walk([](memref::AllocaOp alloca) {
+    if (hasCountableBytes(alloca.getType()))
+      return WalkResult::advance();
+    alloca.emitOpError("allocates ")
+        << alloca.getType()
+        << ", which has more bytes than a 64-bit size can count";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 LogicalResult dtile::lowerToTile(ModuleOp module, TargetAttr target,
