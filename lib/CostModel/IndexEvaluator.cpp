@@ -50,9 +50,9 @@ std::optional<int64_t> IndexEvaluator::tripCount(scf::ForOp loop) {
   if (auto id = loop.getLowerBound().getDefiningOp<gpu::BlockIdOp>())
     if (*step == grid[static_cast<unsigned>(id.getDimension())])
       lb = 0;
-  int64_t span;
   if (*ub <= *lb)
     return 0;
+  int64_t span;
   if (llvm::SubOverflow(*ub, *lb, span))
     return std::nullopt;
   return llvm::divideCeil(span, *step);

@@ -38,9 +38,11 @@ void buildLowerToTilePipeline(mlir::OpPassManager &pm,
                               std::shared_ptr<dtile::OptionChooser> chooser,
                               bool halfPrologues = false);
 
-/// Every dtile.kernel to a dkernel.func and its launch, then cleanup: what
-/// lower-to-kernel adds to lower-to-tile. `target` is the convert pass's
-/// option: "" for the module's dkernel.target.
+/// Every dtile.kernel to a dkernel.func and its launch, then cleanup and, on
+/// a target with programmatic dependent launch, each kernel's wait for the
+/// one before (dkernel-dependent-launch): what lower-to-kernel adds to
+/// lower-to-tile. `target` is the convert pass's option: "" for the
+/// module's dkernel.target.
 void buildTileToKernelPasses(mlir::OpPassManager &pm, llvm::StringRef target);
 
 } // namespace deplodock

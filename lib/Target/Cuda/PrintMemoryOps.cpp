@@ -262,21 +262,22 @@ LogicalResult CudaEmitter::printOperation(dkernel::WarpSyncOp) {
   return success();
 }
 
-// griddepcontrol is sm_90 PTX. Compiled for an older GPU, where no grid is
-// launched early (the runtime launches early only on sm_90 and newer), the
-// source still builds: the instructions are left out.
-LogicalResult CudaEmitter::printOperation(dkernel::WaitPriorGridsOp) {
+/// Prints griddepcontrol instruction `instr`, sm_90 PTX. Compiled for an
+/// older GPU, where no grid is launched early (the runtime launches early
+/// only on sm_90 and newer), the source still builds: it is left out.
+static void printGridDependency(raw_ostream &os, StringRef instr) {
   os << "#if __CUDA_ARCH__ >= 900\n"
-     << "asm volatile(\"griddepcontrol.wait;\\n\" ::: \"memory\");\n"
+     << "asm volatile(\"griddepcontrol." << instr << ";\\n\" ::: \"memory\");\n"
      << "#endif\n";
+}
+
+LogicalResult CudaEmitter::printOperation(dkernel::WaitPriorGridsOp) {
+  printGridDependency(os, "wait");
   return success();
 }
 
 LogicalResult CudaEmitter::printOperation(dkernel::LaunchDependentsOp) {
-  os << "#if __CUDA_ARCH__ >= 900\n"
-     << "asm volatile(\"griddepcontrol.launch_dependents;\\n\" ::: "
-        "\"memory\");\n"
-     << "#endif\n";
+  printGridDependency(os, "launch_dependents");
   return success();
 }
 

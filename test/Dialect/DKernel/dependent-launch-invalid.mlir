@@ -53,7 +53,7 @@ module attributes {dkernel.target = #dkernel.target<"sm_80", capability = 80, sm
 
 /// The signal belongs in a kernel.
 func.func @host() {
-  // expected-error @+1 {{'dkernel.launch_dependents' op}}
+  // expected-error @+1 {{'dkernel.launch_dependents' op must be nested in a dkernel.func}}
   dkernel.launch_dependents
   return
 }

@@ -32,12 +32,11 @@ std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
     return std::nullopt;
   // A transposed slab is written one element at a time (a source row
   // scatters down a slab column): only 4-byte elements fit cp.async.
-  if (getTranspose())
-    return cast<MemRefType>(getSource().getType()).getElementTypeBitWidth() ==
-                   32
-               ? std::optional<int64_t>(4)
-               : std::nullopt;
-  return getAlignedRunBytes();
+  if (!getTranspose())
+    return getAlignedRunBytes();
+  if (cast<MemRefType>(getSource().getType()).getElementTypeBitWidth() != 32)
+    return std::nullopt;
+  return 4;
 }
 
 std::optional<int64_t> StageOp::getAlignedRunBytes() {

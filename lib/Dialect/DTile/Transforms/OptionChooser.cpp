@@ -2,9 +2,9 @@
 
 #include "Deplodock/Dialect/DTile/Transforms/OptionChooser.h"
 
+#include "Deplodock/Dialect/Common/Sizes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace deplodock;
@@ -177,17 +177,16 @@ dtile::createFixedKnobsChooser(llvm::StringMap<KnobsAttr> requested,
 }
 
 /// Whether a 64-bit size counts the bytes of `type` (static shapes only;
-/// index and other elements as 8 bytes, the widest index).
+/// index and other elements as 8 bytes, the widest index). An empty shape
+/// counts 0 whatever its other extents.
 static bool hasCountableBytes(MemRefType type) {
   if (!type.hasStaticShape())
     return true;
   Type element = type.getElementType();
-  int64_t bytes =
+  int64_t elementBytes =
       element.isIntOrFloat() ? (element.getIntOrFloatBitWidth() + 7) / 8 : 8;
-  for (int64_t extent : type.getShape())
-    if (llvm::MulOverflow(bytes, extent, bytes))
-      return false;
-  return true;
+  std::optional<int64_t> elements = checkedNumElements(type.getShape());
+  return elements && checkedNumElements({*elements, elementBytes});
 }
 
 /// Refuses a kernel with a buffer (or a thread's private array) whose bytes
