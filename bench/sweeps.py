@@ -218,6 +218,21 @@ SWEEPS: dict[str, Sweep] = {
                   ("n256s2", "warpgroups=1,wgmma_n=256,wgmma_split_k=2"),
                   ("n128s4", "warpgroups=1,wgmma_n=128,wgmma_split_k=4"),
                   ("n192", "warpgroups=1,wgmma_n=192"))),
+    "bf16-deep-stages": Sweep(
+        why="BF16 GEMMs of 32 tokens split over K into 4 or 7 chunks a "
+        "block, new and unmeasured: pipelines 5 deep, which stage every "
+        "chunk of a 4-chunk split before the loop (the default, 4 deep, "
+        "refills the last after the first lands: two TMA latencies where "
+        "one would do; TinyLlama q_proj s32 took 10.1 us against an "
+        "estimated 5.2 at 6586168), alone and leaving a wgmma group in "
+        "flight; the model estimates the kv_proj ones 1.1-1.4x faster",
+        target="sm_90a",
+        cases=("matmul.tinyllama.q_proj.s32.bf16",
+               "matmul.tinyllama.kv_proj.s32.bf16",
+               "matmul.tinyllama.gate_proj.s32.bf16",
+               "matmul.qwen.kv_proj.s32.bf16"),
+        variants=(("default", ""), ("s5", "pipeline=true,stages=5"),
+                  ("s5w1", "pipeline=true,stages=5,wgmma_wait=1"))),
     "bf16-clusters": Sweep(
         why="BF16 GEMMs the model finds L2-bound (and one FP8): clusters of "
         "two sharing B by multicast, lock-step (0.41-0.72x, its consumers "

@@ -38,6 +38,7 @@
 // CHECKED: fp32-attention-rows: 3 cases x 8 variants checked
 // CHECKED: bf16-splits: 4 cases x 5 variants checked
 // CHECKED: bf16-splits-s32: 4 cases x 5 variants checked
+// CHECKED: bf16-deep-stages: 4 cases x 3 variants checked
 // CHECKED: bf16-clusters: 6 cases x 7 variants checked
 // CHECKED: fp32-rows: 2 cases x 5 variants checked
 // CHECKED: fp32-long-rows: 2 cases x 6 variants checked
@@ -66,5 +67,5 @@
 // REFUSED: fp32-rows: softmax.qwen.s32 [default] refused: x.mlir:1:1: error: refused here
 // REFUSED: fp32-rows: 2 cases x 5 variants checked
 
-// UNKNOWN: error: no sweep named no-such-sweep (known: bf16-tile-order, fp32-tile-order, fp32-model-picks, fp32-prologue, bf16-prologue, dependent-launch, fp32-splits-early, fp32-attention, fp32-attention-rows, bf16-splits, bf16-splits-s32, bf16-clusters, fp32-rows, fp32-long-rows)
+// UNKNOWN: error: no sweep named no-such-sweep (known: bf16-tile-order, fp32-tile-order, fp32-model-picks, fp32-prologue, bf16-prologue, dependent-launch, fp32-splits-early, fp32-attention, fp32-attention-rows, bf16-splits, bf16-splits-s32, bf16-deep-stages, bf16-clusters, fp32-rows, fp32-long-rows)
 // NONE: error: name the sweeps to run (--list shows them)

@@ -835,7 +835,7 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
        "issue the next K chunk before computing this one">,
   OptionalKnob<"stages", KnobInt,
                "slots a pipelined chunk loop rotates through: chunks in "
-               "flight plus the one computed (unset: 2)", 3, 4>,
+               "flight plus the one computed (unset: 2)", 3, 8>,
   OptionalKnob<"wgmma_wait", KnobInt,
                "wgmma groups a warpgroup MMA chunk loop leaves in flight at "
                "each step's wait (unset: 0)", 1, 1>,
@@ -848,15 +848,22 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
     through d slots, and iteration k, once chunk k's slabs have landed,
     stages chunk k + d - 1 into slot (k + d - 1) mod d (while there is such
     a chunk) before computing on chunk k. Applies where every staged chunk
-    loop rotates two slots; depths 3 and 4 where, moreover, every stage
+    loop rotates two slots; depths 3 to 8 where, moreover, every stage
     travels by TMA (the wait names chunk k's slabs, one mbarrier per slot;
     cp.async would need its commit groups counted at the loop tail, a later
-    step), each loop has d chunks or more and the d slots fit in shared
-    memory with 1 KB to spare. Heuristic: apply, 2 deep, where the copies
-    are asynchronous and a loop has two chunks or more; a warpgroup MMA
-    kernel (wgmma) takes the deepest depth offered, each step retiring its
-    own group and refilling late (below), as its TMA latency (about 1 us) outlasts a chunk's
-    tensor-core work (about 0.6 us for a 128 x 256 bf16 tile).
+    step), each loop has d - 1 chunks or more (at d - 1 every chunk is
+    staged before the loop, which refills nothing, and one slot stays
+    unused) and the d slots fit in shared memory with 1 KB to spare.
+    Heuristic: apply, 2 deep, where the copies are asynchronous and a loop
+    has two chunks or more; a warpgroup MMA kernel (wgmma) takes the
+    deepest depth offered up to 4 and up to its chunks, each step retiring
+    its own group and refilling late (below), as its TMA latency (about
+    1 us) outlasts a chunk's tensor-core work (about 0.6 us for a 128 x 256
+    bf16 tile). Depths past 4, and one more than the chunks (a narrow
+    tile's slabs fit eight: one warpgroup's 64 x 128 bf16 slabs are 24 KB
+    a chunk, so a K split of 4 to 7 chunks can issue every chunk before
+    the first lands), are offered but not yet measured, so never the
+    heuristic's.
 
     With `refill_late` (offered after each option of a wait-free warpgroup
     MMA loop: one wgmma group a chunk, ending in wait_group 0) the refill
@@ -900,7 +907,8 @@ def DTilePipelineKOuter : TileRule<"dtile-pipeline-k-outer",
               "wgmma_wait) in {(true, true, 4, -)*, (false, -, -, -), "
               "(true, -, -, -), (true, true, -, -), (true, -, 3, -), "
               "(true, true, 3, -), (true, -, 3, 1), (true, -, 4, -), "
-              "(true, -, 4, 1)}";
+              "(true, -, 4, 1), (true, -, 5, -), (true, true, 5, -), "
+              "(true, -, 5, 1), ... (true, -, 8, 1)}";
 }
 
 def DTileWarpSpecialize : TileRule<"dtile-warp-specialize",

@@ -15,13 +15,14 @@
 // step). With refill_late, a wait-free warpgroup MMA loop refills after
 // its step's wgmma commit instead, so the tensor cores do not wait for the
 // refill (nor a multicast refill's cluster handshake). Forks skip, apply,
-// and apply deeper; the heuristic applies it where
-// the copies are asynchronous (so they can overlap the computation) and
-// there are two chunks or more, as deep as fits for warpgroup MMA loops of
-// eight chunks or more. With wgmma_wait = 1 (depth 3 or more, warpgroup MMA
-// loops only, never by default) each step leaves its wgmma group in flight
-// and waits for the previous one (wait_group 1); the refill of the slot that
-// group read moves after that wait.
+// and apply deeper, up to 8 and up to one more than the chunks (then every
+// chunk is staged before the loop); the heuristic applies it where the
+// copies are asynchronous (so they can overlap the computation) and there
+// are two chunks or more, for warpgroup MMA loops as deep as fits up to 4
+// (the depths measured) and up to the chunks. With wgmma_wait = 1 (depth 3
+// or more, warpgroup MMA loops only, never by default) each step leaves its
+// wgmma group in flight and waits for the previous one (wait_group 1); the
+// refill of the slot that group read moves after that wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,8 +83,14 @@ StageOp cloneForChunk(OpBuilder &b, StageOp stage, dloop::ForOp loop, Value k,
 }
 
 /// The deepest pipeline offered: CUTLASS-style kernels keep 3 to 7 stages in
-/// flight, but shared memory rarely holds more than four of a wgmma tile.
-constexpr int64_t kMaxStages = 4;
+/// flight; a narrow tile's slabs (a split GEMM of few tokens: 24 KB a chunk
+/// of one warpgroup's 64 x 128 bf16 tile) fit eight, enough to issue a
+/// split's every chunk before the first lands.
+constexpr int64_t kMaxStages = 8;
+
+/// The deepest pipeline the heuristic takes: depths 3 and 4 were measured
+/// (H200, bench/results/forks-h200-2026-11-27*.md), deeper ones not yet.
+constexpr int64_t kMaxMeasuredStages = 4;
 
 /// Rewrites `loop` into its pipelined form, `depth` chunks deep; returns the
 /// new loop.
@@ -123,6 +130,12 @@ dloop::ForOp pipeline(dloop::ForOp loop, int64_t depth) {
         b.clone(*wait);
     } else if (!waits.empty()) {
       AsyncWaitOp::create(b, loc, /*keep=*/0, slabs);
+    }
+    // Every chunk was staged before the loop: nothing to refill.
+    if (extent < depth) {
+      SmallVector<Value> carried(sets.drop_front(numStages));
+      llvm::append_range(carried, slabs);
+      return carried;
     }
     // ... then chunk k + depth - 1 goes to the slot chunk k - 1 left, if
     // there is such a chunk.
@@ -233,9 +246,10 @@ void refillAfterIssue(dloop::ForOp loop) {
 }
 
 /// The depths beyond 2 `kernel`'s staged chunk `loops` can take: every stage
-/// travels by TMA (whose waits can name a slot), each loop has that many
-/// chunks, and the deeper rotations fit in shared memory beside the other
-/// slabs with 1 KB to spare (as stage_inputs leaves).
+/// travels by TMA (whose waits can name a slot), each loop has at least
+/// depth - 1 chunks (at depth - 1 the prologue issues them all and the
+/// loop refills nothing), and the deeper rotations fit in shared memory
+/// beside the other slabs with 1 KB to spare (as stage_inputs leaves).
 SmallVector<int64_t> deeperStages(KernelOp kernel, ArrayRef<dloop::ForOp> loops,
                                   TargetAttr target) {
   int64_t perSlot = 0, minChunks = std::numeric_limits<int64_t>::max();
@@ -249,7 +263,7 @@ SmallVector<int64_t> deeperStages(KernelOp kernel, ArrayRef<dloop::ForOp> loops,
   }
   SmallVector<int64_t> depths;
   for (int64_t depth = 3; depth <= kMaxStages; ++depth)
-    if (depth <= minChunks &&
+    if (depth <= minChunks + 1 &&
         getStagedBytes(kernel) + perSlot * (depth - 2) + 1024 <=
             target.getSmemPerBlock())
       depths.push_back(depth);
@@ -266,14 +280,19 @@ protected:
     if (loops.empty() || !llvm::all_of(loops, canPipeline))
       return {};
     bool wgmma = llvm::all_of(loops, getChunkWgmmaWait);
+    int64_t mostChunks = 0;
+    for (dloop::ForOp loop : loops)
+      mostChunks = std::max(mostChunks, loop.getExtent());
     SmallVector<PipelineKOuterKnobs> options = {{false}, {true}};
     if (wgmma)
       options.push_back({true, std::nullopt, std::nullopt, true});
     for (int64_t depth : deeperStages(kernel, loops, target)) {
       options.push_back({true, depth});
-      // Deeper than 2, a wgmma loop may also leave its group in flight.
+      // Deeper than 2, a wgmma loop may also refill late (where a loop
+      // refills at all) or leave its group in flight.
       if (wgmma) {
-        options.push_back({true, depth, std::nullopt, true});
+        if (depth <= mostChunks)
+          options.push_back({true, depth, std::nullopt, true});
         options.push_back({true, depth, 1});
       }
     }
@@ -300,9 +319,14 @@ protected:
                  });
     PipelineKOuterKnobs pick{worth};
     if (worth && kernel.getKnobs().getWgmma() == true) {
+      // Up to the depths measured, and not one that stages every chunk
+      // before the loop (one slot more than the chunks, unmeasured).
+      int64_t deepest = kMaxMeasuredStages;
+      for (dloop::ForOp loop : loops)
+        deepest = std::min(deepest, loop.getExtent());
       for (const PipelineKOuterKnobs &option : options)
-        if (option.pipeline && option.stages && !option.wgmmaWait &&
-            !option.refillLate)
+        if (option.pipeline && option.stages && *option.stages <= deepest &&
+            !option.wgmmaWait && !option.refillLate)
           pick = option;
       // At that depth, refill after the step's wgmma commit where the loop
       // allows it: the refill no longer sits between a chunk's arrival and
@@ -351,6 +375,13 @@ public:
         return kernel.emitOpError("knob refill_late=true: pipeline_k_outer "
                                   "cannot take @")
                << kernel.getSymName() << ": it needs " << kWgmmaLoops;
+      std::optional<int64_t> stages = requested.getStages();
+      if (stages && llvm::all_of(loops, [&](dloop::ForOp loop) {
+            return loop.getExtent() < *stages;
+          }))
+        return kernel.emitOpError("knob refill_late=true: at stages=")
+               << *stages << " every chunk of @" << kernel.getSymName()
+               << " is staged before its loop, which refills nothing";
     }
     if (!wait || *wait == 0)
       return success();
