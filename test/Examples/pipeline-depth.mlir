@@ -20,6 +20,8 @@
 // RUN: deplodock-run --interp %t.k512.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=8}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=6,wgmma_wait=1}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=7,refill_late=true}" | FileCheck %s --check-prefix=EACH3
 // RUN: deplodock-run --interp %t.m128.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=6,warp_specialize=true}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=7,cluster_m=2}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=7,cluster_m=2,warp_specialize=true}" | FileCheck %s --check-prefix=EACH3
 // RUN: deplodock-run --interp %t.scaled.mlir --pipeline=lower-to-tensor --print=none --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=64,split_k=1,stages=5}" --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=32,split_k=1,stages=8}" --compare="lower-to-kernel{target=sm_90 knobs=tma=true,async_copy=false,pad=false,BK=32,split_k=2,stages=5}" | FileCheck %s --check-prefix=EACH3-SIMT
+// RUN: %python %S/Inputs/half_matmul.py bf16 256 256 256 | %python %S/Inputs/few_sms.py 3 > %t.persistent.mlir
+// RUN: deplodock-run --interp %t.persistent.mlir --pipeline=lower-to-tensor --rtol=8e-3 --print=none --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=5,persistent=true}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=5,wgmma_wait=1,persistent=true}" --compare="lower-to-kernel{target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=64,stages=5,persistent=true,warp_specialize=true}" | FileCheck %s --check-prefix=EACH3
 // RUN: deplodock-opt %t.k256.mlir --lower-to-kernel="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=5" | FileCheck %s --check-prefix=ALL-AHEAD
 // RUN: deplodock-opt %t.k512.mlir --lower-to-kernel="target=sm_90a knobs=wgmma=true,warpgroups=1,wgmma_n=32,stages=8" | deplodock-translate --emit-cuda > %t.deep.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -cubin -o %t.deep.cubin %t.deep.cu %}
@@ -42,13 +44,15 @@
 // EACH3-SIMT-COUNT-3: compare result #0 after 'lower-to-kernel{target=sm_90 knobs=tma=true,{{.*}}: PASS
 // EACH6-COUNT-6: compare result #0 after 'lower-to-kernel{target=sm_90 knobs=tma=true,{{.*}}: PASS
 
-/// Deeper than 4 (unmeasured, offered to the tuner): K = 256 is four
-/// chunks, so stages=5 stages all four before the loop (slots 0 to 3 of
-/// five) and the loop refills nothing: it waits for each chunk's slabs and
-/// computes (eight copies, A and B of each chunk, before the loop). Eight chunks eight deep, 6 deep leaving a group in flight, 7
-/// deep refilling late; with warp specialisation and clusters of two (M of
-/// 128); on the SIMT TMA matmul 5 deep over four chunks and 8 over eight.
-/// The 8-deep wgmma kernel compiles with nvcc for sm_90a.
+/// Deeper than 4 (unmeasured, offered to the tuner): K = 256 is four chunks, so
+/// stages=5 stages all four before the loop (slots 0 to 3 of five) and the loop
+/// refills nothing: it waits for each chunk's slabs and computes (eight copies,
+/// A and B of each chunk, before the loop). Eight chunks eight deep, 6 deep
+/// leaving a group in flight, 7 deep refilling late; with warp specialisation
+/// and clusters of two (M of 128); all four chunks ahead in a persistent grid
+/// on 3 SMs (a block's tiles one after another), plain, leaving a group in
+/// flight and warp-specialised; on the SIMT TMA matmul 5 deep over four chunks
+/// and 8 over eight. The 8-deep wgmma kernel compiles with nvcc for sm_90a.
 // ALL-AHEAD: dkernel.func @matmul_0_reduce
 // ALL-AHEAD-SAME: stages = 5
 // ALL-AHEAD-COUNT-8: dkernel.tma_load
