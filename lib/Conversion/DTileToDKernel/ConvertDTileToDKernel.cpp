@@ -26,6 +26,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 
+#include <limits>
+
 #define DEBUG_TYPE "convert-dtile-to-dkernel"
 
 namespace deplodock {
@@ -157,8 +159,11 @@ FailureOr<dkernel::FuncOp> KernelLowering::run() {
         grid[i] = extent;
     } else {
       int64_t blocks = tileOp.getNumBlocks();
+      // getNumBlocks saturates: its largest value means more.
       if (blocks > kMaxGridX)
         return tileOp.emitOpError("binds ")
+               << (blocks == std::numeric_limits<int64_t>::max() ? "more than "
+                                                                 : "")
                << blocks << " blocks; a grid has at most " << kMaxGridX;
       grid[0] = blocks;
     }

@@ -121,7 +121,8 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
     for (auto [d, expr] : llvm::enumerate(op.getMap().getResults())) {
       std::optional<Interval> range = dloop::getAccessRange(
           expr, op.getMap().getNumDims(), op.getOrigin(), op);
-      mayOverhang[d] = !range || range->hi + box[d] > sourceType.getDimSize(d);
+      // hi + box > size, without a sum that may pass 64 bits.
+      mayOverhang[d] = !range || range->hi > sourceType.getDimSize(d) - box[d];
     }
   scf::ForOp copies = forEachCooperatively(loc, count, [&](Value e) {
     SmallVector<Value> coords = delinearize(loc, e, chunks);

@@ -4,9 +4,11 @@
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 
@@ -15,8 +17,28 @@ namespace deplodock {
 SmallVector<Interval> boxRanges(ArrayRef<int64_t> extents) {
   SmallVector<Interval> ranges;
   for (int64_t extent : extents)
-    ranges.push_back({0, extent - 1});
+    ranges.push_back(extent > 0 ? Interval{0, extent - 1} : Interval{});
   return ranges;
+}
+
+/// The sum of two intervals; nullopt past 64 bits (bounds are then unknown,
+/// never wrapped).
+static std::optional<Interval> addIntervals(const Interval &a,
+                                            const Interval &b) {
+  std::optional<int64_t> lo = llvm::checkedAdd(a.lo, b.lo);
+  std::optional<int64_t> hi = llvm::checkedAdd(a.hi, b.hi);
+  if (!lo || !hi)
+    return std::nullopt;
+  return Interval{*lo, *hi};
+}
+
+/// The products of `a`'s ends with `c` as an interval; nullopt past 64 bits.
+static std::optional<Interval> scaleInterval(const Interval &a, int64_t c) {
+  std::optional<int64_t> lo = llvm::checkedMul(a.lo, c);
+  std::optional<int64_t> hi = llvm::checkedMul(a.hi, c);
+  if (!lo || !hi)
+    return std::nullopt;
+  return c >= 0 ? Interval{*lo, *hi} : Interval{*hi, *lo};
 }
 
 std::optional<Interval> boundAffineExpr(AffineExpr expr,
@@ -39,11 +61,13 @@ std::optional<Interval> boundAffineExpr(AffineExpr expr,
     return Interval{};
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    return Interval{lhs->lo + rhs->lo, lhs->hi + rhs->hi};
+    return addIntervals(*lhs, *rhs);
   case AffineExprKind::Mul: {
-    int64_t p[] = {lhs->lo * rhs->lo, lhs->lo * rhs->hi, lhs->hi * rhs->lo,
-                   lhs->hi * rhs->hi};
-    return Interval{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+    std::optional<Interval> byLo = scaleInterval(*lhs, rhs->lo);
+    std::optional<Interval> byHi = scaleInterval(*lhs, rhs->hi);
+    if (!byLo || !byHi)
+      return std::nullopt;
+    return Interval{std::min(byLo->lo, byHi->lo), std::max(byLo->hi, byHi->hi)};
   }
   default:
     break;
@@ -91,7 +115,7 @@ static std::optional<Interval> exactRange(AffineExpr expr,
   if (!lhs || !rhs || lhs->empty() || rhs->empty())
     return std::nullopt;
   if (expr.getKind() == AffineExprKind::Add)
-    return Interval{lhs->lo + rhs->lo, lhs->hi + rhs->hi};
+    return addIntervals(*lhs, *rhs);
   if (rhs->lo != rhs->hi)
     return std::nullopt; // Affine maps multiply and divide by constants.
   int64_t c = rhs->lo;
@@ -99,8 +123,7 @@ static std::optional<Interval> exactRange(AffineExpr expr,
   case AffineExprKind::Mul:
     // Every multiple of c in between is taken only when c is 1 or -1, but
     // the extremes are exact, which is all a bounds check needs.
-    return c >= 0 ? Interval{lhs->lo * c, lhs->hi * c}
-                  : Interval{lhs->hi * c, lhs->lo * c};
+    return scaleInterval(*lhs, c);
   case AffineExprKind::FloorDiv:
   case AffineExprKind::CeilDiv:
   case AffineExprKind::Mod:
@@ -119,7 +142,9 @@ static std::optional<Interval> exactRange(AffineExpr expr,
   if (llvm::divideFloorSigned(lhs->lo, c) ==
       llvm::divideFloorSigned(lhs->hi, c))
     return Interval{llvm::mod(lhs->lo, c), llvm::mod(lhs->hi, c)};
-  if (lhs->hi - lhs->lo + 1 >= c)
+  // hi - lo + 1 >= c, where hi - lo may pass 64 bits (then it does).
+  std::optional<int64_t> span = llvm::checkedSub(lhs->hi, lhs->lo);
+  if (!span || *span >= c - 1)
     return Interval{0, c - 1};
   return std::nullopt; // A wrap-around range inside [0, c - 1].
 }
@@ -133,31 +158,41 @@ std::optional<Interval> boundAffineExprExactly(AffineExpr expr,
 /// Splits `expr` into `coeff * d_pos + constant` when it has that form.
 static bool matchSingleDim(AffineExpr expr, unsigned &pos, int64_t &coeff,
                            int64_t &constant) {
-  // Flatten into per-dimension coefficients; give up on anything non-linear.
+  // Flatten into per-dimension coefficients; give up on anything non-linear
+  // and on coefficients past 64 bits.
   SmallVector<int64_t> coeffs;
   int64_t cst = 0;
+  auto accumulate = [](int64_t &sum, int64_t scale, int64_t value) {
+    std::optional<int64_t> term = llvm::checkedMul(scale, value);
+    std::optional<int64_t> next = term ? llvm::checkedAdd(sum, *term) : term;
+    if (next)
+      sum = *next;
+    return next.has_value();
+  };
   std::function<bool(AffineExpr, int64_t)> walk = [&](AffineExpr e,
                                                       int64_t scale) -> bool {
     if (auto d = dyn_cast<AffineDimExpr>(e)) {
       if (coeffs.size() <= d.getPosition())
         coeffs.resize(d.getPosition() + 1, 0);
-      coeffs[d.getPosition()] += scale;
-      return true;
+      return accumulate(coeffs[d.getPosition()], scale, 1);
     }
-    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-      cst += scale * c.getValue();
-      return true;
-    }
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return accumulate(cst, scale, c.getValue());
     auto bin = dyn_cast<AffineBinaryOpExpr>(e);
     if (!bin)
       return false;
     if (e.getKind() == AffineExprKind::Add)
       return walk(bin.getLHS(), scale) && walk(bin.getRHS(), scale);
     if (e.getKind() == AffineExprKind::Mul) {
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-        return walk(bin.getLHS(), scale * c.getValue());
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
-        return walk(bin.getRHS(), scale * c.getValue());
+      auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+      AffineExpr other = bin.getLHS();
+      if (!c) {
+        c = dyn_cast<AffineConstantExpr>(bin.getLHS());
+        other = bin.getRHS();
+      }
+      std::optional<int64_t> scaled =
+          c ? llvm::checkedMul(scale, c.getValue()) : std::nullopt;
+      return scaled && walk(other, *scaled);
     }
     return false;
   };
@@ -175,12 +210,25 @@ static bool matchSingleDim(AffineExpr expr, unsigned &pos, int64_t &coeff,
   return nonZero == 1;
 }
 
-/// Narrows `r` to the points where `coeff * d + constant >= 0`.
+/// Narrows `r` to the points where `coeff * d + constant >= 0` (coeff is not
+/// 0); a bound past 64 bits empties it or leaves it, as no int64 d passes it
+/// or every one does.
 static void narrowGe(Interval &r, int64_t coeff, int64_t constant) {
-  if (coeff > 0)
-    r.lo = std::max(r.lo, llvm::divideCeilSigned(-constant, coeff));
-  else
-    r.hi = std::min(r.hi, llvm::divideFloorSigned(constant, -coeff));
+  if (coeff > 0) {
+    // d >= ceil(-constant / coeff) = -floor(constant / coeff).
+    std::optional<int64_t> lo =
+        llvm::checkedSub<int64_t>(0, llvm::divideFloorSigned(constant, coeff));
+    if (!lo)
+      r = Interval{};
+    else
+      r.lo = std::max(r.lo, *lo);
+    return;
+  }
+  // d <= floor(constant / -coeff); -coeff is 2^63 for the most negative.
+  int64_t hi = coeff == std::numeric_limits<int64_t>::min()
+                   ? (constant < 0 ? -1 : 0)
+                   : llvm::divideFloorSigned(constant, -coeff);
+  r.hi = std::min(r.hi, hi);
 }
 
 void narrowRanges(IntegerSet set, MutableArrayRef<Interval> dims) {
@@ -195,12 +243,14 @@ void narrowRanges(IntegerSet set, MutableArrayRef<Interval> dims) {
       narrowGe(r, coeff, constant);
       continue;
     }
-    if (constant % coeff != 0) {
-      r = Interval{};
-      continue;
-    }
-    int64_t v = -constant / coeff;
-    r = Interval{std::max(r.lo, v), std::min(r.hi, v)};
+    // d = -constant / coeff: none when it is not whole or past 64 bits
+    // (INT64_MIN % -1 and -INT64_MIN are undefined, so -1 goes first).
+    std::optional<int64_t> v = constant;
+    if (coeff != -1)
+      v = constant % coeff != 0
+              ? std::nullopt
+              : llvm::checkedSub<int64_t>(0, constant / coeff);
+    r = v ? Interval{std::max(r.lo, *v), std::min(r.hi, *v)} : Interval{};
   }
 }
 
@@ -211,8 +261,11 @@ void excludeRanges(IntegerSet set, MutableArrayRef<Interval> dims) {
       !matchSingleDim(set.getConstraint(0), pos, coeff, constant) ||
       pos >= dims.size())
     return;
-  // not (coeff * d + constant >= 0)  <=>  -coeff * d - constant - 1 >= 0.
-  narrowGe(dims[pos], -coeff, -constant - 1);
+  // not (coeff * d + constant >= 0)  <=>  -coeff * d - constant - 1 >= 0,
+  // and -constant - 1 is ~constant; -coeff must fit (else leave dims).
+  if (coeff == std::numeric_limits<int64_t>::min())
+    return;
+  narrowGe(dims[pos], -coeff, ~constant);
 }
 
 /// Bounds of `expr` over `dims` when every dimension it uses is known.
@@ -245,10 +298,15 @@ AffineExpr simplifyWithRanges(AffineExpr expr,
     int64_t c = divisor.getValue();
     if (std::optional<Interval> r = boundPartial(lhs, dims)) {
       int64_t q = llvm::divideFloorSigned(r->lo, c);
-      if (!r->empty() && q == llvm::divideFloorSigned(r->hi, c))
-        return expr.getKind() == AffineExprKind::FloorDiv
-                   ? getAffineConstantExpr(q, expr.getContext())
-                   : lhs - q * c;
+      // lhs - q * c negates q * c: both must fit in 64 bits.
+      std::optional<int64_t> base = llvm::checkedMul(q, c);
+      bool negatable = base && *base != std::numeric_limits<int64_t>::min();
+      if (!r->empty() && q == llvm::divideFloorSigned(r->hi, c)) {
+        if (expr.getKind() == AffineExprKind::FloorDiv)
+          return getAffineConstantExpr(q, expr.getContext());
+        if (negatable)
+          return lhs - *base;
+      }
     }
   }
   switch (expr.getKind()) {

@@ -41,17 +41,18 @@ std::optional<int64_t> evaluateAffineExpr(mlir::AffineExpr expr,
 llvm::SmallVector<Interval> boxRanges(llvm::ArrayRef<int64_t> extents);
 
 /// Bounds of `expr` when each dimension `d_i` ranges over `dims[i]`; nullopt
-/// when `expr` uses symbols or divides by a non-positive constant. The bound is
-/// conservative: every value the expression takes lies inside it.
+/// when `expr` uses symbols, divides by a non-positive constant or has a bound
+/// past 64 bits (unknown, never wrapped). The bound is conservative: every
+/// value the expression takes lies inside it.
 std::optional<Interval> boundAffineExpr(mlir::AffineExpr expr,
                                         llvm::ArrayRef<Interval> dims);
 
 /// The tight range of `expr` when each dimension d_i ranges over `dims[i]`
-/// independently: nullopt unless both ends are attained. That holds for sums
-/// of constants and of distinct dimensions times constants, and for floordivs
-/// and mods of those (a mod only within one period or over whole periods).
-/// Verifiers reject IR only on tight ranges: an over-approximation must never
-/// turn valid IR into an error.
+/// independently: nullopt unless both ends are attained (and fit in 64 bits).
+/// That holds for sums of constants and of distinct dimensions times constants,
+/// and for floordivs and mods of those (a mod only within one period or over
+/// whole periods). Verifiers reject IR only on tight ranges: an
+/// over-approximation must never turn valid IR into an error.
 std::optional<Interval> boundAffineExprExactly(mlir::AffineExpr expr,
                                                llvm::ArrayRef<Interval> dims);
 

@@ -404,7 +404,8 @@ protected:
         for (auto [d, expr] : llvm::enumerate(origin)) {
           std::optional<Interval> range =
               dloop::getAccessRange(expr, operands.size(), operands, stage);
-          if (!range || range->hi + slab.box[d] > type.getDimSize(d))
+          // hi + box > size, without a sum that may pass 64 bits.
+          if (!range || range->hi > type.getDimSize(d) - slab.box[d])
             stage.setZeroFill(true);
         }
         if (!slab.prologues.empty())
