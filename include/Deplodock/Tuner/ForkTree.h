@@ -50,6 +50,7 @@ public:
   /// The knob delta of the option taken to reach `node` (uniqued, so equal
   /// deltas are the same decision wherever they are taken).
   std::optional<uint64_t> decisionKey(NodeId node) override;
+  std::optional<unsigned> decisionDistance(NodeId a, NodeId b) override;
 
   /// The kernel at `node`, rebuilt by replay; null at a dead end. Valid until
   /// the next call that materialises a node.

@@ -70,6 +70,12 @@ public:
   /// terminal's decisions into another subtree and pool what it learnt about
   /// a decision. Only compared for equality. Default: none.
   virtual std::optional<uint64_t> decisionKey(NodeId node);
+
+  /// An optional distance between the decisions leading to two children of
+  /// one node: how many of the knobs they set differ (a fork choosing tile
+  /// sizes and a split at once has neighbours that change one of them).
+  /// Default: none (every option as near as another).
+  virtual std::optional<unsigned> decisionDistance(NodeId a, NodeId b);
 };
 
 /// The outcome of measuring one terminal; latencies in microseconds.

@@ -217,6 +217,19 @@ std::optional<uint64_t> ForkTreeSpace::decisionKey(NodeId node) {
   return reinterpret_cast<uintptr_t>(nodes[node].delta.getAsOpaquePointer());
 }
 
+std::optional<unsigned> ForkTreeSpace::decisionDistance(NodeId a, NodeId b) {
+  if (a == 0 || b == 0 || a >= nodes.size() || b >= nodes.size())
+    return std::nullopt;
+  DictionaryAttr x = nodes[a].delta.getEntries(),
+                 y = nodes[b].delta.getEntries();
+  unsigned differ = 0;
+  for (NamedAttribute entry : x)
+    differ += y.get(entry.getName()) != entry.getValue();
+  for (NamedAttribute entry : y)
+    differ += !x.get(entry.getName());
+  return differ;
+}
+
 NodeId ForkTreeSpace::getParent(NodeId node) const {
   return node < nodes.size() ? nodes[node].parent : 0;
 }

@@ -184,16 +184,26 @@ Index Mcts::descend() {
       if (swept.contains(fork))
         continue;
       const Index first = tree[parent].firstChild, k = tree[parent].numChildren;
-      SmallVector<std::pair<double, Index>, 32> order;
+      struct Candidate {
+        double odds;
+        unsigned distance;
+        Index c;
+      };
+      SmallVector<Candidate, 32> order;
       for (Index c = first; c != first + k; ++c)
         if (c != taken && tree[c].live > 0)
-          order.push_back({odds(c, k).first, c});
-      // The best odds first; equal odds in option order.
-      llvm::sort(order, [](auto &a, auto &b) {
-        return a.first > b.first || (a.first == b.first && a.second < b.second);
+          order.push_back(
+              {odds(c, k).first,
+               space.decisionDistance(tree[c].id, tree[taken].id).value_or(0),
+               c});
+      // The best odds first; equal odds (options never measured) changing
+      // the fewest of the best's knobs first, then in option order.
+      llvm::sort(order, [](const Candidate &a, const Candidate &b) {
+        return std::tie(b.odds, a.distance, a.c) <
+               std::tie(a.odds, b.distance, b.c);
       });
       unsigned &tried = triedInCycle[fork];
-      for (auto [ratio, c] : order) {
+      for (auto [ratio, distance, c] : order) {
         if (tried >= allowance) {
           capped = true;
           break;

@@ -49,6 +49,10 @@ std::optional<uint64_t> SearchSpace::decisionKey(NodeId) {
   return std::nullopt;
 }
 
+std::optional<unsigned> SearchSpace::decisionDistance(NodeId, NodeId) {
+  return std::nullopt;
+}
+
 Measurement Measurement::latency(double us, unsigned samples) {
   Measurement m;
   m.medianUs = m.minUs = m.maxUs = us;

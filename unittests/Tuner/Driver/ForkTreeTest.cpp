@@ -187,6 +187,44 @@ TEST_F(ForkTreeTest, EveryLevelForks) {
   EXPECT_FALSE(s->isTerminal(s->getNumNodes() + 5));
 }
 
+TEST_F(ForkTreeTest, DecisionDistanceCountsDifferingKnobs) {
+  std::unique_ptr<ForkTreeSpace> s = space("matmul");
+  ASSERT_TRUE(s);
+  // Down option 0 to the first fork whose options set two knobs or more.
+  NodeId node = s->root();
+  SmallVector<NodeId> kids;
+  while (!s->isTerminal(node)) {
+    kids.clear();
+    s->children(node, kids);
+    ASSERT_FALSE(kids.empty());
+    if (s->getDelta(kids.front()).getEntries().size() >= 2)
+      break;
+    node = kids.front();
+  }
+  ASSERT_FALSE(s->isTerminal(node));
+  // A metric over the options (which differ): zero only to itself,
+  // symmetric, at most the knobs both set, with the triangle inequality.
+  bool near = false;
+  for (NodeId a : kids)
+    for (NodeId b : kids) {
+      std::optional<unsigned> d = s->decisionDistance(a, b);
+      ASSERT_TRUE(d);
+      EXPECT_EQ(*d == 0, a == b);
+      EXPECT_EQ(d, s->decisionDistance(b, a));
+      EXPECT_LE(*d, s->getDelta(a).getEntries().size() +
+                        s->getDelta(b).getEntries().size());
+      for (NodeId c : kids)
+        EXPECT_LE(*s->decisionDistance(a, c), *d + *s->decisionDistance(b, c));
+      near |= *d == 1;
+    }
+  EXPECT_EQ(s->decisionDistance(kids.front(), kids.front()), 0u);
+  // Some options change one knob of another (neighbours for the descent).
+  EXPECT_TRUE(near);
+  // The root and ids the space never made have no distance.
+  EXPECT_FALSE(s->decisionDistance(s->root(), kids.front()));
+  EXPECT_FALSE(s->decisionDistance(kids.front(), s->getNumNodes() + 5));
+}
+
 TEST_F(ForkTreeTest, DefaultTerminalIsWhatDTileLowerPicks) {
   for (StringRef name : {"matmul", "rownorm", "scale"}) {
     std::unique_ptr<ForkTreeSpace> s = space(name);
