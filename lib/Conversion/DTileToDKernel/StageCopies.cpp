@@ -118,12 +118,8 @@ LogicalResult KernelLowering::lowerStage(dtile::StageOp op) {
   // With zero_fill, the dimensions whose box may reach past the source.
   SmallVector<bool> mayOverhang(rank, false);
   if (op.getZeroFill())
-    for (auto [d, expr] : llvm::enumerate(op.getMap().getResults())) {
-      std::optional<Interval> range = dloop::getAccessRange(
-          expr, op.getMap().getNumDims(), op.getOrigin(), op);
-      // hi + box > size, without a sum that may pass 64 bits.
-      mayOverhang[d] = !range || range->hi > sourceType.getDimSize(d) - box[d];
-    }
+    for (int64_t d = 0; d < rank; ++d)
+      mayOverhang[d] = op.mayOverhang(d);
   scf::ForOp copies = forEachCooperatively(loc, count, [&](Value e) {
     SmallVector<Value> coords = delinearize(loc, e, chunks);
     if (rank)

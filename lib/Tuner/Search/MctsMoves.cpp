@@ -203,7 +203,8 @@ Index Mcts::descend() {
                std::tie(a.odds, b.distance, b.c);
       });
       unsigned &tried = triedInCycle[fork];
-      for (auto [ratio, distance, c] : order) {
+      for (const Candidate &candidate : order) {
+        Index c = candidate.c;
         if (tried >= allowance) {
           capped = true;
           break;

@@ -363,6 +363,15 @@ public:
       return std::nullopt;
     return (uint64_t(d) << 32) | ((id >> (4 * (d - 1))) & 15);
   }
+  /// How many knobs two options of one fork set differently, when `distance`
+  /// says (each option a setting of several knobs).
+  std::optional<unsigned> decisionDistance(NodeId a, NodeId b) override {
+    unsigned d = depthOf(a);
+    if (!distance || d == 0 || d != depthOf(b))
+      return std::nullopt;
+    return distance(unsigned(a >> (4 * (d - 1))) & 15,
+                    unsigned(b >> (4 * (d - 1))) & 15);
+  }
   Measurement measure(NodeId id) {
     ++measured[id];
     return Measurement::latency(latency(optionsOf(id)));
@@ -383,6 +392,7 @@ public:
 
   std::vector<unsigned> widths;
   Latency latency;
+  std::function<unsigned(unsigned, unsigned)> distance;
   size_t expansions = 0;
   std::map<NodeId, unsigned> measured;
 };

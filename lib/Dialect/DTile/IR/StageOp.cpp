@@ -39,6 +39,16 @@ std::optional<int64_t> StageOp::getCpAsyncRunBytes() {
   return 4;
 }
 
+bool StageOp::mayOverhang(unsigned dim) {
+  AffineMap map = getMap();
+  std::optional<Interval> range = dloop::getAccessRange(
+      map.getResult(dim), map.getNumDims(), getOrigin(), *this);
+  // hi + box > size, without a sum that may pass 64 bits.
+  return !range ||
+         range->hi > cast<MemRefType>(getSource().getType()).getDimSize(dim) -
+                         getBox()[dim];
+}
+
 std::optional<int64_t> StageOp::getAlignedRunBytes() {
   if (getTranspose())
     return std::nullopt;

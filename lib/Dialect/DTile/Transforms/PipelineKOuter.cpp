@@ -245,6 +245,21 @@ void refillAfterIssue(dloop::ForOp loop) {
     prefetch->moveAfter(commit);
 }
 
+/// The fewest chunks of `loops`.
+int64_t getFewestChunks(ArrayRef<dloop::ForOp> loops) {
+  int64_t fewest = std::numeric_limits<int64_t>::max();
+  for (dloop::ForOp loop : loops)
+    fewest = std::min(fewest, loop.getExtent());
+  return fewest;
+}
+
+/// Whether a loop of `loops` pipelined `depth` deep refills a slot: one with
+/// `depth` chunks or more (fewer are all staged before the loop).
+bool refillsAt(ArrayRef<dloop::ForOp> loops, int64_t depth) {
+  return llvm::any_of(
+      loops, [&](dloop::ForOp loop) { return loop.getExtent() >= depth; });
+}
+
 /// The depths beyond 2 `kernel`'s staged chunk `loops` can take: every stage
 /// travels by TMA (whose waits can name a slot), each loop has at least
 /// depth - 1 chunks (at depth - 1 the prologue issues them all and the
@@ -252,18 +267,16 @@ void refillAfterIssue(dloop::ForOp loop) {
 /// beside the other slabs with 1 KB to spare (as stage_inputs leaves).
 SmallVector<int64_t> deeperStages(KernelOp kernel, ArrayRef<dloop::ForOp> loops,
                                   TargetAttr target) {
-  int64_t perSlot = 0, minChunks = std::numeric_limits<int64_t>::max();
-  for (dloop::ForOp loop : loops) {
-    minChunks = std::min(minChunks, loop.getExtent());
+  int64_t perSlot = 0;
+  for (dloop::ForOp loop : loops)
     for (StageOp stage : getChunkStages(loop)) {
       if (stage.getTransport() != Transport::tma || stage.getBuffers() != 2)
         return {};
       perSlot += getSlabBytes(stage);
     }
-  }
   SmallVector<int64_t> depths;
   for (int64_t depth = 3; depth <= kMaxStages; ++depth)
-    if (depth <= minChunks + 1 &&
+    if (depth <= getFewestChunks(loops) + 1 &&
         getStagedBytes(kernel) + perSlot * (depth - 2) + 1024 <=
             target.getSmemPerBlock())
       depths.push_back(depth);
@@ -280,9 +293,6 @@ protected:
     if (loops.empty() || !llvm::all_of(loops, canPipeline))
       return {};
     bool wgmma = llvm::all_of(loops, getChunkWgmmaWait);
-    int64_t mostChunks = 0;
-    for (dloop::ForOp loop : loops)
-      mostChunks = std::max(mostChunks, loop.getExtent());
     SmallVector<PipelineKOuterKnobs> options = {{false}, {true}};
     if (wgmma)
       options.push_back({true, std::nullopt, std::nullopt, true});
@@ -291,7 +301,7 @@ protected:
       // Deeper than 2, a wgmma loop may also refill late (where a loop
       // refills at all) or leave its group in flight.
       if (wgmma) {
-        if (depth <= mostChunks)
+        if (refillsAt(loops, depth))
           options.push_back({true, depth, std::nullopt, true});
         options.push_back({true, depth, 1});
       }
@@ -321,9 +331,7 @@ protected:
     if (worth && kernel.getKnobs().getWgmma() == true) {
       // Up to the depths measured, and not one that stages every chunk
       // before the loop (one slot more than the chunks, unmeasured).
-      int64_t deepest = kMaxMeasuredStages;
-      for (dloop::ForOp loop : loops)
-        deepest = std::min(deepest, loop.getExtent());
+      int64_t deepest = std::min(kMaxMeasuredStages, getFewestChunks(loops));
       for (const PipelineKOuterKnobs &option : options)
         if (option.pipeline && option.stages && *option.stages <= deepest &&
             !option.wgmmaWait && !option.refillLate)
@@ -376,9 +384,7 @@ public:
                                   "cannot take @")
                << kernel.getSymName() << ": it needs " << kWgmmaLoops;
       std::optional<int64_t> stages = requested.getStages();
-      if (stages && llvm::all_of(loops, [&](dloop::ForOp loop) {
-            return loop.getExtent() < *stages;
-          }))
+      if (stages && !refillsAt(loops, *stages))
         return kernel.emitOpError("knob refill_late=true: at stages=")
                << *stages << " every chunk of @" << kernel.getSymName()
                << " is staged before its loop, which refills nothing";

@@ -389,7 +389,6 @@ protected:
         SmallVector<AffineExpr> origin;
         for (AffineExpr e : first.origin)
           origin.push_back(e.replaceDims(dims));
-        auto type = cast<MemRefType>(slab.buffer.getType());
         auto stage = StageOp::create(
             b, chunk.getLoc(),
             MemRefType::get(slab.box, slab.element, AffineMap(), workgroup),
@@ -401,13 +400,9 @@ protected:
             /*buffers=*/1, Transport::sync, /*swizzle=*/0);
         // A box that may reach past the source (the last tile of a masked
         // extent) reads zeros there; the reads past it are guarded anyway.
-        for (auto [d, expr] : llvm::enumerate(origin)) {
-          std::optional<Interval> range =
-              dloop::getAccessRange(expr, operands.size(), operands, stage);
-          // hi + box > size, without a sum that may pass 64 bits.
-          if (!range || range->hi > type.getDimSize(d) - slab.box[d])
+        for (unsigned d = 0, e = origin.size(); d < e; ++d)
+          if (stage.mayOverhang(d))
             stage.setZeroFill(true);
-        }
         if (!slab.prologues.empty())
           buildApplyRegion(stage, slab.prologues.front());
         OpBuilder::InsertionGuard guard(b);

@@ -295,6 +295,10 @@ def DTile_StageOp : DTile_Op<"stage", [
     /// and the (padded) slab for every origin, whatever carries it (a
     /// computed stage's registers too); none for a transposed slab.
     std::optional<int64_t> getAlignedRunBytes();
+    /// Whether the box may reach past the end of the source along dimension
+    /// `dim`: where its origin's range is unknown or ends within a box of
+    /// the end (the last tile of a masked extent).
+    bool mayOverhang(unsigned dim);
     /// Whether the slab is computed by an `apply` region (which only a copy
     /// through registers can run).
     bool isComputed() { return !getBody().empty(); }
